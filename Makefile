@@ -1,0 +1,58 @@
+# hexrisk: `make run` and `make test` are the two commands; everything else is a step of theirs.
+SHELL := bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+ROOT := $(CURDIR)
+export PATH := $(ROOT)/node_modules/.bin:$(ROOT)/.tools/bin:$(PATH)
+# worker-build would download these from GitHub; use the installed ones.
+export WASM_BINDGEN_BIN := $(ROOT)/.tools/bin/wasm-bindgen
+export WASM_OPT_BIN := $(ROOT)/node_modules/.bin/wasm-opt
+export ESBUILD_BIN := $(ROOT)/node_modules/.bin/esbuild
+export WRANGLER_SEND_METRICS := false
+export CLOUDFLARE_CF_FETCH_ENABLED := false
+# Input data, read in place (never copied into the repository).
+export HEXRISK_DATA_DIR ?= $(abspath $(ROOT)/../shared/data)
+export PORT ?= 8787
+export DEMO_PORT ?= 8080
+
+NODE := $(ROOT)/node_modules/.bin/node
+
+.PHONY: help run test tools tools-browser pkg worker lint rust-test js-test verify-data
+
+help:
+	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
+	@echo "make test  - install what is missing and run every test"
+
+tools:
+	@bash scripts/bootstrap.sh
+
+tools-browser:
+	@bash scripts/bootstrap.sh --browser
+
+pkg: tools
+	bash scripts/build-pkg.sh
+
+worker: tools
+	cd edge-worker && worker-build --release
+
+verify-data:
+	cargo run --quiet -p hexrisk-builder -- verify-data
+
+run: tools pkg worker
+	bash scripts/run.sh
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets --quiet -- -D warnings
+	cargo clippy -p hexrisk-engine --no-default-features --target wasm32-unknown-unknown --quiet -- -D warnings
+	cargo clippy -p hexrisk-engine --features wasm --target wasm32-unknown-unknown --quiet -- -D warnings
+	cargo clippy -p hexrisk-edge --target wasm32-unknown-unknown --quiet -- -D warnings
+
+rust-test:
+	cargo test --workspace
+
+js-test:
+	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs'
+
+test: tools-browser lint rust-test pkg worker js-test

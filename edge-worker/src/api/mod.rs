@@ -1,0 +1,13 @@
+//! The HTTP API layer: request in, response out, no knowledge of workerd.
+
+pub mod error;
+pub mod health;
+pub mod response;
+pub mod routes;
+
+pub use error::{ApiError, ErrorCode};
+pub use routes::{RequestContext, handle};
+
+/// Largest request body accepted, in bytes (1 MiB). Larger bodies are refused
+/// with `INVALID_REQUEST` and `details.limit` before they are read in full.
+pub const MAX_BODY_BYTES: usize = 1 << 20;

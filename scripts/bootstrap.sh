@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# Installs every tool the build and the tests need, each only when it is missing
+# or at the wrong version, into git-ignored folders of the repository:
+#   .tools/bin     wasm-bindgen (the version in Cargo.lock) and worker-build
+#   node_modules   Node 22, wrangler, binaryen (wasm-opt), h3-js, playwright-core, sirv
+# plus the wasm32 Rust target and, with --browser, Debian's chromium (as root).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+tools="$root/.tools"
+mkdir -p "$tools/bin"
+
+want_browser=false
+want_wrk=false
+for arg in "$@"; do
+  case "$arg" in
+    --browser) want_browser=true ;;
+    --wrk) want_wrk=true ;;
+    *) echo "bootstrap: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf 'bootstrap: %s\n' "$*"; }
+
+lock_version() { # version of a package in Cargo.lock
+  awk -v name="$1" '$0 == "name = \"" name "\"" { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock
+}
+
+apt_packages=()
+if $want_browser && ! [ -x /usr/bin/chromium ]; then apt_packages+=(chromium); fi
+if $want_wrk && ! command -v wrk >/dev/null; then apt_packages+=(wrk); fi
+apt_pid=
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  say "installing ${apt_packages[*]} from Debian (in the background)"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null) \
+    > "$tools/apt.log" 2>&1 &
+  apt_pid=$!
+fi
+
+# npm packages: reinstall only when package-lock.json changed since the last install.
+if ! [ -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown Rust target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+# Both cargo installs share one target folder so common dependencies build once.
+export CARGO_TARGET_DIR="$tools/cargo-target"
+bindgen_version=$(lock_version wasm-bindgen)
+if [ "$("$tools/bin/wasm-bindgen" --version 2>/dev/null | awk '{print $NF}')" != "$bindgen_version" ]; then
+  say "installing wasm-bindgen-cli $bindgen_version (about 3 minutes)"
+  cargo install wasm-bindgen-cli --version "$bindgen_version" --root "$tools" --force --quiet
+fi
+worker_version=$(lock_version worker)
+if [ "$("$tools/bin/worker-build" --version 2>/dev/null | awk '{print $NF}')" != "$worker_version" ]; then
+  say "installing worker-build $worker_version (about 4 minutes)"
+  cargo install worker-build --version "$worker_version" --root "$tools" --force --quiet
+fi
+
+if [ -n "$apt_pid" ]; then
+  if ! wait "$apt_pid"; then
+    cat "$tools/apt.log" >&2
+    say "apt-get install ${apt_packages[*]} failed"
+    exit 1
+  fi
+fi
+say "tools ready"

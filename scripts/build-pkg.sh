@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Builds the npm package in pkg/dist from the engine: one wasm-bindgen build for
+# browsers and bundlers (ES module, `web` target) and one for Node (ES module that
+# loads the wasm synchronously), each shrunk with wasm-opt from the npm `binaryen`.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+wasm_bindgen=${WASM_BINDGEN_BIN:-$root/.tools/bin/wasm-bindgen}
+wasm_opt=${WASM_OPT_BIN:-$root/node_modules/.bin/wasm-opt}
+
+cargo rustc -p hexrisk-engine --lib --crate-type cdylib --features wasm \
+  --target wasm32-unknown-unknown --profile wasm-release --quiet
+wasm=target/wasm32-unknown-unknown/wasm-release/hexrisk_engine.wasm
+
+rm -rf pkg/dist
+"$wasm_bindgen" --target web --out-dir pkg/dist/web --out-name hexrisk_engine "$wasm"
+"$wasm_bindgen" --target experimental-nodejs-module --out-dir pkg/dist/node --out-name hexrisk_engine "$wasm"
+# The Rust toolchain's default wasm features; wasm-opt must accept what it emits.
+features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
+  --enable-mutable-globals --enable-reference-types --enable-multivalue)
+for dir in pkg/dist/web pkg/dist/node; do
+  "$wasm_opt" -Oz "${features[@]}" "$dir/hexrisk_engine_bg.wasm" -o "$dir/hexrisk_engine_bg.wasm"
+done
+bytes=$(wc -c < pkg/dist/web/hexrisk_engine_bg.wasm)
+gzipped=$(gzip -9 -c pkg/dist/web/hexrisk_engine_bg.wasm | wc -c)
+echo "pkg: hexrisk_engine_bg.wasm ${bytes} bytes, ${gzipped} gzipped"

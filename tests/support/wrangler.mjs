@@ -1,0 +1,72 @@
+// Starts the edge Worker under `wrangler dev` (real workerd) for API tests.
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A TCP port that was free a moment ago. */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Runs `wrangler dev` on a free port and resolves once it serves requests.
+ * `persistTo` keeps Durable Object / D1 state between restarts (a fresh temp dir by default).
+ */
+export async function startWorker({ persistTo, timeoutMs = 90_000 } = {}) {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const state = persistTo ?? mkdtempSync(path.join(os.tmpdir(), 'hexrisk-wrangler-'));
+  const bin = path.join(root, 'node_modules/.bin');
+  const child = spawn(
+    path.join(bin, 'wrangler'),
+    ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
+      '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn'],
+    {
+      cwd: path.join(root, 'edge-worker'),
+      env: {
+        ...process.env,
+        PATH: `${bin}:${process.env.PATH}`,
+        WRANGLER_SEND_METRICS: 'false',
+        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+        CI: 'true',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
+  let output = '';
+  child.stdout.on('data', (chunk) => { output += chunk; });
+  child.stderr.on('data', (chunk) => { output += chunk; });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () => new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    // The process group holds wrangler and its workerd child.
+    try { process.kill(-child.pid, 'SIGTERM'); } catch { resolve(); }
+  });
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${output}`);
+    try {
+      const response = await fetch(`${url}/v1/health`);
+      await response.arrayBuffer();
+      return { url, stop, state, output: () => output };
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+  }
+  await stop();
+  throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
+}
