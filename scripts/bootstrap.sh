@@ -39,8 +39,10 @@ fi
 
 # npm packages: reinstall only when package-lock.json changed since the last install.
 if ! [ -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
+  say "installing npm packages from package-lock.json"
+  # Not `npm ci`: npm leaves other platforms' optional workerd packages out of the
+  # lock file and then refuses it; `install --no-save` follows the lock as written.
+  npm install --no-save --no-audit --no-fund --loglevel=error
 fi
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
