@@ -8,7 +8,11 @@ use hexrisk_builder::data;
 
 fn data_dir() -> PathBuf {
     std::env::var_os(data::DATA_DIR_ENV).map_or_else(
-        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../").join(data::DEFAULT_DATA_DIR),
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("../")
+                .join(data::DEFAULT_DATA_DIR)
+        },
         PathBuf::from,
     )
 }
@@ -18,7 +22,11 @@ fn every_listed_input_file_has_its_published_bytes() {
     let dir = data_dir();
     let checks = data::verify(&dir)
         .unwrap_or_else(|err| panic!("data directory {} unusable: {err}", dir.display()));
-    assert!(checks.len() >= 10, "SHA256SUMS lists {} files", checks.len());
+    assert!(
+        checks.len() >= 10,
+        "SHA256SUMS lists {} files",
+        checks.len()
+    );
     let bad: Vec<&str> = checks
         .iter()
         .filter(|c| !c.is_ok())
