@@ -1,8 +1,20 @@
 //! # hexrisk-builder
 //!
 //! The offline half of hexrisk: reads the real incident, road and boundary data
-//! (by default from `../shared/data`, configurable), checks it, and builds the
-//! per-city artifacts the engine loads.
+//! (by default from `../shared/data`, configurable), checks it, fits the weekly
+//! forecast model, backtests it and writes the per-city artifacts the engine loads.
 
+// Tests compare exact values the code copies through unchanged.
+#![cfg_attr(test, allow(clippy::float_cmp))]
+
+pub mod backtest;
+pub mod boundary;
+pub mod config;
+pub mod counts;
 pub mod data;
+pub mod ingest;
+pub mod model;
+pub mod pipeline;
 pub mod progress;
+pub mod report;
+pub mod sources;

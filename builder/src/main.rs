@@ -2,9 +2,11 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use hexrisk_builder::data;
+use hexrisk_builder::{config, data, pipeline, report};
+use indicatif::{ProgressBar, ProgressStyle};
 
 /// Build hexrisk artifacts from real police data.
 #[derive(Debug, Parser)]
@@ -21,38 +23,143 @@ struct Cli {
 enum Command {
     /// Check that every input file is present with the bytes SHA256SUMS names.
     VerifyData,
+    /// Fit, backtest and pack every configured city.
+    Build {
+        /// City configuration directory.
+        #[arg(long, default_value_os_t = config::default_config_dir())]
+        config_dir: PathBuf,
+        /// Where the artifacts and manifest go.
+        #[arg(long, default_value = "build/artifacts")]
+        out: PathBuf,
+        /// Where the backtest exports go.
+        #[arg(long, default_value = "build/backtest")]
+        backtest_dir: PathBuf,
+        /// Where the model card goes (skipped when empty).
+        #[arg(long, default_value = "docs/MODEL.md")]
+        model_card: PathBuf,
+        /// Build only these city codes (default: all).
+        #[arg(long = "city")]
+        cities: Vec<String>,
+    },
+}
+
+fn verify(dir: &std::path::Path) -> anyhow::Result<bool> {
+    let checks = data::verify(dir)?;
+    let bad: Vec<_> = checks.iter().filter(|c| !c.is_ok()).collect();
+    for check in &bad {
+        let state = if check.actual.is_some() {
+            "changed"
+        } else {
+            "missing"
+        };
+        eprintln!("{state}: {}", check.path);
+    }
+    println!(
+        "{} of {} data files verified in {}",
+        checks.len() - bad.len(),
+        checks.len(),
+        dir.display()
+    );
+    Ok(bad.is_empty())
+}
+
+fn build(
+    cli: &Cli,
+    config_dir: &std::path::Path,
+    out: &std::path::Path,
+    backtest_dir: &std::path::Path,
+    card: &std::path::Path,
+    only: &[String],
+) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let mut configs = config::load_all(config_dir)?;
+    if !only.is_empty() {
+        configs.retain(|c| only.contains(&c.code));
+        anyhow::ensure!(!configs.is_empty(), "no configured city matches {only:?}");
+    }
+    let progress = ProgressBar::new(0);
+    progress.set_style(
+        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} {msg}")?
+            .progress_chars("=> "),
+    );
+    let mut builds = Vec::new();
+    for city in &configs {
+        let city_started = Instant::now();
+        let built = pipeline::build_city(city, &cli.data_dir, &progress)?;
+        let model = &built.backtest.metrics["model"];
+        let line = format!(
+            "{}: {} cells, {} incidents kept, backtest Brier {:.3} log loss {:.3} MAE {:.3} ({:.1} s)",
+            city.code,
+            built.cells,
+            built
+                .sources
+                .values()
+                .map(hexrisk_builder::ingest::SourceReport::accepted_total)
+                .sum::<u64>(),
+            model.brier,
+            model.log_loss,
+            model.mae,
+            city_started.elapsed().as_secs_f64()
+        );
+        // Printed above the bar on a terminal, plainly in logs.
+        progress.suspend(|| println!("{line}"));
+        for (source, r) in &built.sources {
+            let reasons: Vec<String> = r
+                .rejected
+                .iter()
+                .map(|(k, n)| format!("{k}: {n}"))
+                .collect();
+            let line = format!(
+                "  {source}: {} rows, {} kept, rejected {{{}}}",
+                r.rows,
+                r.accepted_total(),
+                reasons.join(", ")
+            );
+            progress.suspend(|| println!("{line}"));
+        }
+        report::write_backtest_csv(backtest_dir, &built)?;
+        builds.push(built);
+    }
+    progress.finish_and_clear();
+    let manifest = report::write_artifacts(out, &builds)?;
+    for city in manifest["cities"].as_array().into_iter().flatten() {
+        println!(
+            "wrote {}/{} ({} bytes)",
+            out.display(),
+            city["file"].as_str().unwrap_or(""),
+            city["bytes"]
+        );
+    }
+    if !card.as_os_str().is_empty() {
+        std::fs::write(card, report::model_card(&builds, &configs))?;
+        println!("wrote {}", card.display());
+    }
+    println!(
+        "built {} cities in {:.1} s",
+        builds.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.command {
-        Command::VerifyData => match data::verify(&cli.data_dir) {
-            Ok(checks) => {
-                let bad: Vec<_> = checks.iter().filter(|c| !c.is_ok()).collect();
-                for check in &bad {
-                    let state = if check.actual.is_some() {
-                        "changed"
-                    } else {
-                        "missing"
-                    };
-                    eprintln!("{state}: {}", check.path);
-                }
-                println!(
-                    "{} of {} data files verified in {}",
-                    checks.len() - bad.len(),
-                    checks.len(),
-                    cli.data_dir.display()
-                );
-                if bad.is_empty() {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::FAILURE
-                }
-            }
-            Err(err) => {
-                eprintln!("error: {err}");
-                ExitCode::FAILURE
-            }
-        },
+    let result = match &cli.command {
+        Command::VerifyData => verify(&cli.data_dir),
+        Command::Build {
+            config_dir,
+            out,
+            backtest_dir,
+            model_card,
+            cities,
+        } => build(&cli, config_dir, out, backtest_dir, model_card, cities).map(|()| true),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::FAILURE
+        }
     }
 }

@@ -26,10 +26,14 @@
 
 extern crate alloc;
 
+pub mod artifact;
 pub mod classes;
 pub mod colour;
+pub mod forecast;
 pub mod grid;
+pub mod model;
 pub mod risk;
+pub mod scores;
 
 #[cfg(feature = "wasm")]
 pub mod wasm;

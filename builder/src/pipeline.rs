@@ -1,0 +1,354 @@
+//! Building one city: ingest, count, fit at each rolling origin, backtest against the
+//! baselines, forecast beyond the data, and pack the artifact.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use chrono::NaiveDate;
+use geo::{BoundingRect, Simplify};
+use hexrisk_engine::artifact::{
+    self, Bounds, CityArtifact, CityInfo, ForecastCalendar, ModelInfo, PrecinctRecord,
+};
+use hexrisk_engine::forecast::{
+    ClassRates, Dispersion, OutcomeProbabilities, POISSON, outcome_distribution,
+    outcome_distribution_with,
+};
+use indicatif::ProgressBar;
+
+use crate::backtest::{Metrics, ReliabilityBin, Scoreboard, outcome};
+use crate::config::CityConfig;
+use crate::counts::{CLASSES, WeeklyCounts};
+use crate::ingest::{self, IngestError, SourceReport};
+use crate::model::{self, FeatureBuilder};
+
+/// Model version label written into every artifact.
+pub const MODEL_VERSION: &str = "hexrisk-glm-1";
+
+/// Weeks between refits in the rolling-origin backtest.
+pub const REFIT_EVERY: usize = 13;
+
+/// Floor on baseline rates, so a class never seen in a cell keeps a finite log loss.
+pub const BASELINE_FLOOR: f64 = 1e-3;
+
+/// Weight of the latest week in the exponentially weighted baseline.
+pub const EWMA_ALPHA: f64 = 0.03;
+
+/// Precinct outlines are simplified to this tolerance in degrees (about 5 m).
+pub const OUTLINE_TOLERANCE_DEG: f64 = 0.000_05;
+
+/// One row of the backtest export.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BacktestRow {
+    /// Monday of the week.
+    pub week: NaiveDate,
+    /// H3 cell.
+    pub cell: h3o::CellIndex,
+    /// Forecast expected counts, crime class order.
+    pub rates: ClassRates,
+    /// Forecast probabilities, API class order.
+    pub probabilities: OutcomeProbabilities,
+    /// Observed counts, crime class order.
+    pub counts: [u16; CLASSES],
+}
+
+/// Scores of the model and the baselines over the backtest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BacktestSummary {
+    /// First and last backtest week.
+    pub weeks: (NaiveDate, NaiveDate),
+    /// Number of backtest weeks.
+    pub week_count: usize,
+    /// Figures per forecaster: `model`, `mean52`, `ewma`.
+    pub metrics: BTreeMap<&'static str, Metrics>,
+    /// Reliability table of the model's `P(NO_CRIME)`.
+    pub reliability: Vec<ReliabilityBin>,
+}
+
+/// What building one city produces.
+#[derive(Debug, Clone)]
+pub struct CityBuild {
+    /// The artifact.
+    pub artifact: CityArtifact,
+    /// Per-source accounting.
+    pub sources: BTreeMap<String, SourceReport>,
+    /// Backtest scores.
+    pub backtest: BacktestSummary,
+    /// Backtest export rows.
+    pub rows: Vec<BacktestRow>,
+    /// Cells in the grid.
+    pub cells: usize,
+    /// Modelled data weeks.
+    pub data_weeks: (NaiveDate, usize),
+}
+
+fn mean52(counts: &WeeklyCounts, cell: usize, t: usize) -> ClassRates {
+    let from = t.saturating_sub(52);
+    let span = (t - from).max(1) as f64;
+    core::array::from_fn(|c| {
+        (f64::from(counts.window(cell, c, from, t)) / span).max(BASELINE_FLOOR)
+    })
+}
+
+/// Bias-corrected exponentially weighted mean of weeks `0..t`.
+fn ewma(counts: &WeeklyCounts, cell: usize, t: usize) -> ClassRates {
+    let decay = 1.0 - EWMA_ALPHA;
+    let mut rates = [0.0; CLASSES];
+    let mut weight = 1.0;
+    for week in (0..t).rev() {
+        let w = EWMA_ALPHA * weight;
+        for (c, rate) in rates.iter_mut().enumerate() {
+            *rate += w * f64::from(counts.get(week, cell, c));
+        }
+        weight *= decay;
+        if weight < 1e-9 {
+            break;
+        }
+    }
+    let norm = 1.0 - weight;
+    rates.map(|r| {
+        if norm > 0.0 {
+            (r / norm).max(BASELINE_FLOOR)
+        } else {
+            BASELINE_FLOOR
+        }
+    })
+}
+
+fn precinct_records(grid: &crate::boundary::CityGrid) -> Vec<PrecinctRecord> {
+    let micro = |v: f64| (v * 1e6).round() as i32;
+    grid.precincts
+        .iter()
+        .map(|p| PrecinctRecord {
+            id: p.id.clone(),
+            name: p.name.clone(),
+            polygons: p
+                .outline
+                .simplify(OUTLINE_TOLERANCE_DEG)
+                .0
+                .iter()
+                .map(|polygon| {
+                    std::iter::once(polygon.exterior())
+                        .chain(polygon.interiors())
+                        .map(|ring| ring.coords().map(|c| [micro(c.x), micro(c.y)]).collect())
+                        .collect()
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The three forecasters scored side by side.
+#[derive(Debug, Default)]
+struct Boards {
+    model: Scoreboard,
+    mean52: Scoreboard,
+    ewma: Scoreboard,
+}
+
+/// Forecasts of every week in the prediction range, with the backtest's scores.
+struct Forecasts {
+    rates: Vec<Vec<ClassRates>>,
+    dispersion: Vec<Dispersion>,
+    rows: Vec<BacktestRow>,
+    boards: Boards,
+}
+
+fn with_probabilities(rates: Vec<ClassRates>) -> Vec<(ClassRates, OutcomeProbabilities)> {
+    rates
+        .into_iter()
+        .map(|r| (r, outcome_distribution(&r)))
+        .collect()
+}
+
+/// The rolling-origin backtest over weeks `start..weeks`, then true forecasts for the
+/// `horizon` weeks after the data.
+fn forecast_range(
+    city: &CityConfig,
+    ingested: &ingest::Ingested,
+    features: &FeatureBuilder<'_>,
+    counts: &WeeklyCounts,
+    (start, warmup, horizon): (usize, usize, usize),
+    progress: &ProgressBar,
+) -> Forecasts {
+    let weeks = counts.weeks;
+    let mut out = Forecasts {
+        rates: Vec::with_capacity(weeks - start + horizon),
+        dispersion: Vec::with_capacity(weeks - start + horizon),
+        rows: Vec::with_capacity((weeks - start) * counts.cells),
+        boards: Boards::default(),
+    };
+    for origin in (start..weeks).step_by(REFIT_EVERY) {
+        progress.set_message(format!(
+            "{}: fit at week {}",
+            city.name,
+            ingested.weeks.start_of(origin)
+        ));
+        let coefficients = model::fit(features, origin, warmup);
+        for t in origin..(origin + REFIT_EVERY).min(weeks) {
+            let predicted = model::predict_week(features, &coefficients, t, t);
+            let observed: Vec<[u16; CLASSES]> =
+                (0..counts.cells).map(|i| counts.cell_week(t, i)).collect();
+            let model_week: Vec<(ClassRates, OutcomeProbabilities)> = predicted
+                .iter()
+                .map(|r| (*r, outcome_distribution_with(r, &coefficients.size)))
+                .collect();
+            out.rows
+                .extend(
+                    model_week
+                        .iter()
+                        .zip(&observed)
+                        .enumerate()
+                        .map(|(i, ((r, p), n))| BacktestRow {
+                            week: ingested.weeks.start_of(t),
+                            cell: ingested.grid.cells[i],
+                            rates: *r,
+                            probabilities: *p,
+                            counts: *n,
+                        }),
+                );
+            out.boards
+                .model
+                .add_week(&model_week, &coefficients.size, &observed);
+            let base = (0..counts.cells).map(|i| mean52(counts, i, t)).collect();
+            out.boards
+                .mean52
+                .add_week(&with_probabilities(base), &POISSON, &observed);
+            let base = (0..counts.cells).map(|i| ewma(counts, i, t)).collect();
+            out.boards
+                .ewma
+                .add_week(&with_probabilities(base), &POISSON, &observed);
+            out.rates.push(predicted);
+            out.dispersion.push(coefficients.size);
+        }
+        progress.inc(1);
+    }
+    progress.set_message(format!("{}: forecasting {horizon} weeks", city.name));
+    let final_fit = model::fit(features, weeks, warmup);
+    for t in weeks..weeks + horizon {
+        out.rates
+            .push(model::predict_week(features, &final_fit, t, weeks));
+        out.dispersion.push(final_fit.size);
+    }
+    out
+}
+
+fn bounds_of(grid: &crate::boundary::CityGrid) -> Bounds {
+    grid.outline.bounding_rect().map_or(
+        Bounds {
+            north: 0.0,
+            south: 0.0,
+            east: 0.0,
+            west: 0.0,
+        },
+        |r| Bounds {
+            north: r.max().y,
+            south: r.min().y,
+            east: r.max().x,
+            west: r.min().x,
+        },
+    )
+}
+
+/// Builds one city.
+///
+/// # Errors
+/// [`IngestError`] when its data cannot be read.
+pub fn build_city(
+    city: &CityConfig,
+    data_dir: &Path,
+    progress: &ProgressBar,
+) -> Result<CityBuild, IngestError> {
+    progress.set_message(format!("{}: reading", city.name));
+    let ingested = ingest::ingest(city, data_dir)?;
+    let counts = WeeklyCounts::from_ingested(&ingested);
+    let neighbours = model::neighbours(&ingested.grid.cells);
+    let features = FeatureBuilder::new(&counts, &neighbours);
+    let weeks = counts.weeks;
+    if weeks < 3 {
+        return Err(IngestError::Config(format!(
+            "{}: fewer than 3 full weeks of data",
+            city.code
+        )));
+    }
+    let backtest = (city.backtest_weeks as usize).min(weeks - 2);
+    let start = weeks - backtest;
+    let warmup = (start / 2).min(52);
+    let horizon = city.horizon_weeks as usize;
+    progress.inc_length(1 + backtest.div_ceil(REFIT_EVERY) as u64);
+    progress.inc(1);
+
+    let forecasts = forecast_range(
+        city,
+        &ingested,
+        &features,
+        &counts,
+        (start, warmup, horizon),
+        progress,
+    );
+    let metrics: BTreeMap<&'static str, Metrics> = [
+        ("model", forecasts.boards.model.metrics()),
+        ("mean52", forecasts.boards.mean52.metrics()),
+        ("ewma", forecasts.boards.ewma.metrics()),
+    ]
+    .into_iter()
+    .collect();
+    let artifact = CityArtifact {
+        city: CityInfo {
+            code: city.code.clone(),
+            name: city.name.clone(),
+            country: city.country.clone(),
+            timezone: city.timezone.clone(),
+        },
+        model: ModelInfo {
+            version: MODEL_VERSION.to_owned(),
+            mae: metrics["model"].mae,
+            last_updated: ingested.weeks.start_of(weeks - 1) + chrono::Days::new(6),
+            note: city.sample_note.clone(),
+        },
+        calendar: ForecastCalendar {
+            first_week: ingested.weeks.start_of(start),
+            weeks: u32::try_from(backtest + horizon).unwrap_or(u32::MAX),
+            observed_weeks: u32::try_from(backtest).unwrap_or(u32::MAX),
+        },
+        bounds: bounds_of(&ingested.grid),
+        cells: ingested.grid.cells.iter().map(|&c| u64::from(c)).collect(),
+        precinct_of: ingested
+            .grid
+            .precinct_of
+            .iter()
+            .map(|p| p.unwrap_or(u16::MAX))
+            .collect(),
+        precincts: precinct_records(&ingested.grid),
+        rates: forecasts
+            .rates
+            .iter()
+            .flat_map(|week| {
+                week.iter()
+                    .flat_map(|r| r.iter().map(|&x| artifact::quantise_rate(x)))
+            })
+            .collect(),
+        dispersion: forecasts.dispersion,
+    };
+    Ok(CityBuild {
+        artifact,
+        sources: ingested.reports,
+        backtest: BacktestSummary {
+            weeks: (
+                ingested.weeks.start_of(start),
+                ingested.weeks.start_of(weeks - 1),
+            ),
+            week_count: backtest,
+            metrics,
+            reliability: forecasts.boards.model.reliability.to_vec(),
+        },
+        rows: forecasts.rows,
+        cells: counts.cells,
+        data_weeks: (ingested.weeks.first, weeks),
+    })
+}
+
+/// The observed outcome of a backtest row, for the export.
+#[must_use]
+pub fn row_outcome(row: &BacktestRow) -> hexrisk_engine::CrimeClass {
+    outcome(&row.counts)
+}

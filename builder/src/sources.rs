@@ -1,0 +1,338 @@
+//! Readers for the source incident files: one function per file layout, each giving
+//! the same raw rows (date, position, offence fields) for the classification step.
+
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, NaiveDate, Utc};
+use chrono_tz::Tz;
+use flate2::read::GzDecoder;
+
+use crate::config::SourceFormat;
+
+/// One source row before classification. `None` fields are missing or unreadable.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RawRow {
+    /// Event identifier shared across files, where the source has one.
+    pub event_id: Option<String>,
+    /// Local calendar date of the occurrence.
+    pub date: Option<NaiveDate>,
+    /// Latitude, WGS84 degrees.
+    pub lat: Option<f64>,
+    /// Longitude, WGS84 degrees.
+    pub lng: Option<f64>,
+    /// The offence field named in the mapping (empty for single-offence files).
+    pub offence: String,
+    /// A free-text description, where the source has one.
+    pub description: Option<String>,
+}
+
+/// A source file that cannot be read at all (bad rows are not errors: they are
+/// returned with missing fields and rejected later with a reason).
+#[derive(Debug, thiserror::Error)]
+pub enum SourceError {
+    /// Opening or decompressing failed.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The CSV structure is broken.
+    #[error("{path}: {source}")]
+    Csv {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: csv::Error,
+    },
+    /// A column the layout needs is missing.
+    #[error("{path}: no column {column}")]
+    MissingColumn {
+        /// The file.
+        path: PathBuf,
+        /// The column.
+        column: String,
+    },
+}
+
+fn open(path: &Path) -> Result<Box<dyn Read>, SourceError> {
+    let file = File::open(path).map_err(|source| SourceError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    let reader = BufReader::with_capacity(1 << 16, file);
+    Ok(if path.extension().is_some_and(|e| e == "gz") {
+        Box::new(GzDecoder::new(reader))
+    } else {
+        Box::new(reader)
+    })
+}
+
+/// Column positions looked up by name.
+struct Columns<'a> {
+    path: &'a Path,
+    headers: csv::StringRecord,
+}
+
+impl Columns<'_> {
+    fn index(&self, name: &str) -> Result<usize, SourceError> {
+        self.headers
+            .iter()
+            .position(|h| h.trim() == name)
+            .ok_or_else(|| SourceError::MissingColumn {
+                path: self.path.to_owned(),
+                column: name.to_owned(),
+            })
+    }
+}
+
+fn parse_f64(text: &str) -> Option<f64> {
+    text.trim().parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// The first two numbers in a text such as `c(-79.5, 43.7)` or
+/// `{'type': 'MultiPoint', 'coordinates': [[-79.3, 43.6]]}`.
+fn first_two_numbers(text: &str) -> Option<(f64, f64)> {
+    let mut numbers = text
+        .split(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '.' | 'e' | 'E' | '+')))
+        .filter(|t| t.chars().any(|c| c.is_ascii_digit()))
+        .filter_map(parse_f64);
+    Some((numbers.next()?, numbers.next()?))
+}
+
+fn local_date_of_epoch_ms(text: &str, tz: Tz) -> Option<NaiveDate> {
+    let millis = text.trim().parse::<i64>().ok()?;
+    Some(
+        DateTime::from_timestamp_millis(millis)?
+            .with_timezone(&tz)
+            .date_naive(),
+    )
+}
+
+fn local_date_of_instant(text: &str, tz: Tz) -> Option<NaiveDate> {
+    let instant: DateTime<Utc> = text.trim().parse().ok()?;
+    Some(instant.with_timezone(&tz).date_naive())
+}
+
+/// Reads every row of one file in the given layout.
+///
+/// # Errors
+/// [`SourceError`] when the file cannot be opened or lacks a needed column.
+pub fn read(
+    format: SourceFormat,
+    path: &Path,
+    field: &str,
+    tz: Tz,
+) -> Result<Vec<RawRow>, SourceError> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(open(path)?);
+    let csv_error = |source| SourceError::Csv {
+        path: path.to_owned(),
+        source,
+    };
+    let columns = Columns {
+        path,
+        headers: reader.headers().map_err(csv_error)?.clone(),
+    };
+    let offence = if field == "*" {
+        None
+    } else {
+        Some(columns.index(field)?)
+    };
+    let records: Vec<csv::StringRecord> = reader
+        .records()
+        .collect::<Result<_, _>>()
+        .map_err(csv_error)?;
+    let layout = match format {
+        SourceFormat::TorontoMci => Layout {
+            date: DateColumn::SlashedDatePrefix(columns.index("occurrencedate")?),
+            position: Position::Columns(columns.index("Lat")?, columns.index("Long")?),
+            event_id: None,
+            description: None,
+        },
+        SourceFormat::TorontoHomicides | SourceFormat::TorontoShootings => Layout {
+            date: if format == SourceFormat::TorontoHomicides {
+                DateColumn::EpochMillis(columns.index("OCC_DATE")?)
+            } else {
+                DateColumn::Iso(columns.index("OCC_DATE")?)
+            },
+            position: Position::Geometry(columns.index("geometry")?),
+            event_id: Some(columns.index("EVENT_UNIQUE_ID")?),
+            description: None,
+        },
+        SourceFormat::SfpdIncidents => Layout {
+            date: DateColumn::Iso(columns.index("Date")?),
+            position: Position::Columns(columns.index("lat")?, columns.index("lon")?),
+            event_id: None,
+            description: Some(columns.index("Descript")?),
+        },
+        SourceFormat::HoustonCrime => Layout {
+            date: DateColumn::UtcInstant(columns.index("time")?),
+            position: Position::Columns(columns.index("lat")?, columns.index("lon")?),
+            event_id: None,
+            description: None,
+        },
+    };
+    Ok(records
+        .iter()
+        .map(|record| layout.row(record, offence, tz))
+        .collect())
+}
+
+/// How a layout spells the date.
+#[derive(Debug, Clone, Copy)]
+enum DateColumn {
+    /// `2014/03/02 05:00:00+00`: the first ten characters are the local date.
+    SlashedDatePrefix(usize),
+    /// `YYYY-MM-DD`, local.
+    Iso(usize),
+    /// Epoch milliseconds of local midnight.
+    EpochMillis(usize),
+    /// An ISO 8601 UTC instant.
+    UtcInstant(usize),
+}
+
+/// How a layout gives the position.
+#[derive(Debug, Clone, Copy)]
+enum Position {
+    /// Latitude and longitude columns.
+    Columns(usize, usize),
+    /// A geometry text holding `lon, lat`.
+    Geometry(usize),
+}
+
+/// Column positions of one layout.
+#[derive(Debug, Clone, Copy)]
+struct Layout {
+    date: DateColumn,
+    position: Position,
+    event_id: Option<usize>,
+    description: Option<usize>,
+}
+
+impl Layout {
+    fn row(&self, record: &csv::StringRecord, offence: Option<usize>, tz: Tz) -> RawRow {
+        let text = |i: usize| record.get(i).unwrap_or("");
+        let date = match self.date {
+            DateColumn::SlashedDatePrefix(i) => text(i)
+                .get(..10)
+                .and_then(|d| NaiveDate::parse_from_str(d, "%Y/%m/%d").ok()),
+            DateColumn::Iso(i) => NaiveDate::parse_from_str(text(i).trim(), "%Y-%m-%d").ok(),
+            DateColumn::EpochMillis(i) => local_date_of_epoch_ms(text(i), tz),
+            DateColumn::UtcInstant(i) => local_date_of_instant(text(i), tz),
+        };
+        let (lat, lng) = match self.position {
+            Position::Columns(lat, lng) => (parse_f64(text(lat)), parse_f64(text(lng))),
+            Position::Geometry(i) => {
+                first_two_numbers(text(i)).map_or((None, None), |(lng, lat)| (Some(lat), Some(lng)))
+            }
+        };
+        RawRow {
+            event_id: self
+                .event_id
+                .map(|i| text(i).to_owned())
+                .filter(|s| !s.is_empty()),
+            date,
+            lat,
+            lng,
+            offence: offence.map(|i| text(i).to_owned()).unwrap_or_default(),
+            description: self.description.map(|i| text(i).to_owned()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    #[test]
+    fn numbers_come_out_of_both_geometry_spellings() {
+        assert_eq!(
+            first_two_numbers(
+                "{'type': 'MultiPoint', 'coordinates': [[-79.3928283609999, 43.685026441]]}"
+            ),
+            Some((-79.392_828_360_999_9, 43.685_026_441))
+        );
+        assert_eq!(
+            first_two_numbers("c(-79.538218382, 43.7337424510001)"),
+            Some((-79.538_218_382, 43.733_742_451_000_1))
+        );
+        assert_eq!(
+            first_two_numbers("c(5.68e-14, 5.08e-14)"),
+            Some((5.68e-14, 5.08e-14))
+        );
+        assert_eq!(first_two_numbers("NA"), None);
+    }
+
+    #[test]
+    fn epoch_milliseconds_become_the_local_date() {
+        let tz: Tz = "America/Toronto".parse().unwrap();
+        // 2004-01-03T05:00:00Z is midnight in Toronto.
+        assert_eq!(
+            local_date_of_epoch_ms("1073106000000", tz),
+            NaiveDate::from_ymd_opt(2004, 1, 3)
+        );
+        // One second earlier is still the 2nd locally.
+        assert_eq!(
+            local_date_of_epoch_ms("1073105999000", tz),
+            NaiveDate::from_ymd_opt(2004, 1, 2)
+        );
+    }
+
+    #[test]
+    fn utc_instants_become_the_local_date() {
+        let tz: Tz = "America/Chicago".parse().unwrap();
+        assert_eq!(
+            local_date_of_instant("2010-01-01T06:00:00Z", tz),
+            NaiveDate::from_ymd_opt(2010, 1, 1)
+        );
+        assert_eq!(
+            local_date_of_instant("2010-01-01T05:59:00Z", tz),
+            NaiveDate::from_ymd_opt(2009, 12, 31)
+        );
+        assert_eq!(local_date_of_instant("garbage", tz), None);
+    }
+
+    #[test]
+    fn mci_rows_keep_bad_fields_as_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mci.csv");
+        let mut file = File::create(&path).unwrap();
+        writeln!(file, "occurrencedate,MCI,Lat,Long").unwrap();
+        writeln!(file, "2014/03/02 05:00:00+00,Assault,43.7,-79.5").unwrap();
+        writeln!(file, "not a date,Robbery,,-79.5").unwrap();
+        drop(file);
+        let rows = read(
+            SourceFormat::TorontoMci,
+            &path,
+            "MCI",
+            chrono_tz::America::Toronto,
+        )
+        .unwrap();
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0].date, NaiveDate::from_ymd_opt(2014, 3, 2));
+        assert_eq!(rows[0].offence, "Assault");
+        assert_eq!(rows[1].date, None);
+        assert_eq!(rows[1].lat, None);
+    }
+
+    #[test]
+    fn a_missing_column_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.csv");
+        std::fs::write(&path, "a,b\n1,2\n").unwrap();
+        let err = read(
+            SourceFormat::SfpdIncidents,
+            &path,
+            "Category",
+            chrono_tz::UTC,
+        )
+        .unwrap_err();
+        assert!(matches!(err, SourceError::MissingColumn { .. }), "{err}");
+    }
+}

@@ -1,0 +1,426 @@
+//! The per-city artifact: a versioned, checksummed, compressed binary file.
+//!
+//! Layout (all integers little-endian):
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0..4 | magic `HXRK` |
+//! | 4..6 | format version ([`FORMAT_VERSION`]) |
+//! | 6..8 | reserved, zero |
+//! | 8..12 | body length in bytes |
+//! | 12..16 | CRC-32 (IEEE) of the body |
+//! | 16.. | body: zlib stream (with its own Adler-32) of the postcard encoding of [`CityArtifact`] |
+//!
+//! Decoding checks each layer in turn, bounds the decompressed size, and validates
+//! the decoded tables against each other, so a truncated, corrupted or foreign file
+//! is an [`ArtifactError`], never a panic.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+/// The file magic.
+pub const MAGIC: [u8; 4] = *b"HXRK";
+
+/// The format version this engine reads and writes.
+pub const FORMAT_VERSION: u16 = 1;
+
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 16;
+
+/// Largest decompressed body accepted (guards against decompression bombs).
+pub const MAX_BODY_DECOMPRESSED: usize = 64 << 20;
+
+/// Number of crime classes with rates (all but `NO_CRIME`).
+pub const RATE_CLASSES: usize = 5;
+
+/// Why an artifact cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ArtifactError {
+    /// Shorter than its header or than the body length it declares.
+    #[error("artifact is truncated: {0} bytes")]
+    Truncated(usize),
+    /// Longer than the header says.
+    #[error("artifact has {0} bytes after its body")]
+    TrailingBytes(usize),
+    /// Not a hexrisk artifact.
+    #[error("not a hexrisk artifact (bad magic)")]
+    BadMagic,
+    /// Written by another format version.
+    #[error("artifact format version {found} is not supported (this engine reads {expected})")]
+    WrongVersion {
+        /// Version in the file.
+        found: u16,
+        /// Version this engine reads.
+        expected: u16,
+    },
+    /// The body does not match its checksum.
+    #[error("artifact checksum mismatch: the file is corrupted")]
+    ChecksumMismatch,
+    /// The compressed stream is invalid or too large.
+    #[error("artifact body cannot be decompressed")]
+    Decompress,
+    /// The decompressed body is not a valid encoding.
+    #[error("artifact body cannot be decoded")]
+    Decode,
+    /// The decoded tables contradict each other.
+    #[error("artifact is inconsistent: {0}")]
+    Inconsistent(&'static str),
+}
+
+/// Identity of a city.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CityInfo {
+    /// City code, `city_<country>_<abbreviation>`.
+    pub code: String,
+    /// Display name.
+    pub name: String,
+    /// Country name.
+    pub country: String,
+    /// IANA time zone.
+    pub timezone: String,
+}
+
+/// The model behind the forecasts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelInfo {
+    /// Version label.
+    pub version: String,
+    /// Backtest mean absolute error of weekly counts per cell.
+    pub mae: f64,
+    /// Last data date.
+    pub last_updated: NaiveDate,
+    /// A caveat about the data (for example a sample), if any.
+    pub note: Option<String>,
+}
+
+/// The weeks the artifact holds forecasts for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForecastCalendar {
+    /// Monday of the first forecast week (the first backtest week).
+    pub first_week: NaiveDate,
+    /// Number of forecast weeks.
+    pub weeks: u32,
+    /// How many of them have observed data (the backtest weeks); the rest are true forecasts.
+    pub observed_weeks: u32,
+}
+
+/// A precinct with its outline.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrecinctRecord {
+    /// Id, for example `D11`.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Polygons; each is rings (outer first) of `[lng, lat]` in micro-degrees.
+    pub polygons: Vec<Vec<Vec<[i32; 2]>>>,
+}
+
+/// Bounding box in degrees.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Bounds {
+    /// Northern edge.
+    pub north: f64,
+    /// Southern edge.
+    pub south: f64,
+    /// Eastern edge.
+    pub east: f64,
+    /// Western edge.
+    pub west: f64,
+}
+
+/// Everything one city file holds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CityArtifact {
+    /// The city.
+    pub city: CityInfo,
+    /// The model.
+    pub model: ModelInfo,
+    /// Forecast weeks.
+    pub calendar: ForecastCalendar,
+    /// Grid bounds.
+    pub bounds: Bounds,
+    /// H3 resolution-8 cells, ascending.
+    pub cells: Vec<u64>,
+    /// Per cell, index into `precincts`, or `u16::MAX` for none.
+    pub precinct_of: Vec<u16>,
+    /// Precincts.
+    pub precincts: Vec<PrecinctRecord>,
+    /// Quantised expected counts, `[week][cell][class]` (see [`quantise_rate`]).
+    pub rates: Vec<u16>,
+    /// Negative binomial size of each class's counts, per forecast week.
+    pub dispersion: Vec<[f64; RATE_CLASSES]>,
+}
+
+/// Quantises an expected count to 16 bits on a log scale: 0 stands for 0 (and
+/// anything below `e^-12`), otherwise `λ = exp((q - 1) / 1024 - 12)`, a relative
+/// step of 0.1% up to about `e^52`.
+#[must_use]
+pub fn quantise_rate(rate: f64) -> u16 {
+    if rate.is_nan() || rate < libm::exp(-12.0) {
+        return 0;
+    }
+    let q = libm::round((libm::log(rate) + 12.0) * 1024.0) + 1.0;
+    q.clamp(1.0, f64::from(u16::MAX)) as u16
+}
+
+/// The expected count a quantised value stands for.
+#[must_use]
+pub fn dequantise_rate(q: u16) -> f64 {
+    if q == 0 {
+        0.0
+    } else {
+        libm::exp(f64::from(q - 1) / 1024.0 - 12.0)
+    }
+}
+
+/// Encodes an artifact (deterministic: the same artifact gives the same bytes).
+///
+/// # Errors
+/// [`ArtifactError::Decode`] if serialisation fails, which it does not for valid data.
+pub fn encode(artifact: &CityArtifact) -> Result<Vec<u8>, ArtifactError> {
+    let plain = postcard::to_allocvec(artifact).map_err(|_| ArtifactError::Decode)?;
+    let body = miniz_oxide::deflate::compress_to_vec_zlib(&plain, 9);
+    let mut out = Vec::with_capacity(HEADER_LEN + body.len());
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    out.extend_from_slice(&[0, 0]);
+    let length =
+        u32::try_from(body.len()).map_err(|_| ArtifactError::Inconsistent("body over 4 GiB"))?;
+    out.extend_from_slice(&length.to_le_bytes());
+    out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    out.extend_from_slice(&body);
+    Ok(out)
+}
+
+fn le_u32(bytes: &[u8]) -> u32 {
+    u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+}
+
+/// Decodes and validates an artifact.
+///
+/// # Errors
+/// [`ArtifactError`] describing the first check that fails.
+pub fn decode(bytes: &[u8]) -> Result<CityArtifact, ArtifactError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(ArtifactError::Truncated(bytes.len()));
+    }
+    if bytes[..4] != MAGIC {
+        return Err(ArtifactError::BadMagic);
+    }
+    let version = u16::from_le_bytes([bytes[4], bytes[5]]);
+    if version != FORMAT_VERSION {
+        return Err(ArtifactError::WrongVersion {
+            found: version,
+            expected: FORMAT_VERSION,
+        });
+    }
+    let length = le_u32(&bytes[8..12]) as usize;
+    let available = bytes.len() - HEADER_LEN;
+    if available < length {
+        return Err(ArtifactError::Truncated(bytes.len()));
+    }
+    if available > length {
+        return Err(ArtifactError::TrailingBytes(available - length));
+    }
+    let body = &bytes[HEADER_LEN..];
+    if crc32fast::hash(body) != le_u32(&bytes[12..16]) {
+        return Err(ArtifactError::ChecksumMismatch);
+    }
+    let plain =
+        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(body, MAX_BODY_DECOMPRESSED)
+            .map_err(|_| ArtifactError::Decompress)?;
+    let artifact: CityArtifact = postcard::from_bytes(&plain).map_err(|_| ArtifactError::Decode)?;
+    validate(&artifact)?;
+    Ok(artifact)
+}
+
+fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
+    use ArtifactError::Inconsistent;
+    let cells = artifact.cells.len();
+    if cells == 0 {
+        return Err(Inconsistent("no cells"));
+    }
+    if !artifact.cells.windows(2).all(|w| w[0] < w[1]) {
+        return Err(Inconsistent("cells are not strictly ascending"));
+    }
+    let resolution_8 = artifact.cells.iter().all(|&raw| {
+        h3o::CellIndex::try_from(raw).is_ok_and(|cell| cell.resolution() == crate::grid::RESOLUTION)
+    });
+    if !resolution_8 {
+        return Err(Inconsistent("a cell is not a valid resolution-8 index"));
+    }
+    if artifact.precinct_of.len() != cells {
+        return Err(Inconsistent(
+            "precinct table length differs from the cell count",
+        ));
+    }
+    let precincts = artifact.precincts.len();
+    if artifact
+        .precinct_of
+        .iter()
+        .any(|&p| p != u16::MAX && usize::from(p) >= precincts)
+    {
+        return Err(Inconsistent("a cell names a missing precinct"));
+    }
+    let calendar = artifact.calendar;
+    if calendar.weeks == 0 || calendar.observed_weeks > calendar.weeks {
+        return Err(Inconsistent("bad forecast calendar"));
+    }
+    let expected = (calendar.weeks as usize)
+        .checked_mul(cells)
+        .and_then(|n| n.checked_mul(RATE_CLASSES));
+    if expected != Some(artifact.rates.len()) {
+        return Err(Inconsistent(
+            "rate table size differs from weeks x cells x classes",
+        ));
+    }
+    if artifact.dispersion.len() != calendar.weeks as usize {
+        return Err(Inconsistent(
+            "dispersion table length differs from the week count",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use alloc::vec;
+
+    pub(crate) fn sample() -> CityArtifact {
+        let mut cells: Vec<u64> = [(43.65, -79.38), (43.66, -79.39), (43.67, -79.40)]
+            .iter()
+            .map(|&(lat, lng)| u64::from(crate::grid::cell_at(lat, lng).unwrap()))
+            .collect();
+        cells.sort_unstable();
+        let weeks = 3;
+        let rates = (0..weeks * cells.len() * RATE_CLASSES)
+            .map(|i| quantise_rate(0.01 * (i as f64 + 1.0)))
+            .collect();
+        CityArtifact {
+            city: CityInfo {
+                code: "city_ca_tor".into(),
+                name: "Toronto".into(),
+                country: "Canada".into(),
+                timezone: "America/Toronto".into(),
+            },
+            model: ModelInfo {
+                version: "test".into(),
+                mae: 0.5,
+                last_updated: NaiveDate::from_ymd_opt(2021, 12, 31).unwrap(),
+                note: None,
+            },
+            calendar: ForecastCalendar {
+                first_week: NaiveDate::from_ymd_opt(2021, 12, 20).unwrap(),
+                weeks: weeks as u32,
+                observed_weeks: 1,
+            },
+            bounds: Bounds {
+                north: 43.7,
+                south: 43.6,
+                east: -79.3,
+                west: -79.5,
+            },
+            precinct_of: vec![0, 0, u16::MAX],
+            precincts: vec![PrecinctRecord {
+                id: "D52".into(),
+                name: "52 Division".into(),
+                polygons: vec![vec![vec![
+                    [-79_400_000, 43_600_000],
+                    [-79_300_000, 43_600_000],
+                    [-79_300_000, 43_700_000],
+                    [-79_400_000, 43_600_000],
+                ]]],
+            }],
+            cells,
+            rates,
+            dispersion: vec![[2.0, 1.0, f64::INFINITY, 0.5, 3.0]; weeks],
+        }
+    }
+
+    #[test]
+    fn round_trips_and_is_deterministic() {
+        let artifact = sample();
+        let bytes = encode(&artifact).unwrap();
+        assert_eq!(bytes, encode(&artifact).unwrap());
+        assert_eq!(decode(&bytes).unwrap(), artifact);
+    }
+
+    #[test]
+    fn every_truncation_is_an_error() {
+        let bytes = encode(&sample()).unwrap();
+        for len in 0..bytes.len() {
+            assert!(decode(&bytes[..len]).is_err(), "length {len}");
+        }
+    }
+
+    #[test]
+    fn every_single_byte_corruption_is_an_error() {
+        let bytes = encode(&sample()).unwrap();
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x5a;
+            // Reserved bytes are not checked; everything else must be.
+            if (6..8).contains(&i) {
+                continue;
+            }
+            assert!(decode(&bad).is_err(), "byte {i}");
+        }
+    }
+
+    #[test]
+    fn wrong_version_magic_and_trailing_bytes_are_named() {
+        let bytes = encode(&sample()).unwrap();
+        let mut wrong = bytes.clone();
+        wrong[4] = 9;
+        assert_eq!(
+            decode(&wrong),
+            Err(ArtifactError::WrongVersion {
+                found: 9,
+                expected: FORMAT_VERSION
+            })
+        );
+        let mut magic = bytes.clone();
+        magic[0] = b'X';
+        assert_eq!(decode(&magic), Err(ArtifactError::BadMagic));
+        let mut long = bytes;
+        long.push(0);
+        assert_eq!(decode(&long), Err(ArtifactError::TrailingBytes(1)));
+    }
+
+    #[test]
+    fn inconsistent_tables_are_refused() {
+        let mut artifact = sample();
+        artifact.rates.pop();
+        assert!(matches!(
+            decode(&encode(&artifact).unwrap()),
+            Err(ArtifactError::Inconsistent(_))
+        ));
+        let mut artifact = sample();
+        artifact.cells.swap(0, 1);
+        assert!(matches!(
+            decode(&encode(&artifact).unwrap()),
+            Err(ArtifactError::Inconsistent(_))
+        ));
+        let mut artifact = sample();
+        artifact.precinct_of[0] = 7;
+        assert!(matches!(
+            decode(&encode(&artifact).unwrap()),
+            Err(ArtifactError::Inconsistent(_))
+        ));
+    }
+
+    #[test]
+    fn quantisation_keeps_rates_within_a_tenth_of_a_percent() {
+        assert_eq!(quantise_rate(0.0), 0);
+        assert_eq!(quantise_rate(f64::NAN), 0);
+        assert_eq!(dequantise_rate(0), 0.0);
+        for rate in [1e-5, 0.001, 0.0421, 0.5, 1.0, 7.3, 120.0] {
+            let back = dequantise_rate(quantise_rate(rate));
+            assert!((back / rate - 1.0).abs() < 5e-4, "{rate} -> {back}");
+        }
+    }
+}

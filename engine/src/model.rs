@@ -1,0 +1,323 @@
+//! A loaded city model: grid lookups, the forecast calendar and per cell-week
+//! forecasts decoded from an artifact.
+
+use alloc::vec::Vec;
+
+use chrono::{Datelike, NaiveDate};
+use h3o::CellIndex;
+
+use crate::artifact::{self, ArtifactError, CityArtifact, RATE_CLASSES};
+use crate::classes::CrimeClass;
+use crate::forecast::{self, ClassRates, Dispersion, OutcomeProbabilities};
+use crate::risk::RiskLevel;
+
+/// A date the model has no forecast for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("no forecast for {date}: forecasts run from {first} to {last}")]
+pub struct DateOutOfRange {
+    /// The date asked for.
+    pub date: NaiveDate,
+    /// Monday of the first forecast week.
+    pub first: NaiveDate,
+    /// Sunday of the last forecast week.
+    pub last: NaiveDate,
+}
+
+/// A forecast for one cell and week.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Forecast {
+    /// Expected incident counts per crime class (`forecast::CRIME_CLASSES` order).
+    pub rates: ClassRates,
+    /// Outcome probabilities (`CrimeClass::ALL` order).
+    pub probabilities: OutcomeProbabilities,
+}
+
+impl Forecast {
+    /// From expected counts and negative binomial sizes.
+    #[must_use]
+    pub fn new(rates: ClassRates, dispersion: &Dispersion) -> Self {
+        Self {
+            rates,
+            probabilities: forecast::outcome_distribution_with(&rates, dispersion),
+        }
+    }
+
+    /// From expected counts, taking counts as Poisson.
+    #[must_use]
+    pub fn from_rates(rates: ClassRates) -> Self {
+        Self::new(rates, &forecast::POISSON)
+    }
+
+    /// The most probable outcome (ties: API order).
+    #[must_use]
+    pub fn dominant(&self) -> CrimeClass {
+        let mut best = 0;
+        for (i, p) in self.probabilities.iter().enumerate() {
+            if *p > self.probabilities[best] {
+                best = i;
+            }
+        }
+        CrimeClass::ALL[best]
+    }
+
+    /// The risk level from the `NO_CRIME` probability.
+    #[must_use]
+    pub fn risk_level(&self) -> RiskLevel {
+        // Probabilities are normalised to 0..=1, so this cannot fail; clamp anyway.
+        let p = self.probabilities[CrimeClass::NoCrime.index()].clamp(0.0, 1.0);
+        RiskLevel::from_no_crime_probability(p).unwrap_or(RiskLevel::VeryHigh)
+    }
+}
+
+/// Monday of the week containing `date`.
+#[must_use]
+pub fn week_start(date: NaiveDate) -> NaiveDate {
+    date - chrono::Days::new(u64::from(date.weekday().num_days_from_monday()))
+}
+
+/// One city's model, ready for queries.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CityModel {
+    artifact: CityArtifact,
+}
+
+impl CityModel {
+    /// Decodes an artifact file.
+    ///
+    /// # Errors
+    /// [`ArtifactError`] when the bytes are not a valid artifact.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, ArtifactError> {
+        artifact::decode(bytes).map(|artifact| Self { artifact })
+    }
+
+    /// Wraps an artifact already in memory (the build uses this).
+    #[must_use]
+    pub fn from_artifact(artifact: CityArtifact) -> Self {
+        Self { artifact }
+    }
+
+    /// The underlying artifact.
+    #[must_use]
+    pub fn artifact(&self) -> &CityArtifact {
+        &self.artifact
+    }
+
+    /// Number of cells in the grid.
+    #[must_use]
+    pub fn cell_count(&self) -> usize {
+        self.artifact.cells.len()
+    }
+
+    /// The cell at a grid position.
+    #[must_use]
+    pub fn cell(&self, position: usize) -> Option<CellIndex> {
+        let raw = *self.artifact.cells.get(position)?;
+        CellIndex::try_from(raw).ok()
+    }
+
+    /// Grid position of a cell, `None` outside the city.
+    #[must_use]
+    pub fn position(&self, cell: CellIndex) -> Option<usize> {
+        self.artifact.cells.binary_search(&u64::from(cell)).ok()
+    }
+
+    /// Monday of the first forecast week.
+    #[must_use]
+    pub fn first_week(&self) -> NaiveDate {
+        self.artifact.calendar.first_week
+    }
+
+    /// Monday of the last forecast week.
+    #[must_use]
+    pub fn last_week(&self) -> NaiveDate {
+        self.week_monday(self.week_count() - 1)
+    }
+
+    /// Number of forecast weeks.
+    #[must_use]
+    pub fn week_count(&self) -> usize {
+        self.artifact.calendar.weeks as usize
+    }
+
+    /// Monday of forecast week `index`.
+    #[must_use]
+    pub fn week_monday(&self, index: usize) -> NaiveDate {
+        self.first_week() + chrono::Days::new(7 * index as u64)
+    }
+
+    /// The forecast week containing `date`.
+    ///
+    /// # Errors
+    /// [`DateOutOfRange`] outside the forecast weeks.
+    pub fn week_index(&self, date: NaiveDate) -> Result<usize, DateOutOfRange> {
+        let days = (date - self.first_week()).num_days();
+        let week = days.div_euclid(7);
+        if days >= 0 && (week as usize) < self.week_count() {
+            Ok(week as usize)
+        } else {
+            Err(DateOutOfRange {
+                date,
+                first: self.first_week(),
+                last: self.last_week() + chrono::Days::new(6),
+            })
+        }
+    }
+
+    /// Expected counts of a cell-week. Positions out of range give zeros.
+    #[must_use]
+    pub fn rates(&self, position: usize, week: usize) -> ClassRates {
+        let start = (week * self.cell_count() + position) * RATE_CLASSES;
+        let mut rates = [0.0; RATE_CLASSES];
+        if let Some(slice) = self.artifact.rates.get(start..start + RATE_CLASSES) {
+            for (rate, &q) in rates.iter_mut().zip(slice) {
+                *rate = artifact::dequantise_rate(q);
+            }
+        }
+        rates
+    }
+
+    /// Negative binomial sizes of forecast week `week` (Poisson when out of range).
+    #[must_use]
+    pub fn dispersion(&self, week: usize) -> Dispersion {
+        self.artifact
+            .dispersion
+            .get(week)
+            .copied()
+            .unwrap_or(forecast::POISSON)
+    }
+
+    /// The forecast of a cell-week.
+    #[must_use]
+    pub fn forecast(&self, position: usize, week: usize) -> Forecast {
+        Forecast::new(self.rates(position, week), &self.dispersion(week))
+    }
+}
+
+/// The cities an engine serves.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Atlas {
+    cities: Vec<CityModel>,
+}
+
+/// A point no city covers.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum LocateError {
+    /// The coordinates are invalid.
+    #[error(transparent)]
+    Coordinates(#[from] crate::grid::CoordinateError),
+    /// Valid, but outside every city grid.
+    #[error("location is not covered by any city")]
+    NotCovered,
+}
+
+impl Atlas {
+    /// An atlas of the given cities.
+    #[must_use]
+    pub fn new(cities: Vec<CityModel>) -> Self {
+        Self { cities }
+    }
+
+    /// Adds or replaces a city (by code).
+    pub fn insert(&mut self, city: CityModel) {
+        let code = city.artifact.city.code.clone();
+        self.cities.retain(|c| c.artifact.city.code != code);
+        self.cities.push(city);
+    }
+
+    /// The cities.
+    #[must_use]
+    pub fn cities(&self) -> &[CityModel] {
+        &self.cities
+    }
+
+    /// A city by code.
+    #[must_use]
+    pub fn city(&self, code: &str) -> Option<&CityModel> {
+        self.cities.iter().find(|c| c.artifact.city.code == code)
+    }
+
+    /// The city and grid position of a cell.
+    #[must_use]
+    pub fn locate_cell(&self, cell: CellIndex) -> Option<(&CityModel, usize)> {
+        self.cities
+            .iter()
+            .find_map(|city| city.position(cell).map(|position| (city, position)))
+    }
+
+    /// The city, cell and grid position of a point.
+    ///
+    /// # Errors
+    /// [`LocateError`] for invalid coordinates or a point outside every city.
+    pub fn locate(
+        &self,
+        latitude: f64,
+        longitude: f64,
+    ) -> Result<(&CityModel, CellIndex, usize), LocateError> {
+        let cell = crate::grid::cell_at(latitude, longitude)?;
+        let (city, position) = self.locate_cell(cell).ok_or(LocateError::NotCovered)?;
+        Ok((city, cell, position))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::artifact::tests::sample;
+
+    fn model() -> CityModel {
+        CityModel::from_bytes(&artifact::encode(&sample()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn weeks_map_dates_to_monday_weeks() {
+        let model = model();
+        let first = NaiveDate::from_ymd_opt(2021, 12, 20).unwrap();
+        assert_eq!(model.week_index(first), Ok(0));
+        assert_eq!(model.week_index(first + chrono::Days::new(6)), Ok(0));
+        assert_eq!(model.week_index(first + chrono::Days::new(7)), Ok(1));
+        assert_eq!(model.week_index(first + chrono::Days::new(20)), Ok(2));
+        let err = model.week_index(first + chrono::Days::new(21)).unwrap_err();
+        assert_eq!(err.last, first + chrono::Days::new(20));
+        assert!(model.week_index(first - chrono::Days::new(1)).is_err());
+        assert_eq!(
+            week_start(NaiveDate::from_ymd_opt(2022, 1, 9).unwrap()),
+            NaiveDate::from_ymd_opt(2022, 1, 3).unwrap()
+        );
+    }
+
+    #[test]
+    fn forecasts_decode_rates_and_sum_to_one() {
+        let model = model();
+        for week in 0..model.week_count() {
+            for position in 0..model.cell_count() {
+                let forecast = model.forecast(position, week);
+                assert!((forecast.probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                assert!(forecast.rates.iter().all(|&r| r > 0.0));
+            }
+        }
+        assert_eq!(model.rates(99, 0), [0.0; 5]);
+    }
+
+    #[test]
+    fn atlas_locates_points_and_refuses_others() {
+        let atlas = Atlas::new(alloc::vec![model()]);
+        let (city, cell, position) = atlas.locate(43.65, -79.38).unwrap();
+        assert_eq!(city.artifact().city.code, "city_ca_tor");
+        assert_eq!(city.cell(position), Some(cell));
+        assert_eq!(atlas.locate(0.5, 0.5).unwrap_err(), LocateError::NotCovered);
+        assert!(matches!(
+            atlas.locate(95.0, 0.0),
+            Err(LocateError::Coordinates(_))
+        ));
+    }
+
+    #[test]
+    fn dominant_and_risk_level_follow_the_probabilities() {
+        let quiet = Forecast::from_rates([0.01, 0.0, 0.0, 0.0, 0.0]);
+        assert_eq!(quiet.dominant(), CrimeClass::NoCrime);
+        assert_eq!(quiet.risk_level(), RiskLevel::Low);
+        let busy = Forecast::from_rates([0.1, 3.0, 0.2, 0.1, 0.0]);
+        assert_eq!(busy.dominant(), CrimeClass::BatteryAssault);
+        assert_eq!(busy.risk_level(), RiskLevel::VeryHigh);
+    }
+}

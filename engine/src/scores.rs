@@ -1,0 +1,380 @@
+//! Scores shared by both APIs and the npm package: expected harm, the 0..100 safety
+//! score, colour bands, corridor tiers, per-class breakdowns and precinct aggregates.
+//!
+//! - **Expected harm** of a cell-week: `H = Σ_c w_c · severity_c · λ_c` over the
+//!   active crime classes, with `λ_c` the forecast expected count and `w_c` the
+//!   intent's class weight times any per-request override.
+//! - **Safety score**: the cell's mid-rank among the city's cells for the same week
+//!   and parameters, `100 · (#{H' > H} + ½ · #{H' = H, other cells}) / (n − 1)`:
+//!   100 is the safest cell of the city that week, 0 the least safe.
+//! - **Colour index**: [`ColourIndex::from_safety_score`].
+//! - **Tier** (corridor colouring): `4 − min(4, floor(score / 20))`: 0 for scores of
+//!   80 and above (safest), 4 below 20.
+//! - **Normalised risk**: `1 − score / 100`.
+//! - **Precinct**: expected counts summed over its cells; its safety score is the
+//!   mean of its cells' scores.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use crate::classes::CrimeClass;
+use crate::colour::ColourIndex;
+use crate::forecast::{CRIME_CLASSES, ClassRates};
+use crate::model::CityModel;
+
+/// What the user is doing, which sets how much each class matters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Intent {
+    /// Every class at its severity.
+    #[default]
+    Overall,
+    /// On foot: personal crimes weigh more, vehicle crime less.
+    Walking,
+    /// By car: vehicle crime weighs more, street crime less.
+    Driving,
+    /// After dark: violent classes weigh more.
+    Night,
+}
+
+impl Intent {
+    /// All intents.
+    pub const ALL: [Self; 4] = [Self::Overall, Self::Walking, Self::Driving, Self::Night];
+
+    /// The API name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Overall => "overall",
+            Self::Walking => "walking",
+            Self::Driving => "driving",
+            Self::Night => "night",
+        }
+    }
+
+    /// Class weights, [`CRIME_CLASSES`] order (theft, assault, vehicle, serious violent, other).
+    #[must_use]
+    pub const fn weights(self) -> ClassRates {
+        match self {
+            Self::Overall => [1.0, 1.0, 1.0, 1.0, 1.0],
+            Self::Walking => [1.0, 1.5, 0.3, 1.5, 0.5],
+            Self::Driving => [0.5, 0.5, 2.0, 1.0, 0.5],
+            Self::Night => [0.7, 1.5, 1.0, 2.0, 1.0],
+        }
+    }
+}
+
+impl fmt::Display for Intent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The text is not an intent name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown intent (expected one of overall, walking, driving, night)")]
+pub struct UnknownIntent;
+
+impl FromStr for Intent {
+    type Err = UnknownIntent;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|i| i.name() == s)
+            .ok_or(UnknownIntent)
+    }
+}
+
+/// How harm is weighed for one request.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ScoringParams {
+    /// The intent.
+    pub intent: Intent,
+    /// Which classes count ([`CRIME_CLASSES`] order).
+    pub active: [bool; 5],
+    /// Per-class multipliers on top of the intent's weights (1 = unchanged).
+    pub overrides: ClassRates,
+}
+
+impl Default for ScoringParams {
+    fn default() -> Self {
+        Self {
+            intent: Intent::Overall,
+            active: [true; 5],
+            overrides: [1.0; 5],
+        }
+    }
+}
+
+impl ScoringParams {
+    /// The effective weight of each class: severity × intent weight × override, 0 if inactive.
+    #[must_use]
+    pub fn class_weights(&self) -> ClassRates {
+        let intent = self.intent.weights();
+        let mut weights = [0.0; 5];
+        for (i, class) in CRIME_CLASSES.iter().enumerate() {
+            if self.active[i] {
+                weights[i] = f64::from(class.severity()) * intent[i] * self.overrides[i];
+            }
+        }
+        weights
+    }
+
+    /// Expected harm of a cell-week's rates.
+    #[must_use]
+    pub fn harm(&self, rates: &ClassRates) -> f64 {
+        self.class_weights()
+            .iter()
+            .zip(rates)
+            .map(|(w, r)| w * r)
+            .sum()
+    }
+}
+
+/// Corridor tier from a safety score: 0 (score ≥ 80) to 4 (score < 20).
+#[must_use]
+pub fn tier(safety_score: f64) -> u8 {
+    if safety_score.is_nan() {
+        return 4;
+    }
+    let band = (safety_score.clamp(0.0, 100.0) / 20.0) as u8;
+    4 - band.min(4)
+}
+
+/// Scores of every cell of a city for one week and set of parameters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CityScores {
+    harms: Vec<f64>,
+    sorted: Vec<f64>,
+}
+
+impl CityScores {
+    /// Computes harms for every cell of `model` in forecast week `week`.
+    #[must_use]
+    pub fn compute(model: &CityModel, week: usize, params: &ScoringParams) -> Self {
+        let weights = params.class_weights();
+        let harms: Vec<f64> = (0..model.cell_count())
+            .map(|position| {
+                let rates = model.rates(position, week);
+                weights.iter().zip(&rates).map(|(w, r)| w * r).sum()
+            })
+            .collect();
+        let mut sorted = harms.clone();
+        sorted.sort_by(f64::total_cmp);
+        Self { harms, sorted }
+    }
+
+    /// Expected harm of the cell at `position`.
+    #[must_use]
+    pub fn harm(&self, position: usize) -> f64 {
+        self.harms.get(position).copied().unwrap_or(f64::NAN)
+    }
+
+    /// Safety score (0..100) of a harm value among the city's cells.
+    #[must_use]
+    pub fn safety_of_harm(&self, harm: f64) -> f64 {
+        let n = self.sorted.len();
+        if n < 2 {
+            return 100.0;
+        }
+        let below_or_equal = self.sorted.partition_point(|&h| h <= harm);
+        let below = self.sorted.partition_point(|&h| h < harm);
+        let greater = n - below_or_equal;
+        let equal_others = (below_or_equal - below).saturating_sub(1);
+        100.0 * (greater as f64 + 0.5 * equal_others as f64) / (n - 1) as f64
+    }
+
+    /// Safety score of the cell at `position` (NaN when out of range).
+    #[must_use]
+    pub fn safety(&self, position: usize) -> f64 {
+        let harm = self.harm(position);
+        if harm.is_nan() {
+            harm
+        } else {
+            self.safety_of_harm(harm)
+        }
+    }
+
+    /// Colour band of the cell at `position` (-1 when out of range).
+    #[must_use]
+    pub fn colour(&self, position: usize) -> ColourIndex {
+        ColourIndex::from_safety_score(self.safety(position))
+    }
+}
+
+/// One class's share of a cell-week.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClassBreakdown {
+    /// The class.
+    pub class: CrimeClass,
+    /// Expected incidents.
+    pub expected_count: f64,
+    /// Probability that this class is the week's outcome.
+    pub probability: f64,
+    /// Effective weight (0 if inactive).
+    pub weight: f64,
+    /// Weighted expected harm.
+    pub harm: f64,
+    /// Share of the cell's harm (0 when the cell has none).
+    pub share: f64,
+}
+
+/// Per-class breakdown of a cell-week, in [`CRIME_CLASSES`] order.
+#[must_use]
+pub fn breakdown(
+    model: &CityModel,
+    position: usize,
+    week: usize,
+    params: &ScoringParams,
+) -> Vec<ClassBreakdown> {
+    let forecast = model.forecast(position, week);
+    let weights = params.class_weights();
+    let total = params.harm(&forecast.rates);
+    CRIME_CLASSES
+        .iter()
+        .enumerate()
+        .map(|(i, &class)| {
+            let harm = weights[i] * forecast.rates[i];
+            ClassBreakdown {
+                class,
+                expected_count: forecast.rates[i],
+                probability: forecast.probabilities[class.index()],
+                weight: weights[i],
+                harm,
+                share: if total > 0.0 { harm / total } else { 0.0 },
+            }
+        })
+        .collect()
+}
+
+/// Aggregate of one precinct for one week.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrecinctScore {
+    /// Index into the artifact's precincts.
+    pub precinct: usize,
+    /// Cells whose centre lies in the precinct.
+    pub cells: usize,
+    /// Expected incidents per class, summed over the cells.
+    pub expected_counts: ClassRates,
+    /// Expected harm summed over the cells.
+    pub harm: f64,
+    /// Mean safety score of the cells (NaN without cells).
+    pub safety_score: f64,
+}
+
+/// Aggregates for every precinct of a city.
+#[must_use]
+pub fn precinct_scores(model: &CityModel, week: usize, scores: &CityScores) -> Vec<PrecinctScore> {
+    let precincts = model.artifact().precincts.len();
+    let mut out: Vec<PrecinctScore> = (0..precincts)
+        .map(|precinct| PrecinctScore {
+            precinct,
+            cells: 0,
+            expected_counts: [0.0; 5],
+            harm: 0.0,
+            safety_score: 0.0,
+        })
+        .collect();
+    for (position, &p) in model.artifact().precinct_of.iter().enumerate() {
+        let Some(entry) = out.get_mut(usize::from(p)) else {
+            continue;
+        };
+        let rates = model.rates(position, week);
+        entry.cells += 1;
+        for (sum, r) in entry.expected_counts.iter_mut().zip(rates) {
+            *sum += r;
+        }
+        entry.harm += scores.harm(position);
+        entry.safety_score += scores.safety(position);
+    }
+    for entry in &mut out {
+        entry.safety_score = if entry.cells == 0 {
+            f64::NAN
+        } else {
+            entry.safety_score / entry.cells as f64
+        };
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::artifact::{self, tests::sample};
+
+    fn model() -> CityModel {
+        CityModel::from_bytes(&artifact::encode(&sample()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn intents_parse_and_unknown_ones_fail() {
+        for intent in Intent::ALL {
+            assert_eq!(intent.name().parse::<Intent>(), Ok(intent));
+        }
+        assert_eq!("cycling".parse::<Intent>(), Err(UnknownIntent));
+    }
+
+    #[test]
+    fn weights_combine_severity_intent_override_and_activity() {
+        let mut params = ScoringParams {
+            intent: Intent::Walking,
+            ..ScoringParams::default()
+        };
+        params.active[4] = false;
+        params.overrides[0] = 2.0;
+        let w = params.class_weights();
+        assert_eq!(w, [3.0 * 1.0 * 2.0, 4.0 * 1.5, 3.0 * 0.3, 5.0 * 1.5, 0.0]);
+        assert_eq!(params.harm(&[1.0, 0.0, 0.0, 0.0, 100.0]), 6.0);
+    }
+
+    #[test]
+    fn safety_is_a_mid_rank_from_0_to_100() {
+        let model = model();
+        let scores = CityScores::compute(&model, 0, &ScoringParams::default());
+        let mut by_harm: Vec<usize> = (0..model.cell_count()).collect();
+        by_harm.sort_by(|&a, &b| scores.harm(a).total_cmp(&scores.harm(b)));
+        assert_eq!(scores.safety(by_harm[0]), 100.0);
+        assert_eq!(scores.safety(*by_harm.last().unwrap()), 0.0);
+        assert!(scores.safety(99).is_nan());
+        assert_eq!(scores.colour(99), ColourIndex::NO_DATA);
+    }
+
+    #[test]
+    fn equal_harms_share_the_middle_rank() {
+        let scores = CityScores {
+            harms: alloc::vec![1.0, 1.0, 1.0],
+            sorted: alloc::vec![1.0, 1.0, 1.0],
+        };
+        assert_eq!(scores.safety(0), 50.0);
+    }
+
+    #[test]
+    fn tiers_cut_the_score_in_fifths() {
+        assert_eq!(
+            [100.0, 80.0, 79.9, 50.0, 20.0, 19.9, 0.0].map(tier),
+            [0, 0, 1, 2, 3, 4, 4]
+        );
+        assert_eq!(tier(f64::NAN), 4);
+    }
+
+    #[test]
+    fn breakdown_shares_sum_to_one() {
+        let model = model();
+        let rows = breakdown(&model, 0, 0, &ScoringParams::default());
+        assert_eq!(rows.len(), 5);
+        let share: f64 = rows.iter().map(|r| r.share).sum();
+        assert!((share - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn precinct_sums_cover_their_cells() {
+        let model = model();
+        let scores = CityScores::compute(&model, 1, &ScoringParams::default());
+        let precincts = precinct_scores(&model, 1, &scores);
+        assert_eq!(precincts.len(), 1);
+        assert_eq!(precincts[0].cells, 2);
+        let expected: f64 = (0..2).map(|p| model.rates(p, 1)[0]).sum();
+        assert!((precincts[0].expected_counts[0] - expected).abs() < 1e-12);
+    }
+}
