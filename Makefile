@@ -18,7 +18,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-browser pkg worker lint rust-test js-test verify-data
+.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -36,10 +36,23 @@ pkg: tools
 worker: tools
 	cd edge-worker && worker-build --release
 
-verify-data:
-	cargo run --quiet -p hexrisk-builder -- verify-data
+BUILD_TOOL := cargo run --quiet --profile native-tool -p hexrisk-builder --
 
-run: tools pkg worker
+verify-data:
+	$(BUILD_TOOL) verify-data
+
+# Per-city model artifacts (build/artifacts), backtest exports (build/backtest),
+# the model card (docs/MODEL.md) and native reference forecasts for the wasm tests.
+artifacts:
+	$(BUILD_TOOL) build
+	$(BUILD_TOOL) forecast-samples
+
+# In CI the committed model card must be exactly what the build writes.
+check-model-card: artifacts
+	@if [ "$${CI:-}" = true ] && ! git diff --quiet -- docs/MODEL.md; then \
+	  echo "docs/MODEL.md differs from what the build writes:"; git --no-pager diff --stat -- docs/MODEL.md; exit 1; fi
+
+run: tools artifacts pkg worker
 	bash scripts/run.sh
 
 lint:
@@ -55,4 +68,4 @@ rust-test:
 js-test:
 	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs'
 
-test: tools-browser lint rust-test pkg worker js-test
+test: tools-browser lint rust-test check-model-card pkg worker js-test

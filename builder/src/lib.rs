@@ -17,4 +17,5 @@ pub mod model;
 pub mod pipeline;
 pub mod progress;
 pub mod report;
+pub mod samples;
 pub mod sources;

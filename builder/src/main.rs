@@ -5,7 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use hexrisk_builder::{config, data, pipeline, report};
+use hexrisk_builder::{config, data, pipeline, report, samples};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Build hexrisk artifacts from real police data.
@@ -40,6 +40,22 @@ enum Command {
         /// Build only these city codes (default: all).
         #[arg(long = "city")]
         cities: Vec<String>,
+    },
+    /// Write native reference forecasts for random covered cells and weeks (JSON),
+    /// to check other builds of the engine against.
+    ForecastSamples {
+        /// Directory holding the artifacts and their manifest.
+        #[arg(long, default_value = "build/artifacts")]
+        artifacts: PathBuf,
+        /// Samples per city.
+        #[arg(long, default_value_t = 500)]
+        per_city: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 2022)]
+        seed: u64,
+        /// Output file.
+        #[arg(long, default_value = "build/forecast-samples.json")]
+        out: PathBuf,
     },
 }
 
@@ -153,6 +169,21 @@ fn main() -> ExitCode {
             model_card,
             cities,
         } => build(&cli, config_dir, out, backtest_dir, model_card, cities).map(|()| true),
+        Command::ForecastSamples {
+            artifacts,
+            per_city,
+            seed,
+            out,
+        } => samples::load_atlas(artifacts).and_then(|atlas| {
+            let json = samples::reference_forecasts(&atlas, *per_city, *seed);
+            std::fs::write(out, serde_json::to_vec(&json)?)?;
+            println!(
+                "wrote {} reference forecasts to {}",
+                json.as_array().map_or(0, Vec::len),
+                out.display()
+            );
+            Ok(true)
+        }),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

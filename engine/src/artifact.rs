@@ -269,6 +269,16 @@ fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
     if calendar.weeks == 0 || calendar.observed_weeks > calendar.weeks {
         return Err(Inconsistent("bad forecast calendar"));
     }
+    // Every forecast week, and the Sunday ending the last, must be a representable date.
+    if calendar
+        .first_week
+        .checked_add_days(chrono::Days::new(7 * u64::from(calendar.weeks)))
+        .is_none()
+    {
+        return Err(Inconsistent(
+            "forecast calendar runs past the last representable date",
+        ));
+    }
     let expected = (calendar.weeks as usize)
         .checked_mul(cells)
         .and_then(|n| n.checked_mul(RATE_CLASSES));

@@ -37,6 +37,13 @@ fn api_error(code: &str, message: &str) -> JsValue {
     error.into()
 }
 
+/// Converts to a plain JavaScript value (objects, not `Map`s).
+fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    value
+        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
+        .map_err(Into::into)
+}
+
 /// Version of the engine.
 #[wasm_bindgen]
 #[must_use]
@@ -104,7 +111,7 @@ pub fn grid_disk(cell: &str, k: u32) -> Result<Vec<String>, JsValue> {
 #[wasm_bindgen(js_name = crimeClasses, unchecked_return_type = "CrimeClassRecord[]")]
 pub fn crime_classes() -> Result<JsValue, JsValue> {
     let records: Vec<ClassRecord> = CrimeClass::ALL.into_iter().map(ClassRecord::from).collect();
-    serde_wasm_bindgen::to_value(&records).map_err(Into::into)
+    to_js(&records)
 }
 
 /// The risk level for a `NO_CRIME` probability (boundaries: `LOW` above 0.50,
@@ -131,4 +138,154 @@ pub fn color_index(safety_score: f64) -> i8 {
 #[must_use]
 pub fn palette() -> Vec<String> {
     PALETTE.iter().map(|colour| (*colour).to_string()).collect()
+}
+
+/// The forecast of one cell-week, as `HexRisk.forecast` returns it.
+#[derive(serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ForecastRecord {
+    city: String,
+    cell: String,
+    week_of: String,
+    rates: [f64; 5],
+    probabilities: alloc::collections::BTreeMap<&'static str, f64>,
+    dominant_type: &'static str,
+    risk_level: &'static str,
+}
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_FORECAST: &'static str = r#"
+/** A forecast for one cell and week. */
+export interface CellForecast {
+  /** City code, for example `city_ca_tor`. */
+  city: string;
+  /** H3 resolution-8 cell id. */
+  cell: string;
+  /** Monday (YYYY-MM-DD) of the forecast week. */
+  weekOf: string;
+  /** Expected incidents of THEFT_BURGLARY, BATTERY_ASSAULT, VEHICLE_DAMAGE, SERIOUS_VIOLENT, OTHER. */
+  rates: [number, number, number, number, number];
+  /** Probability of each outcome, keyed by class code; they sum to 1. */
+  probabilities: Record<CrimeClassRecord["code"], number>;
+  dominantType: CrimeClassRecord["code"];
+  riskLevel: RiskLevelCode;
+}
+/** A loaded city. */
+export interface CityRecord {
+  code: string;
+  name: string;
+  country: string;
+  timezone: string;
+  cells: number;
+  /** First and last forecast week (Mondays, YYYY-MM-DD). */
+  firstWeek: string;
+  lastWeek: string;
+}
+"#;
+
+/// Forecast engine over one or more city artifacts, fully offline.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct HexRisk {
+    atlas: crate::model::Atlas,
+}
+
+fn city_record(city: &crate::model::CityModel) -> Result<JsValue, JsValue> {
+    #[derive(serde::Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Record<'a> {
+        code: &'a str,
+        name: &'a str,
+        country: &'a str,
+        timezone: &'a str,
+        cells: usize,
+        first_week: String,
+        last_week: String,
+    }
+    let info = &city.artifact().city;
+    let record = Record {
+        code: &info.code,
+        name: &info.name,
+        country: &info.country,
+        timezone: &info.timezone,
+        cells: city.cell_count(),
+        first_week: city.first_week().to_string(),
+        last_week: city.last_week().to_string(),
+    };
+    to_js(&record)
+}
+
+#[wasm_bindgen]
+impl HexRisk {
+    /// An engine with no cities loaded.
+    #[wasm_bindgen(constructor)]
+    #[must_use]
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Loads a city artifact (the bytes of a `.hxrk` file) and returns its record.
+    ///
+    /// # Errors
+    /// Throws `INVALID_ARTIFACT` for a truncated, corrupted or wrong-version file.
+    #[wasm_bindgen(js_name = addCity, unchecked_return_type = "CityRecord")]
+    pub fn add_city(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
+        let city = crate::model::CityModel::from_bytes(bytes)
+            .map_err(|err| api_error("INVALID_ARTIFACT", &err.to_string()))?;
+        let record = city_record(&city)?;
+        self.atlas.insert(city);
+        Ok(record)
+    }
+
+    /// The loaded cities.
+    ///
+    /// # Errors
+    /// Never in practice.
+    #[wasm_bindgen(unchecked_return_type = "CityRecord[]")]
+    pub fn cities(&self) -> Result<JsValue, JsValue> {
+        let array = js_sys::Array::new();
+        for city in self.atlas.cities() {
+            array.push(&city_record(city)?);
+        }
+        Ok(array.into())
+    }
+
+    /// The forecast for a point in the week containing `date` (YYYY-MM-DD).
+    ///
+    /// # Errors
+    /// Throws `INVALID_COORDINATES`, `LOCATION_NOT_COVERED`, `INVALID_REQUEST` (bad
+    /// date) or `DATE_OUT_OF_RANGE`.
+    #[wasm_bindgen(unchecked_return_type = "CellForecast")]
+    pub fn forecast(&self, latitude: f64, longitude: f64, date: &str) -> Result<JsValue, JsValue> {
+        let date = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d")
+            .map_err(|_| api_error("INVALID_REQUEST", "date must be YYYY-MM-DD"))?;
+        let (city, cell, position) =
+            self.atlas
+                .locate(latitude, longitude)
+                .map_err(|err| match err {
+                    crate::model::LocateError::Coordinates(e) => {
+                        api_error("INVALID_COORDINATES", &e.to_string())
+                    }
+                    crate::model::LocateError::NotCovered => {
+                        api_error("LOCATION_NOT_COVERED", &err.to_string())
+                    }
+                })?;
+        let week = city
+            .week_index(date)
+            .map_err(|err| api_error("DATE_OUT_OF_RANGE", &err.to_string()))?;
+        let forecast = city.forecast(position, week);
+        let record = ForecastRecord {
+            city: city.artifact().city.code.clone(),
+            cell: cell.to_string(),
+            week_of: city.week_monday(week).to_string(),
+            rates: forecast.rates,
+            probabilities: CrimeClass::ALL
+                .iter()
+                .map(|c| (c.code(), forecast.probabilities[c.index()]))
+                .collect(),
+            dominant_type: forecast.dominant().code(),
+            risk_level: forecast.risk_level().code(),
+        };
+        to_js(&record)
+    }
 }

@@ -1,0 +1,90 @@
+//! Reference forecasts computed natively, for checking that the WebAssembly build
+//! gives identical numbers from the same artifacts.
+
+use std::path::Path;
+
+use hexrisk_engine::CrimeClass;
+use hexrisk_engine::model::{Atlas, CityModel};
+use serde_json::{Value, json};
+
+/// splitmix64: a tiny seeded generator, enough to pick sample cells and weeks.
+#[derive(Debug, Clone)]
+pub struct SplitMix(u64);
+
+impl SplitMix {
+    /// A generator from a seed.
+    #[must_use]
+    pub fn new(seed: u64) -> Self {
+        Self(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// A uniform index below `n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Loads every artifact a manifest lists.
+///
+/// # Errors
+/// I/O errors and artifacts that do not decode.
+pub fn load_atlas(dir: &Path) -> anyhow::Result<Atlas> {
+    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("manifest.json"))?)?;
+    let mut atlas = Atlas::default();
+    for city in manifest["cities"].as_array().into_iter().flatten() {
+        let file = city["file"].as_str().unwrap_or_default();
+        atlas.insert(CityModel::from_bytes(&std::fs::read(dir.join(file))?)?);
+    }
+    Ok(atlas)
+}
+
+/// `per_city` random (cell centre, week) forecasts per city, as JSON.
+#[must_use]
+pub fn reference_forecasts(atlas: &Atlas, per_city: usize, seed: u64) -> Value {
+    let mut random = SplitMix::new(seed);
+    let mut samples = Vec::new();
+    for city in atlas.cities() {
+        for _ in 0..per_city {
+            let position = random.below(city.cell_count());
+            let week = random.below(city.week_count());
+            let Some(cell) = city.cell(position) else {
+                continue;
+            };
+            let (lat, lng) = hexrisk_engine::grid::cell_centre(cell);
+            // Any day of the week selects it; use a random weekday.
+            let date = city.week_monday(week) + chrono::Days::new(random.below(7) as u64);
+            let forecast = city.forecast(position, week);
+            let probabilities: serde_json::Map<String, Value> = CrimeClass::ALL
+                .iter()
+                .map(|c| {
+                    (
+                        c.code().to_owned(),
+                        json!(forecast.probabilities[c.index()]),
+                    )
+                })
+                .collect();
+            samples.push(json!({
+                "latitude": lat,
+                "longitude": lng,
+                "date": date.to_string(),
+                "city": city.artifact().city.code,
+                "cell": cell.to_string(),
+                "weekOf": city.week_monday(week).to_string(),
+                "rates": forecast.rates,
+                "probabilities": probabilities,
+                "dominantType": forecast.dominant().code(),
+                "riskLevel": forecast.risk_level().code(),
+            }));
+        }
+    }
+    Value::Array(samples)
+}

@@ -1,0 +1,194 @@
+//! The model built from the real data in `../shared/data` (or `HEXRISK_DATA_DIR`):
+//! accounting of every row, the backtest requirements, the calendar, the artifact.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+use chrono::NaiveDate;
+use hexrisk_builder::config::{self, CityConfig};
+use hexrisk_builder::counts::WeeklyCounts;
+use hexrisk_builder::pipeline::{self, CityBuild};
+use hexrisk_builder::{data, ingest, model};
+use hexrisk_engine::artifact;
+use hexrisk_engine::model::CityModel;
+use indicatif::ProgressBar;
+
+fn data_dir() -> PathBuf {
+    std::env::var_os(data::DATA_DIR_ENV).map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join(data::DEFAULT_DATA_DIR)
+        },
+        PathBuf::from,
+    )
+}
+
+fn configs() -> Vec<CityConfig> {
+    config::load_all(&config::default_config_dir()).unwrap()
+}
+
+fn city(code: &str) -> CityConfig {
+    configs().into_iter().find(|c| c.code == code).unwrap()
+}
+
+fn built(code: &str) -> &'static CityBuild {
+    static BUILDS: OnceLock<Vec<CityBuild>> = OnceLock::new();
+    BUILDS
+        .get_or_init(|| {
+            configs()
+                .iter()
+                .map(|c| pipeline::build_city(c, &data_dir(), &ProgressBar::hidden()).unwrap())
+                .collect()
+        })
+        .iter()
+        .find(|b| b.artifact.city.code == code)
+        .unwrap()
+}
+
+fn date(y: i32, m: u32, d: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(y, m, d).unwrap()
+}
+
+#[test]
+fn every_source_row_is_kept_or_rejected_with_a_reason() {
+    for code in ["city_ca_tor", "city_us_sfo", "city_us_hou"] {
+        for (name, report) in &built(code).sources {
+            let rejected: u64 = report.rejected.values().sum();
+            assert!(report.rows > 0, "{code}/{name} read no rows");
+            assert_eq!(
+                report.accepted_total() + rejected,
+                report.rows,
+                "{code}/{name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn known_counts_of_the_sources() {
+    // Row counts from the data README.
+    let tor = &built("city_ca_tor").sources;
+    assert_eq!(tor["mci"].rows, 210_992 + 30_000);
+    assert_eq!(tor["homicides"].rows, 1_396);
+    assert_eq!(tor["shootings"].rows, 6_295);
+    assert_eq!(built("city_us_sfo").sources["incidents"].rows, 5_000);
+    assert_eq!(built("city_us_hou").sources["crime"].rows, 86_314);
+    // Shootings at about (0, 0) are rejected for their coordinates (62 of them), unless
+    // their date already put them outside the span.
+    let bad = tor["shootings"]
+        .rejected
+        .get(&ingest::Rejection::BadCoordinates)
+        .copied()
+        .unwrap_or(0);
+    assert!(bad <= 62, "{bad}");
+    // A homicide by shooting appears in both files: some shooting rows are duplicates.
+    assert!(tor["shootings"].rejected[&ingest::Rejection::Duplicate] > 0);
+}
+
+#[test]
+fn toronto_model_beats_both_baselines_on_brier_log_loss_and_mae() {
+    let metrics = &built("city_ca_tor").backtest.metrics;
+    let model = metrics["model"];
+    for baseline in ["mean52", "ewma"] {
+        let base = metrics[baseline];
+        assert!(
+            model.brier < base.brier,
+            "Brier vs {baseline}: {} / {}",
+            model.brier,
+            base.brier
+        );
+        assert!(model.log_loss < base.log_loss, "log loss vs {baseline}");
+        assert!(model.mae_median < base.mae_median, "MAE vs {baseline}");
+    }
+}
+
+#[test]
+fn toronto_calendar_covers_the_backtest_and_twelve_weeks_beyond() {
+    let build = built("city_ca_tor");
+    let calendar = build.artifact.calendar;
+    assert_eq!(build.backtest.week_count, 104);
+    assert_eq!(calendar.first_week, date(2019, 12, 30));
+    assert_eq!((calendar.weeks, calendar.observed_weeks), (116, 104));
+    assert_eq!(build.backtest.weeks.1, date(2021, 12, 20));
+    let model = CityModel::from_artifact(build.artifact.clone());
+    // The week `make run` pins as current lies inside the range.
+    assert_eq!(model.week_index(date(2022, 1, 3)), Ok(105));
+    assert!(model.week_index(date(2022, 3, 21)).is_err());
+}
+
+#[test]
+fn artifacts_are_small_valid_and_deterministic() {
+    for code in ["city_ca_tor", "city_us_sfo", "city_us_hou"] {
+        let build = built(code);
+        let bytes = artifact::encode(&build.artifact).unwrap();
+        let decoded = CityModel::from_bytes(&bytes).unwrap();
+        assert_eq!(decoded.artifact(), &build.artifact);
+        if code == "city_ca_tor" {
+            assert!(
+                bytes.len() < 1_500_000,
+                "Toronto artifact is {} bytes",
+                bytes.len()
+            );
+            assert_eq!(build.cells, 815);
+            assert_eq!(decoded.artifact().precincts.len(), 16);
+        }
+    }
+    // A second build of the same inputs gives the same bytes.
+    let again =
+        pipeline::build_city(&city("city_us_sfo"), &data_dir(), &ProgressBar::hidden()).unwrap();
+    assert_eq!(
+        artifact::encode(&again.artifact).unwrap(),
+        artifact::encode(&built("city_us_sfo").artifact).unwrap()
+    );
+}
+
+#[test]
+fn forecasts_are_distributions_for_every_cell_and_week() {
+    for code in ["city_ca_tor", "city_us_sfo", "city_us_hou"] {
+        let model = CityModel::from_artifact(built(code).artifact.clone());
+        for week in (0..model.week_count()).step_by(7) {
+            for position in 0..model.cell_count() {
+                let p = model.forecast(position, week).probabilities;
+                assert!(
+                    (p.iter().sum::<f64>() - 1.0).abs() < 1e-9,
+                    "{code} {week} {position}"
+                );
+                assert!(p.iter().all(|x| (0.0..=1.0).contains(x)));
+            }
+        }
+    }
+}
+
+#[test]
+fn a_forecast_does_not_change_when_later_weeks_change() {
+    // San Francisco: refit at an origin with every later week's counts replaced, and
+    // the forecasts for the origin week must not move.
+    let ingested = ingest::ingest(&city("city_us_sfo"), &data_dir()).unwrap();
+    let counts = WeeklyCounts::from_ingested(&ingested);
+    let neighbours = model::neighbours(&ingested.grid.cells);
+    let origin = 40;
+    let mut raw = Vec::with_capacity(counts.weeks * counts.cells * 5);
+    for t in 0..counts.weeks {
+        for i in 0..counts.cells {
+            let cell_week = counts.cell_week(t, i);
+            raw.extend(if t < origin {
+                cell_week
+            } else {
+                cell_week.map(|n| n * 3 + 1)
+            });
+        }
+    }
+    let altered = WeeklyCounts::from_counts(counts.weeks, counts.cells, raw);
+    let (real, fake) = (
+        model::FeatureBuilder::new(&counts, &neighbours),
+        model::FeatureBuilder::new(&altered, &neighbours),
+    );
+    let real_fit = model::fit(&real, origin, 10);
+    let fake_fit = model::fit(&fake, origin, 10);
+    assert_eq!(real_fit, fake_fit);
+    assert_eq!(
+        model::predict_week(&real, &real_fit, origin, origin),
+        model::predict_week(&fake, &fake_fit, origin, origin)
+    );
+}
