@@ -66,6 +66,6 @@ rust-test:
 	cargo test --workspace
 
 js-test:
-	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs'
+	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs'
 
 test: tools-browser lint rust-test check-model-card pkg worker js-test

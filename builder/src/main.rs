@@ -104,7 +104,7 @@ fn build(
         let built = pipeline::build_city(city, &cli.data_dir, &progress)?;
         let model = &built.backtest.metrics["model"];
         let line = format!(
-            "{}: {} cells, {} incidents kept, backtest Brier {:.3} log loss {:.3} MAE {:.3} ({:.1} s)",
+            "{}: {} cells, {} incidents kept, backtest Brier {:.3} log loss {:.3} MAE (median) {:.3} ({:.1} s)",
             city.code,
             built.cells,
             built
@@ -114,7 +114,7 @@ fn build(
                 .sum::<u64>(),
             model.brier,
             model.log_loss,
-            model.mae,
+            model.mae_median,
             city_started.elapsed().as_secs_f64()
         );
         // Printed above the bar on a terminal, plainly in logs.

@@ -47,6 +47,8 @@ pub struct BacktestRow {
     pub rates: ClassRates,
     /// Forecast probabilities, API class order.
     pub probabilities: OutcomeProbabilities,
+    /// Negative binomial sizes of the forecast counts, crime class order.
+    pub dispersion: Dispersion,
     /// Observed counts, crime class order.
     pub counts: [u16; CLASSES],
 }
@@ -203,6 +205,7 @@ fn forecast_range(
                             cell: ingested.grid.cells[i],
                             rates: *r,
                             probabilities: *p,
+                            dispersion: coefficients.size,
                             counts: *n,
                         }),
                 );
@@ -230,6 +233,44 @@ fn forecast_range(
         out.dispersion.push(final_fit.size);
     }
     out
+}
+
+/// The UTC offsets of `timezone` from a week before `first` to two weeks after
+/// `last`, found hour by hour (the covered zones change offset on the hour).
+fn utc_offsets(
+    timezone: &str,
+    first: NaiveDate,
+    last: NaiveDate,
+) -> Result<Vec<(i64, i32)>, IngestError> {
+    use chrono::{Offset, TimeZone};
+    let tz: chrono_tz::Tz = timezone
+        .parse()
+        .map_err(|_| IngestError::Config(format!("unknown time zone {timezone}")))?;
+    let start = (first - chrono::Days::new(7))
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc().timestamp());
+    let end = (last + chrono::Days::new(14))
+        .and_hms_opt(0, 0, 0)
+        .map(|t| t.and_utc().timestamp());
+    let (Some(start), Some(end)) = (start, end) else {
+        return Err(IngestError::Config("forecast weeks out of range".into()));
+    };
+    let mut table: Vec<(i64, i32)> = Vec::new();
+    for instant in (start..=end).step_by(3600) {
+        let offset = tz.offset_from_utc_datetime(
+            &chrono::DateTime::from_timestamp(instant, 0)
+                .unwrap_or_default()
+                .naive_utc(),
+        );
+        let seconds = offset.fix().local_minus_utc();
+        if table
+            .last()
+            .is_none_or(|&(_, previous)| previous != seconds)
+        {
+            table.push((instant, seconds));
+        }
+    }
+    Ok(table)
 }
 
 fn bounds_of(grid: &crate::boundary::CityGrid) -> Bounds {
@@ -328,6 +369,11 @@ pub fn build_city(
             })
             .collect(),
         dispersion: forecasts.dispersion,
+        utc_offsets: utc_offsets(
+            &city.timezone,
+            ingested.weeks.start_of(start),
+            ingested.weeks.start_of(weeks - 1 + horizon),
+        )?,
     };
     Ok(CityBuild {
         artifact,

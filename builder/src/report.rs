@@ -63,6 +63,7 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     ];
     header.extend(CrimeClass::ALL.iter().map(|c| format!("p_{}", c.code())));
     header.extend(CRIME_CLASSES.iter().map(|c| format!("e_{}", c.code())));
+    header.extend(CRIME_CLASSES.iter().map(|c| format!("size_{}", c.code())));
     header.push("observed".to_owned());
     header.extend(CRIME_CLASSES.iter().map(|c| format!("n_{}", c.code())));
     out.write_record(&header)?;
@@ -74,6 +75,7 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
         ];
         record.extend(row.probabilities.iter().map(|p| format!("{p:.6}")));
         record.extend(row.rates.iter().map(|e| format!("{e:.6}")));
+        record.extend(row.dispersion.iter().map(|r| format!("{r:.6}")));
         record.push(pipeline::row_outcome(row).code().to_owned());
         record.extend(row.counts.iter().map(ToString::to_string));
         out.write_record(&record)?;

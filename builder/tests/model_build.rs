@@ -115,6 +115,21 @@ fn toronto_calendar_covers_the_backtest_and_twelve_weeks_beyond() {
     // The week `make run` pins as current lies inside the range.
     assert_eq!(model.week_index(date(2022, 1, 3)), Ok(105));
     assert!(model.week_index(date(2022, 3, 21)).is_err());
+    // Weeks turn at local midnight: 2022-01-03 04:30 UTC is Sunday night in Toronto.
+    let range = model.prediction_range(1_641_184_200);
+    assert_eq!(
+        (range.start, range.end),
+        (date(2019, 12, 30), date(2022, 3, 20))
+    );
+    assert_eq!(range.weeks_available, 116);
+    assert_eq!(range.current_week, Some(date(2021, 12, 27)));
+    assert_eq!(
+        model.current_week(1_641_184_200 + 3600),
+        Some(date(2022, 1, 3))
+    );
+    // Daylight time began on 2020-03-08 at 07:00 UTC.
+    assert_eq!(model.utc_offset(1_583_650_799), -5 * 3600);
+    assert_eq!(model.utc_offset(1_583_650_800), -4 * 3600);
 }
 
 #[test]

@@ -152,6 +152,11 @@ pub struct CityArtifact {
     pub rates: Vec<u16>,
     /// Negative binomial size of each class's counts, per forecast week.
     pub dispersion: Vec<[f64; RATE_CLASSES]>,
+    /// The city's UTC offset over the forecast weeks and a margin around them:
+    /// `(utc_seconds, offset_seconds)` pairs, each offset in force from its instant
+    /// until the next, ascending. Lets the engine find local dates without a time zone
+    /// database.
+    pub utc_offsets: Vec<(i64, i32)>,
 }
 
 /// Quantises an expected count to 16 bits on a log scale: 0 stands for 0 (and
@@ -348,6 +353,8 @@ pub(crate) mod tests {
             cells,
             rates,
             dispersion: vec![[2.0, 1.0, f64::INFINITY, 0.5, 3.0]; weeks],
+            // EST, then EDT from 2022-03-13 07:00 UTC.
+            utc_offsets: vec![(1_639_000_000, -5 * 3600), (1_647_154_800, -4 * 3600)],
         }
     }
 

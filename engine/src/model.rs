@@ -69,6 +69,20 @@ impl Forecast {
     }
 }
 
+/// The dates a city has forecasts for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PredictionRange {
+    /// Monday of the first forecast week.
+    pub start: NaiveDate,
+    /// Sunday ending the last forecast week.
+    pub end: NaiveDate,
+    /// Number of forecast weeks.
+    pub weeks_available: usize,
+    /// Monday of the current week in the city's local time, `None` if the clock is
+    /// outside the representable dates.
+    pub current_week: Option<NaiveDate>,
+}
+
 /// Monday of the week containing `date`.
 #[must_use]
 pub fn week_start(date: NaiveDate) -> NaiveDate {
@@ -143,6 +157,41 @@ impl CityModel {
     #[must_use]
     pub fn week_monday(&self, index: usize) -> NaiveDate {
         self.first_week() + chrono::Days::new(7 * index as u64)
+    }
+
+    /// The city's UTC offset in seconds at a UTC instant (seconds since the epoch).
+    /// Instants outside the table take its nearest entry.
+    #[must_use]
+    pub fn utc_offset(&self, utc_seconds: i64) -> i32 {
+        let table = &self.artifact.utc_offsets;
+        let after = table.partition_point(|&(from, _)| from <= utc_seconds);
+        table[after.saturating_sub(1)].1
+    }
+
+    /// The local calendar date in the city at a UTC instant (seconds since the epoch).
+    #[must_use]
+    pub fn local_date(&self, utc_seconds: i64) -> Option<NaiveDate> {
+        let local = utc_seconds.checked_add(i64::from(self.utc_offset(utc_seconds)))?;
+        chrono::DateTime::from_timestamp(local, 0).map(|t| t.date_naive())
+    }
+
+    /// The prediction range at a UTC instant: from the Monday of the first forecast
+    /// week to the Sunday ending the last, and the current week.
+    #[must_use]
+    pub fn prediction_range(&self, now_utc_seconds: i64) -> PredictionRange {
+        PredictionRange {
+            start: self.first_week(),
+            end: self.last_week() + chrono::Days::new(6),
+            weeks_available: self.week_count(),
+            current_week: self.current_week(now_utc_seconds),
+        }
+    }
+
+    /// Monday of the current week at a UTC instant, in the city's local time
+    /// (whether or not it is inside the prediction range).
+    #[must_use]
+    pub fn current_week(&self, utc_seconds: i64) -> Option<NaiveDate> {
+        self.local_date(utc_seconds).map(week_start)
     }
 
     /// The forecast week containing `date`.
@@ -283,6 +332,31 @@ mod tests {
             week_start(NaiveDate::from_ymd_opt(2022, 1, 9).unwrap()),
             NaiveDate::from_ymd_opt(2022, 1, 3).unwrap()
         );
+    }
+
+    #[test]
+    fn local_dates_follow_the_offset_table() {
+        let model = model();
+        // 2022-01-03 04:30 UTC is still Sunday 2 January in Toronto (UTC-5).
+        let monday_0430_utc = 1_641_184_200;
+        assert_eq!(model.utc_offset(monday_0430_utc), -5 * 3600);
+        assert_eq!(
+            model.local_date(monday_0430_utc),
+            NaiveDate::from_ymd_opt(2022, 1, 2)
+        );
+        assert_eq!(
+            model.current_week(monday_0430_utc),
+            NaiveDate::from_ymd_opt(2021, 12, 27)
+        );
+        // After the switch to daylight time the offset is -4 h.
+        assert_eq!(model.utc_offset(1_647_154_800), -4 * 3600);
+        // Before the table starts, its first entry holds.
+        assert_eq!(model.utc_offset(0), -5 * 3600);
+        let range = model.prediction_range(monday_0430_utc);
+        assert_eq!(range.start, model.first_week());
+        assert_eq!(Some(range.end), NaiveDate::from_ymd_opt(2022, 1, 9));
+        assert_eq!(range.weeks_available, 3);
+        assert_eq!(range.current_week, NaiveDate::from_ymd_opt(2021, 12, 27));
     }
 
     #[test]

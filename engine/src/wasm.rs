@@ -170,6 +170,16 @@ export interface CellForecast {
   dominantType: CrimeClassRecord["code"];
   riskLevel: RiskLevelCode;
 }
+/** The weeks a city has forecasts for. */
+export interface PredictionRange {
+  /** Monday of the first forecast week (YYYY-MM-DD). */
+  start: string;
+  /** Sunday ending the last forecast week. */
+  end: string;
+  weeksAvailable: number;
+  /** Monday of the current week in the city's local time. */
+  currentWeek: string | null;
+}
 /** A loaded city. */
 export interface CityRecord {
   code: string;
@@ -248,6 +258,35 @@ impl HexRisk {
             array.push(&city_record(city)?);
         }
         Ok(array.into())
+    }
+
+    /// The prediction range of a city at an instant (milliseconds since the epoch,
+    /// `Date.now()` by default): `{start, end, weeksAvailable, currentWeek}`.
+    ///
+    /// # Errors
+    /// Throws `INVALID_REQUEST` for a city that is not loaded.
+    #[wasm_bindgen(js_name = predictionRange, unchecked_return_type = "PredictionRange")]
+    pub fn prediction_range(&self, city: &str, now_ms: Option<f64>) -> Result<JsValue, JsValue> {
+        #[derive(serde::Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Range {
+            start: String,
+            end: String,
+            weeks_available: usize,
+            current_week: Option<String>,
+        }
+        let model = self
+            .atlas
+            .city(city)
+            .ok_or_else(|| api_error("INVALID_REQUEST", "no such city loaded"))?;
+        let now_ms = now_ms.unwrap_or_else(js_sys::Date::now);
+        let range = model.prediction_range((now_ms / 1000.0).floor() as i64);
+        to_js(&Range {
+            start: range.start.to_string(),
+            end: range.end.to_string(),
+            weeks_available: range.weeks_available,
+            current_week: range.current_week.map(|d| d.to_string()),
+        })
     }
 
     /// The forecast for a point in the week containing `date` (YYYY-MM-DD).

@@ -58,6 +58,7 @@ fn valid_artifact() -> CityArtifact {
             .map(|i| artifact::quantise_rate(0.1 * i as f64))
             .collect(),
         dispersion: vec![[1.0; 5]; 2],
+        utc_offsets: vec![(0, -5 * 3600)],
         cells,
     }
 }

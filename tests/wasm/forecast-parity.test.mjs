@@ -27,6 +27,15 @@ test('every city in the manifest loads, with its forecast weeks', () => {
   assert.ok(toronto.cells > 800);
 });
 
+test('prediction ranges turn weeks at local midnight', () => {
+  const engine = loadAll();
+  // 2022-01-03 04:30 UTC is still Sunday evening in Toronto, already Monday in UTC.
+  const range = engine.predictionRange('city_ca_tor', Date.UTC(2022, 0, 3, 4, 30));
+  assert.deepEqual(range, { start: '2019-12-30', end: '2022-03-20', weeksAvailable: 116, currentWeek: '2021-12-27' });
+  assert.equal(engine.predictionRange('city_ca_tor', Date.UTC(2022, 0, 3, 5, 30)).currentWeek, '2022-01-03');
+  assert.throws(() => engine.predictionRange('city_xx_nowhere'), (err) => err.code === 'INVALID_REQUEST');
+});
+
 test('wasm forecasts equal the native reference forecasts exactly', () => {
   const engine = loadAll();
   assert.ok(samples.length >= 1500);

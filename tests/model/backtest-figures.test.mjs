@@ -1,0 +1,110 @@
+// Every model figure in docs/MODEL.md's backtest tables, recomputed independently
+// from the backtest exports the build writes (build/backtest/*.csv.gz).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+
+const root = new URL('../../', import.meta.url);
+const CLASSES = ['THEFT_BURGLARY', 'BATTERY_ASSAULT', 'VEHICLE_DAMAGE', 'SERIOUS_VIOLENT', 'OTHER'];
+const OUTCOMES = [...CLASSES, 'NO_CRIME'];
+const CITIES = { city_ca_tor: 'Toronto', city_us_sfo: 'San Francisco', city_us_hou: 'Houston' };
+
+function readExport(code) {
+  const text = gunzipSync(readFileSync(new URL(`build/backtest/backtest_${code}.csv.gz`, root))).toString();
+  const [header, ...lines] = text.trim().split('\n');
+  const names = header.split(',');
+  return lines.map((line) => {
+    const cells = line.split(',');
+    return Object.fromEntries(names.map((name, i) => [name, cells[i]]));
+  });
+}
+
+/** log Γ by the Lanczos approximation (g = 7, n = 9), accurate to ~1e-15. */
+function logGamma(x) {
+  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
+    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  x -= 1;
+  let a = c[0];
+  const t = x + 7.5;
+  for (let i = 1; i < 9; i += 1) a += c[i] / (x + i);
+  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
+}
+
+/** Median of the sum of independent negative binomial counts (size Infinity = Poisson). */
+function medianTotal(rates, sizes) {
+  let total = [1];
+  rates.forEach((rate, i) => {
+    if (rate <= 0) return;
+    const r = sizes[i];
+    const pmf = [];
+    for (let n = 0, tail = 1; tail > 1e-12 && n < 10000; n += 1) {
+      const p = Number.isFinite(r)
+        ? Math.exp(logGamma(n + r) - logGamma(r) - logGamma(n + 1) + r * Math.log(r / (r + rate)) + n * Math.log(rate / (r + rate)))
+        : Math.exp(-rate + n * Math.log(rate) - logGamma(n + 1));
+      pmf.push(p);
+      tail -= p;
+    }
+    const next = new Array(total.length + pmf.length - 1).fill(0);
+    total.forEach((a, j) => pmf.forEach((b, k) => { next[j + k] += a * b; }));
+    total = next;
+  });
+  let cumulative = 0;
+  for (let n = 0; n < total.length; n += 1) {
+    cumulative += total[n];
+    if (cumulative >= 0.5) return n;
+  }
+  return total.length - 1;
+}
+
+function recompute(rows) {
+  let brier = 0; let logLoss = 0; let quietBrier = 0; let maeMean = 0; let maeMedian = 0;
+  const weeks = new Map();
+  for (const row of rows) {
+    const p = OUTCOMES.map((c) => Number(row[`p_${c}`]));
+    const y = OUTCOMES.indexOf(row.observed);
+    brier += p.reduce((s, pk, k) => s + (pk - (k === y ? 1 : 0)) ** 2, 0);
+    logLoss -= Math.log(Math.max(p[y], 1e-15));
+    quietBrier += (p[5] - (y === 5 ? 1 : 0)) ** 2;
+    const rates = CLASSES.map((c) => Number(row[`e_${c}`]));
+    const sizes = CLASSES.map((c) => Number(row[`size_${c}`]));
+    const observed = CLASSES.reduce((s, c) => s + Number(row[`n_${c}`]), 0);
+    const expected = rates.reduce((a, b) => a + b, 0);
+    maeMean += Math.abs(expected - observed);
+    maeMedian += Math.abs(medianTotal(rates, sizes) - observed);
+    if (!weeks.has(row.week_start)) weeks.set(row.week_start, []);
+    weeks.get(row.week_start).push({ cell: row.cell, expected, observed });
+  }
+  const n = rows.length;
+  const pai = []; const pei = [];
+  for (const fraction of [0.01, 0.05]) {
+    let hits = 0; let best = 0; let incidents = 0; let cells = 0; let hot = 0;
+    for (const week of weeks.values()) {
+      cells = week.length;
+      hot = Math.max(1, Math.round(fraction * cells));
+      // Ties in expected count keep export (cell) order, as the build does.
+      const ranked = week.map((w, i) => ({ ...w, i })).sort((a, b) => b.expected - a.expected || a.i - b.i);
+      hits += ranked.slice(0, hot).reduce((s, w) => s + w.observed, 0);
+      best += week.map((w) => w.observed).sort((a, b) => b - a).slice(0, hot).reduce((s, v) => s + v, 0);
+      incidents += week.reduce((s, w) => s + w.observed, 0);
+    }
+    pai.push(hits / incidents / (hot / cells));
+    pei.push(hits / best);
+  }
+  return [brier / n, logLoss / n, quietBrier / n, maeMedian / n, maeMean / n, ...pai, ...pei];
+}
+
+const card = readFileSync(new URL('docs/MODEL.md', root), 'utf8');
+
+for (const [code, name] of Object.entries(CITIES)) {
+  test(`${name}: the model's backtest row in docs/MODEL.md recomputes from the export`, () => {
+    const section = card.split(`### ${name}: `)[1];
+    assert.ok(section, `no backtest section for ${name}`);
+    const line = section.split('\n').find((l) => l.startsWith('| hexrisk model |'));
+    const published = line.split('|').slice(2, -1).map((cell) => Number(cell.trim()));
+    const ours = recompute(readExport(code));
+    // The export rounds probabilities and rates to 6 decimals; the card shows 3.
+    ours.forEach((value, i) => assert.ok(Math.abs(value - published[i]) <= 0.0015, `column ${i}: ${value} vs ${published[i]}`));
+  });
+}
