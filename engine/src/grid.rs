@@ -146,6 +146,45 @@ pub fn parse_cell(text: &str) -> Result<CellIndex, RingError> {
     }
 }
 
+/// Great-circle distance between two points in metres.
+#[must_use]
+pub fn distance_m(from: LatLng, to: LatLng) -> f64 {
+    from.distance_m(to)
+}
+
+/// The cells a straight segment crosses, in order, each with the length of segment
+/// inside it in metres (sampled every `step_m` metres, so a cell the segment only
+/// clips by less than a step can be missed).
+#[must_use]
+pub fn cells_along(from: LatLng, to: LatLng, step_m: f64) -> Vec<(CellIndex, f64)> {
+    let length = distance_m(from, to);
+    let steps = if step_m > 0.0 && length.is_finite() {
+        libm::ceil(length / step_m).max(1.0) as usize
+    } else {
+        1
+    };
+    let piece = length / steps as f64;
+    let mut out: Vec<(CellIndex, f64)> = Vec::new();
+    for i in 0..steps {
+        // Midpoint of each piece, interpolated linearly (segments are city-scale).
+        let t = (i as f64 + 0.5) / steps as f64;
+        let lat = from.lat() + (to.lat() - from.lat()) * t;
+        let lng = from.lng() + (to.lng() - from.lng()) * t;
+        let Ok(point) = LatLng::new(lat, lng) else {
+            continue;
+        };
+        let cell = point.to_cell(RESOLUTION);
+        match out.last_mut() {
+            Some((previous, metres)) if *previous == cell => *metres += piece,
+            _ => out.push((cell, piece)),
+        }
+    }
+    if out.is_empty() {
+        out.push((from.to_cell(RESOLUTION), 0.0));
+    }
+    out
+}
+
 /// Number of cells within grid distance `k` of a hexagon: `3k² + 3k + 1`.
 #[must_use]
 pub const fn disk_size(k: u32) -> usize {
@@ -263,6 +302,28 @@ mod tests {
             // Resolution-8 edges are about 0.46 km: corners lie within 0.01 degrees.
             assert!((corner_lat - lat).abs() < 0.01 && (corner_lng - lng).abs() < 0.01);
         }
+    }
+
+    #[test]
+    fn cells_along_a_segment_are_contiguous_and_sum_to_its_length() {
+        let a = validate(43.6450, -79.3900).unwrap();
+        let b = validate(43.6700, -79.3500).unwrap();
+        let cells = cells_along(a, b, 25.0);
+        let total: f64 = cells.iter().map(|(_, m)| m).sum();
+        assert!((total - distance_m(a, b)).abs() < 1e-6);
+        assert_eq!(cells[0].0, a.to_cell(RESOLUTION));
+        assert_eq!(cells.last().unwrap().0, b.to_cell(RESOLUTION));
+        for pair in cells.windows(2) {
+            assert!(
+                pair[0].0.is_neighbor_with(pair[1].0).unwrap_or(false),
+                "{pair:?}"
+            );
+        }
+        // A zero-length segment is its one cell.
+        assert_eq!(
+            cells_along(a, a, 25.0),
+            alloc::vec![(a.to_cell(RESOLUTION), 0.0)]
+        );
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub mod wasm;
 pub use classes::CrimeClass;
 pub use colour::{ColourIndex, PALETTE};
 pub use grid::{CoordinateError, RingError};
+/// H3 cell index, re-exported so users need no direct h3o dependency.
+pub use h3o::CellIndex;
 pub use risk::RiskLevel;
 
 /// Version of the engine crate, reported by both APIs' health endpoints.

@@ -2,6 +2,10 @@
 
 pub mod error;
 pub mod health;
+pub mod input;
+pub mod keys;
+pub mod prediction;
+pub mod quota;
 pub mod response;
 pub mod routes;
 

@@ -1,0 +1,334 @@
+//! Reading request input: JSON bodies, fields, coordinates, datetimes and query
+//! strings, each failure an [`ApiError`] naming the field at fault.
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
+use serde_json::{Map, Value};
+
+use hexrisk_engine::grid::{self, CoordinateError};
+
+use super::{ApiError, ErrorCode};
+
+/// Refuses a POST whose `Content-Type` is not JSON.
+///
+/// # Errors
+/// `INVALID_REQUEST` naming the header.
+pub fn require_json(content_type: Option<&str>) -> Result<(), ApiError> {
+    let essence = content_type
+        .and_then(|v| v.split(';').next())
+        .map(|v| v.trim().to_ascii_lowercase());
+    if essence.as_deref() == Some("application/json") {
+        Ok(())
+    } else {
+        Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "Content-Type must be application/json",
+        )
+        .with("field", "Content-Type")
+        .with("value", content_type.unwrap_or("")))
+    }
+}
+
+/// Parses a body as a JSON object.
+///
+/// # Errors
+/// `INVALID_REQUEST` for invalid UTF-8 or JSON, or JSON that is not an object.
+pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
+    let value: Value = serde_json::from_slice(body).map_err(|err| {
+        ApiError::new(ErrorCode::InvalidRequest, "request body is not valid JSON")
+            .with("reason", err.to_string())
+    })?;
+    match value {
+        Value::Object(map) => Ok(map),
+        _ => Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            "request body must be a JSON object",
+        )),
+    }
+}
+
+/// `INVALID_REQUEST` for a missing field.
+#[must_use]
+pub fn missing(field: &str) -> ApiError {
+    ApiError::new(ErrorCode::InvalidRequest, format!("{field} is required")).with("field", field)
+}
+
+/// `INVALID_REQUEST` for a field of the wrong type or form.
+#[must_use]
+pub fn malformed(field: &str, expected: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!("{field} must be {expected}"),
+    )
+    .with("field", field)
+}
+
+/// The error for a coordinate that is out of range or not finite.
+#[must_use]
+pub fn coordinate_error(err: &CoordinateError, field_path: &str, value: f64) -> ApiError {
+    let field = err.field();
+    let value = if value.is_finite() {
+        Value::from(value)
+    } else {
+        Value::Null
+    };
+    ApiError::new(ErrorCode::InvalidCoordinates, err.to_string())
+        .with("field", field_path)
+        .with("value", value)
+        .with("valid_range", field.valid_range().to_vec())
+}
+
+/// Reads a coordinate: missing is `INVALID_REQUEST`; present but not a number is
+/// `INVALID_COORDINATES` (malformed coordinates, as the specification says).
+fn number(map: &Map<String, Value>, key: &str, path: &str) -> Result<f64, ApiError> {
+    match map.get(key) {
+        None => Err(missing(path)),
+        Some(Value::Number(n)) => n.as_f64().ok_or_else(|| malformed(path, "a number")),
+        Some(other) => Err(ApiError::new(
+            ErrorCode::InvalidCoordinates,
+            format!("{path} must be a number"),
+        )
+        .with("field", path)
+        .with("value", other.clone())),
+    }
+}
+
+/// Reads and validates `latitude` and `longitude` of an object; `prefix` is prepended
+/// to field names in errors (for example `locations[3].`).
+///
+/// # Errors
+/// As described for the fields; out-of-range values are `INVALID_COORDINATES` with
+/// `field`, `value` and `valid_range`.
+pub fn coordinates(map: &Map<String, Value>, prefix: &str) -> Result<(f64, f64), ApiError> {
+    let lat_path = format!("{prefix}latitude");
+    let lng_path = format!("{prefix}longitude");
+    let latitude = number(map, "latitude", &lat_path)?;
+    let longitude = number(map, "longitude", &lng_path)?;
+    grid::validate(latitude, longitude).map_err(|err| {
+        let (path, value) = match err.field() {
+            grid::CoordinateField::Latitude => (&lat_path, latitude),
+            grid::CoordinateField::Longitude => (&lng_path, longitude),
+        };
+        coordinate_error(&err, path, value)
+    })?;
+    Ok((latitude, longitude))
+}
+
+/// A requested time: an instant, or a local time in the city of the location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// ISO 8601 with `Z` or an offset.
+    Instant(DateTime<Utc>),
+    /// ISO 8601 without an offset (a date alone means its midnight): local time.
+    Local(NaiveDateTime),
+}
+
+impl When {
+    /// Parses ISO 8601: `2022-01-05T10:00:00Z`, `2022-01-05T10:00:00-05:00`,
+    /// `2022-01-05T10:00:00` (local) or `2022-01-05` (local).
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        let text = text.trim();
+        if let Ok(instant) = DateTime::parse_from_rfc3339(text) {
+            return Some(Self::Instant(instant.with_timezone(&Utc)));
+        }
+        for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
+            if let Ok(local) = NaiveDateTime::parse_from_str(text, format) {
+                return Some(Self::Local(local));
+            }
+        }
+        NaiveDate::parse_from_str(text, "%Y-%m-%d")
+            .ok()
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(Self::Local)
+    }
+}
+
+/// Reads the optional `datetime` field.
+///
+/// # Errors
+/// `INVALID_REQUEST` with `field: "datetime"` when present but not ISO 8601.
+pub fn datetime(map: &Map<String, Value>) -> Result<Option<When>, ApiError> {
+    match map.get("datetime") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => When::parse(text).map(Some).ok_or_else(|| {
+            malformed(
+                "datetime",
+                "an ISO 8601 datetime such as 2022-01-05T10:00:00Z",
+            )
+            .with("value", text.as_str())
+        }),
+        Some(_) => Err(malformed("datetime", "a string")),
+    }
+}
+
+/// Reads an array field.
+///
+/// # Errors
+/// `INVALID_REQUEST` when missing or not an array.
+pub fn array<'a>(map: &'a Map<String, Value>, field: &str) -> Result<&'a Vec<Value>, ApiError> {
+    match map.get(field) {
+        None => Err(missing(field)),
+        Some(Value::Array(items)) => Ok(items),
+        Some(_) => Err(malformed(field, "an array")),
+    }
+}
+
+/// Query-string parameters, percent-decoded.
+#[must_use]
+pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
+    form_urlencoded::parse(query.unwrap_or("").as_bytes())
+        .map(|(k, v)| (k.into_owned(), v.into_owned()))
+        .collect()
+}
+
+/// One query parameter (the first if repeated).
+#[must_use]
+pub fn query_param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(k, _)| k == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A numeric coordinate from the query string: missing is `INVALID_REQUEST`,
+/// unparsable `INVALID_COORDINATES`.
+///
+/// # Errors
+/// As described.
+pub fn query_coordinates(pairs: &[(String, String)]) -> Result<(f64, f64), ApiError> {
+    let mut map = Map::new();
+    for name in ["latitude", "longitude"] {
+        if let Some(text) = query_param(pairs, name) {
+            let value = text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or_else(|| Value::String(text.to_owned()), Value::Number);
+            map.insert(name.to_owned(), value);
+        }
+    }
+    coordinates(&map, "")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn obj(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(map) => map,
+            other => panic!("not an object: {other}"),
+        }
+    }
+
+    #[test]
+    fn content_type_must_be_json() {
+        assert!(require_json(Some("application/json")).is_ok());
+        assert!(require_json(Some("Application/JSON; charset=utf-8")).is_ok());
+        for bad in [None, Some("text/plain"), Some("application/jsonx")] {
+            let err = require_json(bad).unwrap_err();
+            assert_eq!(err.code, ErrorCode::InvalidRequest);
+            assert_eq!(err.details["field"], "Content-Type");
+        }
+    }
+
+    #[test]
+    fn bodies_must_be_json_objects() {
+        assert!(json_object(br#"{"a":1}"#).is_ok());
+        for bad in [
+            &b""[..],
+            b"not json",
+            b"[1,2]",
+            b"\xff\xfe",
+            b"{\"a\":NaN}",
+            b"{\"a\":1",
+        ] {
+            assert_eq!(
+                json_object(bad).unwrap_err().code,
+                ErrorCode::InvalidRequest,
+                "{bad:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn coordinates_missing_malformed_and_out_of_range() {
+        let err = coordinates(&obj(json!({"longitude": 1})), "").unwrap_err();
+        assert_eq!(
+            (err.code, err.details["field"].as_str()),
+            (ErrorCode::InvalidRequest, Some("latitude"))
+        );
+        let err = coordinates(&obj(json!({"latitude": "43", "longitude": 1})), "").unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidCoordinates);
+        let err = coordinates(&obj(json!({"latitude": 91.5, "longitude": 1})), "").unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidCoordinates);
+        assert_eq!(err.message, "latitude must be between -90 and 90");
+        assert_eq!(err.details["valid_range"], json!([-90.0, 90.0]));
+        assert_eq!(err.details["value"], json!(91.5));
+        let err = coordinates(
+            &obj(json!({"latitude": 1, "longitude": -200})),
+            "locations[2].",
+        )
+        .unwrap_err();
+        assert_eq!(err.message, "longitude must be between -180 and 180");
+        assert_eq!(err.details["field"], "locations[2].longitude");
+        assert_eq!(err.details["valid_range"], json!([-180.0, 180.0]));
+        assert_eq!(
+            coordinates(&obj(json!({"latitude": 43.6, "longitude": -79.4})), "").unwrap(),
+            (43.6, -79.4)
+        );
+    }
+
+    #[test]
+    fn datetimes_in_every_accepted_form() {
+        let instant = |s: &str| When::Instant(s.parse().unwrap());
+        assert_eq!(
+            When::parse("2022-01-05T10:00:00Z"),
+            Some(instant("2022-01-05T10:00:00Z"))
+        );
+        assert_eq!(
+            When::parse("2022-01-05T10:00:00-05:00"),
+            Some(instant("2022-01-05T15:00:00Z"))
+        );
+        let local =
+            |s: &str| When::Local(NaiveDateTime::parse_from_str(s, "%Y-%m-%dT%H:%M:%S").unwrap());
+        assert_eq!(
+            When::parse("2022-01-05T10:00:00"),
+            Some(local("2022-01-05T10:00:00"))
+        );
+        assert_eq!(
+            When::parse("2022-01-05"),
+            Some(local("2022-01-05T00:00:00"))
+        );
+        for bad in [
+            "",
+            "yesterday",
+            "2022-13-01",
+            "2022-01-05T25:00:00Z",
+            "05/01/2022",
+        ] {
+            assert_eq!(When::parse(bad), None, "{bad}");
+        }
+        let err = datetime(&obj(json!({"datetime": "soon"}))).unwrap_err();
+        assert_eq!(
+            (err.code, err.details["field"].as_str()),
+            (ErrorCode::InvalidRequest, Some("datetime"))
+        );
+        assert_eq!(datetime(&obj(json!({}))).unwrap(), None);
+        assert!(datetime(&obj(json!({"datetime": 5}))).is_err());
+    }
+
+    #[test]
+    fn query_coordinates_parse_and_fail_like_bodies() {
+        let pairs = query_pairs(Some("latitude=43.65&longitude=-79.38"));
+        assert_eq!(query_coordinates(&pairs).unwrap(), (43.65, -79.38));
+        let err = query_coordinates(&query_pairs(Some("latitude=abc&longitude=1"))).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidCoordinates);
+        let err = query_coordinates(&query_pairs(Some("longitude=1"))).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidRequest);
+        let err = query_coordinates(&query_pairs(Some("latitude=95&longitude=1"))).unwrap_err();
+        assert_eq!(err.message, "latitude must be between -90 and 90");
+    }
+}

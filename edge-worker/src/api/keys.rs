@@ -1,0 +1,297 @@
+//! API keys: their form, their digests, what the store holds about them, and the
+//! exact 401 answers of the specification.
+//!
+//! A key is `hexrisk_sandbox_<secret>` or `hexrisk_live_<secret>`, the secret being
+//! 32 base62 characters (about 190 bits) from a CSPRNG. The store holds only the
+//! SHA-256 digest of the whole key, never the key.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use super::{ApiError, ErrorCode};
+
+/// The service name in key prefixes.
+pub const SERVICE: &str = "hexrisk";
+
+/// Length of the random part of a key.
+pub const SECRET_LEN: usize = 32;
+
+/// Characters of the random part shown in `details.key_prefix`.
+pub const SHOWN_SECRET_CHARS: usize = 4;
+
+/// Key kind, from its prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyKind {
+    /// `hexrisk_sandbox_`: 100 requests a day, 30-day lifetime, `sandbox_mode: true`.
+    Sandbox,
+    /// `hexrisk_live_`: limit by tier, no expiry, revocable.
+    Live,
+}
+
+impl KeyKind {
+    /// The prefix, for example `hexrisk_live_`.
+    #[must_use]
+    pub const fn prefix(self) -> &'static str {
+        match self {
+            Self::Sandbox => "hexrisk_sandbox_",
+            Self::Live => "hexrisk_live_",
+        }
+    }
+}
+
+/// Access tier, which sets the daily limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tier {
+    /// 100 requests a day.
+    Sandbox,
+    /// 10,000 requests a day.
+    Partner,
+    /// The limit stored with the key.
+    Enterprise,
+}
+
+impl Tier {
+    /// The daily limit of the tier; enterprise keys carry their own.
+    #[must_use]
+    pub const fn default_daily_limit(self) -> Option<u32> {
+        match self {
+            Self::Sandbox => Some(100),
+            Self::Partner => Some(10_000),
+            Self::Enterprise => None,
+        }
+    }
+}
+
+/// What the key store holds about one key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyRecord {
+    /// Stable id (not secret), used to name the key's quota counter.
+    pub id: String,
+    /// Kind.
+    pub kind: KeyKind,
+    /// Tier.
+    pub tier: Tier,
+    /// Requests allowed per UTC day.
+    pub daily_limit: u32,
+    /// Issue time.
+    pub issued_at: DateTime<Utc>,
+    /// Expiry (sandbox keys), if any.
+    pub expires_at: Option<DateTime<Utc>>,
+    /// Revocation time, if revoked.
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// Browser origins allowed to use the key (router API).
+    pub origins: Vec<String>,
+}
+
+impl KeyRecord {
+    /// Whether the key may be used at `now`.
+    #[must_use]
+    pub fn is_usable(&self, now: DateTime<Utc>) -> bool {
+        self.revoked_at.is_none_or(|t| t > now) && self.expires_at.is_none_or(|t| t > now)
+    }
+}
+
+/// A key as presented, checked for form.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PresentedKey {
+    text: String,
+    kind: Option<KeyKind>,
+}
+
+impl PresentedKey {
+    /// Wraps the submitted text.
+    #[must_use]
+    pub fn new(text: &str) -> Self {
+        let kind = [KeyKind::Sandbox, KeyKind::Live].into_iter().find(|k| {
+            text.strip_prefix(k.prefix()).is_some_and(|secret| {
+                secret.len() == SECRET_LEN && secret.bytes().all(|b| b.is_ascii_alphanumeric())
+            })
+        });
+        Self {
+            text: text.to_owned(),
+            kind,
+        }
+    }
+
+    /// The kind, if the key has a valid form.
+    #[must_use]
+    pub fn kind(&self) -> Option<KeyKind> {
+        self.kind
+    }
+
+    /// SHA-256 of the key, lower-case hex: what the store is keyed by.
+    #[must_use]
+    pub fn digest(&self) -> String {
+        hex::encode(Sha256::digest(self.text.as_bytes()))
+    }
+
+    /// The leading part safe to show: the known prefix and a few characters of the
+    /// secret, or for malformed text at most 8 characters, then `...`.
+    #[must_use]
+    pub fn shown_prefix(&self) -> String {
+        let visible = match self.kind {
+            Some(kind) => kind.prefix().len() + SHOWN_SECRET_CHARS,
+            None => 8,
+        };
+        let head: String = self.text.chars().take(visible).collect();
+        format!("{head}...")
+    }
+}
+
+/// Extracts the key from an `Authorization` header value.
+///
+/// # Errors
+/// The missing-key 401 when there is no usable `Bearer` credential.
+pub fn bearer(header: Option<&str>) -> Result<PresentedKey, ApiError> {
+    let token = header
+        .and_then(|h| {
+            let (scheme, rest) = h.trim().split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
+        })
+        .filter(|t| !t.is_empty());
+    token.map(PresentedKey::new).ok_or_else(missing_key)
+}
+
+/// 401 for a request without a key.
+#[must_use]
+pub fn missing_key() -> ApiError {
+    ApiError::new(ErrorCode::Unauthorized, "API key is required").with(
+        "suggestion",
+        "Send your key as 'Authorization: Bearer <API_KEY>'. Keys are issued to approved partners.",
+    )
+}
+
+/// 401 for a wrong, expired or revoked key. The body never says which, so it
+/// cannot be used to probe keys.
+#[must_use]
+pub fn invalid_key(key: &PresentedKey) -> ApiError {
+    ApiError::new(ErrorCode::Unauthorized, "API key is invalid")
+        .with("key_prefix", key.shown_prefix())
+        .with(
+            "suggestion",
+            "Check the key for typos; sandbox keys expire 30 days after issue. Ask your hexrisk contact for a new key.",
+        )
+}
+
+/// Constant-time comparison of two digests.
+#[must_use]
+pub fn digests_equal(a: &str, b: &str) -> bool {
+    use subtle::ConstantTimeEq;
+    a.len() == b.len() && bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SANDBOX: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
+    const LIVE: &str = "hexrisk_live_0123456789abcdefghijABCDEFGHIJKL";
+
+    #[test]
+    fn keys_of_both_kinds_are_recognised() {
+        assert_eq!(PresentedKey::new(SANDBOX).kind(), Some(KeyKind::Sandbox));
+        assert_eq!(PresentedKey::new(LIVE).kind(), Some(KeyKind::Live));
+        for bad in [
+            "",
+            "hexrisk_live_short",
+            "hexrisk_test_0123456789abcdefghijABCDEFGHIJKL",
+            "hexrisk_live_0123456789abcdefghijABCDEFGHIJK!",
+        ] {
+            assert_eq!(PresentedKey::new(bad).kind(), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn shown_prefix_never_reveals_more_than_four_secret_characters() {
+        assert_eq!(
+            PresentedKey::new(SANDBOX).shown_prefix(),
+            "hexrisk_sandbox_AbCd..."
+        );
+        assert_eq!(
+            PresentedKey::new(LIVE).shown_prefix(),
+            "hexrisk_live_0123..."
+        );
+        assert_eq!(
+            PresentedKey::new("supersecretvalue").shown_prefix(),
+            "supersec..."
+        );
+        assert_eq!(PresentedKey::new("ab").shown_prefix(), "ab...");
+    }
+
+    #[test]
+    fn digest_is_sha256_hex() {
+        assert_eq!(
+            PresentedKey::new("abc").digest(),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn bearer_header_parsing() {
+        assert_eq!(
+            bearer(Some(&format!("Bearer {LIVE}"))).unwrap().kind(),
+            Some(KeyKind::Live)
+        );
+        assert_eq!(
+            bearer(Some(&format!("bearer  {LIVE} "))).unwrap().kind(),
+            Some(KeyKind::Live)
+        );
+        for missing in [
+            None,
+            Some(""),
+            Some("Bearer"),
+            Some("Bearer   "),
+            Some(&format!("Basic {LIVE}") as &str),
+        ] {
+            let err = bearer(missing).unwrap_err();
+            assert_eq!(err.message, "API key is required");
+            assert!(err.details["suggestion"].is_string());
+        }
+    }
+
+    #[test]
+    fn invalid_key_body_has_prefix_and_suggestion_only() {
+        let err = invalid_key(&PresentedKey::new(LIVE));
+        assert_eq!(err.code, ErrorCode::Unauthorized);
+        assert_eq!(err.message, "API key is invalid");
+        let keys: Vec<&String> = err.details.keys().collect();
+        assert_eq!(keys, ["key_prefix", "suggestion"]);
+        assert!(
+            !err.details["key_prefix"]
+                .as_str()
+                .unwrap()
+                .contains("456789")
+        );
+    }
+
+    #[test]
+    fn usability_follows_expiry_and_revocation() {
+        let now = DateTime::from_timestamp(1_800_000_000, 0).unwrap();
+        let mut record = KeyRecord {
+            id: "k1".into(),
+            kind: KeyKind::Sandbox,
+            tier: Tier::Sandbox,
+            daily_limit: 100,
+            issued_at: now - chrono::Duration::days(29),
+            expires_at: Some(now + chrono::Duration::days(1)),
+            revoked_at: None,
+            origins: Vec::new(),
+        };
+        assert!(record.is_usable(now));
+        record.expires_at = Some(now);
+        assert!(!record.is_usable(now));
+        record.expires_at = None;
+        record.revoked_at = Some(now - chrono::Duration::seconds(1));
+        assert!(!record.is_usable(now));
+    }
+
+    #[test]
+    fn digest_comparison() {
+        assert!(digests_equal("abc", "abc"));
+        assert!(!digests_equal("abc", "abd"));
+        assert!(!digests_equal("abc", "abcd"));
+    }
+}

@@ -1,0 +1,145 @@
+//! Daily request quotas: UTC days, the counter's answer, the 429 body and the rate
+//! limit headers.
+//!
+//! Days run from 00:00 UTC to 00:00 UTC; `reset_at` is the next 00:00 UTC. Every
+//! authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and
+//! `RateLimit-Reset` (seconds until the reset), and a 429 also `Retry-After`.
+
+use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
+use http::HeaderValue;
+use serde::{Deserialize, Serialize};
+
+use super::{ApiError, ErrorCode};
+
+/// The UTC day an instant falls in.
+#[must_use]
+pub fn day_of(now: DateTime<Utc>) -> NaiveDate {
+    now.date_naive()
+}
+
+/// The next 00:00 UTC after `now`.
+#[must_use]
+pub fn reset_at(now: DateTime<Utc>) -> DateTime<Utc> {
+    let next = day_of(now)
+        .checked_add_days(Days::new(1))
+        .unwrap_or(NaiveDate::MAX);
+    next.and_hms_opt(0, 0, 0).map_or(now, |t| t.and_utc())
+}
+
+/// What the counter says after counting (or refusing) one request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuotaState {
+    /// Whether this request is within the limit.
+    pub allowed: bool,
+    /// Requests counted today, this one included when allowed.
+    pub used: u32,
+    /// The daily limit.
+    pub limit: u32,
+}
+
+/// A counter's decision for one request, as the Durable Object applies it:
+/// with `used` requests already counted today, allow and count it if under `limit`.
+#[must_use]
+pub fn decide(used: u32, limit: u32) -> QuotaState {
+    if used < limit {
+        QuotaState {
+            allowed: true,
+            used: used + 1,
+            limit,
+        }
+    } else {
+        QuotaState {
+            allowed: false,
+            used,
+            limit,
+        }
+    }
+}
+
+/// The 429 answer.
+#[must_use]
+pub fn rate_limited(state: QuotaState, now: DateTime<Utc>) -> ApiError {
+    ApiError::new(ErrorCode::RateLimited, "daily request limit exceeded")
+        .with("limit", state.limit)
+        .with("used", state.used)
+        .with(
+            "reset_at",
+            reset_at(now).to_rfc3339_opts(SecondsFormat::Secs, true),
+        )
+}
+
+/// Rate limit headers for a response.
+#[must_use]
+pub fn headers(state: QuotaState, now: DateTime<Utc>) -> Vec<(&'static str, HeaderValue)> {
+    let reset = (reset_at(now) - now).num_seconds().max(0);
+    let remaining = state.limit.saturating_sub(state.used);
+    let mut out = vec![
+        ("ratelimit-limit", HeaderValue::from(state.limit)),
+        ("ratelimit-remaining", HeaderValue::from(remaining)),
+        ("ratelimit-reset", HeaderValue::from(reset)),
+    ];
+    if !state.allowed {
+        out.push(("retry-after", HeaderValue::from(reset)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn days_reset_at_midnight_utc() {
+        assert_eq!(
+            reset_at(at("2026-11-22T23:59:59Z")),
+            at("2026-11-23T00:00:00Z")
+        );
+        assert_eq!(
+            reset_at(at("2026-11-22T00:00:00Z")),
+            at("2026-11-23T00:00:00Z")
+        );
+        assert_eq!(day_of(at("2026-11-22T23:59:59Z")).to_string(), "2026-11-22");
+    }
+
+    #[test]
+    fn the_limit_admits_exactly_limit_requests() {
+        let mut used = 0;
+        let mut allowed = 0;
+        for _ in 0..150 {
+            let state = decide(used, 100);
+            used = state.used;
+            allowed += u32::from(state.allowed);
+        }
+        assert_eq!((allowed, used), (100, 100));
+    }
+
+    #[test]
+    fn rate_limited_body_and_headers() {
+        let now = at("2026-11-22T23:00:00Z");
+        let state = decide(100, 100);
+        let err = rate_limited(state, now);
+        assert_eq!(err.code.status().as_u16(), 429);
+        assert_eq!(err.details["limit"], 100);
+        assert_eq!(err.details["used"], 100);
+        assert_eq!(err.details["reset_at"], "2026-11-23T00:00:00Z");
+        let headers = headers(state, now);
+        let get = |name: &str| {
+            headers
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.to_str().unwrap().to_owned())
+        };
+        assert_eq!(get("ratelimit-remaining").as_deref(), Some("0"));
+        assert_eq!(get("retry-after").as_deref(), Some("3600"));
+        assert_eq!(get("ratelimit-reset").as_deref(), Some("3600"));
+        assert!(
+            super::headers(decide(5, 100), now)
+                .iter()
+                .all(|(n, _)| *n != "retry-after")
+        );
+    }
+}
