@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# Starts the edge Worker under `wrangler dev` and the demo page; stops both on Ctrl-C.
+# Starts the edge Worker under `wrangler dev` and the demo page, with fresh demo keys;
+# stops both on Ctrl-C. The forecasting clock is pinned to 2022-01-03, Toronto's first
+# forecast week after its data (HEXRISK_CLOCK= to override, empty for real time).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-state="$root/.state"
+state="$root/.state/wrangler"
 mkdir -p "$state"
+clock=${HEXRISK_CLOCK-2022-01-03}
+
+issue() { node "$root/scripts/keys.mjs" issue --state "$state" "$@" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).key))'; }
+sandbox_key=$(issue --kind sandbox --label demo-sandbox --origin "http://127.0.0.1:${DEMO_PORT}" --origin "http://localhost:${DEMO_PORT}")
+live_key=$(issue --kind live --label demo-live --origin "http://127.0.0.1:${DEMO_PORT}" --origin "http://localhost:${DEMO_PORT}")
 
 node "$root/scripts/serve-demo.mjs" &
 demo_pid=$!
@@ -12,12 +19,18 @@ trap 'kill "$demo_pid" 2>/dev/null || true' EXIT
 cat <<MSG
 
   hexrisk is starting:
-    prediction API  http://127.0.0.1:${PORT}/v1/health
-    router API      http://127.0.0.1:${PORT}/health
+    prediction API  http://127.0.0.1:${PORT}/v1   (health: /v1/health)
+    router API      http://127.0.0.1:${PORT}/     (health: /health)
     demo page       http://127.0.0.1:${DEMO_PORT}/
-  Keys: none are needed yet (only the health endpoints are served).
-  Stop with Ctrl-C.
+  Demo keys (new on every start; the store keeps only their digests):
+    sandbox  ${sandbox_key}
+    live     ${live_key}
+  Try:
+    curl -H "Authorization: Bearer ${live_key}" -H 'Content-Type: application/json' \\
+      -d '{"latitude":43.6532,"longitude":-79.3832}' http://127.0.0.1:${PORT}/v1/predict
+  Forecast clock: ${clock:-real time}. Stop with Ctrl-C.
 
 MSG
 cd "$root/edge-worker"
-wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$state/wrangler" --show-interactive-dev-session=false
+wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$state" --show-interactive-dev-session=false \
+  --var "HEXRISK_CLOCK:${clock}"

@@ -1,16 +1,130 @@
-//! The workerd entry point: converts requests and responses and supplies the clock.
-//! Everything else lives in [`crate::api`].
+//! The workerd entry point and the [`Backend`] over workerd's services:
+//! D1 (`KEYS`) for keys, a Durable Object per key (`QUOTA`) for daily counts, and the
+//! static assets binding (`ARTIFACTS`) for the model files. Everything else lives in
+//! [`crate::api`].
+
+use std::cell::RefCell;
+use std::sync::OnceLock;
 
 use bytes::{Bytes, BytesMut};
+use chrono::NaiveDate;
 use futures_util::StreamExt;
+use hexrisk_engine::model::{Atlas, CityModel};
 use http_body_util::Full;
-use worker::{Context, Env, HttpRequest, event};
+use serde::{Deserialize, Serialize};
+use worker::{
+    Context, DurableObject, Env, HttpRequest, Request, Response, State, durable_object, event,
+};
 
-use crate::api::health::{Component, ServiceHealth};
-use crate::api::{self, ApiError, ErrorCode, RequestContext, response};
+use crate::api::backend::{Backend, BackendError};
+use crate::api::keys::{KeyRecord, KeyRow};
+use crate::api::quota::{self, QuotaState};
+use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
 
-/// Reads the body, refusing it once it grows past [`api::MAX_BODY_BYTES`].
-async fn read_body(body: worker::Body) -> Result<Bytes, ApiError> {
+/// Models, loaded once per isolate on first use.
+static ATLAS: OnceLock<Atlas> = OnceLock::new();
+
+struct WorkerBackend {
+    env: Env,
+}
+
+async fn asset(env: &Env, path: &str) -> Result<Vec<u8>, BackendError> {
+    let fail = |reason: String| BackendError::new("models", reason);
+    let fetcher = env.assets("ARTIFACTS").map_err(|e| fail(e.to_string()))?;
+    let answer = fetcher
+        .fetch(format!("https://artifacts.invalid/{path}"), None)
+        .await
+        .map_err(|e| fail(e.to_string()))?;
+    if !answer.status().is_success() {
+        return Err(fail(format!("{path}: HTTP {}", answer.status())));
+    }
+    let bytes = read_body(answer.into_body(), usize::MAX)
+        .await
+        .map_err(|_| fail(format!("{path}: unreadable")))?;
+    Ok(bytes.to_vec())
+}
+
+#[derive(Deserialize)]
+struct ManifestCity {
+    file: String,
+}
+
+#[derive(Deserialize)]
+struct Manifest {
+    cities: Vec<ManifestCity>,
+}
+
+async fn load_atlas(env: &Env) -> Result<Atlas, BackendError> {
+    let manifest: Manifest = serde_json::from_slice(&asset(env, "manifest.json").await?)
+        .map_err(|e| BackendError::new("models", format!("manifest: {e}")))?;
+    let mut atlas = Atlas::default();
+    for city in manifest.cities {
+        let bytes = asset(env, &city.file).await?;
+        let model = CityModel::from_bytes(&bytes)
+            .map_err(|e| BackendError::new("models", format!("{}: {e}", city.file)))?;
+        atlas.insert(model);
+    }
+    Ok(atlas)
+}
+
+impl Backend for WorkerBackend {
+    async fn key_by_digest(&self, digest: &str) -> Result<Option<KeyRecord>, BackendError> {
+        let fail = |e: worker::Error| BackendError::new("database", e.to_string());
+        let statement = self
+            .env
+            .d1("KEYS")
+            .map_err(fail)?
+            .prepare(
+                "SELECT id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins \
+                 FROM api_keys WHERE digest = ?1",
+            )
+            .bind(&[digest.into()])
+            .map_err(fail)?;
+        let row: Option<KeyRow> = statement.first(None).await.map_err(fail)?;
+        Ok(row.and_then(|r| r.into_record(digest)))
+    }
+
+    async fn consume(&self, key: &KeyRecord, day: NaiveDate) -> Result<QuotaState, BackendError> {
+        let fail = |e: worker::Error| BackendError::new("quota", e.to_string());
+        let stub = self
+            .env
+            .durable_object("QUOTA")
+            .map_err(fail)?
+            .get_by_name(&key.id)
+            .map_err(fail)?;
+        let url = format!(
+            "https://quota.invalid/consume?day={day}&limit={}",
+            key.daily_limit
+        );
+        let mut answer = stub.fetch_with_str(&url).await.map_err(fail)?;
+        answer.json::<QuotaState>().await.map_err(fail)
+    }
+
+    async fn atlas(&self) -> Result<&Atlas, BackendError> {
+        if let Some(atlas) = ATLAS.get() {
+            return Ok(atlas);
+        }
+        let loaded = load_atlas(&self.env).await?;
+        // Another request may have finished loading first; either copy is the same.
+        let _ = ATLAS.set(loaded);
+        ATLAS
+            .get()
+            .ok_or_else(|| BackendError::new("models", "not loaded"))
+    }
+
+    async fn database_ok(&self) -> bool {
+        let Ok(db) = self.env.d1("KEYS") else {
+            return false;
+        };
+        db.prepare("SELECT COUNT(*) AS n FROM api_keys")
+            .first::<serde_json::Value>(None)
+            .await
+            .is_ok()
+    }
+}
+
+/// Reads a body, refusing it once it grows past `limit` bytes.
+async fn read_body(body: worker::Body, limit: usize) -> Result<Bytes, ApiError> {
     let mut stream = body;
     let mut collected = BytesMut::new();
     while let Some(chunk) = stream.next().await {
@@ -20,10 +134,10 @@ async fn read_body(body: worker::Body) -> Result<Bytes, ApiError> {
                 "the request body could not be read",
             )
         })?;
-        if collected.len() + chunk.len() > api::MAX_BODY_BYTES {
+        if collected.len() + chunk.len() > limit {
             return Err(
                 ApiError::new(ErrorCode::InvalidRequest, "request body too large")
-                    .with("limit", api::MAX_BODY_BYTES),
+                    .with("limit", limit),
             );
         }
         collected.extend_from_slice(&chunk);
@@ -45,25 +159,87 @@ fn start() {
 #[event(fetch)]
 async fn fetch(
     request: HttpRequest,
-    _env: Env,
+    env: Env,
     _ctx: Context,
 ) -> worker::Result<http::Response<Full<Bytes>>> {
+    let now = now();
+    let pin = env.var(clock::CLOCK_VAR).ok().map(|v| v.to_string());
+    let ctx = RequestContext {
+        now,
+        forecast_now: clock::forecast_now(pin.as_deref(), now),
+    };
     let (parts, body) = request.into_parts();
-    let answer = match read_body(body).await {
+    let answer = match read_body(body, api::MAX_BODY_BYTES).await {
         Ok(bytes) => {
             let request = http::Request::from_parts(parts, bytes);
-            let ctx = RequestContext {
-                now: now(),
-                health: ServiceHealth {
-                    api: Component::Healthy,
-                    models: Component::Healthy,
-                    database: Component::Healthy,
-                    cities: Vec::new(),
-                },
-            };
-            api::handle(&request, &ctx)
+            api::handle(&request, ctx, &WorkerBackend { env }).await
         }
         Err(err) => response::error(&err),
     };
     Ok(answer.map(Full::new))
+}
+
+/// What a counter stores.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+struct Count {
+    day: NaiveDate,
+    used: u32,
+}
+
+/// The daily request counter of one key. Requests to one object are serialised by
+/// workerd, and the count is updated in memory before the write is awaited, so
+/// concurrent requests are counted exactly.
+#[durable_object]
+pub struct QuotaCounter {
+    state: State,
+    cached: RefCell<Option<Count>>,
+}
+
+impl DurableObject for QuotaCounter {
+    fn new(state: State, _env: Env) -> Self {
+        Self {
+            state,
+            cached: RefCell::new(None),
+        }
+    }
+
+    async fn fetch(&self, request: Request) -> worker::Result<Response> {
+        let url = request.url()?;
+        let param = |name: &str| {
+            url.query_pairs()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.into_owned())
+        };
+        let (Some(day), Some(limit)) = (
+            param("day").and_then(|d| d.parse::<NaiveDate>().ok()),
+            param("limit").and_then(|l| l.parse::<u32>().ok()),
+        ) else {
+            return Response::error("bad counter request", 400);
+        };
+        if self.cached.borrow().is_none() {
+            let stored: Option<Count> = self.state.storage().get("count").await?;
+            let mut cached = self.cached.borrow_mut();
+            if cached.is_none() {
+                *cached = stored;
+            }
+        }
+        let (decision, to_store) = {
+            let mut cached = self.cached.borrow_mut();
+            let used = cached
+                .as_ref()
+                .filter(|c| c.day == day)
+                .map_or(0, |c| c.used);
+            let decision = quota::decide(used, limit);
+            let count = Count {
+                day,
+                used: decision.used,
+            };
+            *cached = Some(count.clone());
+            (decision, decision.allowed.then_some(count))
+        };
+        if let Some(count) = to_store {
+            self.state.storage().put("count", count).await?;
+        }
+        Response::from_json(&decision)
+    }
 }

@@ -1,11 +1,19 @@
 // Both health endpoints over real HTTP against `wrangler dev` on workerd.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { applyMigrations } from '../../scripts/keys.mjs';
 import { startWorker } from '../support/wrangler.mjs';
 
 let worker;
 
-before(async () => { worker = await startWorker(); });
+before(async () => {
+  const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-health-'));
+  await applyMigrations({ stateDir: state });
+  worker = await startWorker({ persistTo: state });
+});
 after(async () => { await worker?.stop(); });
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -34,7 +42,7 @@ test('GET /health returns the router status and coverage snapshot', async () => 
   assert.equal(body.status, 'healthy');
   assert.equal(body.service, 'hexrisk-router');
   assert.equal(body.resolution, 8);
-  assert.ok(Array.isArray(body.coverage.cities));
+  assert.deepEqual(body.coverage.cities.sort(), ['city_ca_tor', 'city_us_hou', 'city_us_sfo']);
   assert.match(body.timestamp, ISO_UTC);
 });
 

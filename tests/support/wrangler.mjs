@@ -24,7 +24,7 @@ export function freePort() {
  * Runs `wrangler dev` on a free port and resolves once it serves requests.
  * `persistTo` keeps Durable Object / D1 state between restarts (a fresh temp dir by default).
  */
-export async function startWorker({ persistTo, timeoutMs = 90_000 } = {}) {
+export async function startWorker({ persistTo, vars = {}, assetsDir, timeoutMs = 90_000 } = {}) {
   const port = await freePort();
   const inspectorPort = await freePort();
   const state = persistTo ?? mkdtempSync(path.join(os.tmpdir(), 'hexrisk-wrangler-'));
@@ -32,7 +32,9 @@ export async function startWorker({ persistTo, timeoutMs = 90_000 } = {}) {
   const child = spawn(
     path.join(bin, 'wrangler'),
     ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
-      '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn'],
+      '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn',
+      ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
+      ...(assetsDir ? ['--assets', assetsDir] : [])],
     {
       cwd: path.join(root, 'edge-worker'),
       env: {

@@ -94,6 +94,55 @@ impl KeyRecord {
     }
 }
 
+/// A key row as the store (D1 table `api_keys`) returns it: text columns.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct KeyRow {
+    /// Key id.
+    pub id: String,
+    /// SHA-256 digest of the key, hex.
+    pub digest: String,
+    /// `sandbox` or `live`.
+    pub kind: String,
+    /// `sandbox`, `partner` or `enterprise`.
+    pub tier: String,
+    /// Daily limit.
+    pub daily_limit: u32,
+    /// RFC 3339.
+    pub issued_at: String,
+    /// RFC 3339 or null.
+    pub expires_at: Option<String>,
+    /// RFC 3339 or null.
+    pub revoked_at: Option<String>,
+    /// JSON array of origins.
+    pub origins: String,
+}
+
+impl KeyRow {
+    /// The record, if the row is well formed and its digest is `digest`
+    /// (compared in constant time).
+    #[must_use]
+    pub fn into_record(self, digest: &str) -> Option<KeyRecord> {
+        if !digests_equal(&self.digest, digest) {
+            return None;
+        }
+        let time = |t: &str| t.parse::<DateTime<Utc>>().ok();
+        let optional = |t: &Option<String>| match t {
+            None => Some(None),
+            Some(text) => time(text).map(Some),
+        };
+        Some(KeyRecord {
+            kind: serde_json::from_value(serde_json::Value::String(self.kind)).ok()?,
+            tier: serde_json::from_value(serde_json::Value::String(self.tier)).ok()?,
+            daily_limit: self.daily_limit,
+            issued_at: time(&self.issued_at)?,
+            expires_at: optional(&self.expires_at)?,
+            revoked_at: optional(&self.revoked_at)?,
+            origins: serde_json::from_str(&self.origins).ok()?,
+            id: self.id,
+        })
+    }
+}
+
 /// A key as presented, checked for form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PresentedKey {
@@ -286,6 +335,45 @@ mod tests {
         record.expires_at = None;
         record.revoked_at = Some(now - chrono::Duration::seconds(1));
         assert!(!record.is_usable(now));
+    }
+
+    #[test]
+    fn rows_become_records_only_when_well_formed_and_matching() {
+        let digest = PresentedKey::new(LIVE).digest();
+        let row = KeyRow {
+            id: "k1".into(),
+            digest: digest.clone(),
+            kind: "live".into(),
+            tier: "partner".into(),
+            daily_limit: 10_000,
+            issued_at: "2026-11-01T00:00:00Z".into(),
+            expires_at: None,
+            revoked_at: None,
+            origins: r#"["http://127.0.0.1:8080"]"#.into(),
+        };
+        let record = row.clone().into_record(&digest).unwrap();
+        assert_eq!(
+            (record.kind, record.tier, record.daily_limit),
+            (KeyKind::Live, Tier::Partner, 10_000)
+        );
+        assert_eq!(record.origins, ["http://127.0.0.1:8080"]);
+        assert!(row.clone().into_record(&"0".repeat(64)).is_none());
+        assert!(
+            KeyRow {
+                kind: "gold".into(),
+                ..row.clone()
+            }
+            .into_record(&digest)
+            .is_none()
+        );
+        assert!(
+            KeyRow {
+                expires_at: Some("soon".into()),
+                ..row
+            }
+            .into_record(&digest)
+            .is_none()
+        );
     }
 
     #[test]

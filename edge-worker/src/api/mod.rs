@@ -1,5 +1,7 @@
 //! The HTTP API layer: request in, response out, no knowledge of workerd.
 
+pub mod backend;
+pub mod clock;
 pub mod error;
 pub mod health;
 pub mod input;

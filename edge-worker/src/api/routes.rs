@@ -1,121 +1,547 @@
-//! Dispatch from method and path to the handlers of both APIs.
+//! Dispatch: method and path to endpoint, authentication and quota around the
+//! handlers, and the headers every answer carries.
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
-use http::header::{ALLOW, HeaderValue};
-use http::{Method, Request, Response};
+use http::header::{ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use http::{Method, Request, Response, StatusCode};
+use serde_json::{Value, json};
 
-use super::health::{self, ServiceHealth};
-use super::{ApiError, response};
+use super::backend::{Backend, BackendError};
+use super::health::{self, Component, ServiceHealth};
+use super::keys::{self, KeyKind, KeyRecord};
+use super::{ApiError, ErrorCode, input, prediction, quota, response};
 
 /// What the Worker supplies with each request besides the request itself.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub struct RequestContext {
-    /// The current time (the Worker's clock).
+    /// The real current time: quotas, key expiry, timestamps.
     pub now: DateTime<Utc>,
-    /// Health of the Worker's parts.
-    pub health: ServiceHealth,
+    /// The forecasting clock: which week is "current". Equal to `now` unless pinned
+    /// for replay (`HEXRISK_CLOCK`).
+    pub forecast_now: DateTime<Utc>,
 }
 
-/// One endpoint: the methods it answers.
-struct Endpoint {
-    path: &'static str,
-    methods: &'static [Method],
+/// The endpoints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Endpoint {
+    PredictionHealth,
+    RouterHealth,
+    Predict,
+    PredictBatch,
+    RouteRisk,
+    Cities,
+    Coverage,
+    Classes,
+    PredictionRange,
 }
 
-/// Every endpoint served, for 404 versus 405 decisions.
-const ENDPOINTS: &[Endpoint] = &[
-    Endpoint {
-        path: "/v1/health",
-        methods: &[Method::GET],
-    },
-    Endpoint {
-        path: "/health",
-        methods: &[Method::GET],
-    },
-];
+impl Endpoint {
+    const ALL: [(&'static str, Method, Self); 9] = [
+        ("/v1/health", Method::GET, Self::PredictionHealth),
+        ("/health", Method::GET, Self::RouterHealth),
+        ("/v1/predict", Method::POST, Self::Predict),
+        ("/v1/predict/batch", Method::POST, Self::PredictBatch),
+        ("/v1/route/risk", Method::POST, Self::RouteRisk),
+        ("/v1/cities", Method::GET, Self::Cities),
+        ("/v1/coverage", Method::GET, Self::Coverage),
+        ("/v1/classes", Method::GET, Self::Classes),
+        ("/v1/prediction/range", Method::GET, Self::PredictionRange),
+    ];
+
+    /// The endpoint at a path for a method, or the methods the path does allow.
+    fn find(path: &str, method: &Method) -> Result<Self, Vec<Method>> {
+        let path = if path.len() > 1 {
+            path.trim_end_matches('/')
+        } else {
+            path
+        };
+        let at_path: Vec<&(&str, Method, Self)> =
+            Self::ALL.iter().filter(|(p, _, _)| *p == path).collect();
+        // HEAD is answered like GET (without a body, by the runtime).
+        let wanted = if *method == Method::HEAD {
+            &Method::GET
+        } else {
+            method
+        };
+        at_path
+            .iter()
+            .find(|(_, m, _)| m == wanted)
+            .map(|(_, _, e)| *e)
+            .ok_or_else(|| at_path.iter().map(|(_, m, _)| m.clone()).collect())
+    }
+
+    const fn is_public(self) -> bool {
+        matches!(self, Self::PredictionHealth | Self::RouterHealth)
+    }
+}
+
+fn internal(err: &BackendError) -> ApiError {
+    // The reason stays in the Worker's logs; clients get the code only.
+    let _ = err;
+    ApiError::new(
+        ErrorCode::InternalError,
+        "the service could not complete the request",
+    )
+}
+
+async fn service_health<B: Backend>(backend: &B) -> ServiceHealth {
+    let atlas = backend.atlas().await.ok();
+    let component = |ok: bool| {
+        if ok {
+            Component::Healthy
+        } else {
+            Component::Unhealthy
+        }
+    };
+    ServiceHealth {
+        api: Component::Healthy,
+        models: component(atlas.is_some_and(|a| !a.cities().is_empty())),
+        database: component(backend.database_ok().await),
+        cities: atlas
+            .map(|a| {
+                a.cities()
+                    .iter()
+                    .map(|c| c.artifact().city.code.clone())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    }
+}
+
+/// Checks the key and counts the request; returns the key and the quota state.
+async fn authenticate<B: Backend>(
+    request: &Request<Bytes>,
+    backend: &B,
+    now: DateTime<Utc>,
+) -> Result<(KeyRecord, quota::QuotaState), Response<Bytes>> {
+    let header = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    let presented = keys::bearer(header).map_err(|e| response::error(&e))?;
+    if presented.kind().is_none() {
+        return Err(response::error(&keys::invalid_key(&presented)));
+    }
+    let digest = presented.digest();
+    let record = backend
+        .key_by_digest(&digest)
+        .await
+        .map_err(|e| response::error(&internal(&e)))?
+        .filter(|r| r.is_usable(now))
+        .ok_or_else(|| response::error(&keys::invalid_key(&presented)))?;
+    let state = backend
+        .consume(&record, quota::day_of(now))
+        .await
+        .map_err(|e| response::error(&internal(&e)))?;
+    if !state.allowed {
+        let mut answer = response::error(&quota::rate_limited(state, now));
+        add_headers(&mut answer, quota::headers(state, now));
+        return Err(answer);
+    }
+    Ok((record, state))
+}
+
+fn add_headers(response: &mut Response<Bytes>, headers: Vec<(&'static str, HeaderValue)>) {
+    for (name, value) in headers {
+        response.headers_mut().insert(name, value);
+    }
+}
+
+/// Runs the handler of an authenticated endpoint.
+async fn run<B: Backend>(
+    endpoint: Endpoint,
+    request: &Request<Bytes>,
+    backend: &B,
+    ctx: RequestContext,
+) -> Result<Value, ApiError> {
+    let query = input::query_pairs(request.uri().query());
+    let now = ctx.forecast_now;
+    let body = || -> Result<_, ApiError> {
+        let content_type = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        input::require_json(content_type)?;
+        input::json_object(request.body())
+    };
+    if endpoint == Endpoint::Classes {
+        return Ok(prediction::classes());
+    }
+    let atlas = backend.atlas().await.map_err(|e| internal(&e))?;
+    match endpoint {
+        Endpoint::Predict => prediction::predict(atlas, &body()?, now),
+        Endpoint::PredictBatch => prediction::predict_batch(atlas, &body()?, now),
+        Endpoint::RouteRisk => prediction::route_risk(atlas, &body()?, now),
+        Endpoint::Cities => Ok(prediction::cities(atlas, now)),
+        Endpoint::Coverage => prediction::coverage(atlas, input::query_param(&query, "city")),
+        Endpoint::PredictionRange => prediction::prediction_range(atlas, &query, now),
+        Endpoint::Classes | Endpoint::PredictionHealth | Endpoint::RouterHealth => Err(
+            ApiError::new(ErrorCode::InternalError, "unreachable endpoint"),
+        ),
+    }
+}
 
 /// Answers one request.
-#[must_use]
-pub fn handle(request: &Request<Bytes>, ctx: &RequestContext) -> Response<Bytes> {
+pub async fn handle<B: Backend>(
+    request: &Request<Bytes>,
+    ctx: RequestContext,
+    backend: &B,
+) -> Response<Bytes> {
     let path = request.uri().path();
-    let method = request.method();
-    let Some(endpoint) = ENDPOINTS.iter().find(|e| e.path == path) else {
-        return response::error(&ApiError::not_found(path));
-    };
-    if !endpoint.methods.contains(method) {
-        let mut answer = response::error(&ApiError::method_not_allowed(method, endpoint.methods));
-        let allow = endpoint
-            .methods
-            .iter()
-            .map(Method::as_str)
-            .collect::<Vec<_>>()
-            .join(", ");
-        if let Ok(value) = HeaderValue::from_str(&allow) {
-            answer.headers_mut().insert(ALLOW, value);
+    let endpoint = match Endpoint::find(path, request.method()) {
+        Ok(endpoint) => endpoint,
+        Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
+        Err(allowed) => {
+            let mut answer =
+                response::error(&ApiError::method_not_allowed(request.method(), &allowed));
+            let list = allowed
+                .iter()
+                .map(Method::as_str)
+                .collect::<Vec<_>>()
+                .join(", ");
+            if let Ok(value) = HeaderValue::from_str(&list) {
+                answer.headers_mut().insert(ALLOW, value);
+            }
+            return answer;
         }
-        return answer;
-    }
-    let (status, body) = match endpoint.path {
-        "/v1/health" => health::prediction_health(&ctx.health, ctx.now),
-        _ => health::router_health(&ctx.health, ctx.now),
     };
-    response::json(status, &body)
+    if endpoint.is_public() {
+        let health = service_health(backend).await;
+        let (status, body) = if endpoint == Endpoint::PredictionHealth {
+            health::prediction_health(&health, ctx.now)
+        } else {
+            health::router_health(&health, ctx.now)
+        };
+        return response::json(status, &body);
+    }
+    let (key, state) = match authenticate(request, backend, ctx.now).await {
+        Ok(pair) => pair,
+        Err(answer) => return answer,
+    };
+    let mut answer = match run(endpoint, request, backend, ctx).await {
+        Ok(mut body) => {
+            if key.kind == KeyKind::Sandbox {
+                body["sandbox_mode"] = json!(true);
+            }
+            response::json(StatusCode::OK, &body)
+        }
+        Err(err) => response::error(&err),
+    };
+    add_headers(&mut answer, quota::headers(state, ctx.now));
+    answer
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::api::health::Component;
-    use serde_json::Value;
+    use crate::api::keys::{PresentedKey, Tier};
+    use crate::api::prediction::tests::{atlas, now};
+    use hexrisk_engine::model::Atlas;
+    use std::cell::RefCell;
+    use std::collections::HashMap;
 
-    fn ctx() -> RequestContext {
-        RequestContext {
-            now: DateTime::from_timestamp(1_767_225_600, 0).unwrap(),
-            health: ServiceHealth {
-                api: Component::Healthy,
-                models: Component::Healthy,
-                database: Component::Healthy,
-                cities: Vec::new(),
-            },
+    pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
+    pub(crate) const LIVE_KEY: &str = "hexrisk_live_0123456789abcdefghijABCDEFGHIJKL";
+
+    /// An in-memory backend.
+    pub(crate) struct Memory {
+        pub(crate) keys: HashMap<String, KeyRecord>,
+        pub(crate) used: RefCell<HashMap<(String, chrono::NaiveDate), u32>>,
+        pub(crate) atlas: Option<Atlas>,
+        pub(crate) database_up: bool,
+    }
+
+    fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
+        KeyRecord {
+            id: id.into(),
+            kind,
+            tier,
+            daily_limit: limit,
+            issued_at: now() - chrono::Duration::days(1),
+            expires_at: (kind == KeyKind::Sandbox).then(|| now() + chrono::Duration::days(29)),
+            revoked_at: None,
+            origins: Vec::new(),
         }
     }
 
-    fn call(method: Method, uri: &str) -> (u16, Value, Response<Bytes>) {
+    impl Memory {
+        pub(crate) fn new() -> Self {
+            let mut keys = HashMap::new();
+            keys.insert(
+                PresentedKey::new(SANDBOX_KEY).digest(),
+                record("sandbox-1", KeyKind::Sandbox, Tier::Sandbox, 3),
+            );
+            keys.insert(
+                PresentedKey::new(LIVE_KEY).digest(),
+                record("live-1", KeyKind::Live, Tier::Partner, 10_000),
+            );
+            Self {
+                keys,
+                used: RefCell::new(HashMap::new()),
+                atlas: Some(atlas()),
+                database_up: true,
+            }
+        }
+    }
+
+    impl Backend for Memory {
+        async fn key_by_digest(&self, digest: &str) -> Result<Option<KeyRecord>, BackendError> {
+            if !self.database_up {
+                return Err(BackendError::new("database", "down"));
+            }
+            Ok(self.keys.get(digest).cloned())
+        }
+
+        async fn consume(
+            &self,
+            key: &KeyRecord,
+            day: chrono::NaiveDate,
+        ) -> Result<quota::QuotaState, BackendError> {
+            let mut used = self.used.borrow_mut();
+            let count = used.entry((key.id.clone(), day)).or_default();
+            let state = quota::decide(*count, key.daily_limit);
+            *count = state.used;
+            Ok(state)
+        }
+
+        async fn atlas(&self) -> Result<&Atlas, BackendError> {
+            self.atlas
+                .as_ref()
+                .ok_or_else(|| BackendError::new("models", "artifact missing"))
+        }
+
+        async fn database_ok(&self) -> bool {
+            self.database_up
+        }
+    }
+
+    pub(crate) fn ctx() -> RequestContext {
+        RequestContext {
+            now: now(),
+            forecast_now: now(),
+        }
+    }
+
+    pub(crate) fn call(
+        backend: &Memory,
+        method: Method,
+        uri: &str,
+        key: Option<&str>,
+        body: Option<Value>,
+    ) -> (u16, Value, Response<Bytes>) {
+        let mut builder = Request::builder().method(method).uri(uri);
+        if let Some(key) = key {
+            builder = builder.header("authorization", format!("Bearer {key}"));
+        }
+        if body.is_some() {
+            builder = builder.header("content-type", "application/json");
+        }
+        let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
+        let request = builder.body(bytes).unwrap();
+        let response = futures_executor::block_on(handle(&request, ctx(), backend));
+        let value = serde_json::from_slice(response.body()).unwrap();
+        (response.status().as_u16(), value, response)
+    }
+
+    #[test]
+    fn health_needs_no_key_and_reports_components() {
+        let mut backend = Memory::new();
+        let (status, body, _) = call(&backend, Method::GET, "http://x/v1/health", None, None);
+        assert_eq!((status, body["status"].as_str()), (200, Some("healthy")));
+        let (_, body, _) = call(&backend, Method::GET, "http://x/health", None, None);
+        assert_eq!(body["coverage"]["cities"], json!(["city_ca_tor"]));
+        backend.atlas = None;
+        let (status, body, _) = call(&backend, Method::GET, "http://x/v1/health", None, None);
+        assert_eq!(
+            (status, body["services"]["models"].as_str()),
+            (503, Some("unhealthy"))
+        );
+    }
+
+    #[test]
+    fn missing_wrong_and_malformed_keys_are_401_as_specified() {
+        let backend = Memory::new();
+        let (status, body, _) = call(&backend, Method::GET, "http://x/v1/cities", None, None);
+        assert_eq!(status, 401);
+        assert_eq!(body["message"], "API key is required");
+        assert!(body["details"]["suggestion"].is_string());
+        let wrong = "hexrisk_live_ZZZZ456789abcdefghijABCDEFGHIJKL";
+        let (status, body, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/cities",
+            Some(wrong),
+            None,
+        );
+        assert_eq!(status, 401);
+        assert_eq!(body["message"], "API key is invalid");
+        assert_eq!(body["details"]["key_prefix"], "hexrisk_live_ZZZZ...");
+        let (status, _, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/cities",
+            Some("garbage"),
+            None,
+        );
+        assert_eq!(status, 401);
+    }
+
+    #[test]
+    fn sandbox_keys_are_marked_counted_and_limited() {
+        let backend = Memory::new();
+        for remaining in [2, 1, 0] {
+            let (status, body, response) = call(
+                &backend,
+                Method::GET,
+                "http://x/v1/classes",
+                Some(SANDBOX_KEY),
+                None,
+            );
+            assert_eq!(status, 200);
+            assert_eq!(body["sandbox_mode"], true);
+            assert_eq!(
+                response.headers()["ratelimit-remaining"],
+                remaining.to_string().as_str()
+            );
+        }
+        let (status, body, response) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/classes",
+            Some(SANDBOX_KEY),
+            None,
+        );
+        assert_eq!(status, 429);
+        assert_eq!(body["code"], "RATE_LIMITED");
+        assert_eq!(
+            (
+                body["details"]["limit"].clone(),
+                body["details"]["used"].clone()
+            ),
+            (json!(3), json!(3))
+        );
+        assert_eq!(body["details"]["reset_at"], "2022-01-06T00:00:00Z");
+        assert!(response.headers().contains_key("retry-after"));
+        // Live keys carry no sandbox marker.
+        let (_, body, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/classes",
+            Some(LIVE_KEY),
+            None,
+        );
+        assert!(body.get("sandbox_mode").is_none());
+    }
+
+    #[test]
+    fn expired_and_revoked_keys_are_refused() {
+        let mut backend = Memory::new();
+        let digest = PresentedKey::new(LIVE_KEY).digest();
+        backend.keys.get_mut(&digest).unwrap().revoked_at =
+            Some(now() - chrono::Duration::seconds(1));
+        let (status, body, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/classes",
+            Some(LIVE_KEY),
+            None,
+        );
+        assert_eq!(
+            (status, body["message"].as_str()),
+            (401, Some("API key is invalid"))
+        );
+        let digest = PresentedKey::new(SANDBOX_KEY).digest();
+        backend.keys.get_mut(&digest).unwrap().expires_at = Some(now());
+        let (status, _, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/classes",
+            Some(SANDBOX_KEY),
+            None,
+        );
+        assert_eq!(status, 401);
+    }
+
+    #[test]
+    fn posts_need_json_and_answer_predictions() {
+        let backend = Memory::new();
+        let body = json!({"latitude": 43.6534, "longitude": -79.3841});
+        let (status, out, _) = call(
+            &backend,
+            Method::POST,
+            "http://x/v1/predict",
+            Some(LIVE_KEY),
+            Some(body.clone()),
+        );
+        assert_eq!((status, out["status"].as_str()), (200, Some("success")));
         let request = Request::builder()
-            .method(method)
-            .uri(uri)
-            .body(Bytes::new())
+            .method(Method::POST)
+            .uri("http://x/v1/predict")
+            .header("authorization", format!("Bearer {LIVE_KEY}"))
+            .header("content-type", "text/plain")
+            .body(Bytes::from(body.to_string()))
             .unwrap();
-        let response = handle(&request, &ctx());
-        let body = serde_json::from_slice(response.body()).unwrap();
-        (response.status().as_u16(), body, response)
+        let response = futures_executor::block_on(handle(&request, ctx(), &backend));
+        let out: Value = serde_json::from_slice(response.body()).unwrap();
+        assert_eq!(
+            (response.status().as_u16(), out["details"]["field"].as_str()),
+            (400, Some("Content-Type"))
+        );
     }
 
     #[test]
-    fn both_health_endpoints_answer() {
-        let (status, body, _) = call(Method::GET, "http://localhost/v1/health");
+    fn failures_of_dependencies_are_500_without_detail() {
+        let mut backend = Memory::new();
+        backend.database_up = false;
+        let (status, body, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/cities",
+            Some(LIVE_KEY),
+            None,
+        );
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (500, Some("INTERNAL_ERROR"))
+        );
+        assert_eq!(body["details"], json!({}));
+        let mut backend = Memory::new();
+        backend.atlas = None;
+        let (status, _, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/cities",
+            Some(LIVE_KEY),
+            None,
+        );
+        assert_eq!(status, 500);
+    }
+
+    #[test]
+    fn unknown_paths_and_wrong_methods() {
+        let backend = Memory::new();
+        let (status, body, _) = call(&backend, Method::GET, "http://x/v2/health", None, None);
+        assert_eq!((status, body["code"].as_str()), (404, Some("NOT_FOUND")));
+        let (status, body, response) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/predict",
+            Some(LIVE_KEY),
+            None,
+        );
+        assert_eq!(
+            (status, body["code"].as_str()),
+            (405, Some("METHOD_NOT_ALLOWED"))
+        );
+        assert_eq!(response.headers()["allow"], "POST");
+        let (status, _, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/cities/",
+            Some(LIVE_KEY),
+            None,
+        );
         assert_eq!(status, 200);
-        assert!(body["services"].is_object());
-        let (status, body, _) = call(Method::GET, "http://localhost/health?x=1");
-        assert_eq!(status, 200);
-        assert_eq!(body["service"], "hexrisk-router");
-    }
-
-    #[test]
-    fn unknown_paths_are_404_in_the_error_shape() {
-        let (status, body, _) = call(Method::GET, "http://localhost/v2/health");
-        assert_eq!(status, 404);
-        assert_eq!(body["status"], "error");
-        assert_eq!(body["code"], "NOT_FOUND");
-        assert_eq!(body["details"]["path"], "/v2/health");
-    }
-
-    #[test]
-    fn wrong_method_is_405_with_allow() {
-        let (status, body, response) = call(Method::POST, "http://localhost/v1/health");
-        assert_eq!(status, 405);
-        assert_eq!(body["code"], "METHOD_NOT_ALLOWED");
-        assert_eq!(response.headers()["allow"], "GET");
     }
 }

@@ -1,0 +1,46 @@
+//! What the API needs from its environment: the key store, the quota counters and
+//! the models. The Worker implements it over D1, Durable Objects and static
+//! assets; tests implement it in memory.
+
+use chrono::NaiveDate;
+use hexrisk_engine::model::Atlas;
+
+use super::keys::KeyRecord;
+use super::quota::QuotaState;
+
+/// A failure of a dependency (store, counter or model files).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{component} unavailable: {reason}")]
+pub struct BackendError {
+    /// `database`, `quota` or `models`.
+    pub component: &'static str,
+    /// What went wrong (logged, never sent to clients).
+    pub reason: String,
+}
+
+impl BackendError {
+    /// An error of `component`.
+    #[must_use]
+    pub fn new(component: &'static str, reason: impl Into<String>) -> Self {
+        Self {
+            component,
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The environment of the API.
+#[allow(async_fn_in_trait)] // used single-threaded, on workerd and in tests
+pub trait Backend {
+    /// The key whose SHA-256 digest is `digest`, if any.
+    async fn key_by_digest(&self, digest: &str) -> Result<Option<KeyRecord>, BackendError>;
+
+    /// Counts one request of `key` on UTC day `day` against its daily limit.
+    async fn consume(&self, key: &KeyRecord, day: NaiveDate) -> Result<QuotaState, BackendError>;
+
+    /// The loaded city models.
+    async fn atlas(&self) -> Result<&Atlas, BackendError>;
+
+    /// Whether the key store answers.
+    async fn database_ok(&self) -> bool;
+}

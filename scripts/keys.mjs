@@ -1,0 +1,142 @@
+// Issues, revokes and lists hexrisk API keys in the Worker's key store (D1).
+//
+//   node scripts/keys.mjs issue --kind sandbox|live [--tier sandbox|partner|enterprise]
+//        [--limit N] [--origin URL]... [--label TEXT] [--issued-at ISO]
+//   node scripts/keys.mjs revoke --id ID | --key KEY
+//   node scripts/keys.mjs list
+//
+// Only the SHA-256 digest of a key is stored; the key itself is printed once.
+// Works on the local store of `wrangler dev --persist-to $HEXRISK_STATE`
+// (default .state/wrangler); pass --remote to act on the deployed database.
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const DEFAULT_STATE = path.join(root, '.state/wrangler');
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+const TIER_LIMITS = { sandbox: 100, partner: 10000 };
+const SANDBOX_LIFETIME_MS = 30 * 24 * 3600 * 1000;
+
+/** 32 base62 characters from the CSPRNG, without modulo bias (about 190 bits). */
+export function randomSecret(length = 32) {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(64)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+export function digest(key) {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+function sqlString(value) {
+  return value === null || value === undefined ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`;
+}
+
+async function d1(sql, { stateDir = DEFAULT_STATE, remote = false } = {}) {
+  const bin = path.join(root, 'node_modules/.bin');
+  const where = remote ? ['--remote'] : ['--local', '--persist-to', stateDir];
+  const { stdout } = await run(path.join(bin, 'wrangler'), ['d1', 'execute', 'hexrisk-keys', ...where, '--json', '--command', sql], {
+    cwd: path.join(root, 'edge-worker'),
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    maxBuffer: 16 << 20,
+  });
+  return JSON.parse(stdout);
+}
+
+/** Creates the key table if needed (the migration in edge-worker/migrations). */
+export async function applyMigrations({ stateDir = DEFAULT_STATE } = {}) {
+  const bin = path.join(root, 'node_modules/.bin');
+  await run(path.join(bin, 'wrangler'), ['d1', 'migrations', 'apply', 'hexrisk-keys', '--local', '--persist-to', stateDir], {
+    cwd: path.join(root, 'edge-worker'),
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false', CI: 'true' },
+  });
+}
+
+/** Issues a key; resolves to `{ key, id, kind, tier, dailyLimit, expiresAt, origins }`. */
+export async function issueKey({ kind, tier, dailyLimit, origins = [], label = '', issuedAt = new Date(), stateDir, remote } = {}) {
+  if (!['sandbox', 'live'].includes(kind)) throw new Error('kind must be sandbox or live');
+  tier ??= kind === 'sandbox' ? 'sandbox' : 'partner';
+  if (!['sandbox', 'partner', 'enterprise'].includes(tier)) throw new Error('tier must be sandbox, partner or enterprise');
+  if (kind === 'sandbox' && tier !== 'sandbox') throw new Error('sandbox keys have the sandbox tier');
+  const limit = dailyLimit ?? TIER_LIMITS[tier];
+  if (!Number.isInteger(limit) || limit < 0) throw new Error('enterprise keys need --limit N (a whole number)');
+  for (const origin of origins) {
+    if (!/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?$/.test(origin)) throw new Error(`not an origin: ${origin}`);
+  }
+  const key = `hexrisk_${kind}_${randomSecret()}`;
+  const id = randomUUID();
+  const issued = new Date(issuedAt);
+  const expiresAt = kind === 'sandbox' ? new Date(issued.getTime() + SANDBOX_LIFETIME_MS).toISOString() : null;
+  await d1(
+    `INSERT INTO api_keys (id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins, label) VALUES (${[
+      id, digest(key), kind, tier, limit, issued.toISOString(), expiresAt, null, JSON.stringify(origins), label,
+    ].map((v) => (typeof v === 'number' ? String(v) : sqlString(v))).join(', ')})`,
+    { stateDir, remote },
+  );
+  return { key, id, kind, tier, dailyLimit: limit, expiresAt, origins };
+}
+
+/** Revokes a key by id or by the key itself; effective on the next request. */
+export async function revokeKey({ id, key, stateDir, remote } = {}) {
+  const where = id ? `id = ${sqlString(id)}` : `digest = ${sqlString(digest(key))}`;
+  const result = await d1(`UPDATE api_keys SET revoked_at = ${sqlString(new Date().toISOString())} WHERE ${where} AND revoked_at IS NULL`, { stateDir, remote });
+  return result[0]?.meta?.changes ?? 0;
+}
+
+export async function listKeys({ stateDir, remote } = {}) {
+  const result = await d1('SELECT id, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins, label FROM api_keys ORDER BY issued_at', { stateDir, remote });
+  return result[0]?.results ?? [];
+}
+
+function parseArgs(argv) {
+  const args = { origins: [] };
+  for (let i = 0; i < argv.length; i += 1) {
+    const flag = argv[i];
+    const value = () => { i += 1; if (i >= argv.length) throw new Error(`${flag} needs a value`); return argv[i]; };
+    switch (flag) {
+      case '--kind': args.kind = value(); break;
+      case '--tier': args.tier = value(); break;
+      case '--limit': args.dailyLimit = Number(value()); break;
+      case '--origin': args.origins.push(value()); break;
+      case '--label': args.label = value(); break;
+      case '--issued-at': args.issuedAt = value(); break;
+      case '--id': args.id = value(); break;
+      case '--key': args.key = value(); break;
+      case '--state': args.stateDir = value(); break;
+      case '--remote': args.remote = true; break;
+      default: throw new Error(`unknown option ${flag}`);
+    }
+  }
+  args.stateDir ??= process.env.HEXRISK_STATE ?? DEFAULT_STATE;
+  return args;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [command, ...rest] = process.argv.slice(2);
+  try {
+    const args = parseArgs(rest);
+    if (!args.remote) await applyMigrations(args);
+    if (command === 'issue') {
+      const issued = await issueKey(args);
+      console.log(JSON.stringify(issued, null, 2));
+    } else if (command === 'revoke') {
+      if (!args.id && !args.key) throw new Error('revoke needs --id or --key');
+      console.log(`revoked ${await revokeKey(args)} key(s)`);
+    } else if (command === 'list') {
+      console.table(await listKeys(args));
+    } else {
+      throw new Error('usage: keys.mjs issue|revoke|list [options]');
+    }
+  } catch (err) {
+    console.error(`keys: ${err.message}`);
+    process.exit(2);
+  }
+}
