@@ -6,11 +6,14 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyMigrations, issueKey, revokeKey } from '../../scripts/keys.mjs';
+import { openApiValidator } from '../support/openapi.mjs';
 import { startWorker } from '../support/wrangler.mjs';
 
 const CLOCK = '2022-01-03';
 const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-api-'));
 let worker;
+let conforms;
+let validated = 0;
 const keys = {};
 
 before(async () => {
@@ -22,9 +25,14 @@ before(async () => {
   keys.revoked = (await issueKey({ kind: 'live', stateDir: state })).key;
   keys.enterprise = (await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 7, stateDir: state })).key;
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK } });
+  const doc = await (await fetch(`${worker.url}/v1/openapi.json`)).json();
+  conforms = openApiValidator(doc, '/v1');
 });
 
-after(async () => { await worker?.stop(); });
+after(async () => {
+  await worker?.stop();
+  assert.ok(validated >= 150, `only ${validated} responses were checked against the OpenAPI document`);
+});
 
 async function call(method, pathname, { key, body, headers = {} } = {}) {
   const init = { method, headers: { ...headers } };
@@ -34,8 +42,11 @@ async function call(method, pathname, { key, body, headers = {} } = {}) {
     init.body = typeof body === 'string' ? body : JSON.stringify(body);
   }
   const response = await fetch(`${worker.url}${pathname}`, init);
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: JSON.parse(text) };
+  const answer = JSON.parse(await response.text());
+  // Every response of every test is checked against the served OpenAPI document.
+  conforms(method, pathname.split('?')[0], response.status, answer);
+  validated += 1;
+  return { status: response.status, headers: response.headers, body: answer };
 }
 
 const TORONTO = { latitude: 43.6532, longitude: -79.3832 };
@@ -59,6 +70,12 @@ function assertProbabilities(p) {
   const sum = Object.values(p).reduce((a, b) => a + b, 0);
   assert.ok(Math.abs(sum - 1) < 1e-9, `${sum}`);
 }
+
+test('the OpenAPI check rejects bodies that break the document', () => {
+  assert.throws(() => conforms('POST', '/v1/predict', 200, { status: 'success' }), /does not conform/);
+  assert.throws(() => conforms('GET', '/v1/classes', 200, { status: 'success', classes: [], extra: 1 }), /does not conform/);
+  assert.throws(() => conforms('GET', '/v1/nowhere', 404, { status: 'error', code: 'NOPE', message: 'x', details: {} }), /does not conform/);
+});
 
 describe('success shapes', () => {
   test('POST /v1/predict', async () => {

@@ -23,8 +23,16 @@ const SECURITY_HEADERS: [(&str, &str); 5] = [
 #[must_use]
 pub fn json(status: StatusCode, body: &Value) -> Response<Bytes> {
     // Serialising a `Value` cannot fail: its map keys are always strings.
-    let bytes = serde_json::to_vec(body).unwrap_or_default();
-    let mut response = Response::new(Bytes::from(bytes));
+    json_bytes(
+        status,
+        Bytes::from(serde_json::to_vec(body).unwrap_or_default()),
+    )
+}
+
+/// A response of already serialised JSON.
+#[must_use]
+pub fn json_bytes(status: StatusCode, bytes: Bytes) -> Response<Bytes> {
+    let mut response = Response::new(bytes);
     *response.status_mut() = status;
     let headers = response.headers_mut();
     headers.insert(

@@ -12,6 +12,9 @@ use super::health::{self, Component, ServiceHealth};
 use super::keys::{self, KeyKind, KeyRecord};
 use super::{ApiError, ErrorCode, input, prediction, quota, response};
 
+/// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
+pub const PREDICTION_OPENAPI: &str = include_str!("../../openapi/prediction-v1.json");
+
 /// What the Worker supplies with each request besides the request itself.
 #[derive(Debug, Clone, Copy)]
 pub struct RequestContext {
@@ -26,6 +29,7 @@ pub struct RequestContext {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Endpoint {
     PredictionHealth,
+    PredictionOpenApi,
     RouterHealth,
     Predict,
     PredictBatch,
@@ -37,8 +41,9 @@ enum Endpoint {
 }
 
 impl Endpoint {
-    const ALL: [(&'static str, Method, Self); 9] = [
+    const ALL: [(&'static str, Method, Self); 10] = [
         ("/v1/health", Method::GET, Self::PredictionHealth),
+        ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
         ("/health", Method::GET, Self::RouterHealth),
         ("/v1/predict", Method::POST, Self::Predict),
         ("/v1/predict/batch", Method::POST, Self::PredictBatch),
@@ -72,7 +77,10 @@ impl Endpoint {
     }
 
     const fn is_public(self) -> bool {
-        matches!(self, Self::PredictionHealth | Self::RouterHealth)
+        matches!(
+            self,
+            Self::PredictionHealth | Self::RouterHealth | Self::PredictionOpenApi
+        )
     }
 }
 
@@ -176,9 +184,13 @@ async fn run<B: Backend>(
         Endpoint::Cities => Ok(prediction::cities(atlas, now)),
         Endpoint::Coverage => prediction::coverage(atlas, input::query_param(&query, "city")),
         Endpoint::PredictionRange => prediction::prediction_range(atlas, &query, now),
-        Endpoint::Classes | Endpoint::PredictionHealth | Endpoint::RouterHealth => Err(
-            ApiError::new(ErrorCode::InternalError, "unreachable endpoint"),
-        ),
+        Endpoint::Classes
+        | Endpoint::PredictionHealth
+        | Endpoint::RouterHealth
+        | Endpoint::PredictionOpenApi => Err(ApiError::new(
+            ErrorCode::InternalError,
+            "unreachable endpoint",
+        )),
     }
 }
 
@@ -206,6 +218,12 @@ pub async fn handle<B: Backend>(
             return answer;
         }
     };
+    if endpoint == Endpoint::PredictionOpenApi {
+        return response::json_bytes(
+            StatusCode::OK,
+            Bytes::from_static(PREDICTION_OPENAPI.as_bytes()),
+        );
+    }
     if endpoint.is_public() {
         let health = service_health(backend).await;
         let (status, body) = if endpoint == Endpoint::PredictionHealth {
@@ -516,6 +534,28 @@ pub(crate) mod tests {
             None,
         );
         assert_eq!(status, 500);
+    }
+
+    #[test]
+    fn the_openapi_document_is_served_without_a_key_and_covers_every_endpoint() {
+        let backend = Memory::new();
+        let (status, doc, _) = call(
+            &backend,
+            Method::GET,
+            "http://x/v1/openapi.json",
+            None,
+            None,
+        );
+        assert_eq!(status, 200);
+        assert_eq!(doc["openapi"], "3.1.0");
+        for (path, method, _) in Endpoint::ALL
+            .iter()
+            .filter(|(p, _, _)| p.starts_with("/v1/"))
+        {
+            let template = &path["/v1".len()..];
+            let operation = &doc["paths"][template][method.as_str().to_ascii_lowercase()];
+            assert!(operation.is_object(), "{method} {path} is not documented");
+        }
     }
 
     #[test]
