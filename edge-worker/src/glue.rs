@@ -167,6 +167,9 @@ async fn fetch(
     let ctx = RequestContext {
         now,
         forecast_now: clock::forecast_now(pin.as_deref(), now),
+        bench_noop: env
+            .var("HEXRISK_BENCH_NOOP")
+            .is_ok_and(|v| v.to_string() == "1"),
     };
     let (parts, body) = request.into_parts();
     let answer = match read_body(body, api::MAX_BODY_BYTES).await {

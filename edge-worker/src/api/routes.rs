@@ -23,6 +23,8 @@ pub struct RequestContext {
     /// The forecasting clock: which week is "current". Equal to `now` unless pinned
     /// for replay (`HEXRISK_CLOCK`).
     pub forecast_now: DateTime<Utc>,
+    /// Whether `GET /__bench/noop` answers (benchmark runs only; `HEXRISK_BENCH_NOOP=1`).
+    pub bench_noop: bool,
 }
 
 /// The endpoints.
@@ -201,6 +203,13 @@ pub async fn handle<B: Backend>(
     backend: &B,
 ) -> Response<Bytes> {
     let path = request.uri().path();
+    if ctx.bench_noop && path == "/__bench/noop" {
+        // The cheapest answer the Worker can give: the baseline of the HTTP benchmarks.
+        return response::json_bytes(
+            StatusCode::OK,
+            Bytes::from_static(b"{\"status\":\"success\"}"),
+        );
+    }
     let endpoint = match Endpoint::find(path, request.method()) {
         Ok(endpoint) => endpoint,
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
@@ -338,6 +347,7 @@ pub(crate) mod tests {
         RequestContext {
             now: now(),
             forecast_now: now(),
+            bench_noop: false,
         }
     }
 
@@ -556,6 +566,23 @@ pub(crate) mod tests {
             let operation = &doc["paths"][template][method.as_str().to_ascii_lowercase()];
             assert!(operation.is_object(), "{method} {path} is not documented");
         }
+    }
+
+    #[test]
+    fn the_benchmark_noop_exists_only_when_enabled() {
+        let backend = Memory::new();
+        let (status, _, _) = call(&backend, Method::GET, "http://x/__bench/noop", None, None);
+        assert_eq!(status, 404);
+        let request = Request::builder()
+            .uri("http://x/__bench/noop")
+            .body(Bytes::new())
+            .unwrap();
+        let enabled = RequestContext {
+            bench_noop: true,
+            ..ctx()
+        };
+        let response = futures_executor::block_on(handle(&request, enabled, &backend));
+        assert_eq!(response.status(), StatusCode::OK);
     }
 
     #[test]

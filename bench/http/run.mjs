@@ -1,0 +1,72 @@
+// HTTP benchmark of the prediction API under `wrangler dev` (workerd) on loopback:
+// wrk against POST /v1/predict, a 100-location POST /v1/predict/batch and the no-op
+// route of the same Worker, one after the other in one run. Prints a Markdown table.
+//
+//   node bench/http/run.mjs [--seconds 15] [--connections 16] [--threads 2]
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
+import { startWorker } from '../../tests/support/wrangler.mjs';
+
+const run = promisify(execFile);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const seconds = Number(arg('seconds', '15'));
+const connections = Number(arg('connections', '16'));
+const threads = Number(arg('threads', '2'));
+
+const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-bench-'));
+await applyMigrations({ stateDir: state });
+const { key } = await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000, stateDir: state });
+const worker = await startWorker({ persistTo: state, vars: { HEXRISK_BENCH_NOOP: '1', HEXRISK_CLOCK: '2022-01-03', ...(process.env.SKIPDO ? { BENCH_SKIP_DO: '1' } : {}) } });
+
+// Deterministic request bodies: one Toronto point, and 100 points on a grid over downtown.
+const single = path.join(state, 'predict.json');
+writeFileSync(single, JSON.stringify({ latitude: 43.6532, longitude: -79.3832 }));
+const batch = path.join(state, 'batch.json');
+const locations = Array.from({ length: 100 }, (_, i) => ({ latitude: 43.63 + (i % 10) * 0.006, longitude: -79.42 + Math.floor(i / 10) * 0.008 }));
+writeFileSync(batch, JSON.stringify({ locations }));
+
+function parse(output) {
+  const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  const toMs = (value, unit) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit]);
+  const pick = (label) => {
+    const m = new RegExp(`${label}\\s+([\\d.]+)(us|ms|s)`).exec(output);
+    return m ? toMs(m[1], m[2]) : NaN;
+  };
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(output)?.[1] ?? '0';
+  return { rps, p50: pick('50%'), p99: pick('99%'), avg: pick('Latency'), errors: Number(errors) };
+}
+
+async function wrk(name, url, body) {
+  // Warm up (model load, JIT) before measuring.
+  await run('wrk', ['-t1', '-c1', '-d2s', ...(body ? ['-s', path.join(here, 'post.lua')] : []), url], { env: { ...process.env, KEY: key, BODY_FILE: body ?? '' } });
+  const { stdout } = await run('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...(body ? ['-s', path.join(here, 'post.lua')] : []), url], {
+    env: { ...process.env, KEY: key, BODY_FILE: body ?? '' },
+  });
+  return { name, ...parse(stdout) };
+}
+
+try {
+  const results = [
+    await wrk('no-op (GET /__bench/noop)', `${worker.url}/__bench/noop`),
+    await wrk('POST /v1/predict', `${worker.url}/v1/predict`, single),
+    await wrk('POST /v1/predict/batch (100 locations)', `${worker.url}/v1/predict/batch`, batch),
+  ];
+  const base = results[0].rps;
+  console.log(`wrk -t${threads} -c${connections} -d${seconds}s, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores\n`);
+  console.log('| route | requests/s | vs no-op | mean latency (ms) | p50 (ms) | p99 (ms) | non-2xx |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${(100 * r.rps / base).toFixed(0)}% | ${r.avg.toFixed(2)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`);
+  }
+} finally {
+  await worker.stop();
+}
