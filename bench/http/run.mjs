@@ -25,7 +25,7 @@ const threads = Number(arg('threads', '2'));
 const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-bench-'));
 await applyMigrations({ stateDir: state });
 const { key } = await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000, stateDir: state });
-const worker = await startWorker({ persistTo: state, vars: { HEXRISK_BENCH_NOOP: '1', HEXRISK_CLOCK: '2022-01-03', ...(process.env.SKIPDO ? { BENCH_SKIP_DO: '1' } : {}) } });
+const worker = await startWorker({ persistTo: state, vars: { HEXRISK_BENCH_NOOP: '1', HEXRISK_CLOCK: '2022-01-03' } });
 
 // Deterministic request bodies: one Toronto point, and 100 points on a grid over downtown.
 const single = path.join(state, 'predict.json');
