@@ -17,5 +17,6 @@ pub mod model;
 pub mod pipeline;
 pub mod progress;
 pub mod report;
+pub mod roads;
 pub mod samples;
 pub mod sources;

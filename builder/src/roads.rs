@@ -1,0 +1,365 @@
+//! Road networks from shapefiles: polylines with their travel directions, joined into
+//! a graph at shared end points (Toronto's streets are split at intersections) or at
+//! shared vertices (TIGER lines are not), reduced to the largest strongly connected
+//! component.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::{Cursor, Read, Seek};
+use std::path::{Path, PathBuf};
+
+use petgraph::algo::kosaraju_scc;
+use petgraph::graph::DiGraph;
+use shapefile::dbase::{self, FieldValue};
+
+/// Which way traffic may use a polyline, relative to its point order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Both ways.
+    Both,
+    /// From the first point to the last only.
+    Forward,
+    /// From the last point to the first only.
+    Backward,
+}
+
+/// One road polyline.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoadLine {
+    /// Points as `(latitude, longitude)`.
+    pub points: Vec<(f64, f64)>,
+    /// Travel direction.
+    pub direction: Direction,
+    /// Street name (may be empty).
+    pub name: String,
+}
+
+/// A road file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RoadError {
+    /// Opening or unpacking failed.
+    #[error("cannot read {path}: {reason}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        reason: String,
+    },
+}
+
+fn io(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> RoadError + '_ {
+    move |e| RoadError::Io {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    }
+}
+
+fn text(record: &dbase::Record, field: &str) -> String {
+    match record.get(field) {
+        Some(FieldValue::Character(Some(s))) => s.trim().to_owned(),
+        Some(FieldValue::Numeric(Some(n))) => n.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn read_lines<S: Read + Seek, D: Read + Seek>(
+    shp: S,
+    dbf: D,
+    path: &Path,
+    mut direction: impl FnMut(&dbase::Record, &[(f64, f64)]) -> Option<Direction>,
+    name_field: &str,
+) -> Result<Vec<RoadLine>, RoadError> {
+    let err = io(path);
+    let shapes = shapefile::ShapeReader::new(shp).map_err(|e| err(&e))?;
+    let records = dbase::Reader::new(dbf).map_err(|e| err(&e))?;
+    let mut reader = shapefile::Reader::new(shapes, records);
+    let mut lines = Vec::new();
+    for item in reader.iter_shapes_and_records_as::<shapefile::Polyline, dbase::Record>() {
+        let (polyline, record) = item.map_err(|e| err(&e))?;
+        for part in polyline.parts() {
+            let points: Vec<(f64, f64)> = part.iter().map(|p| (p.y, p.x)).collect();
+            if points.len() < 2 {
+                continue;
+            }
+            if let Some(direction) = direction(&record, &points) {
+                lines.push(RoadLine {
+                    points,
+                    direction,
+                    name: text(&record, name_field),
+                });
+            }
+        }
+    }
+    Ok(lines)
+}
+
+/// Toronto's HERE-derived streets (`streets_here.zip`). `DIR_TRAVEL` is `B` (both
+/// ways), or `F`/`T`: one way from/to the reference node, the end with the lower
+/// latitude.
+///
+/// # Errors
+/// [`RoadError`] when the archive or its shapefile cannot be read.
+pub fn read_toronto_streets(zip_path: &Path) -> Result<Vec<RoadLine>, RoadError> {
+    let err = io(zip_path);
+    let mut archive =
+        zip::ZipArchive::new(File::open(zip_path).map_err(|e| err(&e))?).map_err(|e| err(&e))?;
+    let mut member = |name: &str| -> Result<Cursor<Vec<u8>>, RoadError> {
+        let mut bytes = Vec::new();
+        archive
+            .by_name(name)
+            .map_err(|e| err(&e))?
+            .read_to_end(&mut bytes)
+            .map_err(|e| err(&e))?;
+        Ok(Cursor::new(bytes))
+    };
+    let (shp, dbf) = (member("here_streets.shp")?, member("here_streets.dbf")?);
+    read_lines(
+        shp,
+        dbf,
+        zip_path,
+        |record, points| {
+            let first_is_reference = points[0].0 <= points[points.len() - 1].0;
+            match text(record, "DIR_TRAVEL").as_str() {
+                "F" if first_is_reference => Some(Direction::Forward),
+                "F" => Some(Direction::Backward),
+                "T" if first_is_reference => Some(Direction::Backward),
+                "T" => Some(Direction::Forward),
+                _ => Some(Direction::Both),
+            }
+        },
+        "ST_NAME",
+    )
+}
+
+/// US Census TIGER/Line roads (a `*_roads.shp` with its `.dbf`); no one-way data.
+///
+/// # Errors
+/// [`RoadError`] when the shapefile cannot be read.
+pub fn read_tiger_roads(shp_path: &Path) -> Result<Vec<RoadLine>, RoadError> {
+    let err = io(shp_path);
+    let shp = File::open(shp_path).map_err(|e| err(&e))?;
+    let dbf = File::open(shp_path.with_extension("dbf")).map_err(|e| err(&e))?;
+    read_lines(
+        std::io::BufReader::new(shp),
+        std::io::BufReader::new(dbf),
+        shp_path,
+        |_, _| Some(Direction::Both),
+        "FULLNAME",
+    )
+}
+
+/// A directed road graph: nodes at intersections, an edge per way of travel.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RoadNetwork {
+    /// Node positions `(latitude, longitude)`.
+    pub nodes: Vec<(f64, f64)>,
+    /// Edges: from, to, geometry (from `from` to `to`, both ends included), name.
+    pub edges: Vec<RoadEdge>,
+}
+
+/// One directed edge.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoadEdge {
+    /// Start node.
+    pub from: u32,
+    /// End node.
+    pub to: u32,
+    /// Geometry from start to end.
+    pub geometry: Vec<(f64, f64)>,
+    /// Street name.
+    pub name: String,
+}
+
+/// Positions are matched to 1e-7 degrees (about 1 cm) to join lines.
+fn position_key(p: (f64, f64)) -> (i64, i64) {
+    ((p.0 * 1e7).round() as i64, (p.1 * 1e7).round() as i64)
+}
+
+/// Joins lines into a graph. With `split_at_shared_vertices`, a line is also cut at
+/// every interior vertex that another line shares (TIGER); otherwise only end points
+/// become nodes (data already split at intersections).
+#[must_use]
+pub fn build_network(lines: &[RoadLine], split_at_shared_vertices: bool) -> RoadNetwork {
+    let mut uses: HashMap<(i64, i64), u32> = HashMap::new();
+    if split_at_shared_vertices {
+        for line in lines {
+            let mut seen = std::collections::HashSet::new();
+            for &p in &line.points {
+                if seen.insert(position_key(p)) {
+                    *uses.entry(position_key(p)).or_default() += 1;
+                }
+            }
+        }
+    }
+    let mut network = RoadNetwork::default();
+    let mut index: HashMap<(i64, i64), u32> = HashMap::new();
+    let mut node = |p: (f64, f64), network: &mut RoadNetwork| -> u32 {
+        *index.entry(position_key(p)).or_insert_with(|| {
+            network.nodes.push(p);
+            (network.nodes.len() - 1) as u32
+        })
+    };
+    for line in lines {
+        let last = line.points.len() - 1;
+        let mut start = 0;
+        for i in 1..=last {
+            let shared = split_at_shared_vertices
+                && uses
+                    .get(&position_key(line.points[i]))
+                    .copied()
+                    .unwrap_or(0)
+                    > 1;
+            if i < last && !shared {
+                continue;
+            }
+            let piece = &line.points[start..=i];
+            let (a, b) = (
+                node(piece[0], &mut network),
+                node(piece[piece.len() - 1], &mut network),
+            );
+            if a != b || piece.len() > 2 {
+                if line.direction != Direction::Backward {
+                    network.edges.push(RoadEdge {
+                        from: a,
+                        to: b,
+                        geometry: piece.to_vec(),
+                        name: line.name.clone(),
+                    });
+                }
+                if line.direction != Direction::Forward {
+                    let mut reversed = piece.to_vec();
+                    reversed.reverse();
+                    network.edges.push(RoadEdge {
+                        from: b,
+                        to: a,
+                        geometry: reversed,
+                        name: line.name.clone(),
+                    });
+                }
+            }
+            start = i;
+        }
+    }
+    network
+}
+
+/// Sizes of the pieces of a network, ignoring direction, largest first.
+#[must_use]
+pub fn weak_component_sizes(network: &RoadNetwork) -> Vec<usize> {
+    let mut sets = petgraph::unionfind::UnionFind::<u32>::new(network.nodes.len());
+    for edge in &network.edges {
+        sets.union(edge.from, edge.to);
+    }
+    let mut sizes: HashMap<u32, usize> = HashMap::new();
+    for n in 0..network.nodes.len() as u32 {
+        *sizes.entry(sets.find(n)).or_default() += 1;
+    }
+    let mut sizes: Vec<usize> = sizes.into_values().collect();
+    sizes.sort_unstable_by(|a, b| b.cmp(a));
+    sizes
+}
+
+/// What keeping the largest strongly connected component dropped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pruned {
+    /// Nodes dropped.
+    pub nodes: usize,
+    /// Edges dropped.
+    pub edges: usize,
+}
+
+/// Keeps only the largest strongly connected component (every kept node can reach
+/// every other), renumbering nodes in their original order.
+#[must_use]
+pub fn largest_strong_component(network: &RoadNetwork) -> (RoadNetwork, Pruned) {
+    let mut graph = DiGraph::<(), ()>::with_capacity(network.nodes.len(), network.edges.len());
+    for _ in &network.nodes {
+        graph.add_node(());
+    }
+    for edge in &network.edges {
+        graph.add_edge(edge.from.into(), edge.to.into(), ());
+    }
+    let largest = kosaraju_scc(&graph)
+        .into_iter()
+        .max_by_key(Vec::len)
+        .unwrap_or_default();
+    let mut keep = vec![None; network.nodes.len()];
+    let mut members: Vec<usize> = largest.iter().map(|n| n.index()).collect();
+    members.sort_unstable();
+    let mut out = RoadNetwork::default();
+    for old in members {
+        keep[old] = Some(out.nodes.len() as u32);
+        out.nodes.push(network.nodes[old]);
+    }
+    for edge in &network.edges {
+        if let (Some(from), Some(to)) = (keep[edge.from as usize], keep[edge.to as usize]) {
+            out.edges.push(RoadEdge {
+                from,
+                to,
+                ..edge.clone()
+            });
+        }
+    }
+    let pruned = Pruned {
+        nodes: network.nodes.len() - out.nodes.len(),
+        edges: network.edges.len() - out.edges.len(),
+    };
+    (out, pruned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line(points: &[(f64, f64)], direction: Direction) -> RoadLine {
+        RoadLine {
+            points: points.to_vec(),
+            direction,
+            name: String::new(),
+        }
+    }
+
+    #[test]
+    fn end_points_join_and_directions_make_edges() {
+        let lines = [
+            line(&[(0.0, 0.0), (0.0, 0.001), (0.0, 0.002)], Direction::Both),
+            line(&[(0.0, 0.002), (0.001, 0.002)], Direction::Forward),
+            line(&[(0.001, 0.002), (0.0, 0.0)], Direction::Backward),
+        ];
+        let network = build_network(&lines, false);
+        assert_eq!(network.nodes.len(), 3);
+        assert_eq!(network.edges.len(), 4);
+        let pairs: Vec<(u32, u32)> = network.edges.iter().map(|e| (e.from, e.to)).collect();
+        assert_eq!(pairs, [(0, 1), (1, 0), (1, 2), (0, 2)]);
+        assert_eq!(
+            network.edges[1].geometry[0],
+            (0.0, 0.002),
+            "reversed geometry starts at its from node"
+        );
+    }
+
+    #[test]
+    fn shared_vertices_split_lines_when_asked() {
+        // A cross: two lines sharing their middle vertex.
+        let lines = [
+            line(&[(0.0, -0.001), (0.0, 0.0), (0.0, 0.001)], Direction::Both),
+            line(&[(-0.001, 0.0), (0.0, 0.0), (0.001, 0.0)], Direction::Both),
+        ];
+        assert_eq!(build_network(&lines, false).nodes.len(), 4);
+        let split = build_network(&lines, true);
+        assert_eq!(split.nodes.len(), 5);
+        assert_eq!(split.edges.len(), 8);
+        assert_eq!(weak_component_sizes(&split), [5]);
+    }
+
+    #[test]
+    fn one_way_dead_ends_fall_out_of_the_strong_component() {
+        let lines = [
+            line(&[(0.0, 0.0), (0.0, 0.001)], Direction::Both),
+            line(&[(0.0, 0.001), (0.0, 0.002)], Direction::Forward),
+        ];
+        let (strong, pruned) = largest_strong_component(&build_network(&lines, false));
+        assert_eq!(strong.nodes.len(), 2);
+        assert_eq!(pruned, Pruned { nodes: 1, edges: 1 });
+    }
+}
