@@ -14,6 +14,7 @@ pub mod counts;
 pub mod data;
 pub mod ingest;
 pub mod model;
+pub mod osm;
 pub mod pipeline;
 pub mod progress;
 pub mod report;

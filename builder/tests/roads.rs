@@ -65,3 +65,35 @@ fn tiger_lines_split_at_shared_vertices() {
     let unsplit = roads::weak_component_sizes(&roads::build_network(&lines, false));
     assert!((unsplit[0] as f64) < 0.9 * network.nodes.len() as f64);
 }
+
+#[test]
+fn helsinki_pbf_roads() {
+    let data = hexrisk_builder::osm::read_pbf(&data_dir().join("helsinki/helsinki_center.osm.pbf"))
+        .unwrap();
+    // README: 24,260 nodes, 5,130 ways (2,650 roads).
+    assert_eq!(data.nodes.len(), 24_260);
+    assert_eq!(data.ways.len(), 5_130);
+    assert_eq!(data.highways().count(), 2_650);
+    let lines = data.road_lines();
+    assert!(
+        lines.len() > 2_000 && lines.len() <= 2_650,
+        "{}",
+        lines.len()
+    );
+    assert!(lines.iter().any(|l| l.direction == Direction::Forward));
+    let network = roads::build_network(&lines, true);
+    let (strong, _) = roads::largest_strong_component(&network);
+    assert!(strong.nodes.len() as f64 > 0.5 * network.nodes.len() as f64);
+}
+
+#[test]
+fn uoft_campus_osm_xml_roads() {
+    let data = hexrisk_builder::osm::read_xml(&data_dir().join("toronto/uoft_campus.osm")).unwrap();
+    // README: 12,360 nodes, 1,589 ways.
+    assert_eq!(data.nodes.len(), 12_360);
+    assert_eq!(data.ways.len(), 1_589);
+    let lines = data.road_lines();
+    assert!(lines.len() > 500, "{}", lines.len());
+    let network = roads::build_network(&lines, true);
+    assert!(roads::weak_component_sizes(&network)[0] > network.nodes.len() / 2);
+}
