@@ -153,6 +153,31 @@ impl SourceConfig {
     }
 }
 
+/// Road data layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoadFormat {
+    /// City of Toronto HERE-derived streets, zipped shapefile, split at intersections.
+    TorontoHere,
+    /// US Census TIGER/Line roads shapefile; lines share vertices at intersections.
+    Tiger,
+    /// OpenStreetMap PBF.
+    OsmPbf,
+    /// OpenStreetMap XML.
+    OsmXml,
+}
+
+/// Where a city's roads come from.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RoadsConfig {
+    /// Layout.
+    pub format: RoadFormat,
+    /// File, relative to the data directory.
+    pub file: PathBuf,
+    /// Attribution, reported with routes.
+    pub source: String,
+}
+
 /// Toronto's de-duplication of events that appear in several files.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 pub struct DedupeConfig {
@@ -185,6 +210,8 @@ pub struct CityConfig {
     pub sources: BTreeMap<String, SourceConfig>,
     /// Cross-file de-duplication (Toronto).
     pub dedupe: Option<DedupeConfig>,
+    /// Road network for routing; none means routing over the hex lattice.
+    pub roads: Option<RoadsConfig>,
 }
 
 /// A configuration file that cannot be used.

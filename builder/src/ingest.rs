@@ -146,6 +146,9 @@ pub enum IngestError {
     /// The configuration is inconsistent.
     #[error("{0}")]
     Config(String),
+    /// The road file failed.
+    #[error(transparent)]
+    Roads(#[from] crate::roads::RoadError),
 }
 
 /// A row that passed mapping, date and coordinate checks.

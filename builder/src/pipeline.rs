@@ -290,6 +290,31 @@ fn bounds_of(grid: &crate::boundary::CityGrid) -> Bounds {
     )
 }
 
+/// The city's road graph, if it has road data, with a line on what was pruned.
+fn road_graph(
+    city: &CityConfig,
+    data_dir: &Path,
+    cells: &[h3o::CellIndex],
+    progress: &ProgressBar,
+) -> Result<Option<hexrisk_engine::graph::RoadGraph>, IngestError> {
+    let Some(roads) = &city.roads else {
+        return Ok(None);
+    };
+    progress.set_message(format!("{}: road graph", city.name));
+    let (graph, pruned) = crate::roads::city_graph(roads, data_dir, cells)?;
+    progress.suspend(|| {
+        println!(
+            "  roads: {} nodes, {} edges, {} ways kept; dropped {} nodes and {} edges outside the largest strongly connected component",
+            graph.node_count(),
+            graph.edge_count(),
+            graph.way_count(),
+            pruned.nodes,
+            pruned.edges
+        );
+    });
+    Ok(Some(graph))
+}
+
 /// Builds one city.
 ///
 /// # Errors
@@ -318,6 +343,7 @@ pub fn build_city(
     progress.inc_length(1 + backtest.div_ceil(REFIT_EVERY) as u64);
     progress.inc(1);
 
+    let road_graph = road_graph(city, data_dir, &ingested.grid.cells, progress)?;
     let forecasts = forecast_range(
         city,
         &ingested,
@@ -369,6 +395,7 @@ pub fn build_city(
             })
             .collect(),
         dispersion: forecasts.dispersion,
+        road_graph,
         utc_offsets: utc_offsets(
             &city.timezone,
             ingested.weeks.start_of(start),

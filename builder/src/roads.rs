@@ -307,6 +307,135 @@ pub fn largest_strong_component(network: &RoadNetwork) -> (RoadNetwork, Pruned) 
     (out, pruned)
 }
 
+/// Reads a city's configured roads and builds its graph over the grid `cells`,
+/// keeping the largest strongly connected component.
+///
+/// # Errors
+/// [`RoadError`] when the road file cannot be read.
+pub fn city_graph(
+    config: &crate::config::RoadsConfig,
+    data_dir: &Path,
+    cells: &[h3o::CellIndex],
+) -> Result<(hexrisk_engine::graph::RoadGraph, Pruned), RoadError> {
+    use crate::config::RoadFormat;
+    let path = data_dir.join(&config.file);
+    let (lines, split) = match config.format {
+        RoadFormat::TorontoHere => (read_toronto_streets(&path)?, false),
+        RoadFormat::Tiger => (read_tiger_roads(&path)?, true),
+        RoadFormat::OsmPbf => (crate::osm::read_pbf(&path)?.road_lines(), true),
+        RoadFormat::OsmXml => (crate::osm::read_xml(&path)?.road_lines(), true),
+    };
+    let (strong, pruned) = largest_strong_component(&build_network(&lines, split));
+    Ok((to_graph(&strong, cells, &config.source), pruned))
+}
+
+/// Sampling step, in metres, for finding the cells a way crosses.
+pub const CELL_SAMPLE_M: f64 = 10.0;
+
+fn micro(p: (f64, f64)) -> [i32; 2] {
+    [(p.1 * 1e6).round() as i32, (p.0 * 1e6).round() as i32]
+}
+
+/// Packs a network into the engine's [`RoadGraph`]: ways shared by the two
+/// directions of a street, lengths along the geometry, the grid cells each way
+/// crosses (`cells` is the sorted city grid) and CSR edges.
+#[must_use]
+pub fn to_graph(
+    network: &RoadNetwork,
+    cells: &[h3o::CellIndex],
+    source: &str,
+) -> hexrisk_engine::graph::RoadGraph {
+    use hexrisk_engine::graph::{NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph};
+    use hexrisk_engine::grid;
+
+    // One way per street piece: an edge and its reverse share it.
+    let key =
+        |geometry: &[(f64, f64)]| -> Vec<[i32; 2]> { geometry.iter().map(|&p| micro(p)).collect() };
+    let mut way_index: HashMap<Vec<[i32; 2]>, u32> = HashMap::new();
+    let mut ways: Vec<&RoadEdge> = Vec::new();
+    let mut edge_way = Vec::with_capacity(network.edges.len());
+    for edge in &network.edges {
+        let forward = key(&edge.geometry);
+        let mut backward = forward.clone();
+        backward.reverse();
+        if let Some(&w) = way_index.get(&forward) {
+            edge_way.push(w);
+        } else if let Some(&w) = way_index.get(&backward) {
+            edge_way.push(w | REVERSED);
+        } else {
+            let w = ways.len() as u32;
+            way_index.insert(forward, w);
+            ways.push(edge);
+            edge_way.push(w);
+        }
+    }
+
+    let mut graph = RoadGraph {
+        kind: NetworkKind::Roads,
+        source: source.to_owned(),
+        nodes: network.nodes.iter().map(|&p| micro(p)).collect(),
+        first_edge: Vec::with_capacity(network.nodes.len() + 1),
+        edge_target: Vec::with_capacity(network.edges.len()),
+        edge_way: Vec::with_capacity(network.edges.len()),
+        way_length_m: Vec::with_capacity(ways.len()),
+        way_points_start: vec![0],
+        way_points: Vec::new(),
+        way_cells_start: vec![0],
+        way_cells: Vec::new(),
+        way_cell_m: Vec::new(),
+    };
+    for way in &ways {
+        let points: Vec<h3o::LatLng> = way
+            .geometry
+            .iter()
+            .filter_map(|&(lat, lng)| h3o::LatLng::new(lat, lng).ok())
+            .collect();
+        let mut length = 0.0;
+        let mut crossed: Vec<(h3o::CellIndex, f64)> = Vec::new();
+        for pair in points.windows(2) {
+            length += grid::distance_m(pair[0], pair[1]);
+            for (cell, metres) in grid::cells_along(pair[0], pair[1], CELL_SAMPLE_M) {
+                match crossed.last_mut() {
+                    Some((previous, m)) if *previous == cell => *m += metres,
+                    _ => crossed.push((cell, metres)),
+                }
+            }
+        }
+        graph.way_length_m.push(length as f32);
+        graph.way_points.extend(
+            way.geometry[1..way.geometry.len() - 1]
+                .iter()
+                .map(|&p| micro(p)),
+        );
+        graph.way_points_start.push(graph.way_points.len() as u32);
+        for (cell, metres) in crossed {
+            graph.way_cells.push(
+                cells
+                    .binary_search(&cell)
+                    .map_or(OUTSIDE_GRID, |i| i as u32),
+            );
+            graph.way_cell_m.push(metres as f32);
+        }
+        graph.way_cells_start.push(graph.way_cells.len() as u32);
+    }
+
+    // CSR: edges grouped by source node, in input order within a node.
+    let mut order: Vec<usize> = (0..network.edges.len()).collect();
+    order.sort_by_key(|&e| network.edges[e].from);
+    let mut next = 0;
+    for node in 0..network.nodes.len() as u32 {
+        graph.first_edge.push(graph.edge_target.len() as u32);
+        while next < order.len() && network.edges[order[next]].from == node {
+            let e = order[next];
+            graph.edge_target.push(network.edges[e].to);
+            graph.edge_way.push(edge_way[e]);
+            next += 1;
+        }
+    }
+    graph.first_edge.push(graph.edge_target.len() as u32);
+    graph
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -97,3 +97,37 @@ fn uoft_campus_osm_xml_roads() {
     let network = roads::build_network(&lines, true);
     assert!(roads::weak_component_sizes(&network)[0] > network.nodes.len() / 2);
 }
+
+#[test]
+fn toronto_graph_packs_ways_once_and_validates() {
+    let lines = roads::read_toronto_streets(&data_dir().join("toronto/streets_here.zip")).unwrap();
+    let (strong, _) = roads::largest_strong_component(&roads::build_network(&lines, false));
+    // A grid of the cells the streets touch is enough to check the cell tables.
+    let mut cells: Vec<hexrisk_engine::CellIndex> = strong
+        .nodes
+        .iter()
+        .filter_map(|&(lat, lng)| hexrisk_engine::grid::cell_at(lat, lng).ok())
+        .collect();
+    cells.sort_unstable();
+    cells.dedup();
+    let graph = roads::to_graph(&strong, &cells, "test");
+    assert_eq!(graph.validate(cells.len()), Ok(()));
+    assert_eq!(graph.node_count(), strong.nodes.len());
+    assert_eq!(graph.edge_count(), strong.edges.len());
+    assert!(
+        graph.way_count() < graph.edge_count(),
+        "two-way streets share a way"
+    );
+    // Lengths are the geometry's: every way between 0 m and 5 km, cell metres summing to it.
+    for way in 0..graph.way_count() {
+        let length = f64::from(graph.way_length_m[way]);
+        assert!((0.0..5_000.0).contains(&length));
+        let in_cells: f64 = graph.way_cells(way).map(|(_, m)| f64::from(m)).sum();
+        assert!(
+            (in_cells - length).abs() < 0.01 * length.max(1.0),
+            "way {way}: {in_cells} vs {length}"
+        );
+    }
+    let bytes = hexrisk_engine::artifact::encode_graph_for_size(&graph);
+    assert!(bytes < 3_000_000, "graph compresses to {bytes} bytes");
+}

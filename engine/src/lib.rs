@@ -30,6 +30,7 @@ pub mod artifact;
 pub mod classes;
 pub mod colour;
 pub mod forecast;
+pub mod graph;
 pub mod grid;
 pub mod model;
 pub mod risk;

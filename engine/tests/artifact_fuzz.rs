@@ -12,7 +12,7 @@ fn valid() -> Vec<u8> {
 /// Wraps a (possibly broken) postcard body in a correct header, compression and checksum.
 fn wrap(plain: &[u8]) -> Vec<u8> {
     let body = miniz_oxide::deflate::compress_to_vec_zlib(plain, 6);
-    let mut bytes = b"HXRK\x01\x00\x00\x00".to_vec();
+    let mut bytes = b"HXRK\x02\x00\x00\x00".to_vec();
     bytes.extend_from_slice(&u32::try_from(body.len()).unwrap().to_le_bytes());
     bytes.extend_from_slice(&crc32(&body).to_le_bytes());
     bytes.extend_from_slice(&body);
@@ -59,6 +59,7 @@ fn valid_artifact() -> CityArtifact {
             .collect(),
         dispersion: vec![[1.0; 5]; 2],
         utc_offsets: vec![(0, -5 * 3600)],
+        road_graph: None,
         cells,
     }
 }
@@ -86,7 +87,7 @@ proptest! {
     #[test]
     fn arbitrary_bodies_behind_a_valid_header_never_panic(body in proptest::collection::vec(any::<u8>(), 0..512)) {
         // A correct header and checksum, so the decompressor and decoder see the noise.
-        let mut bytes = b"HXRK\x01\x00\x00\x00".to_vec();
+        let mut bytes = b"HXRK\x02\x00\x00\x00".to_vec();
         bytes.extend_from_slice(&u32::try_from(body.len()).unwrap().to_le_bytes());
         bytes.extend_from_slice(&crc32(&body).to_le_bytes());
         bytes.extend_from_slice(&body);

@@ -650,6 +650,7 @@ pub(crate) mod tests {
             dispersion: vec![[2.0; 5]; weeks],
             // EST throughout.
             utc_offsets: vec![(0, -5 * 3600)],
+            road_graph: None,
             cells,
         };
         Atlas::new(vec![CityModel::from_artifact(artifact)])
