@@ -140,10 +140,25 @@ fn artifacts_are_small_valid_and_deterministic() {
         let decoded = CityModel::from_bytes(&bytes).unwrap();
         assert_eq!(decoded.artifact(), &build.artifact);
         if code == "city_ca_tor" {
+            // Budgets: forecasts and scores under 1.5 MB, the road graph under 3 MB.
+            let forecasts_only = artifact::CityArtifact {
+                road_graph: None,
+                ..build.artifact.clone()
+            };
+            let forecast_bytes = artifact::encode(&forecasts_only).unwrap().len();
             assert!(
-                bytes.len() < 1_500_000,
-                "Toronto artifact is {} bytes",
-                bytes.len()
+                forecast_bytes < 1_500_000,
+                "Toronto forecasts take {forecast_bytes} bytes"
+            );
+            let graph = build
+                .artifact
+                .road_graph
+                .as_ref()
+                .expect("Toronto has roads");
+            let graph_bytes = artifact::encode_graph_for_size(graph);
+            assert!(
+                graph_bytes < 3_000_000,
+                "Toronto's road graph takes {graph_bytes} bytes"
             );
             assert_eq!(build.cells, 815);
             assert_eq!(decoded.artifact().precincts.len(), 16);
