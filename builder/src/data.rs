@@ -15,6 +15,20 @@ pub const DEFAULT_DATA_DIR: &str = "../shared/data";
 /// Environment variable that overrides the data directory.
 pub const DATA_DIR_ENV: &str = "HEXRISK_DATA_DIR";
 
+/// The data directory for tests and tools run from the workspace: `HEXRISK_DATA_DIR`
+/// if set, else `../shared/data` beside the repository.
+#[must_use]
+pub fn workspace_data_dir() -> PathBuf {
+    std::env::var_os(DATA_DIR_ENV).map_or_else(
+        || {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join(DEFAULT_DATA_DIR)
+        },
+        PathBuf::from,
+    )
+}
+
 /// A problem with the data directory.
 #[derive(Debug, thiserror::Error)]
 pub enum DataError {

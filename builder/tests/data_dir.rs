@@ -7,14 +7,7 @@ use std::path::PathBuf;
 use hexrisk_builder::data;
 
 fn data_dir() -> PathBuf {
-    std::env::var_os(data::DATA_DIR_ENV).map_or_else(
-        || {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../")
-                .join(data::DEFAULT_DATA_DIR)
-        },
-        PathBuf::from,
-    )
+    data::workspace_data_dir()
 }
 
 #[test]
