@@ -372,15 +372,24 @@ pub(crate) mod tests {
         (response.status().as_u16(), value, response)
     }
 
+    /// A GET without a body.
+    pub(crate) fn get(
+        backend: &Memory,
+        uri: &str,
+        key: Option<&str>,
+    ) -> (u16, Value, Response<Bytes>) {
+        call(backend, Method::GET, uri, key, None)
+    }
+
     #[test]
     fn health_needs_no_key_and_reports_components() {
         let mut backend = Memory::new();
-        let (status, body, _) = call(&backend, Method::GET, "http://x/v1/health", None, None);
+        let (status, body, _) = get(&backend, "http://x/v1/health", None);
         assert_eq!((status, body["status"].as_str()), (200, Some("healthy")));
-        let (_, body, _) = call(&backend, Method::GET, "http://x/health", None, None);
+        let (_, body, _) = get(&backend, "http://x/health", None);
         assert_eq!(body["coverage"]["cities"], json!(["city_ca_tor"]));
         backend.atlas = None;
-        let (status, body, _) = call(&backend, Method::GET, "http://x/v1/health", None, None);
+        let (status, body, _) = get(&backend, "http://x/v1/health", None);
         assert_eq!(
             (status, body["services"]["models"].as_str()),
             (503, Some("unhealthy"))
@@ -390,28 +399,16 @@ pub(crate) mod tests {
     #[test]
     fn missing_wrong_and_malformed_keys_are_401_as_specified() {
         let backend = Memory::new();
-        let (status, body, _) = call(&backend, Method::GET, "http://x/v1/cities", None, None);
+        let (status, body, _) = get(&backend, "http://x/v1/cities", None);
         assert_eq!(status, 401);
         assert_eq!(body["message"], "API key is required");
         assert!(body["details"]["suggestion"].is_string());
         let wrong = "hexrisk_live_ZZZZ456789abcdefghijABCDEFGHIJKL";
-        let (status, body, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/cities",
-            Some(wrong),
-            None,
-        );
+        let (status, body, _) = get(&backend, "http://x/v1/cities", Some(wrong));
         assert_eq!(status, 401);
         assert_eq!(body["message"], "API key is invalid");
         assert_eq!(body["details"]["key_prefix"], "hexrisk_live_ZZZZ...");
-        let (status, _, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/cities",
-            Some("garbage"),
-            None,
-        );
+        let (status, _, _) = get(&backend, "http://x/v1/cities", Some("garbage"));
         assert_eq!(status, 401);
     }
 
@@ -419,13 +416,7 @@ pub(crate) mod tests {
     fn sandbox_keys_are_marked_counted_and_limited() {
         let backend = Memory::new();
         for remaining in [2, 1, 0] {
-            let (status, body, response) = call(
-                &backend,
-                Method::GET,
-                "http://x/v1/classes",
-                Some(SANDBOX_KEY),
-                None,
-            );
+            let (status, body, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
             assert_eq!(status, 200);
             assert_eq!(body["sandbox_mode"], true);
             assert_eq!(
@@ -433,13 +424,7 @@ pub(crate) mod tests {
                 remaining.to_string().as_str()
             );
         }
-        let (status, body, response) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/classes",
-            Some(SANDBOX_KEY),
-            None,
-        );
+        let (status, body, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
         assert_eq!(status, 429);
         assert_eq!(body["code"], "RATE_LIMITED");
         assert_eq!(
@@ -452,13 +437,7 @@ pub(crate) mod tests {
         assert_eq!(body["details"]["reset_at"], "2022-01-06T00:00:00Z");
         assert!(response.headers().contains_key("retry-after"));
         // Live keys carry no sandbox marker.
-        let (_, body, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/classes",
-            Some(LIVE_KEY),
-            None,
-        );
+        let (_, body, _) = get(&backend, "http://x/v1/classes", Some(LIVE_KEY));
         assert!(body.get("sandbox_mode").is_none());
     }
 
@@ -468,26 +447,14 @@ pub(crate) mod tests {
         let digest = PresentedKey::new(LIVE_KEY).digest();
         backend.keys.get_mut(&digest).unwrap().revoked_at =
             Some(now() - chrono::Duration::seconds(1));
-        let (status, body, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/classes",
-            Some(LIVE_KEY),
-            None,
-        );
+        let (status, body, _) = get(&backend, "http://x/v1/classes", Some(LIVE_KEY));
         assert_eq!(
             (status, body["message"].as_str()),
             (401, Some("API key is invalid"))
         );
         let digest = PresentedKey::new(SANDBOX_KEY).digest();
         backend.keys.get_mut(&digest).unwrap().expires_at = Some(now());
-        let (status, _, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/classes",
-            Some(SANDBOX_KEY),
-            None,
-        );
+        let (status, _, _) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
         assert_eq!(status, 401);
     }
 
@@ -522,13 +489,7 @@ pub(crate) mod tests {
     fn failures_of_dependencies_are_500_without_detail() {
         let mut backend = Memory::new();
         backend.database_up = false;
-        let (status, body, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/cities",
-            Some(LIVE_KEY),
-            None,
-        );
+        let (status, body, _) = get(&backend, "http://x/v1/cities", Some(LIVE_KEY));
         assert_eq!(
             (status, body["code"].as_str()),
             (500, Some("INTERNAL_ERROR"))
@@ -536,26 +497,14 @@ pub(crate) mod tests {
         assert_eq!(body["details"], json!({}));
         let mut backend = Memory::new();
         backend.atlas = None;
-        let (status, _, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/cities",
-            Some(LIVE_KEY),
-            None,
-        );
+        let (status, _, _) = get(&backend, "http://x/v1/cities", Some(LIVE_KEY));
         assert_eq!(status, 500);
     }
 
     #[test]
     fn the_openapi_document_is_served_without_a_key_and_covers_every_endpoint() {
         let backend = Memory::new();
-        let (status, doc, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/openapi.json",
-            None,
-            None,
-        );
+        let (status, doc, _) = get(&backend, "http://x/v1/openapi.json", None);
         assert_eq!(status, 200);
         assert_eq!(doc["openapi"], "3.1.0");
         for (path, method, _) in Endpoint::ALL
@@ -571,7 +520,7 @@ pub(crate) mod tests {
     #[test]
     fn the_benchmark_noop_exists_only_when_enabled() {
         let backend = Memory::new();
-        let (status, _, _) = call(&backend, Method::GET, "http://x/__bench/noop", None, None);
+        let (status, _, _) = get(&backend, "http://x/__bench/noop", None);
         assert_eq!(status, 404);
         let request = Request::builder()
             .uri("http://x/__bench/noop")
@@ -588,27 +537,15 @@ pub(crate) mod tests {
     #[test]
     fn unknown_paths_and_wrong_methods() {
         let backend = Memory::new();
-        let (status, body, _) = call(&backend, Method::GET, "http://x/v2/health", None, None);
+        let (status, body, _) = get(&backend, "http://x/v2/health", None);
         assert_eq!((status, body["code"].as_str()), (404, Some("NOT_FOUND")));
-        let (status, body, response) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/predict",
-            Some(LIVE_KEY),
-            None,
-        );
+        let (status, body, response) = get(&backend, "http://x/v1/predict", Some(LIVE_KEY));
         assert_eq!(
             (status, body["code"].as_str()),
             (405, Some("METHOD_NOT_ALLOWED"))
         );
         assert_eq!(response.headers()["allow"], "POST");
-        let (status, _, _) = call(
-            &backend,
-            Method::GET,
-            "http://x/v1/cities/",
-            Some(LIVE_KEY),
-            None,
-        );
+        let (status, _, _) = get(&backend, "http://x/v1/cities/", Some(LIVE_KEY));
         assert_eq!(status, 200);
     }
 }
