@@ -290,7 +290,26 @@ fn bounds_of(grid: &crate::boundary::CityGrid) -> Bounds {
     )
 }
 
-/// The city's road graph, if it has road data, with a line on what was pruned.
+/// Resolution of the lattice routed over where a city has no road data: resolution-9
+/// cells (centres about 350 m apart), seven per grid cell.
+pub const LATTICE_RESOLUTION: h3o::Resolution = h3o::Resolution::Nine;
+
+/// The lattice over the children of the grid `cells` (sorted).
+fn hex_lattice(cells: &[h3o::CellIndex]) -> hexrisk_engine::graph::RoadGraph {
+    let children: Vec<h3o::CellIndex> = cells
+        .iter()
+        .flat_map(|c| c.children(LATTICE_RESOLUTION))
+        .collect();
+    let grid: Vec<u64> = cells.iter().map(|&c| u64::from(c)).collect();
+    hexrisk_engine::graph::hex_lattice(
+        &children,
+        &grid,
+        "H3 resolution-9 lattice (no road data for this city)",
+    )
+}
+
+/// The city's road graph (or, without road data, a hex lattice), with a line on
+/// what was pruned.
 fn road_graph(
     city: &CityConfig,
     data_dir: &Path,
@@ -298,18 +317,29 @@ fn road_graph(
     progress: &ProgressBar,
 ) -> Result<Option<hexrisk_engine::graph::RoadGraph>, IngestError> {
     let Some(roads) = &city.roads else {
-        return Ok(None);
+        progress.set_message(format!("{}: hex lattice", city.name));
+        let graph = hex_lattice(cells);
+        progress.suspend(|| {
+            println!(
+                "  roads: none; routing over the resolution-{} hex lattice: {} nodes, {} edges",
+                u8::from(LATTICE_RESOLUTION),
+                graph.node_count(),
+                graph.edge_count()
+            );
+        });
+        return Ok(Some(graph));
     };
     progress.set_message(format!("{}: road graph", city.name));
     let (graph, pruned) = crate::roads::city_graph(roads, data_dir, cells)?;
     progress.suspend(|| {
         println!(
-            "  roads: {} nodes, {} edges, {} ways kept; dropped {} nodes and {} edges outside the largest strongly connected component",
+            "  roads: {} nodes, {} edges, {} ways kept; dropped {} nodes and {} edges outside the largest strongly connected component; merged {} nodes that only continue a street",
             graph.node_count(),
             graph.edge_count(),
             graph.way_count(),
             pruned.nodes,
-            pruned.edges
+            pruned.edges,
+            pruned.merged
         );
     });
     Ok(Some(graph))

@@ -266,6 +266,8 @@ pub struct Pruned {
     pub nodes: usize,
     /// Edges dropped.
     pub edges: usize,
+    /// Nodes that only continued a street, merged into longer edges (not dropped).
+    pub merged: usize,
 }
 
 /// Keeps only the largest strongly connected component (every kept node can reach
@@ -303,8 +305,82 @@ pub fn largest_strong_component(network: &RoadNetwork) -> (RoadNetwork, Pruned) 
     let pruned = Pruned {
         nodes: network.nodes.len() - out.nodes.len(),
         edges: network.edges.len() - out.edges.len(),
+        merged: 0,
     };
     (out, pruned)
+}
+
+/// Whether a node only continues one street: one way through (`a → v → b`) or both
+/// ways (`a ⇄ v ⇄ b`), with `a ≠ b`.
+fn chain_nodes(network: &RoadNetwork) -> Vec<bool> {
+    let n = network.nodes.len();
+    let mut into: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut out: Vec<Vec<u32>> = vec![Vec::new(); n];
+    for edge in &network.edges {
+        out[edge.from as usize].push(edge.to);
+        into[edge.to as usize].push(edge.from);
+    }
+    (0..n)
+        .map(|v| {
+            let (mut i, mut o) = (into[v].clone(), out[v].clone());
+            i.sort_unstable();
+            o.sort_unstable();
+            let one_way = i.len() == 1 && o.len() == 1 && i[0] != o[0];
+            let two_way = i.len() == 2 && i == o && i[0] != i[1];
+            (one_way || two_way) && !i.contains(&(v as u32))
+        })
+        .collect()
+}
+
+/// Merges edges through [`chain_nodes`] so that nodes are only intersections and
+/// dead ends: the same streets and lengths with about half the nodes, which halves
+/// the work of every route search. Returns the network and the nodes merged away.
+#[must_use]
+pub fn contract_chains(network: &RoadNetwork) -> (RoadNetwork, usize) {
+    let chain = chain_nodes(network);
+    if chain.iter().all(|&c| c) {
+        // A single loop: nothing to anchor the merged edges to.
+        return (network.clone(), 0);
+    }
+    let mut out_edges: Vec<Vec<usize>> = vec![Vec::new(); network.nodes.len()];
+    for (e, edge) in network.edges.iter().enumerate() {
+        out_edges[edge.from as usize].push(e);
+    }
+    let mut renumber = vec![u32::MAX; network.nodes.len()];
+    let mut out = RoadNetwork::default();
+    for (v, &p) in network.nodes.iter().enumerate() {
+        if !chain[v] {
+            renumber[v] = out.nodes.len() as u32;
+            out.nodes.push(p);
+        }
+    }
+    for edge in network.edges.iter().filter(|e| !chain[e.from as usize]) {
+        let mut geometry = edge.geometry.clone();
+        let (mut previous, mut current) = (edge.from, edge.to);
+        // Each step leaves a chain node by its one onward edge; the bound only guards
+        // against malformed input.
+        for _ in 0..network.nodes.len() {
+            if !chain[current as usize] {
+                break;
+            }
+            let Some(&next) = out_edges[current as usize]
+                .iter()
+                .find(|&&e| network.edges[e].to != previous)
+            else {
+                break;
+            };
+            geometry.extend_from_slice(&network.edges[next].geometry[1..]);
+            previous = current;
+            current = network.edges[next].to;
+        }
+        out.edges.push(RoadEdge {
+            from: renumber[edge.from as usize],
+            to: renumber[current as usize],
+            geometry,
+            name: edge.name.clone(),
+        });
+    }
+    (out, chain.iter().filter(|&&c| c).count())
 }
 
 /// Reads a city's configured roads and builds its graph over the grid `cells`,
@@ -326,11 +402,12 @@ pub fn city_graph(
         RoadFormat::OsmXml => (crate::osm::read_xml(&path)?.road_lines(), true),
     };
     let (strong, pruned) = largest_strong_component(&build_network(&lines, split));
-    Ok((to_graph(&strong, cells, &config.source), pruned))
+    let (contracted, merged) = contract_chains(&strong);
+    Ok((
+        to_graph(&contracted, cells, &config.source),
+        Pruned { merged, ..pruned },
+    ))
 }
-
-/// Sampling step, in metres, for finding the cells a way crosses.
-pub const CELL_SAMPLE_M: f64 = 10.0;
 
 fn micro(p: (f64, f64)) -> [i32; 2] {
     [(p.1 * 1e6).round() as i32, (p.0 * 1e6).round() as i32]
@@ -390,17 +467,8 @@ pub fn to_graph(
             .iter()
             .filter_map(|&(lat, lng)| h3o::LatLng::new(lat, lng).ok())
             .collect();
-        let mut length = 0.0;
-        let mut crossed: Vec<(h3o::CellIndex, f64)> = Vec::new();
-        for pair in points.windows(2) {
-            length += grid::distance_m(pair[0], pair[1]);
-            for (cell, metres) in grid::cells_along(pair[0], pair[1], CELL_SAMPLE_M) {
-                match crossed.last_mut() {
-                    Some((previous, m)) if *previous == cell => *m += metres,
-                    _ => crossed.push((cell, metres)),
-                }
-            }
-        }
+        let length: f64 = points.windows(2).map(|p| grid::distance_m(p[0], p[1])).sum();
+        let crossed = grid::cells_crossed(&points, grid::RESOLUTION);
         graph.way_length_m.push(length as f32);
         graph.way_points.extend(
             way.geometry[1..way.geometry.len() - 1]
@@ -482,6 +550,42 @@ mod tests {
     }
 
     #[test]
+    fn chains_merge_into_single_edges_with_the_same_geometry() {
+        // A two-way street a - v - b with a side street at b, and a one-way loop
+        // b -> w -> c -> b through another chain node.
+        let lines = [
+            line(&[(0.0, 0.0), (0.0, 0.001)], Direction::Both),
+            line(&[(0.0, 0.001), (0.0, 0.002)], Direction::Both),
+            line(&[(0.0, 0.002), (0.001, 0.002)], Direction::Both),
+            line(&[(0.0, 0.002), (-0.001, 0.002)], Direction::Forward),
+            line(&[(-0.001, 0.002), (-0.001, 0.003)], Direction::Forward),
+            line(&[(-0.001, 0.003), (0.0, 0.002)], Direction::Forward),
+        ];
+        let network = build_network(&lines, false);
+        let (contracted, merged) = contract_chains(&network);
+        assert_eq!(merged, 3, "the middle of the street and the loop's two corners");
+        assert_eq!(contracted.nodes.len(), network.nodes.len() - 3);
+        let length = |n: &RoadNetwork| -> f64 {
+            n.edges
+                .iter()
+                .flat_map(|e| e.geometry.windows(2))
+                .map(|w| (w[1].0 - w[0].0).hypot(w[1].1 - w[0].1))
+                .sum()
+        };
+        assert!((length(&contracted) - length(&network)).abs() < 1e-12);
+        // a -> b is one edge now, with v inside its geometry.
+        let ab = contracted
+            .edges
+            .iter()
+            .find(|e| e.geometry[0] == (0.0, 0.0))
+            .unwrap();
+        assert_eq!(ab.geometry, [(0.0, 0.0), (0.0, 0.001), (0.0, 0.002)]);
+        // The loop is one edge from b back to b.
+        assert_eq!(contracted.edges.len(), network.edges.len() - 4);
+        assert!(contracted.edges.iter().any(|e| e.from == e.to && e.geometry.len() == 4));
+    }
+
+    #[test]
     fn one_way_dead_ends_fall_out_of_the_strong_component() {
         let lines = [
             line(&[(0.0, 0.0), (0.0, 0.001)], Direction::Both),
@@ -489,6 +593,13 @@ mod tests {
         ];
         let (strong, pruned) = largest_strong_component(&build_network(&lines, false));
         assert_eq!(strong.nodes.len(), 2);
-        assert_eq!(pruned, Pruned { nodes: 1, edges: 1 });
+        assert_eq!(
+            pruned,
+            Pruned {
+                nodes: 1,
+                edges: 1,
+                merged: 0
+            }
+        );
     }
 }

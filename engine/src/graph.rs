@@ -2,8 +2,11 @@
 //! whose edges run along undirected *ways* that carry the geometry, the length and the
 //! grid cells crossed, so both directions of a street share one copy of them.
 
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
+
+use h3o::{CellIndex, LatLng};
 
 use serde::{Deserialize, Serialize};
 
@@ -192,6 +195,79 @@ impl RoadGraph {
     }
 }
 
+fn micro_degrees(point: LatLng) -> [i32; 2] {
+    [
+        libm::round(point.lng() * 1e6) as i32,
+        libm::round(point.lat() * 1e6) as i32,
+    ]
+}
+
+/// A network over H3 cells themselves, for cities without road data and for routes
+/// that do not follow roads: a node at each cell centre and a straight way, usable
+/// in both directions, between every two cells that share an edge.
+///
+/// `lattice` are the cells to route over (any resolution, duplicates ignored);
+/// `grid` is the city's sorted resolution-8 grid, against which the crossed cells of
+/// each way are recorded.
+#[must_use]
+pub fn hex_lattice(lattice: &[CellIndex], grid: &[u64], source: &str) -> RoadGraph {
+    let mut cells = lattice.to_vec();
+    cells.sort_unstable();
+    cells.dedup();
+    let centres: Vec<LatLng> = cells.iter().map(|&c| LatLng::from(c)).collect();
+    let mut graph = RoadGraph {
+        kind: NetworkKind::HexLattice,
+        source: source.into(),
+        nodes: centres.iter().map(|&c| micro_degrees(c)).collect(),
+        first_edge: Vec::with_capacity(cells.len() + 1),
+        edge_target: Vec::new(),
+        edge_way: Vec::new(),
+        way_length_m: Vec::new(),
+        way_points_start: Vec::from([0]),
+        way_points: Vec::new(),
+        way_cells_start: Vec::from([0]),
+        way_cells: Vec::new(),
+        way_cell_m: Vec::new(),
+    };
+    let mut ways: BTreeMap<(u32, u32), u32> = BTreeMap::new();
+    for (i, &cell) in cells.iter().enumerate() {
+        graph.first_edge.push(graph.edge_target.len() as u32);
+        let mut neighbours: Vec<u32> = cell
+            .grid_disk::<Vec<_>>(1)
+            .into_iter()
+            .filter_map(|n| cells.binary_search(&n).ok())
+            .filter(|&j| j != i)
+            .map(|j| j as u32)
+            .collect();
+        neighbours.sort_unstable();
+        let i = i as u32;
+        for j in neighbours {
+            graph.edge_target.push(j);
+            if let Some(&way) = ways.get(&(j, i)) {
+                graph.edge_way.push(way | REVERSED);
+                continue;
+            }
+            let way = graph.way_length_m.len() as u32;
+            ways.insert((i, j), way);
+            graph.edge_way.push(way);
+            let (from, to) = (centres[i as usize], centres[j as usize]);
+            graph.way_length_m.push(from.distance_m(to) as f32);
+            graph.way_points_start.push(graph.way_points.len() as u32);
+            for (crossed, metres) in crate::grid::cells_crossed(&[from, to], crate::grid::RESOLUTION)
+            {
+                let position = grid
+                    .binary_search(&u64::from(crossed))
+                    .map_or(OUTSIDE_GRID, |p| p as u32);
+                graph.way_cells.push(position);
+                graph.way_cell_m.push(metres as f32);
+            }
+            graph.way_cells_start.push(graph.way_cells.len() as u32);
+        }
+    }
+    graph.first_edge.push(graph.edge_target.len() as u32);
+    graph
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
@@ -232,6 +308,28 @@ pub(crate) mod tests {
             graph.way_cells(0).collect::<Vec<_>>(),
             [(0, 500.0), (OUTSIDE_GRID, 305.0)]
         );
+    }
+
+    #[test]
+    fn a_lattice_joins_neighbouring_cells_both_ways() {
+        let centre = crate::grid::cell_at(29.7604, -95.3698).unwrap();
+        let disk = crate::grid::disk(centre, 1).unwrap();
+        let mut grid: Vec<u64> = disk.iter().map(|&c| u64::from(c)).collect();
+        grid.sort_unstable();
+        let graph = hex_lattice(&disk, &grid, "test lattice");
+        assert_eq!(graph.validate(grid.len()), Ok(()));
+        assert_eq!(graph.kind, NetworkKind::HexLattice);
+        assert_eq!(graph.node_count(), 7);
+        // The centre touches six cells; each outer cell its two outer neighbours and
+        // the centre: 6 + 6 x 3 = 24 directed edges over 12 ways.
+        assert_eq!(graph.edge_count(), 24);
+        assert_eq!(graph.way_count(), 12);
+        for way in 0..graph.way_count() {
+            let crossed: Vec<_> = graph.way_cells(way).collect();
+            assert_eq!(crossed.len(), 2, "centre to centre crosses two cells");
+            let metres: f32 = crossed.iter().map(|(_, m)| m).sum();
+            assert!((metres - graph.way_length_m[way]).abs() < 0.01);
+        }
     }
 
     #[test]

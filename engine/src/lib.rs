@@ -29,11 +29,13 @@ extern crate alloc;
 pub mod artifact;
 pub mod classes;
 pub mod colour;
+pub mod corridor;
 pub mod forecast;
 pub mod graph;
 pub mod grid;
 pub mod model;
 pub mod risk;
+pub mod routing;
 pub mod scores;
 
 #[cfg(feature = "wasm")]

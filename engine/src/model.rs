@@ -93,6 +93,53 @@ pub fn week_start(date: NaiveDate) -> NaiveDate {
 #[derive(Debug, Clone, PartialEq)]
 pub struct CityModel {
     artifact: CityArtifact,
+    networks: Networks,
+}
+
+/// A routable network: a graph and its search index.
+#[derive(Debug, Clone, Copy)]
+pub struct Network<'a> {
+    /// The graph.
+    pub graph: &'a crate::graph::RoadGraph,
+    /// Its index.
+    pub index: &'a crate::routing::RouteIndex,
+}
+
+/// Route indexes, built on first use: they are derived data, so clones start empty
+/// and equality ignores them.
+struct Networks {
+    roads: once_cell::race::OnceBox<crate::routing::RouteIndex>,
+    grid: once_cell::race::OnceBox<(crate::graph::RoadGraph, crate::routing::RouteIndex)>,
+}
+
+impl Networks {
+    const fn new() -> Self {
+        Self {
+            roads: once_cell::race::OnceBox::new(),
+            grid: once_cell::race::OnceBox::new(),
+        }
+    }
+}
+
+impl Clone for Networks {
+    fn clone(&self) -> Self {
+        Self::new()
+    }
+}
+
+impl PartialEq for Networks {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl core::fmt::Debug for Networks {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Networks")
+            .field("roads_indexed", &self.roads.get().is_some())
+            .field("grid_indexed", &self.grid.get().is_some())
+            .finish()
+    }
 }
 
 impl CityModel {
@@ -101,13 +148,42 @@ impl CityModel {
     /// # Errors
     /// [`ArtifactError`] when the bytes are not a valid artifact.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, ArtifactError> {
-        artifact::decode(bytes).map(|artifact| Self { artifact })
+        artifact::decode(bytes).map(Self::from_artifact)
     }
 
     /// Wraps an artifact already in memory (the build uses this).
     #[must_use]
     pub fn from_artifact(artifact: CityArtifact) -> Self {
-        Self { artifact }
+        Self {
+            artifact,
+            networks: Networks::new(),
+        }
+    }
+
+    /// The city's own network (roads, or a hex lattice where it has no road data),
+    /// indexed on first use; `None` when the artifact carries no graph.
+    #[must_use]
+    pub fn road_network(&self) -> Option<Network<'_>> {
+        let graph = self.artifact.road_graph.as_ref()?;
+        let index = self
+            .networks
+            .roads
+            .get_or_init(|| alloc::boxed::Box::new(crate::routing::RouteIndex::new(graph)));
+        Some(Network { graph, index })
+    }
+
+    /// A lattice over the city's own resolution-8 cells, for routes that do not
+    /// follow roads; built on first use.
+    #[must_use]
+    pub fn grid_network(&self) -> Network<'_> {
+        let (graph, index) = self.networks.grid.get_or_init(|| {
+            let cells: alloc::vec::Vec<CellIndex> =
+                (0..self.cell_count()).filter_map(|p| self.cell(p)).collect();
+            let graph = crate::graph::hex_lattice(&cells, &self.artifact.cells, "H3 resolution-8 grid");
+            let index = crate::routing::RouteIndex::new(&graph);
+            alloc::boxed::Box::new((graph, index))
+        });
+        Network { graph, index }
     }
 
     /// The underlying artifact.

@@ -1,0 +1,533 @@
+//! Scoring a corridor: the cells a line or an ordered hex path passes through, their
+//! tiers, and the metrics both APIs and the npm package report.
+//!
+//! - **hexPath**: every cell the line crosses, in the order the line first enters
+//!   them, without repeats. When a line folds back (as a street along a hexagon
+//!   edge does), a cell's later visits add their metres to its first entry.
+//! - **Metrics**: `distanceM` along the line; `durationS` at the [`TravelMode`]'s
+//!   speed; `meanSafety` weighted by metres (cells crossed for zero metres count
+//!   only when the whole line has no length); `worstSafety` over every covered
+//!   cell crossed; `exposure` in risk-kilometres, `Σ km × (1 − safety / 100)`, with
+//!   [`OUTSIDE_COVERAGE_RISK`] outside the grid; `outsideCoverageM`; `cellCount`;
+//!   `detourPct` against the shortest route (set by the caller when it knows one).
+//! - **Segments**: maximal runs of the line within one tier, in travel order.
+//! - **Hex paths** are scored along the line through their cell centres, in the
+//!   given order: each leg's metres are shared equally by its two cells.
+
+use alloc::vec::Vec;
+use core::fmt;
+use core::str::FromStr;
+
+use h3o::{CellIndex, LatLng};
+use serde::{Serialize, Serializer};
+
+use crate::colour::ColourIndex;
+use crate::grid::RESOLUTION;
+use crate::model::CityModel;
+use crate::routing::OUTSIDE_COVERAGE_RISK;
+use crate::scores::{CityScores, Intent, tier};
+
+/// Longest hex path accepted for evaluation, in cells.
+pub const MAX_HEX_PATH_CELLS: usize = 5000;
+
+/// How the route is travelled, which sets the duration estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TravelMode {
+    /// On foot, 5 km/h.
+    Walking,
+    /// By bicycle, 15 km/h.
+    Cycling,
+    /// By car, 30 km/h: an urban average including stops.
+    Driving,
+}
+
+impl TravelMode {
+    /// All modes.
+    pub const ALL: [Self; 3] = [Self::Walking, Self::Cycling, Self::Driving];
+
+    /// The API name.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Walking => "walking",
+            Self::Cycling => "cycling",
+            Self::Driving => "driving",
+        }
+    }
+
+    /// Assumed speed in metres per second.
+    #[must_use]
+    pub const fn speed_m_per_s(self) -> f64 {
+        match self {
+            Self::Walking => 5.0 / 3.6,
+            Self::Cycling => 15.0 / 3.6,
+            Self::Driving => 30.0 / 3.6,
+        }
+    }
+
+    /// The mode an intent implies when a request names none: driving for the
+    /// driving intent, walking otherwise.
+    #[must_use]
+    pub const fn for_intent(intent: Intent) -> Self {
+        match intent {
+            Intent::Driving => Self::Driving,
+            _ => Self::Walking,
+        }
+    }
+}
+
+impl fmt::Display for TravelMode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The text is not a travel mode.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown mode (expected one of walking, cycling, driving)")]
+pub struct UnknownMode;
+
+impl FromStr for TravelMode {
+    type Err = UnknownMode;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name() == s)
+            .ok_or(UnknownMode)
+    }
+}
+
+fn cell_id<S: Serializer>(cell: &CellIndex, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(cell)
+}
+
+/// Serialises cells as their hexadecimal ids.
+pub(crate) fn cell_ids<S: Serializer>(
+    cells: &[CellIndex],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(cells.iter().map(alloc::string::ToString::to_string))
+}
+
+/// A corridor cell with its tier, for colouring.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TieredCell {
+    /// The cell.
+    #[serde(serialize_with = "cell_id")]
+    pub h3: CellIndex,
+    /// Tier 0 (safest) to 4; `None` outside coverage.
+    pub tier: Option<u8>,
+    /// Safety score 0..100; `None` outside coverage.
+    pub safety_score: Option<f64>,
+    /// Colour band 0..16, -1 outside coverage.
+    pub color_index: i8,
+}
+
+/// Summary figures of a line or hex path (see the module documentation).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metrics {
+    /// Length in metres.
+    pub distance_m: f64,
+    /// Estimated travel time in seconds.
+    pub duration_s: f64,
+    /// The travel mode of the estimate.
+    pub mode: TravelMode,
+    /// Metre-weighted mean safety score of covered cells; `None` when none is covered.
+    pub mean_safety: Option<f64>,
+    /// Lowest safety score crossed; `None` when no covered cell is crossed.
+    pub worst_safety: Option<f64>,
+    /// Risk-kilometres: `Σ km × risk`.
+    pub exposure: f64,
+    /// Metres outside the city grid.
+    pub outside_coverage_m: f64,
+    /// Number of distinct cells.
+    pub cell_count: usize,
+    /// Extra length over the shortest route, in percent, when known.
+    pub detour_pct: Option<f64>,
+}
+
+/// A run of the line within one tier.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Segment {
+    /// Tier of the run; `None` outside coverage.
+    pub tier: Option<u8>,
+    /// Metres from the start of the line where the run begins.
+    pub start_m: f64,
+    /// Metres of the run.
+    pub distance_m: f64,
+    /// Metre-weighted mean safety of the run; `None` outside coverage.
+    pub mean_safety: Option<f64>,
+    /// Cells crossed in the run, counting re-entries.
+    pub cells: usize,
+}
+
+/// A scored corridor.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Evaluation {
+    /// Cells in order of first entry, without repeats.
+    #[serde(serialize_with = "cell_ids")]
+    pub hex_path: Vec<CellIndex>,
+    /// The same cells with their tiers.
+    pub hex_path_with_tiers: Vec<TieredCell>,
+    /// Summary figures.
+    pub metrics: Metrics,
+    /// Tier runs in travel order.
+    pub segments: Vec<Segment>,
+}
+
+/// A hex path that cannot be evaluated.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HexPathError {
+    /// No cells.
+    #[error("hexPath must contain at least one cell")]
+    Empty,
+    /// More cells than [`MAX_HEX_PATH_CELLS`].
+    #[error("hexPath has {0} cells; the limit is 5000")]
+    TooLong(usize),
+    /// A cell of another resolution.
+    #[error("hexPath[{index}] has resolution {resolution}; only 8 is accepted")]
+    WrongResolution {
+        /// Position in the path.
+        index: usize,
+        /// Its resolution.
+        resolution: u8,
+    },
+    /// A cell listed twice.
+    #[error("hexPath[{index}] repeats hexPath[{first}]")]
+    Repeated {
+        /// Position of the repeat.
+        index: usize,
+        /// Position of the first listing.
+        first: usize,
+    },
+    /// A cell that touches no cell before it.
+    #[error("hexPath[{index}] does not share an edge with any earlier cell: the path has a gap")]
+    Gap {
+        /// Position of the first cell after the gap.
+        index: usize,
+    },
+}
+
+impl HexPathError {
+    /// The position in the path the error is about, if any.
+    #[must_use]
+    pub const fn index(&self) -> Option<usize> {
+        match self {
+            Self::Empty | Self::TooLong(_) => None,
+            Self::WrongResolution { index, .. } | Self::Repeated { index, .. } | Self::Gap { index } => {
+                Some(*index)
+            }
+        }
+    }
+}
+
+/// Scores the crossings of a line: `(cell, metres)` in travel order.
+#[must_use]
+pub fn evaluate_crossings(
+    model: &CityModel,
+    scores: &CityScores,
+    crossings: &[(CellIndex, f64)],
+    mode: TravelMode,
+) -> Evaluation {
+    let safety_of = |cell: CellIndex| model.position(cell).map(|p| scores.safety(p));
+    let mut hex_path: Vec<CellIndex> = Vec::new();
+    let mut seen = alloc::collections::BTreeSet::new();
+    let (mut distance, mut exposure, mut outside) = (0.0, 0.0, 0.0);
+    let (mut covered_m, mut weighted) = (0.0, 0.0);
+    let (mut covered_cells, mut unweighted) = (0_usize, 0.0);
+    let mut worst: Option<f64> = None;
+    let mut segments: Vec<Segment> = Vec::new();
+    for &(cell, metres) in crossings {
+        if seen.insert(cell) {
+            hex_path.push(cell);
+        }
+        let safety = safety_of(cell);
+        let risk = safety.map_or(OUTSIDE_COVERAGE_RISK, |s| 1.0 - s / 100.0);
+        exposure += metres / 1000.0 * risk;
+        let cell_tier = safety.map(tier);
+        match safety {
+            Some(s) => {
+                covered_m += metres;
+                weighted += metres * s;
+                covered_cells += 1;
+                unweighted += s;
+                worst = Some(worst.map_or(s, |w: f64| w.min(s)));
+            }
+            None => outside += metres,
+        }
+        match segments.last_mut() {
+            Some(run) if run.tier == cell_tier => {
+                run.distance_m += metres;
+                run.cells += 1;
+                if let (Some(mean), Some(s)) = (run.mean_safety.as_mut(), safety) {
+                    *mean += metres * s;
+                }
+            }
+            // A corner clipped for no length does not start a run of its own.
+            Some(_) if metres <= 0.0 => {}
+            _ => segments.push(Segment {
+                tier: cell_tier,
+                start_m: distance,
+                distance_m: metres,
+                mean_safety: safety.map(|s| metres * s),
+                cells: 1,
+            }),
+        }
+        distance += metres;
+    }
+    for run in &mut segments {
+        // Runs hold metre-weighted sums until here.
+        run.mean_safety = run.mean_safety.map(|sum| {
+            if run.distance_m > 0.0 {
+                sum / run.distance_m
+            } else {
+                sum
+            }
+        });
+    }
+    let mean_safety = if covered_m > 0.0 {
+        Some(weighted / covered_m)
+    } else if covered_cells > 0 {
+        Some(unweighted / covered_cells as f64)
+    } else {
+        None
+    };
+    if covered_m <= 0.0 {
+        // A line of no length: runs carry the cells' plain scores.
+        for run in &mut segments {
+            if run.distance_m <= 0.0 {
+                run.mean_safety = run.tier.and(mean_safety);
+            }
+        }
+    }
+    let hex_path_with_tiers = hex_path
+        .iter()
+        .map(|&cell| {
+            let safety = safety_of(cell);
+            TieredCell {
+                h3: cell,
+                tier: safety.map(tier),
+                safety_score: safety,
+                color_index: safety.map_or(ColourIndex::NO_DATA, ColourIndex::from_safety_score).get(),
+            }
+        })
+        .collect();
+    Evaluation {
+        metrics: Metrics {
+            distance_m: distance,
+            duration_s: distance / mode.speed_m_per_s(),
+            mode,
+            mean_safety,
+            worst_safety: worst,
+            exposure,
+            outside_coverage_m: outside,
+            cell_count: hex_path.len(),
+            detour_pct: None,
+        },
+        hex_path,
+        hex_path_with_tiers,
+        segments,
+    }
+}
+
+/// Scores a polyline (at least one point).
+#[must_use]
+pub fn evaluate_line(
+    model: &CityModel,
+    scores: &CityScores,
+    points: &[LatLng],
+    mode: TravelMode,
+) -> Evaluation {
+    let crossings = crate::grid::cells_crossed(points, RESOLUTION);
+    evaluate_crossings(model, scores, &crossings, mode)
+}
+
+/// Checks an ordered hex path: resolution 8, no repeats, no gaps.
+///
+/// # Errors
+/// [`HexPathError`] naming the first offending position.
+pub fn check_hex_path(cells: &[CellIndex]) -> Result<(), HexPathError> {
+    if cells.is_empty() {
+        return Err(HexPathError::Empty);
+    }
+    if cells.len() > MAX_HEX_PATH_CELLS {
+        return Err(HexPathError::TooLong(cells.len()));
+    }
+    let mut seen = alloc::collections::BTreeMap::new();
+    for (index, &cell) in cells.iter().enumerate() {
+        if cell.resolution() != RESOLUTION {
+            return Err(HexPathError::WrongResolution {
+                index,
+                resolution: u8::from(cell.resolution()),
+            });
+        }
+        if let Some(&first) = seen.get(&cell) {
+            return Err(HexPathError::Repeated { index, first });
+        }
+        // A corridor may fold back, so a cell needs a neighbour anywhere before it.
+        let touches = index == 0
+            || cell
+                .grid_disk::<Vec<_>>(1)
+                .iter()
+                .any(|n| *n != cell && seen.contains_key(n));
+        if !touches {
+            return Err(HexPathError::Gap { index });
+        }
+        seen.insert(cell, index);
+    }
+    Ok(())
+}
+
+/// Scores an ordered hex path along the line through its cell centres, with
+/// `detourPct` against the straight grid path between its end cells.
+///
+/// # Errors
+/// [`HexPathError`] when the path is not valid ([`check_hex_path`]).
+pub fn evaluate_hex_path(
+    model: &CityModel,
+    scores: &CityScores,
+    cells: &[CellIndex],
+    mode: TravelMode,
+) -> Result<Evaluation, HexPathError> {
+    check_hex_path(cells)?;
+    let mut evaluation = evaluate_crossings(model, scores, &centre_line(cells), mode);
+    let (first, last) = (cells[0], cells[cells.len() - 1]);
+    if let Ok(straight) = first.grid_path_cells(last) {
+        let straight: Vec<CellIndex> = straight.flatten().collect();
+        let straight_m: f64 = centre_line(&straight).iter().map(|(_, m)| m).sum();
+        if straight_m > 0.0 {
+            evaluation.metrics.detour_pct =
+                Some(100.0 * (evaluation.metrics.distance_m - straight_m) / straight_m);
+        }
+    }
+    Ok(evaluation)
+}
+
+/// `(cell, metres)` along the line through the centres: each leg split in half.
+fn centre_line(cells: &[CellIndex]) -> Vec<(CellIndex, f64)> {
+    let mut out: Vec<(CellIndex, f64)> = cells.iter().map(|&c| (c, 0.0)).collect();
+    for i in 1..cells.len() {
+        let leg = LatLng::from(cells[i - 1]).distance_m(LatLng::from(cells[i]));
+        out[i - 1].1 += leg / 2.0;
+        out[i].1 += leg / 2.0;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::artifact::tests::sample;
+    use crate::scores::ScoringParams;
+
+    fn model() -> CityModel {
+        CityModel::from_artifact(sample())
+    }
+
+    #[test]
+    fn modes_parse_and_follow_the_intent() {
+        for mode in TravelMode::ALL {
+            assert_eq!(mode.name().parse(), Ok(mode));
+        }
+        assert!("flying".parse::<TravelMode>().is_err());
+        assert_eq!(TravelMode::for_intent(Intent::Driving), TravelMode::Driving);
+        assert_eq!(TravelMode::for_intent(Intent::Night), TravelMode::Walking);
+    }
+
+    #[test]
+    fn hex_path_checks_name_the_first_bad_cell() {
+        let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
+        let ring = crate::grid::disk(centre, 2).unwrap();
+        let far = ring[ring.len() - 1];
+        assert_eq!(check_hex_path(&[]), Err(HexPathError::Empty));
+        assert_eq!(check_hex_path(&[centre, ring[1]]), Ok(()));
+        assert_eq!(
+            check_hex_path(&[centre, ring[1], far]),
+            Err(HexPathError::Gap { index: 2 })
+        );
+        assert_eq!(
+            check_hex_path(&[centre, ring[1], centre]),
+            Err(HexPathError::Repeated { index: 2, first: 0 })
+        );
+        let parent = centre.parent(h3o::Resolution::Seven).unwrap();
+        assert_eq!(
+            check_hex_path(&[centre, parent]),
+            Err(HexPathError::WrongResolution {
+                index: 1,
+                resolution: 7
+            })
+        );
+        // A path that folds back: its third cell touches the first, not the second
+        // (ring-1 cells 1 and 4 lie opposite each other).
+        assert!(!ring[1].is_neighbor_with(ring[4]).unwrap());
+        assert_eq!(check_hex_path(&[centre, ring[1], ring[4]]), Ok(()));
+        assert_eq!(
+            check_hex_path(&vec![centre; MAX_HEX_PATH_CELLS + 1]),
+            Err(HexPathError::TooLong(MAX_HEX_PATH_CELLS + 1))
+        );
+    }
+
+    #[test]
+    fn line_metrics_add_up() {
+        let model = model();
+        let scores = CityScores::compute(&model, 0, &ScoringParams::default());
+        let cells: Vec<CellIndex> = (0..model.cell_count()).filter_map(|p| model.cell(p)).collect();
+        let (a, b) = (LatLng::from(cells[0]), LatLng::from(cells[cells.len() - 1]));
+        let far = LatLng::new(a.lat() + 0.05, a.lng()).unwrap();
+        let evaluation = evaluate_line(&model, &scores, &[a, b, far], TravelMode::Walking);
+        let m = evaluation.metrics;
+        let length = a.distance_m(b) + b.distance_m(far);
+        assert!((m.distance_m - length).abs() < 1e-6 * length);
+        assert!((m.duration_s - length / (5.0 / 3.6)).abs() < 1e-6 * m.duration_s);
+        assert!(m.outside_coverage_m > 0.0);
+        assert_eq!(m.cell_count, evaluation.hex_path.len());
+        let run_total: f64 = evaluation.segments.iter().map(|s| s.distance_m).sum();
+        assert!((run_total - length).abs() < 1e-6 * length);
+        for pair in evaluation.segments.windows(2) {
+            assert_ne!(pair[0].tier, pair[1].tier);
+            assert!((pair[0].start_m + pair[0].distance_m - pair[1].start_m).abs() < 1e-6);
+        }
+        let worst = m.worst_safety.unwrap();
+        let mean = m.mean_safety.unwrap();
+        assert!(worst <= mean && mean <= 100.0);
+        for tiered in &evaluation.hex_path_with_tiers {
+            assert_eq!(tiered.tier.is_none(), model.position(tiered.h3).is_none());
+            assert_eq!(tiered.color_index == -1, tiered.tier.is_none());
+        }
+        // One point: its cell, no length, still a tier.
+        let point = evaluate_line(&model, &scores, &[a], TravelMode::Driving);
+        assert_eq!(point.hex_path, [cells[0]]);
+        assert_eq!(point.metrics.distance_m, 0.0);
+        assert!(point.hex_path_with_tiers[0].tier.is_some());
+        assert_eq!(point.metrics.mean_safety, Some(scores.safety(0)));
+        assert_eq!(point.segments.len(), 1);
+    }
+
+    #[test]
+    fn a_hex_path_is_scored_along_its_centres() {
+        let model = model();
+        let scores = CityScores::compute(&model, 0, &ScoringParams::default());
+        let cells: Vec<CellIndex> = (0..model.cell_count()).filter_map(|p| model.cell(p)).collect();
+        let first = cells[0];
+        let path: Vec<CellIndex> = first
+            .grid_path_cells(crate::grid::disk(first, 3).unwrap()[30])
+            .unwrap()
+            .flatten()
+            .collect();
+        let evaluation = evaluate_hex_path(&model, &scores, &path, TravelMode::Walking).unwrap();
+        assert_eq!(evaluation.hex_path, path);
+        let centres: f64 = path
+            .windows(2)
+            .map(|w| LatLng::from(w[0]).distance_m(LatLng::from(w[1])))
+            .sum();
+        assert!((evaluation.metrics.distance_m - centres).abs() < 1e-6);
+        // A straight grid path has no detour.
+        assert!(evaluation.metrics.detour_pct.unwrap().abs() < 1e-9);
+    }
+}
