@@ -62,7 +62,7 @@ lint:
 	cargo clippy -p hexrisk-engine --features wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-edge --target wasm32-unknown-unknown --quiet -- -D warnings
 
-rust-test:
+rust-test: artifacts
 	cargo test --workspace
 
 js-test:

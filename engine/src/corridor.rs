@@ -284,15 +284,16 @@ pub fn evaluate_crossings(
     for run in &mut segments {
         // Runs hold metre-weighted sums until here.
         run.mean_safety = run.mean_safety.map(|sum| {
+            // Rounding must not lift a mean of scores above 100.
             if run.distance_m > 0.0 {
-                sum / run.distance_m
+                (sum / run.distance_m).min(100.0)
             } else {
                 sum
             }
         });
     }
     let mean_safety = if covered_m > 0.0 {
-        Some(weighted / covered_m)
+        Some((weighted / covered_m).min(100.0))
     } else if covered_cells > 0 {
         Some(unweighted / covered_cells as f64)
     } else {

@@ -41,6 +41,9 @@ pub const MAX_SNAP_DISTANCE_M: f64 = 500.0;
 /// city median.
 pub const OUTSIDE_COVERAGE_RISK: f64 = 0.5;
 
+/// Longest line accepted for evaluation, in metres.
+pub const MAX_LINE_LENGTH_M: f64 = 200_000.0;
+
 /// Most alternatives a request may ask for.
 pub const MAX_ALTERNATIVES: usize = 3;
 
@@ -1126,6 +1129,8 @@ pub fn route(
     let (best, alternatives) = index
         .search_with_alternatives(graph, &costs, &from, &to, request.alternatives)
         .ok_or(RouteError::Unreachable)?;
+    // Detours compare network lengths of the pieces, so the shortest route's own
+    // detour is exactly zero.
     let shortest_m = if alpha > 0.0 {
         index
             .search(graph, &CostModel::from_risks(&[], 0.0), None, &from, &to)
@@ -1137,7 +1142,7 @@ pub fn route(
         let line = index.geometry(graph, path);
         let mut evaluation = evaluate_line(model, scores, &line, request.mode);
         evaluation.metrics.detour_pct = Some(if shortest_m > 0.0 {
-            100.0 * (evaluation.metrics.distance_m - shortest_m) / shortest_m
+            100.0 * (path.length_m() - shortest_m) / shortest_m
         } else {
             0.0
         });
@@ -1167,6 +1172,18 @@ pub fn route(
         best: option(&best),
         alternatives: alternatives.iter().map(option).collect(),
     })
+}
+
+/// Length in metres of the shortest route on a city's network between two points,
+/// or `None` when either is too far from the network.
+#[must_use]
+pub fn shortest_length_m(model: &CityModel, from: LatLng, to: LatLng) -> Option<f64> {
+    let network = model.road_network()?;
+    let (graph, index) = (network.graph, network.index);
+    let (from, to) = (index.snap(graph, from).ok()?, index.snap(graph, to).ok()?);
+    index
+        .search(graph, &CostModel::from_risks(&[], 0.0), None, &from, &to)
+        .map(|p| p.length_m())
 }
 
 #[cfg(test)]

@@ -1,0 +1,373 @@
+//! Routing on the real networks the build makes: the engine's A* must find routes
+//! exactly as cheap as a plain reference Dijkstra (petgraph) on hundreds of random
+//! pairs per city, and route answers must hold together.
+//!
+//! The tests read the shipped artifacts from `build/artifacts` (`make test` builds
+//! them first; `HEXRISK_ARTIFACT_DIR` points elsewhere) and build from the data
+//! only when a city's artifact is missing, which is much slower in a test build.
+
+use std::sync::OnceLock;
+
+use h3o::LatLng;
+use hexrisk_builder::config;
+use hexrisk_builder::data;
+use hexrisk_builder::pipeline;
+use hexrisk_engine::corridor::{self, TravelMode};
+use hexrisk_engine::graph::{NetworkKind, RoadGraph};
+use hexrisk_engine::model::CityModel;
+use hexrisk_engine::routing::{
+    self, CostModel, RouteError, RouteIndex, RouteMethod, RouteRequest, Snap,
+};
+use hexrisk_engine::scores::{CityScores, Intent, ScoringParams};
+use indicatif::ProgressBar;
+use petgraph::graph::{DiGraph, NodeIndex};
+
+const CITIES: [&str; 3] = ["city_ca_tor", "city_us_sfo", "city_us_hou"];
+const PAIRS_PER_CITY: usize = 200;
+
+fn models() -> &'static [CityModel] {
+    static MODELS: OnceLock<Vec<CityModel>> = OnceLock::new();
+    MODELS.get_or_init(|| {
+        let dir = std::env::var_os("HEXRISK_ARTIFACT_DIR").map_or_else(
+            || std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/artifacts"),
+            std::path::PathBuf::from,
+        );
+        config::load_all(&config::default_config_dir())
+            .unwrap()
+            .iter()
+            .map(|c| {
+                if let Ok(bytes) = std::fs::read(dir.join(format!("{}.hxrk", c.code))) {
+                    return CityModel::from_bytes(&bytes).unwrap();
+                }
+                let build =
+                    pipeline::build_city(c, &data::workspace_data_dir(), &ProgressBar::hidden())
+                        .unwrap();
+                CityModel::from_artifact(build.artifact)
+            })
+            .collect()
+    })
+}
+
+fn model(code: &str) -> &'static CityModel {
+    models()
+        .iter()
+        .find(|m| m.artifact().city.code == code)
+        .unwrap()
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Random(u64);
+
+impl Random {
+    fn unit(&mut self) -> f64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 >> 11) as f64 / (1_u64 << 53) as f64
+    }
+
+    fn point(&mut self, model: &CityModel) -> LatLng {
+        let b = &model.artifact().bounds;
+        LatLng::new(
+            b.south + self.unit() * (b.north - b.south),
+            b.west + self.unit() * (b.east - b.west),
+        )
+        .unwrap()
+    }
+}
+
+/// Whether the way has an edge along it (`reversed = false`) or against it.
+fn way_has_edge(graph: &RoadGraph, index: &RouteIndex, way: u32, reversed: bool) -> bool {
+    let [start, end] = index.way_nodes(way as usize);
+    let from = if reversed { end } else { start };
+    graph
+        .out_edges(from)
+        .any(|e| graph.edge_way(e) == (way as usize, reversed))
+}
+
+/// The reference: Dijkstra over the whole graph plus a virtual origin and
+/// destination joined to the ends of their ways by the partial way costs.
+struct Reference {
+    graph: DiGraph<(), f64>,
+    origin: NodeIndex,
+    destination: NodeIndex,
+}
+
+impl Reference {
+    fn new(graph: &RoadGraph, index: &RouteIndex, costs: &CostModel) -> Self {
+        let mut g = DiGraph::with_capacity(graph.node_count() + 2, graph.edge_count() + 8);
+        for _ in 0..graph.node_count() {
+            g.add_node(());
+        }
+        for node in 0..graph.node_count() as u32 {
+            for e in graph.out_edges(node) {
+                let cost = costs.way_cost(graph, graph.edge_way(e).0);
+                g.add_edge(
+                    NodeIndex::new(node as usize),
+                    NodeIndex::new(graph.edge_target[e] as usize),
+                    cost,
+                );
+            }
+        }
+        debug_assert!(index.way_nodes(0)[0] as usize <= graph.node_count());
+        let origin = g.add_node(());
+        let destination = g.add_node(());
+        Self {
+            graph: g,
+            origin,
+            destination,
+        }
+    }
+
+    fn cost(
+        &mut self,
+        graph: &RoadGraph,
+        index: &RouteIndex,
+        costs: &CostModel,
+        from: &Snap,
+        to: &Snap,
+    ) -> Option<f64> {
+        let node = |n: u32| NodeIndex::new(n as usize);
+        let mut added = Vec::new();
+        let (o, d) = (self.origin, self.destination);
+        let way = from.way as usize;
+        let length = f64::from(graph.way_length_m[way]);
+        let [start, end] = index.way_nodes(way);
+        if way_has_edge(graph, index, from.way, false) {
+            let c = costs.way_cost_between(graph, way, from.offset_m, length);
+            added.push(self.graph.add_edge(o, node(end), c));
+        }
+        if way_has_edge(graph, index, from.way, true) {
+            let c = costs.way_cost_between(graph, way, 0.0, from.offset_m);
+            added.push(self.graph.add_edge(o, node(start), c));
+        }
+        let way = to.way as usize;
+        let length = f64::from(graph.way_length_m[way]);
+        let [start, end] = index.way_nodes(way);
+        if way_has_edge(graph, index, to.way, false) {
+            let c = costs.way_cost_between(graph, way, 0.0, to.offset_m);
+            added.push(self.graph.add_edge(node(start), d, c));
+        }
+        if way_has_edge(graph, index, to.way, true) {
+            let c = costs.way_cost_between(graph, way, to.offset_m, length);
+            added.push(self.graph.add_edge(node(end), d, c));
+        }
+        if from.way == to.way {
+            let along = (way_has_edge(graph, index, from.way, false) && from.offset_m <= to.offset_m)
+                || (way_has_edge(graph, index, from.way, true) && from.offset_m >= to.offset_m);
+            if along {
+                let c = costs.way_cost_between(graph, way, from.offset_m, to.offset_m);
+                added.push(self.graph.add_edge(o, d, c));
+            }
+        }
+        let result = petgraph::algo::dijkstra(&self.graph, o, Some(d), |e| *e.weight())
+            .get(&d)
+            .copied();
+        // Removing the newest edges first leaves every other edge index unchanged.
+        for e in added.into_iter().rev() {
+            self.graph.remove_edge(e);
+        }
+        result
+    }
+}
+
+#[test]
+fn routes_are_as_cheap_as_a_reference_dijkstra_in_every_city() {
+    let mut random = Random(0x5eed_cafe);
+    for code in CITIES {
+        let model = model(code);
+        let network = model.road_network().expect("every city has a network");
+        let (graph, index) = (network.graph, network.index);
+        let week = model.week_count() - 1;
+        // Four cost models per city: the three methods and a night walk.
+        let settings = [
+            (Intent::Overall, RouteMethod::Safest),
+            (Intent::Driving, RouteMethod::Balanced),
+            (Intent::Overall, RouteMethod::Shortest),
+            (Intent::Night, RouteMethod::Safest),
+        ];
+        let mut checked = 0;
+        let started = std::time::Instant::now();
+        for (intent, method) in settings {
+            let params = ScoringParams {
+                intent,
+                ..ScoringParams::default()
+            };
+            let scores = CityScores::compute(model, week, &params);
+            let costs = CostModel::new(&scores, model.cell_count(), method.alpha());
+            let mut reference = Reference::new(graph, index, &costs);
+            let mut pairs = 0;
+            while pairs < PAIRS_PER_CITY / settings.len() {
+                let (a, b) = (random.point(model), random.point(model));
+                let (Ok(from), Ok(to)) = (index.snap(graph, a), index.snap(graph, b)) else {
+                    continue;
+                };
+                let path = index.search(graph, &costs, None, &from, &to).unwrap();
+                let expected = reference.cost(graph, index, &costs, &from, &to).unwrap();
+                assert!(
+                    (path.cost - expected).abs() <= 1e-9 * expected.max(1.0),
+                    "{code} {method} {a:?} -> {b:?}: A* {} vs Dijkstra {expected}",
+                    path.cost
+                );
+                // The pieces join up: each ends where the next begins (a piece of no
+                // length, at a way's end, has no direction to check).
+                let ends = |p: &routing::Piece| {
+                    let [s, e] = index.way_nodes(p.way as usize);
+                    if p.to_m > p.from_m { Some((s, e)) } else if p.to_m < p.from_m { Some((e, s)) } else { None }
+                };
+                for pair in path.pieces.windows(2) {
+                    if let (Some((_, end)), Some((begin, _))) = (ends(&pair[0]), ends(&pair[1])) {
+                        assert_eq!(end, begin, "{code}: broken path");
+                    }
+                }
+                pairs += 1;
+            }
+            checked += pairs;
+        }
+        assert!(checked >= PAIRS_PER_CITY, "{code}: {checked} pairs");
+        eprintln!("{code}: {checked} pairs in {:.1?}", started.elapsed());
+    }
+}
+
+fn request(origin: LatLng, destination: LatLng) -> RouteRequest {
+    RouteRequest {
+        origin,
+        destination,
+        method: RouteMethod::Safest,
+        alternatives: 3,
+        snap_to_roads: true,
+        mode: TravelMode::Walking,
+    }
+}
+
+#[test]
+fn a_toronto_route_answer_holds_together() {
+    let model = model("city_ca_tor");
+    let scores = CityScores::compute(model, model.week_count() - 1, &ScoringParams::default());
+    // Union Station to Christie Pits, about 5 km.
+    let origin = LatLng::new(43.6453, -79.3806).unwrap();
+    let destination = LatLng::new(43.6645, -79.4206).unwrap();
+    let answer = routing::route(model, &scores, &request(origin, destination)).unwrap();
+    assert_eq!(answer.network, NetworkKind::Roads);
+    let best = &answer.best;
+    let line = best.geometry.as_ref().unwrap();
+    assert!(line[0].distance_m(origin) < routing::MAX_SNAP_DISTANCE_M);
+    // The corridor is every cell the line crosses, once each, in order of entry.
+    let crossed = hexrisk_engine::grid::cells_crossed(line, hexrisk_engine::grid::RESOLUTION);
+    let mut firsts = Vec::new();
+    for (cell, _) in crossed {
+        if !firsts.contains(&cell) {
+            firsts.push(cell);
+        }
+    }
+    assert_eq!(best.evaluation.hex_path, firsts);
+    assert_eq!(
+        best.evaluation.hex_path_with_tiers.len(),
+        best.evaluation.hex_path.len()
+    );
+    // Corridor metrics are exactly the hex path's own evaluation.
+    let own = corridor::evaluate_hex_path(model, &scores, &best.evaluation.hex_path, TravelMode::Walking)
+        .unwrap();
+    assert_eq!(best.corridor_metrics, Some(own.metrics));
+    assert_eq!(own.hex_path_with_tiers, best.evaluation.hex_path_with_tiers);
+    // Metrics: at least the straight-line distance, a detour of at least zero.
+    let m = best.evaluation.metrics;
+    assert!(m.distance_m >= origin.distance_m(destination) - 2.0 * routing::MAX_SNAP_DISTANCE_M);
+    assert!(m.detour_pct.unwrap() >= -1e-9);
+    assert!(m.worst_safety.unwrap() <= m.mean_safety.unwrap());
+    // Alternatives: more expensive, bounded stretch and overlap.
+    assert!(!answer.alternatives.is_empty());
+    for alternative in &answer.alternatives {
+        assert!(alternative.cost >= best.cost - 1e-9);
+        assert!(alternative.cost <= routing::ALTERNATIVE_MAX_STRETCH * best.cost + 1e-9);
+        assert_ne!(alternative.evaluation.hex_path, best.evaluation.hex_path);
+    }
+    // The safest route is never riskier per metre than the shortest one.
+    let shortest = routing::route(
+        model,
+        &scores,
+        &RouteRequest {
+            method: RouteMethod::Shortest,
+            alternatives: 0,
+            ..request(origin, destination)
+        },
+    )
+    .unwrap();
+    let per_km = |o: &routing::RouteOption| o.evaluation.metrics.exposure / o.evaluation.metrics.distance_m;
+    assert!(per_km(best) <= per_km(&shortest.best) + 1e-12);
+    assert!(shortest.best.evaluation.metrics.distance_m <= m.distance_m + 1e-6);
+    assert_eq!(shortest.best.evaluation.metrics.detour_pct, Some(0.0));
+}
+
+#[test]
+fn routes_without_roads_houston_lattice_and_same_cell_trips() {
+    let toronto = model("city_ca_tor");
+    let scores = CityScores::compute(toronto, 0, &ScoringParams::default());
+    let origin = LatLng::new(43.6453, -79.3806).unwrap();
+    let destination = LatLng::new(43.6645, -79.4206).unwrap();
+    let hexes = routing::route(
+        toronto,
+        &scores,
+        &RouteRequest {
+            snap_to_roads: false,
+            ..request(origin, destination)
+        },
+    )
+    .unwrap();
+    assert!(hexes.best.geometry.is_none());
+    assert_eq!(hexes.network, NetworkKind::HexLattice);
+    corridor::check_hex_path(&hexes.best.evaluation.hex_path).unwrap();
+
+    let houston = model("city_us_hou");
+    let scores = CityScores::compute(houston, 0, &ScoringParams::default());
+    let answer = routing::route(
+        houston,
+        &scores,
+        &request(
+            LatLng::new(29.7604, -95.3698).unwrap(),
+            LatLng::new(29.7350, -95.3900).unwrap(),
+        ),
+    )
+    .unwrap();
+    assert_eq!(answer.network, NetworkKind::HexLattice);
+    assert!(answer.best.geometry.as_ref().unwrap().len() > 2);
+
+    // Origin and destination in one cell still give a corridor with a tier.
+    let near = LatLng::new(43.6455, -79.3804).unwrap();
+    let short = routing::route(toronto, &scores_for(toronto), &request(origin, near)).unwrap();
+    assert!(!short.best.evaluation.hex_path_with_tiers.is_empty());
+    assert!(short.best.evaluation.hex_path_with_tiers[0].tier.is_some());
+    // The same point twice is a route of no length, not an error.
+    let same = routing::route(toronto, &scores_for(toronto), &request(origin, origin)).unwrap();
+    assert_eq!(same.best.evaluation.metrics.distance_m, 0.0);
+    assert_eq!(same.best.evaluation.hex_path.len(), 1);
+}
+
+fn scores_for(model: &CityModel) -> CityScores {
+    CityScores::compute(model, 0, &ScoringParams::default())
+}
+
+#[test]
+fn points_far_from_any_road_are_refused_with_the_distance() {
+    let toronto = model("city_ca_tor");
+    let scores = scores_for(toronto);
+    // Out in Lake Ontario, 3 km south of the shore.
+    let lake = LatLng::new(43.60, -79.38).unwrap();
+    let land = LatLng::new(43.6453, -79.3806).unwrap();
+    match routing::route(toronto, &scores, &request(lake, land)) {
+        Err(RouteError::OriginTooFar(d)) => assert!(d > routing::MAX_SNAP_DISTANCE_M),
+        other => panic!("expected OriginTooFar, got {other:?}"),
+    }
+    match routing::route(toronto, &scores, &request(land, lake)) {
+        Err(RouteError::DestinationTooFar(d)) => assert!(d > routing::MAX_SNAP_DISTANCE_M),
+        other => panic!("expected DestinationTooFar, got {other:?}"),
+    }
+    let too_many = RouteRequest {
+        alternatives: 4,
+        ..request(land, land)
+    };
+    assert_eq!(
+        routing::route(toronto, &scores, &too_many).unwrap_err(),
+        RouteError::TooManyAlternatives(4)
+    );
+}

@@ -1,0 +1,647 @@
+//! The JSON requests shared by the router API and the npm package, and their
+//! answers: scoring options, routes, line and hex-path evaluations. Parsing here
+//! means an app gets the same answers and the same errors offline and online.
+//!
+//! Scoring options (every request):
+//! - `intent`: `overall` (default), `walking`, `driving` or `night`.
+//! - `activeCodes`: crime class codes to count (default all five; at least one).
+//! - `toggles`: `{CODE: boolean}`; `false` switches a class off.
+//! - `modifiers.week`: any date (YYYY-MM-DD) in the forecast week; default the
+//!   current week, or the nearest week with forecasts when today is outside them.
+//! - `modifiers.classWeights`: `{CODE: number}`, multipliers 0..=10 on the intent's
+//!   class weights.
+//!
+//! Unknown fields are ignored; unknown intents, methods, modes and class codes
+//! are errors.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use chrono::NaiveDate;
+use h3o::{CellIndex, LatLng};
+use serde::{Deserialize, Serialize};
+
+use crate::corridor::{self, Evaluation, HexPathError, TravelMode};
+use crate::forecast::CRIME_CLASSES;
+use crate::model::{Atlas, CityModel};
+use crate::routing::{self, RouteAnswer, RouteError, RouteMethod, RouteRequest};
+use crate::scores::{CityScores, Intent, ScoringParams};
+
+/// Most positions in a LineString to evaluate.
+pub const MAX_LINE_POSITIONS: usize = 10_000;
+
+/// Largest class weight multiplier.
+pub const MAX_CLASS_WEIGHT: f64 = 10.0;
+
+/// A request that cannot be answered, with the API error code.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct QueryError {
+    /// API error code: `INVALID_REQUEST`, `INVALID_COORDINATES`,
+    /// `LOCATION_NOT_COVERED` or `DATE_OUT_OF_RANGE`.
+    pub code: &'static str,
+    /// Text for people.
+    pub message: String,
+    /// The request field at fault.
+    pub field: String,
+    /// Position in an array field, when the error is about one element.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<usize>,
+    /// Distance to the network, for points too far to snap.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_m: Option<f64>,
+}
+
+impl QueryError {
+    fn new(code: &'static str, field: &str, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            field: field.into(),
+            index: None,
+            distance_m: None,
+        }
+    }
+
+    fn invalid(field: &str, message: impl Into<String>) -> Self {
+        Self::new("INVALID_REQUEST", field, message)
+    }
+
+    /// An error for a body that is not the expected JSON shape.
+    #[must_use]
+    pub fn malformed(message: impl Into<String>) -> Self {
+        Self::invalid("body", message)
+    }
+}
+
+/// A point as `{lat, lng}`.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct PointQuery {
+    /// Latitude in degrees.
+    pub lat: f64,
+    /// Longitude in degrees.
+    pub lng: f64,
+}
+
+/// Score modifiers.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Modifiers {
+    /// A date in the forecast week.
+    pub week: Option<String>,
+    /// Per-class multipliers.
+    pub class_weights: Option<BTreeMap<String, f64>>,
+}
+
+/// Scoring options every request may carry.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoringQuery {
+    /// The intent.
+    pub intent: Option<String>,
+    /// Classes to count.
+    pub active_codes: Option<Vec<String>>,
+    /// Classes switched on or off.
+    pub toggles: Option<BTreeMap<String, bool>>,
+    /// Week and weights.
+    pub modifiers: Option<Modifiers>,
+}
+
+/// Resolved scoring options.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scoring {
+    /// Weights and active classes.
+    pub params: ScoringParams,
+    /// Forecast week index.
+    pub week: usize,
+}
+
+fn class_position(code: &str) -> Option<usize> {
+    CRIME_CLASSES.iter().position(|c| c.code() == code)
+}
+
+fn unknown_class(field: &str, code: &str) -> QueryError {
+    let known: Vec<&str> = CRIME_CLASSES.iter().map(|c| c.code()).collect();
+    QueryError::invalid(
+        field,
+        format!("unknown crime class code {code:?} (expected one of {})", known.join(", ")),
+    )
+}
+
+impl ScoringQuery {
+    /// Resolves the options for a city at an instant (seconds since the epoch,
+    /// which sets the default week).
+    ///
+    /// # Errors
+    /// [`QueryError`] naming the field at fault.
+    pub fn resolve(&self, model: &CityModel, now_utc_seconds: i64) -> Result<Scoring, QueryError> {
+        let intent = match &self.intent {
+            None => Intent::Overall,
+            Some(text) => text
+                .parse()
+                .map_err(|e: crate::scores::UnknownIntent| QueryError::invalid("intent", e.to_string()))?,
+        };
+        let mut active = [true; 5];
+        if let Some(codes) = &self.active_codes {
+            active = [false; 5];
+            for (i, code) in codes.iter().enumerate() {
+                let position = class_position(code).ok_or_else(|| QueryError {
+                    index: Some(i),
+                    ..unknown_class("activeCodes", code)
+                })?;
+                active[position] = true;
+            }
+        }
+        for (code, &on) in self.toggles.iter().flatten() {
+            let position = class_position(code).ok_or_else(|| unknown_class("toggles", code))?;
+            active[position] &= on;
+        }
+        if !active.contains(&true) {
+            return Err(QueryError::invalid(
+                "activeCodes",
+                "at least one crime class must be active",
+            ));
+        }
+        let modifiers = self.modifiers.clone().unwrap_or_default();
+        let mut overrides = [1.0; 5];
+        for (code, &weight) in modifiers.class_weights.iter().flatten() {
+            let position = class_position(code)
+                .ok_or_else(|| unknown_class("modifiers.classWeights", code))?;
+            if !(0.0..=MAX_CLASS_WEIGHT).contains(&weight) {
+                return Err(QueryError::invalid(
+                    "modifiers.classWeights",
+                    format!("class weights must be between 0 and 10, got {weight} for {code}"),
+                ));
+            }
+            overrides[position] = weight;
+        }
+        let week = match &modifiers.week {
+            Some(text) => {
+                let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+                    QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
+                })?;
+                model.week_index(date).map_err(|e| {
+                    QueryError::new("DATE_OUT_OF_RANGE", "modifiers.week", e.to_string())
+                })?
+            }
+            None => default_week(model, now_utc_seconds),
+        };
+        Ok(Scoring {
+            params: ScoringParams {
+                intent,
+                active,
+                overrides,
+            },
+            week,
+        })
+    }
+}
+
+/// The current week, or the nearest week with forecasts.
+#[must_use]
+pub fn default_week(model: &CityModel, now_utc_seconds: i64) -> usize {
+    let last = model.week_count().saturating_sub(1);
+    match model.current_week(now_utc_seconds) {
+        Some(date) if date < model.first_week() => 0,
+        Some(date) => model.week_index(date).unwrap_or(last),
+        None => last,
+    }
+}
+
+fn point(query: PointQuery, field: &str) -> Result<LatLng, QueryError> {
+    crate::grid::validate(query.lat, query.lng)
+        .map_err(|e| QueryError::new("INVALID_COORDINATES", field, format!("{field}: {e}")))
+}
+
+/// Body of a route request.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RouteQuery {
+    /// Start.
+    pub origin: PointQuery,
+    /// End.
+    pub destination: PointQuery,
+    /// `safest` (default), `balanced` or `shortest`.
+    pub method: Option<String>,
+    /// 0 (default) to 3.
+    pub alternatives: Option<u32>,
+    /// Follow roads (default `true`).
+    pub snap_to_roads: Option<bool>,
+    /// `walking`, `cycling` or `driving`; default from the intent.
+    pub mode: Option<String>,
+    /// Scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringQuery,
+}
+
+/// What a route, line or hex path was scored with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoredWith {
+    /// City code.
+    pub city: String,
+    /// Monday of the forecast week.
+    pub week_of: String,
+    /// The intent.
+    pub intent: &'static str,
+    /// Classes counted.
+    pub active_codes: Vec<&'static str>,
+}
+
+impl ScoredWith {
+    fn new(model: &CityModel, scoring: &Scoring) -> Self {
+        Self {
+            city: model.artifact().city.code.clone(),
+            week_of: model.week_monday(scoring.week).to_string(),
+            intent: scoring.params.intent.name(),
+            active_codes: CRIME_CLASSES
+                .iter()
+                .zip(scoring.params.active)
+                .filter(|(_, on)| *on)
+                .map(|(c, _)| c.code())
+                .collect(),
+        }
+    }
+}
+
+/// A route answer with what it was scored with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RouteResponse {
+    /// Scoring context.
+    #[serde(flatten)]
+    pub scored_with: ScoredWith,
+    /// The routes.
+    #[serde(flatten)]
+    pub answer: RouteAnswer,
+}
+
+fn mode(text: Option<&String>, intent: Intent) -> Result<TravelMode, QueryError> {
+    match text {
+        None => Ok(TravelMode::for_intent(intent)),
+        Some(text) => text
+            .parse()
+            .map_err(|e: corridor::UnknownMode| QueryError::invalid("mode", e.to_string())),
+    }
+}
+
+fn locate<'a>(atlas: &'a Atlas, point: LatLng, field: &str) -> Result<&'a CityModel, QueryError> {
+    atlas
+        .locate_cell(point.to_cell(crate::grid::RESOLUTION))
+        .map(|(city, _)| city)
+        .ok_or_else(|| {
+            QueryError::new(
+                "LOCATION_NOT_COVERED",
+                field,
+                format!("{field} is not covered by any city"),
+            )
+        })
+}
+
+/// Plans a route.
+///
+/// # Errors
+/// [`QueryError`]: invalid fields, points outside coverage or too far from the
+/// network, origin and destination in different cities.
+pub fn route(atlas: &Atlas, query: &RouteQuery, now_utc_seconds: i64) -> Result<RouteResponse, QueryError> {
+    let origin = point(query.origin, "origin")?;
+    let destination = point(query.destination, "destination")?;
+    let method = match &query.method {
+        None => RouteMethod::Safest,
+        Some(text) => text
+            .parse()
+            .map_err(|e: routing::UnknownMethod| QueryError::invalid("method", e.to_string()))?,
+    };
+    let alternatives = query.alternatives.unwrap_or(0) as usize;
+    if alternatives > routing::MAX_ALTERNATIVES {
+        return Err(QueryError::invalid(
+            "alternatives",
+            RouteError::TooManyAlternatives(alternatives).to_string(),
+        ));
+    }
+    let model = locate(atlas, origin, "origin")?;
+    let other = locate(atlas, destination, "destination")?;
+    if other.artifact().city.code != model.artifact().city.code {
+        return Err(QueryError::invalid(
+            "destination",
+            "origin and destination must be in the same city",
+        ));
+    }
+    let scoring = query.scoring.resolve(model, now_utc_seconds)?;
+    let request = RouteRequest {
+        origin,
+        destination,
+        method,
+        alternatives,
+        snap_to_roads: query.snap_to_roads.unwrap_or(true),
+        mode: mode(query.mode.as_ref(), scoring.params.intent)?,
+    };
+    let scores = CityScores::compute(model, scoring.week, &scoring.params);
+    let answer = routing::route(model, &scores, &request).map_err(|e| {
+        let (field, distance) = match e {
+            RouteError::OriginTooFar(d) => ("origin", Some(d)),
+            RouteError::DestinationTooFar(d) => ("destination", Some(d)),
+            _ => ("body", None),
+        };
+        QueryError {
+            distance_m: distance.filter(|d| d.is_finite()),
+            ..QueryError::new(
+                if distance.is_some() { "LOCATION_NOT_COVERED" } else { "INVALID_REQUEST" },
+                field,
+                e.to_string(),
+            )
+        }
+    })?;
+    Ok(RouteResponse {
+        scored_with: ScoredWith::new(model, &scoring),
+        answer,
+    })
+}
+
+/// A GeoJSON LineString.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct LineStringQuery {
+    /// Must be `LineString`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// `[lng, lat]` positions (a third value, elevation, is ignored).
+    pub coordinates: Vec<Vec<f64>>,
+}
+
+/// Body of a line evaluation.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluateQuery {
+    /// The line.
+    pub geometry: LineStringQuery,
+    /// Travel mode.
+    pub mode: Option<String>,
+    /// Scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringQuery,
+}
+
+/// Body of a hex-path evaluation.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HexPathQuery {
+    /// Ordered resolution-8 cell ids.
+    pub hex_path: Vec<String>,
+    /// Travel mode.
+    pub mode: Option<String>,
+    /// Scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringQuery,
+}
+
+/// A line or hex-path evaluation with what it was scored with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EvaluationResponse {
+    /// Scoring context.
+    #[serde(flatten)]
+    pub scored_with: ScoredWith,
+    /// Corridor, tiers, metrics, segments.
+    #[serde(flatten)]
+    pub evaluation: Evaluation,
+}
+
+/// Evaluates a LineString; `detourPct` compares it with the shortest route on the
+/// city's network between its ends, when both ends are within snapping distance.
+///
+/// # Errors
+/// [`QueryError`] for a malformed line or one no city covers.
+pub fn evaluate(atlas: &Atlas, query: &EvaluateQuery, now_utc_seconds: i64) -> Result<EvaluationResponse, QueryError> {
+    let field = "geometry";
+    if query.geometry.kind != "LineString" {
+        return Err(QueryError::invalid(field, "geometry must be a GeoJSON LineString"));
+    }
+    let positions = &query.geometry.coordinates;
+    if positions.len() < 2 || positions.len() > MAX_LINE_POSITIONS {
+        return Err(QueryError::invalid(
+            field,
+            format!("a LineString needs 2 to {MAX_LINE_POSITIONS} positions, got {}", positions.len()),
+        ));
+    }
+    let mut points = Vec::with_capacity(positions.len());
+    for (i, position) in positions.iter().enumerate() {
+        let (Some(&lng), Some(&lat)) = (position.first(), position.get(1)) else {
+            return Err(QueryError {
+                index: Some(i),
+                ..QueryError::invalid(field, format!("position {i} must be [lng, lat]"))
+            });
+        };
+        let p = crate::grid::validate(lat, lng).map_err(|e| QueryError {
+            index: Some(i),
+            ..QueryError::new("INVALID_COORDINATES", field, format!("position {i}: {e}"))
+        })?;
+        points.push(p);
+    }
+    let length: f64 = points.windows(2).map(|w| w[0].distance_m(w[1])).sum();
+    if length > crate::routing::MAX_LINE_LENGTH_M {
+        return Err(QueryError::invalid(
+            field,
+            format!("the line is {:.0} km long; the limit is 200 km", length / 1000.0),
+        ));
+    }
+    let model = points
+        .iter()
+        .find_map(|&p| atlas.locate_cell(p.to_cell(crate::grid::RESOLUTION)))
+        .map(|(city, _)| city)
+        .ok_or_else(|| QueryError::new("LOCATION_NOT_COVERED", field, "no point of the line is covered by any city"))?;
+    let scoring = query.scoring.resolve(model, now_utc_seconds)?;
+    let mode = mode(query.mode.as_ref(), scoring.params.intent)?;
+    let scores = CityScores::compute(model, scoring.week, &scoring.params);
+    let mut evaluation = corridor::evaluate_line(model, &scores, &points, mode);
+    evaluation.metrics.detour_pct = routing::shortest_length_m(model, points[0], points[points.len() - 1])
+        .filter(|&shortest| shortest > 0.0)
+        .map(|shortest| 100.0 * (evaluation.metrics.distance_m - shortest) / shortest);
+    Ok(EvaluationResponse {
+        scored_with: ScoredWith::new(model, &scoring),
+        evaluation,
+    })
+}
+
+/// Evaluates an ordered hex path.
+///
+/// # Errors
+/// [`QueryError`] for a malformed id, a path with a gap or repeat, or one no city
+/// covers.
+pub fn evaluate_hex_path(
+    atlas: &Atlas,
+    query: &HexPathQuery,
+    now_utc_seconds: i64,
+) -> Result<EvaluationResponse, QueryError> {
+    let field = "hexPath";
+    let path_error = |e: HexPathError| QueryError {
+        index: e.index(),
+        ..QueryError::invalid(field, e.to_string())
+    };
+    if query.hex_path.len() > corridor::MAX_HEX_PATH_CELLS {
+        return Err(path_error(HexPathError::TooLong(query.hex_path.len())));
+    }
+    let mut cells: Vec<CellIndex> = Vec::with_capacity(query.hex_path.len());
+    for (i, text) in query.hex_path.iter().enumerate() {
+        let cell: CellIndex = text.parse().map_err(|_| QueryError {
+            index: Some(i),
+            ..QueryError::invalid(field, format!("hexPath[{i}] is not a valid H3 cell id"))
+        })?;
+        cells.push(cell);
+    }
+    corridor::check_hex_path(&cells).map_err(path_error)?;
+    let model = cells
+        .iter()
+        .find_map(|&c| atlas.locate_cell(c))
+        .map(|(city, _)| city)
+        .ok_or_else(|| QueryError::new("LOCATION_NOT_COVERED", field, "no cell of the path is covered by any city"))?;
+    let scoring = query.scoring.resolve(model, now_utc_seconds)?;
+    let mode = mode(query.mode.as_ref(), scoring.params.intent)?;
+    let scores = CityScores::compute(model, scoring.week, &scoring.params);
+    let evaluation = corridor::evaluate_hex_path(model, &scores, &cells, mode).map_err(path_error)?;
+    Ok(EvaluationResponse {
+        scored_with: ScoredWith::new(model, &scoring),
+        evaluation,
+    })
+}
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::artifact::tests::sample;
+
+    fn atlas() -> Atlas {
+        Atlas::new(alloc::vec![CityModel::from_artifact(sample())])
+    }
+
+    /// 2021-12-22 12:00 UTC, inside the sample's first week.
+    const NOW: i64 = 1_640_174_400;
+
+    fn scoring(json: &str) -> Result<Scoring, QueryError> {
+        let query: ScoringQuery = serde_json::from_str(json).unwrap();
+        let atlas = atlas();
+        query.resolve(&atlas.cities()[0], NOW)
+    }
+
+    #[test]
+    fn scoring_options_resolve_or_name_the_field() {
+        let all = scoring("{}").unwrap();
+        assert_eq!(all.params, ScoringParams::default());
+        assert_eq!(all.week, 0);
+        let err = scoring(r#"{"intent":"flying"}"#).unwrap_err();
+        assert_eq!((err.code, err.field.as_str()), ("INVALID_REQUEST", "intent"));
+        let err = scoring(r#"{"activeCodes":["OTHER","NOPE"]}"#).unwrap_err();
+        assert_eq!((err.field.as_str(), err.index), ("activeCodes", Some(1)));
+        assert!(err.message.contains("NOPE"));
+        assert!(scoring(r#"{"activeCodes":[]}"#).is_err());
+        assert!(scoring(r#"{"activeCodes":["NO_CRIME"]}"#).is_err());
+        let night = scoring(r#"{"intent":"night","activeCodes":["OTHER","SERIOUS_VIOLENT"],"toggles":{"OTHER":false}}"#).unwrap();
+        assert_eq!(night.params.intent, Intent::Night);
+        assert_eq!(night.params.active, [false, false, false, true, false]);
+        assert!(scoring(r#"{"toggles":{"BOGUS":true}}"#).is_err());
+        let weighted = scoring(r#"{"modifiers":{"classWeights":{"VEHICLE_DAMAGE":2.5}}}"#).unwrap();
+        assert_eq!(weighted.params.overrides, [1.0, 1.0, 2.5, 1.0, 1.0]);
+        let err = scoring(r#"{"modifiers":{"classWeights":{"OTHER":11}}}"#).unwrap_err();
+        assert_eq!(err.field, "modifiers.classWeights");
+        assert_eq!(scoring(r#"{"modifiers":{"week":"2021-12-29"}}"#).unwrap().week, 1);
+        let err = scoring(r#"{"modifiers":{"week":"2030-01-07"}}"#).unwrap_err();
+        assert_eq!(err.code, "DATE_OUT_OF_RANGE");
+        let err = scoring(r#"{"modifiers":{"week":"next week"}}"#).unwrap_err();
+        assert_eq!(err.code, "INVALID_REQUEST");
+    }
+
+    #[test]
+    fn the_default_week_is_clamped_into_the_forecasts() {
+        let model = CityModel::from_artifact(sample());
+        assert_eq!(default_week(&model, NOW), 0);
+        assert_eq!(default_week(&model, NOW + 8 * 86_400), 1);
+        assert_eq!(default_week(&model, NOW + 400 * 86_400), 2);
+        assert_eq!(default_week(&model, NOW - 400 * 86_400), 0);
+    }
+
+    fn route_json(json: &str) -> Result<serde_json::Value, QueryError> {
+        let query: RouteQuery = serde_json::from_str(json).unwrap();
+        route(&atlas(), &query, NOW).map(|r| serde_json::to_value(&r).unwrap())
+    }
+
+    #[test]
+    fn routes_answer_in_the_api_shape_and_refuse_bad_points() {
+        let ok = route_json(
+            r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790},"intent":"walking"}"#,
+        )
+        .unwrap();
+        assert_eq!(ok["city"], "city_ca_tor");
+        assert_eq!(ok["weekOf"], "2021-12-20");
+        assert_eq!(ok["network"], "roads");
+        assert_eq!(ok["method"], "safest");
+        assert_eq!(ok["best"]["geometry"]["type"], "LineString");
+        assert_eq!(ok["hexPath"], ok["best"]["hexPath"]);
+        assert!(!ok["best"]["hexPathWithTiers"].as_array().unwrap().is_empty());
+        assert_eq!(ok["best"]["metrics"]["mode"], "walking");
+        assert!(ok["alternatives"].as_array().unwrap().is_empty());
+
+        let err = route_json(r#"{"origin":{"lat":95,"lng":0},"destination":{"lat":0,"lng":0}}"#).unwrap_err();
+        assert_eq!((err.code, err.field.as_str()), ("INVALID_COORDINATES", "origin"));
+        let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":10,"lng":10}}"#).unwrap_err();
+        assert_eq!((err.code, err.field.as_str()), ("LOCATION_NOT_COVERED", "destination"));
+        let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790},"method":"fastest"}"#).unwrap_err();
+        assert_eq!(err.field, "method");
+        let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790},"alternatives":4}"#).unwrap_err();
+        assert_eq!(err.field, "alternatives");
+        let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790},"mode":"flying"}"#).unwrap_err();
+        assert_eq!(err.field, "mode");
+    }
+
+    fn evaluate_json(json: &str) -> Result<serde_json::Value, QueryError> {
+        let query: EvaluateQuery = serde_json::from_str(json).unwrap();
+        evaluate(&atlas(), &query, NOW).map(|r| serde_json::to_value(&r).unwrap())
+    }
+
+    #[test]
+    fn lines_are_checked_position_by_position() {
+        let ok = evaluate_json(
+            r#"{"geometry":{"type":"LineString","coordinates":[[-79.3795,43.6501],[-79.3790,43.6504,12.0]]}}"#,
+        )
+        .unwrap();
+        assert!(ok["metrics"]["distanceM"].as_f64().unwrap() > 0.0);
+        assert_eq!(ok["hexPath"].as_array().unwrap().len(), ok["metrics"]["cellCount"].as_u64().unwrap() as usize);
+        let err = evaluate_json(r#"{"geometry":{"type":"Point","coordinates":[[0,0],[1,1]]}}"#).unwrap_err();
+        assert_eq!(err.field, "geometry");
+        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[0,0]]}}"#).unwrap_err();
+        assert!(err.message.contains("2 to"));
+        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[-79.3795,43.6501],[1]]}}"#).unwrap_err();
+        assert_eq!(err.index, Some(1));
+        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[-79.3795,43.6501],[0,95]]}}"#).unwrap_err();
+        assert_eq!((err.code, err.index), ("INVALID_COORDINATES", Some(1)));
+        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[10,10],[10.1,10]]}}"#).unwrap_err();
+        assert_eq!(err.code, "LOCATION_NOT_COVERED");
+        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[-79.38,43.65],[-76.0,43.65]]}}"#).unwrap_err();
+        assert!(err.message.contains("200 km"));
+    }
+
+    #[test]
+    fn hex_paths_are_checked_cell_by_cell() {
+        let model = CityModel::from_artifact(sample());
+        let first = model.cell(0).unwrap();
+        let next = crate::grid::disk(first, 1).unwrap()[1];
+        let far = crate::grid::disk(first, 3).unwrap()[30];
+        let run = |path: &[String]| {
+            let query = HexPathQuery {
+                hex_path: path.to_vec(),
+                mode: None,
+                scoring: ScoringQuery::default(),
+            };
+            evaluate_hex_path(&atlas(), &query, NOW)
+        };
+        let ok = run(&[first.to_string(), next.to_string()]).unwrap();
+        assert_eq!(ok.evaluation.hex_path, [first, next]);
+        let err = run(&[first.to_string(), "zz".into()]).unwrap_err();
+        assert_eq!((err.field.as_str(), err.index), ("hexPath", Some(1)));
+        let err = run(&[first.to_string(), next.to_string(), far.to_string()]).unwrap_err();
+        assert_eq!(err.index, Some(2));
+        assert!(err.message.contains("gap"));
+        assert!(run(&[]).is_err());
+        let outside = crate::grid::cell_at(10.0, 10.0).unwrap();
+        assert_eq!(run(&[outside.to_string()]).unwrap_err().code, "LOCATION_NOT_COVERED");
+    }
+}
