@@ -46,6 +46,7 @@ verify-data:
 artifacts:
 	$(BUILD_TOOL) build
 	$(BUILD_TOOL) forecast-samples
+	$(BUILD_TOOL) route-samples
 
 # In CI the committed model card must be exactly what the build writes.
 check-model-card: artifacts

@@ -57,6 +57,22 @@ enum Command {
         #[arg(long, default_value = "build/forecast-samples.json")]
         out: PathBuf,
     },
+    /// Write native reference route answers for random requests (JSON), to check
+    /// other builds of the engine against.
+    RouteSamples {
+        /// Directory holding the artifacts and their manifest.
+        #[arg(long, default_value = "build/artifacts")]
+        artifacts: PathBuf,
+        /// Requests per city.
+        #[arg(long, default_value_t = 25)]
+        per_city: usize,
+        /// Random seed.
+        #[arg(long, default_value_t = 2022)]
+        seed: u64,
+        /// Output file.
+        #[arg(long, default_value = "build/route-samples.json")]
+        out: PathBuf,
+    },
 }
 
 fn verify(dir: &std::path::Path) -> anyhow::Result<bool> {
@@ -179,6 +195,21 @@ fn main() -> ExitCode {
             std::fs::write(out, serde_json::to_vec(&json)?)?;
             println!(
                 "wrote {} reference forecasts to {}",
+                json.as_array().map_or(0, Vec::len),
+                out.display()
+            );
+            Ok(true)
+        }),
+        Command::RouteSamples {
+            artifacts,
+            per_city,
+            seed,
+            out,
+        } => samples::load_atlas(artifacts).and_then(|atlas| {
+            let json = samples::reference_routes(&atlas, *per_city, *seed);
+            std::fs::write(out, serde_json::to_vec(&json)?)?;
+            println!(
+                "wrote {} reference routes to {}",
                 json.as_array().map_or(0, Vec::len),
                 out.display()
             );

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hexrisk_engine::CrimeClass;
+use hexrisk_engine::{CellIndex, CrimeClass};
 use hexrisk_engine::model::{Atlas, CityModel};
 use serde_json::{Value, json};
 
@@ -84,6 +84,67 @@ pub fn reference_forecasts(atlas: &Atlas, per_city: usize, seed: u64) -> Value {
                 "dominantType": forecast.dominant().code(),
                 "riskLevel": forecast.risk_level().code(),
             }));
+        }
+    }
+    Value::Array(samples)
+}
+
+/// A clock inside every city's forecasts: 2022-01-03 12:00 UTC (the demo's pinned
+/// clock), so default weeks are reproducible.
+pub const ROUTE_SAMPLE_NOW: i64 = 1_641_211_200;
+
+/// `per_city` random route requests per city (points near covered cell centres,
+/// 2 to 15 km apart, varied methods, intents, alternatives and `snapToRoads`) with the
+/// native answers: `[{request, response}]`, where `response` is the answer or the
+/// error.
+#[must_use]
+pub fn reference_routes(atlas: &Atlas, per_city: usize, seed: u64) -> Value {
+    let mut random = SplitMix::new(seed);
+    let unit = |r: &mut SplitMix| (r.next_u64() >> 11) as f64 / (1_u64 << 53) as f64;
+    let methods = ["safest", "balanced", "shortest"];
+    let intents = ["overall", "walking", "driving", "night"];
+    let mut samples = Vec::new();
+    for city in atlas.cities() {
+        let mut made = 0;
+        // Bounded: a city too small for the distance range yields fewer samples.
+        for _ in 0..per_city * 200 {
+            if made == per_city {
+                break;
+            }
+            // A covered cell's centre, moved up to about 200 m.
+            let point = |r: &mut SplitMix| {
+                let cell = city.cell(r.below(city.cell_count())).unwrap_or(CellIndex::try_from(0x0882_b9bc_46df_ffff).expect("a valid cell"));
+                let (lat, lng) = hexrisk_engine::grid::cell_centre(cell);
+                (lat + (unit(r) - 0.5) * 0.004, lng + (unit(r) - 0.5) * 0.004)
+            };
+            let (a, z) = (point(&mut random), point(&mut random));
+            let (Ok(pa), Ok(pz)) = (
+                hexrisk_engine::grid::validate(a.0, a.1),
+                hexrisk_engine::grid::validate(z.0, z.1),
+            ) else {
+                continue;
+            };
+            let distance = pa.distance_m(pz);
+            if !(2_000.0..=15_000.0).contains(&distance) {
+                continue;
+            }
+            let request = json!({
+                "origin": {"lat": a.0, "lng": a.1},
+                "destination": {"lat": z.0, "lng": z.1},
+                "method": methods[random.below(methods.len())],
+                "intent": intents[random.below(intents.len())],
+                "alternatives": random.below(4),
+                "snapToRoads": random.below(5) != 0,
+            });
+            let Ok(query) = serde_json::from_value(request.clone()) else {
+                continue;
+            };
+            let response = match hexrisk_engine::query::route(atlas, &query, ROUTE_SAMPLE_NOW) {
+                Ok(answer) => serde_json::to_value(&answer).unwrap_or(Value::Null),
+                Err(err) => json!({"error": err}),
+            };
+            samples.push(json!({"request": request, "response": response}));
+            made += 1;
         }
     }
     Value::Array(samples)

@@ -37,6 +37,26 @@ fn api_error(code: &str, message: &str) -> JsValue {
     error.into()
 }
 
+/// A `QueryError` as a thrown `Error` with `code` and `details` (`field`, and
+/// `index` or `distanceM` when known), like the HTTP error body.
+fn query_error(err: &crate::query::QueryError) -> JsValue {
+    let error = api_error(err.code, &err.message);
+    if let Ok(details) = to_js(err) {
+        let _ = Reflect::set(&error, &"details".into(), &details);
+    }
+    error
+}
+
+/// Reads a request object into a query type.
+fn from_js<T: serde::de::DeserializeOwned>(value: JsValue) -> Result<T, JsValue> {
+    serde_wasm_bindgen::from_value(value)
+        .map_err(|e| query_error(&crate::query::QueryError::malformed(e.to_string())))
+}
+
+fn now_seconds(now_ms: Option<f64>) -> i64 {
+    (now_ms.unwrap_or_else(js_sys::Date::now) / 1000.0).floor() as i64
+}
+
 /// Converts to a plain JavaScript value (objects, not `Map`s).
 fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
     value
@@ -180,6 +200,91 @@ export interface PredictionRange {
   /** Monday of the current week in the city's local time. */
   currentWeek: string | null;
 }
+/** Scoring options shared by every router request. */
+export interface ScoringOptions {
+  intent?: "overall" | "walking" | "driving" | "night";
+  /** Crime classes to count (default all five). */
+  activeCodes?: Exclude<CrimeClassRecord["code"], "NO_CRIME">[];
+  /** `false` switches a class off. */
+  toggles?: Partial<Record<Exclude<CrimeClassRecord["code"], "NO_CRIME">, boolean>>;
+  modifiers?: {
+    /** Any date (YYYY-MM-DD) in the forecast week; default the current week, clamped to the forecasts. */
+    week?: string;
+    /** Multipliers 0..10 on the intent's class weights. */
+    classWeights?: Partial<Record<Exclude<CrimeClassRecord["code"], "NO_CRIME">, number>>;
+  };
+}
+export type TravelMode = "walking" | "cycling" | "driving";
+/** Body of `route()` and POST /route. */
+export interface RouteRequest extends ScoringOptions {
+  origin: { lat: number; lng: number };
+  destination: { lat: number; lng: number };
+  /** safest (alpha 4, default), balanced (alpha 1) or shortest (alpha 0). */
+  method?: "safest" | "balanced" | "shortest";
+  /** 0 (default) to 3. */
+  alternatives?: number;
+  /** Follow roads (default true); false routes over the hex grid and returns no geometry. */
+  snapToRoads?: boolean;
+  /** Default: driving for the driving intent, walking otherwise. */
+  mode?: TravelMode;
+}
+/** Body of `evaluate()` and POST /evaluate. */
+export interface EvaluateRequest extends ScoringOptions {
+  geometry: { type: "LineString"; coordinates: number[][] };
+  mode?: TravelMode;
+}
+/** Body of `evaluateHexPath()` and POST /evaluate-hex-path. */
+export interface HexPathRequest extends ScoringOptions {
+  hexPath: string[];
+  mode?: TravelMode;
+}
+/** A corridor cell with its tier (0 safest .. 4; null outside coverage). */
+export interface TieredCell { h3: string; tier: number | null; safetyScore: number | null; colorIndex: number; }
+export interface CorridorMetrics {
+  distanceM: number;
+  durationS: number;
+  mode: TravelMode;
+  /** Metre-weighted mean safety score of covered cells. */
+  meanSafety: number | null;
+  worstSafety: number | null;
+  /** Risk-kilometres: sum of km x (1 - safety/100). */
+  exposure: number;
+  outsideCoverageM: number;
+  cellCount: number;
+  /** Extra length over the shortest route, percent. */
+  detourPct: number | null;
+}
+/** A run of the line within one tier. */
+export interface CorridorSegment { tier: number | null; startM: number; distanceM: number; meanSafety: number | null; cells: number; }
+export interface ScoredWith { city: string; weekOf: string; intent: string; activeCodes: string[]; }
+export interface EvaluationResponse extends ScoredWith {
+  hexPath: string[];
+  hexPathWithTiers: TieredCell[];
+  metrics: CorridorMetrics;
+  segments: CorridorSegment[];
+}
+export interface RouteOption {
+  /** GeoJSON LineString; null when snapToRoads is false. */
+  geometry: { type: "LineString"; coordinates: [number, number][] } | null;
+  cost: number;
+  hexPath: string[];
+  hexPathWithTiers: TieredCell[];
+  metrics: CorridorMetrics;
+  segments: CorridorSegment[];
+  /** The hex path scored on its own: what evaluateHexPath returns for hexPath. */
+  corridorMetrics: CorridorMetrics | null;
+}
+export interface RouteResponse extends ScoredWith {
+  network: "roads" | "hex-lattice";
+  source: string;
+  method: "safest" | "balanced" | "shortest";
+  alpha: number;
+  origin: { lat: number; lng: number; distanceM: number };
+  destination: { lat: number; lng: number; distanceM: number };
+  hexPath: string[];
+  best: RouteOption;
+  alternatives: RouteOption[];
+}
 /** A loaded city. */
 export interface CityRecord {
   code: string;
@@ -287,6 +392,58 @@ impl HexRisk {
             weeks_available: range.weeks_available,
             current_week: range.current_week.map(|d| d.to_string()),
         })
+    }
+
+    /// The safest route between two points, with alternatives and the hex corridor
+    /// (the body and answer of the router API's `POST /route`). `nowMs` sets the
+    /// default forecast week (`Date.now()` by default).
+    ///
+    /// # Errors
+    /// Throws `INVALID_REQUEST`, `INVALID_COORDINATES`, `LOCATION_NOT_COVERED`
+    /// (outside every city, or farther than 500 m from the network) or
+    /// `DATE_OUT_OF_RANGE`, with `details.field`.
+    #[wasm_bindgen(unchecked_return_type = "RouteResponse")]
+    pub fn route(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RouteRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let query: crate::query::RouteQuery = from_js(request)?;
+        let answer = crate::query::route(&self.atlas, &query, now_seconds(now_ms))
+            .map_err(|e| query_error(&e))?;
+        to_js(&answer)
+    }
+
+    /// Scores a GeoJSON LineString (`POST /evaluate`).
+    ///
+    /// # Errors
+    /// As [`HexRisk::route`], with `details.index` for a bad position.
+    #[wasm_bindgen(unchecked_return_type = "EvaluationResponse")]
+    pub fn evaluate(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "EvaluateRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let query: crate::query::EvaluateQuery = from_js(request)?;
+        let answer = crate::query::evaluate(&self.atlas, &query, now_seconds(now_ms))
+            .map_err(|e| query_error(&e))?;
+        to_js(&answer)
+    }
+
+    /// Scores an ordered hex path (`POST /evaluate-hex-path`).
+    ///
+    /// # Errors
+    /// As [`HexRisk::route`]; a gap, repeat or bad id names its `details.index`.
+    #[wasm_bindgen(js_name = evaluateHexPath, unchecked_return_type = "EvaluationResponse")]
+    pub fn evaluate_hex_path(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "HexPathRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let query: crate::query::HexPathQuery = from_js(request)?;
+        let answer = crate::query::evaluate_hex_path(&self.atlas, &query, now_seconds(now_ms))
+            .map_err(|e| query_error(&e))?;
+        to_js(&answer)
     }
 
     /// The forecast for a point in the week containing `date` (YYYY-MM-DD).

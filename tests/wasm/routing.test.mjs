@@ -1,0 +1,121 @@
+// Routing in the npm package: the wasm engine plans the same routes as the native
+// engine (build/route-samples.json, written by `hexrisk-build route-samples`), its
+// corridors agree with its own line and hex-path evaluations, and bad requests throw
+// Errors with the API's code and details.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+
+const root = new URL('../../', import.meta.url);
+const artifactsDir = new URL('build/artifacts/', root);
+const manifest = JSON.parse(readFileSync(new URL('manifest.json', artifactsDir)));
+const samples = JSON.parse(readFileSync(new URL('build/route-samples.json', root)));
+// The clock the native samples used: 2022-01-03 12:00 UTC.
+const NOW = Date.UTC(2022, 0, 3, 12);
+
+const engine = new HexRisk();
+for (const city of manifest.cities) engine.addCity(readFileSync(new URL(city.file, artifactsDir)));
+
+/** Deep equality with a relative tolerance on numbers (libm differs in the last bits). */
+function close(actual, expected, path = '$') {
+  if (typeof expected === 'number') {
+    assert.equal(typeof actual, 'number', path);
+    // Micrometres and nanopoints: the trigonometry differs in the last bits only.
+    assert.ok(Math.abs(actual - expected) <= 1e-6 + 1e-9 * Math.abs(expected), `${path}: ${actual} vs ${expected}`);
+  } else if (Array.isArray(expected)) {
+    assert.ok(Array.isArray(actual), path);
+    assert.equal(actual.length, expected.length, `${path}.length`);
+    expected.forEach((e, i) => close(actual[i], e, `${path}[${i}]`));
+  } else if (expected && typeof expected === 'object') {
+    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), path);
+    for (const key of Object.keys(expected)) close(actual[key], expected[key], `${path}.${key}`);
+  } else {
+    assert.equal(actual, expected, path);
+  }
+}
+
+test('wasm routes equal the native routes for every sample request', () => {
+  assert.ok(samples.length >= 75, `${samples.length} samples`);
+  const cities = new Set(samples.map((s) => s.response.city));
+  assert.equal(cities.size, 3);
+  for (const { request, response } of samples) {
+    const actual = engine.route(request, NOW);
+    close(actual, response);
+  }
+});
+
+const union = { lat: 43.6453, lng: -79.3806 };
+const christiePits = { lat: 43.6645, lng: -79.4206 };
+
+test('a Toronto route: line, corridor and metrics agree with the evaluations', () => {
+  const route = engine.route({ origin: union, destination: christiePits, alternatives: 3, intent: 'walking' }, NOW);
+  assert.equal(route.network, 'roads');
+  assert.equal(route.method, 'safest');
+  assert.equal(route.best.geometry.type, 'LineString');
+  assert.deepEqual(route.hexPath, route.best.hexPath);
+  assert.equal(route.best.hexPathWithTiers.length, route.hexPath.length);
+  assert.ok(route.alternatives.length >= 1 && route.alternatives.length <= 3);
+
+  const byPath = engine.evaluateHexPath({ hexPath: route.hexPath, intent: 'walking' }, NOW);
+  assert.deepEqual(byPath.metrics, route.best.corridorMetrics);
+  assert.deepEqual(byPath.hexPathWithTiers, route.best.hexPathWithTiers);
+
+  const byLine = engine.evaluate({ geometry: route.best.geometry, intent: 'walking' }, NOW);
+  assert.deepEqual(byLine.hexPath, route.hexPath);
+  const { detourPct: lineDetour, ...lineMetrics } = byLine.metrics;
+  const { detourPct: routeDetour, ...routeMetrics } = route.best.metrics;
+  close(lineMetrics, routeMetrics);
+  assert.ok(lineDetour >= -0.1 && routeDetour >= 0);
+
+  const hexOnly = engine.route({ origin: union, destination: christiePits, snapToRoads: false }, NOW);
+  assert.equal(hexOnly.best.geometry, null);
+  assert.equal(hexOnly.network, 'hex-lattice');
+  assert.ok(hexOnly.hexPath.length > 3);
+});
+
+test('Houston routes over its hex lattice', () => {
+  const route = engine.route({ origin: { lat: 29.7604, lng: -95.3698 }, destination: { lat: 29.735, lng: -95.39 } }, NOW);
+  assert.equal(route.network, 'hex-lattice');
+  assert.match(route.source, /lattice/);
+  assert.ok(route.best.geometry.coordinates.length > 2);
+});
+
+function throwsWith(fn, code, details) {
+  assert.throws(fn, (err) => {
+    assert.ok(err instanceof Error);
+    assert.equal(err.code, code, err.message);
+    for (const [key, value] of Object.entries(details)) {
+      if (typeof value === 'function') assert.ok(value(err.details[key]), `${key}: ${err.details[key]}`);
+      else assert.equal(err.details[key], value, key);
+    }
+    return true;
+  });
+}
+
+test('bad route requests throw the API error codes with details', () => {
+  throwsWith(() => engine.route({ origin: union, destination: christiePits, method: 'fastest' }, NOW), 'INVALID_REQUEST', { field: 'method' });
+  throwsWith(() => engine.route({ origin: union, destination: christiePits, alternatives: 4 }, NOW), 'INVALID_REQUEST', { field: 'alternatives' });
+  throwsWith(() => engine.route({ origin: union, destination: christiePits, intent: 'flying' }, NOW), 'INVALID_REQUEST', { field: 'intent' });
+  throwsWith(() => engine.route({ origin: union, destination: christiePits, activeCodes: ['OTHER', 'NOPE'] }, NOW), 'INVALID_REQUEST', { field: 'activeCodes', index: 1 });
+  throwsWith(() => engine.route({ origin: { lat: 91, lng: 0 }, destination: christiePits }, NOW), 'INVALID_COORDINATES', { field: 'origin' });
+  throwsWith(() => engine.route({ origin: union, destination: { lat: 29.76, lng: -95.37 } }, NOW), 'INVALID_REQUEST', { field: 'destination' });
+  throwsWith(() => engine.route({ origin: union }, NOW), 'INVALID_REQUEST', { field: 'body' });
+  throwsWith(() => engine.route({ origin: union, destination: christiePits, modifiers: { week: '2030-01-07' } }, NOW), 'DATE_OUT_OF_RANGE', { field: 'modifiers.week' });
+  // The Toronto Islands are in a covered cell, but their paths are not joined to the
+  // street network (they are reached by ferry): the nearest way is 2 km away.
+  throwsWith(() => engine.route({ origin: { lat: 43.62, lng: -79.38 }, destination: union }, NOW), 'LOCATION_NOT_COVERED', {
+    field: 'origin',
+    distanceM: (d) => d > 500,
+  });
+});
+
+test('bad hex paths and lines name the first bad element', () => {
+  const start = engine.route({ origin: union, destination: christiePits }, NOW).hexPath;
+  const gap = [start[0], start[start.length - 1]];
+  throwsWith(() => engine.evaluateHexPath({ hexPath: gap }, NOW), 'INVALID_REQUEST', { field: 'hexPath', index: 1 });
+  throwsWith(() => engine.evaluateHexPath({ hexPath: [start[0], 'zz'] }, NOW), 'INVALID_REQUEST', { index: 1 });
+  throwsWith(() => engine.evaluateHexPath({ hexPath: [start[0], start[1], start[0]] }, NOW), 'INVALID_REQUEST', { index: 2 });
+  throwsWith(() => engine.evaluate({ geometry: { type: 'LineString', coordinates: [[-79.38, 43.65], [0, 95]] } }, NOW), 'INVALID_COORDINATES', { index: 1 });
+  throwsWith(() => engine.evaluate({ geometry: { type: 'Point', coordinates: [[-79.38, 43.65]] } }, NOW), 'INVALID_REQUEST', { field: 'geometry' });
+});
