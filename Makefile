@@ -18,7 +18,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench-http
+.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench-http bench-routing
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -70,6 +70,11 @@ js-test:
 	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs'
 
 # wrk against the prediction API under wrangler dev, beside the Worker's no-op route.
+# Routing natively (A* beside petgraph Dijkstra) and in wasm under node, same pairs.
+bench-routing: tools artifacts pkg
+	cargo bench -p hexrisk-builder --bench routing
+	$(NODE) bench/wasm/route.mjs
+
 bench-http: tools artifacts worker
 	@bash scripts/bootstrap.sh --wrk
 	$(NODE) bench/http/run.mjs

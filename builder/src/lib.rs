@@ -17,6 +17,7 @@ pub mod model;
 pub mod osm;
 pub mod pipeline;
 pub mod progress;
+pub mod reference;
 pub mod report;
 pub mod roads;
 pub mod samples;

@@ -467,7 +467,10 @@ pub fn to_graph(
             .iter()
             .filter_map(|&(lat, lng)| h3o::LatLng::new(lat, lng).ok())
             .collect();
-        let length: f64 = points.windows(2).map(|p| grid::distance_m(p[0], p[1])).sum();
+        let length: f64 = points
+            .windows(2)
+            .map(|p| grid::distance_m(p[0], p[1]))
+            .sum();
         let crossed = grid::cells_crossed(&points, grid::RESOLUTION);
         graph.way_length_m.push(length as f32);
         graph.way_points.extend(
@@ -563,7 +566,10 @@ mod tests {
         ];
         let network = build_network(&lines, false);
         let (contracted, merged) = contract_chains(&network);
-        assert_eq!(merged, 3, "the middle of the street and the loop's two corners");
+        assert_eq!(
+            merged, 3,
+            "the middle of the street and the loop's two corners"
+        );
         assert_eq!(contracted.nodes.len(), network.nodes.len() - 3);
         let length = |n: &RoadNetwork| -> f64 {
             n.edges
@@ -582,7 +588,12 @@ mod tests {
         assert_eq!(ab.geometry, [(0.0, 0.0), (0.0, 0.001), (0.0, 0.002)]);
         // The loop is one edge from b back to b.
         assert_eq!(contracted.edges.len(), network.edges.len() - 4);
-        assert!(contracted.edges.iter().any(|e| e.from == e.to && e.geometry.len() == 4));
+        assert!(
+            contracted
+                .edges
+                .iter()
+                .any(|e| e.from == e.to && e.geometry.len() == 4)
+        );
     }
 
     #[test]

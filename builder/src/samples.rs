@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use hexrisk_engine::{CellIndex, CrimeClass};
+use hexrisk_engine::CrimeClass;
 use hexrisk_engine::model::{Atlas, CityModel};
 use serde_json::{Value, json};
 
@@ -113,11 +113,13 @@ pub fn reference_routes(atlas: &Atlas, per_city: usize, seed: u64) -> Value {
             }
             // A covered cell's centre, moved up to about 200 m.
             let point = |r: &mut SplitMix| {
-                let cell = city.cell(r.below(city.cell_count())).unwrap_or(CellIndex::try_from(0x0882_b9bc_46df_ffff).expect("a valid cell"));
-                let (lat, lng) = hexrisk_engine::grid::cell_centre(cell);
-                (lat + (unit(r) - 0.5) * 0.004, lng + (unit(r) - 0.5) * 0.004)
+                let (lat, lng) =
+                    hexrisk_engine::grid::cell_centre(city.cell(r.below(city.cell_count()))?);
+                Some((lat + (unit(r) - 0.5) * 0.004, lng + (unit(r) - 0.5) * 0.004))
             };
-            let (a, z) = (point(&mut random), point(&mut random));
+            let (Some(a), Some(z)) = (point(&mut random), point(&mut random)) else {
+                continue;
+            };
             let (Ok(pa), Ok(pz)) = (
                 hexrisk_engine::grid::validate(a.0, a.1),
                 hexrisk_engine::grid::validate(z.0, z.1),

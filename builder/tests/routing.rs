@@ -6,21 +6,22 @@
 //! them first; `HEXRISK_ARTIFACT_DIR` points elsewhere) and build from the data
 //! only when a city's artifact is missing, which is much slower in a test build.
 
+// Zero-length routes have exactly zero length.
+#![allow(clippy::float_cmp)]
+
 use std::sync::OnceLock;
 
 use h3o::LatLng;
 use hexrisk_builder::config;
 use hexrisk_builder::data;
 use hexrisk_builder::pipeline;
+use hexrisk_builder::reference::Reference;
 use hexrisk_engine::corridor::{self, TravelMode};
-use hexrisk_engine::graph::{NetworkKind, RoadGraph};
+use hexrisk_engine::graph::NetworkKind;
 use hexrisk_engine::model::CityModel;
-use hexrisk_engine::routing::{
-    self, CostModel, RouteError, RouteIndex, RouteMethod, RouteRequest, Snap,
-};
+use hexrisk_engine::routing::{self, CostModel, RouteError, RouteMethod, RouteRequest};
 use hexrisk_engine::scores::{CityScores, Intent, ScoringParams};
 use indicatif::ProgressBar;
-use petgraph::graph::{DiGraph, NodeIndex};
 
 const CITIES: [&str; 3] = ["city_ca_tor", "city_us_sfo", "city_us_hou"];
 const PAIRS_PER_CITY: usize = 200;
@@ -76,101 +77,6 @@ impl Random {
     }
 }
 
-/// Whether the way has an edge along it (`reversed = false`) or against it.
-fn way_has_edge(graph: &RoadGraph, index: &RouteIndex, way: u32, reversed: bool) -> bool {
-    let [start, end] = index.way_nodes(way as usize);
-    let from = if reversed { end } else { start };
-    graph
-        .out_edges(from)
-        .any(|e| graph.edge_way(e) == (way as usize, reversed))
-}
-
-/// The reference: Dijkstra over the whole graph plus a virtual origin and
-/// destination joined to the ends of their ways by the partial way costs.
-struct Reference {
-    graph: DiGraph<(), f64>,
-    origin: NodeIndex,
-    destination: NodeIndex,
-}
-
-impl Reference {
-    fn new(graph: &RoadGraph, index: &RouteIndex, costs: &CostModel) -> Self {
-        let mut g = DiGraph::with_capacity(graph.node_count() + 2, graph.edge_count() + 8);
-        for _ in 0..graph.node_count() {
-            g.add_node(());
-        }
-        for node in 0..graph.node_count() as u32 {
-            for e in graph.out_edges(node) {
-                let cost = costs.way_cost(graph, graph.edge_way(e).0);
-                g.add_edge(
-                    NodeIndex::new(node as usize),
-                    NodeIndex::new(graph.edge_target[e] as usize),
-                    cost,
-                );
-            }
-        }
-        debug_assert!(index.way_nodes(0)[0] as usize <= graph.node_count());
-        let origin = g.add_node(());
-        let destination = g.add_node(());
-        Self {
-            graph: g,
-            origin,
-            destination,
-        }
-    }
-
-    fn cost(
-        &mut self,
-        graph: &RoadGraph,
-        index: &RouteIndex,
-        costs: &CostModel,
-        from: &Snap,
-        to: &Snap,
-    ) -> Option<f64> {
-        let node = |n: u32| NodeIndex::new(n as usize);
-        let mut added = Vec::new();
-        let (o, d) = (self.origin, self.destination);
-        let way = from.way as usize;
-        let length = f64::from(graph.way_length_m[way]);
-        let [start, end] = index.way_nodes(way);
-        if way_has_edge(graph, index, from.way, false) {
-            let c = costs.way_cost_between(graph, way, from.offset_m, length);
-            added.push(self.graph.add_edge(o, node(end), c));
-        }
-        if way_has_edge(graph, index, from.way, true) {
-            let c = costs.way_cost_between(graph, way, 0.0, from.offset_m);
-            added.push(self.graph.add_edge(o, node(start), c));
-        }
-        let way = to.way as usize;
-        let length = f64::from(graph.way_length_m[way]);
-        let [start, end] = index.way_nodes(way);
-        if way_has_edge(graph, index, to.way, false) {
-            let c = costs.way_cost_between(graph, way, 0.0, to.offset_m);
-            added.push(self.graph.add_edge(node(start), d, c));
-        }
-        if way_has_edge(graph, index, to.way, true) {
-            let c = costs.way_cost_between(graph, way, to.offset_m, length);
-            added.push(self.graph.add_edge(node(end), d, c));
-        }
-        if from.way == to.way {
-            let along = (way_has_edge(graph, index, from.way, false) && from.offset_m <= to.offset_m)
-                || (way_has_edge(graph, index, from.way, true) && from.offset_m >= to.offset_m);
-            if along {
-                let c = costs.way_cost_between(graph, way, from.offset_m, to.offset_m);
-                added.push(self.graph.add_edge(o, d, c));
-            }
-        }
-        let result = petgraph::algo::dijkstra(&self.graph, o, Some(d), |e| *e.weight())
-            .get(&d)
-            .copied();
-        // Removing the newest edges first leaves every other edge index unchanged.
-        for e in added.into_iter().rev() {
-            self.graph.remove_edge(e);
-        }
-        result
-    }
-}
-
 #[test]
 fn routes_are_as_cheap_as_a_reference_dijkstra_in_every_city() {
     let mut random = Random(0x5eed_cafe);
@@ -195,7 +101,7 @@ fn routes_are_as_cheap_as_a_reference_dijkstra_in_every_city() {
             };
             let scores = CityScores::compute(model, week, &params);
             let costs = CostModel::new(&scores, model.cell_count(), method.alpha());
-            let mut reference = Reference::new(graph, index, &costs);
+            let mut reference = Reference::new(graph, &costs);
             let mut pairs = 0;
             while pairs < PAIRS_PER_CITY / settings.len() {
                 let (a, b) = (random.point(model), random.point(model));
@@ -213,7 +119,13 @@ fn routes_are_as_cheap_as_a_reference_dijkstra_in_every_city() {
                 // length, at a way's end, has no direction to check).
                 let ends = |p: &routing::Piece| {
                     let [s, e] = index.way_nodes(p.way as usize);
-                    if p.to_m > p.from_m { Some((s, e)) } else if p.to_m < p.from_m { Some((e, s)) } else { None }
+                    if p.to_m > p.from_m {
+                        Some((s, e))
+                    } else if p.to_m < p.from_m {
+                        Some((e, s))
+                    } else {
+                        None
+                    }
                 };
                 for pair in path.pieces.windows(2) {
                     if let (Some((_, end)), Some((begin, _))) = (ends(&pair[0]), ends(&pair[1])) {
@@ -266,8 +178,13 @@ fn a_toronto_route_answer_holds_together() {
         best.evaluation.hex_path.len()
     );
     // Corridor metrics are exactly the hex path's own evaluation.
-    let own = corridor::evaluate_hex_path(model, &scores, &best.evaluation.hex_path, TravelMode::Walking)
-        .unwrap();
+    let own = corridor::evaluate_hex_path(
+        model,
+        &scores,
+        &best.evaluation.hex_path,
+        TravelMode::Walking,
+    )
+    .unwrap();
     assert_eq!(best.corridor_metrics, Some(own.metrics));
     assert_eq!(own.hex_path_with_tiers, best.evaluation.hex_path_with_tiers);
     // Metrics: at least the straight-line distance, a detour of at least zero.
@@ -293,7 +210,8 @@ fn a_toronto_route_answer_holds_together() {
         },
     )
     .unwrap();
-    let per_km = |o: &routing::RouteOption| o.evaluation.metrics.exposure / o.evaluation.metrics.distance_m;
+    let per_km =
+        |o: &routing::RouteOption| o.evaluation.metrics.exposure / o.evaluation.metrics.distance_m;
     assert!(per_km(best) <= per_km(&shortest.best) + 1e-12);
     assert!(shortest.best.evaluation.metrics.distance_m <= m.distance_m + 1e-6);
     assert_eq!(shortest.best.evaluation.metrics.detour_pct, Some(0.0));

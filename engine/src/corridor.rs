@@ -99,6 +99,8 @@ impl FromStr for TravelMode {
     }
 }
 
+// serde's `serialize_with` passes a reference.
+#[allow(clippy::trivially_copy_pass_by_ref)]
 fn cell_id<S: Serializer>(cell: &CellIndex, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(cell)
 }
@@ -220,9 +222,9 @@ impl HexPathError {
     pub const fn index(&self) -> Option<usize> {
         match self {
             Self::Empty | Self::TooLong(_) => None,
-            Self::WrongResolution { index, .. } | Self::Repeated { index, .. } | Self::Gap { index } => {
-                Some(*index)
-            }
+            Self::WrongResolution { index, .. }
+            | Self::Repeated { index, .. }
+            | Self::Gap { index } => Some(*index),
         }
     }
 }
@@ -315,7 +317,9 @@ pub fn evaluate_crossings(
                 h3: cell,
                 tier: safety.map(tier),
                 safety_score: safety,
-                color_index: safety.map_or(ColourIndex::NO_DATA, ColourIndex::from_safety_score).get(),
+                color_index: safety
+                    .map_or(ColourIndex::NO_DATA, ColourIndex::from_safety_score)
+                    .get(),
             }
         })
         .collect();
@@ -478,7 +482,9 @@ mod tests {
     fn line_metrics_add_up() {
         let model = model();
         let scores = CityScores::compute(&model, 0, &ScoringParams::default());
-        let cells: Vec<CellIndex> = (0..model.cell_count()).filter_map(|p| model.cell(p)).collect();
+        let cells: Vec<CellIndex> = (0..model.cell_count())
+            .filter_map(|p| model.cell(p))
+            .collect();
         let (a, b) = (LatLng::from(cells[0]), LatLng::from(cells[cells.len() - 1]));
         let far = LatLng::new(a.lat() + 0.05, a.lng()).unwrap();
         let evaluation = evaluate_line(&model, &scores, &[a, b, far], TravelMode::Walking);
@@ -514,7 +520,9 @@ mod tests {
     fn a_hex_path_is_scored_along_its_centres() {
         let model = model();
         let scores = CityScores::compute(&model, 0, &ScoringParams::default());
-        let cells: Vec<CellIndex> = (0..model.cell_count()).filter_map(|p| model.cell(p)).collect();
+        let cells: Vec<CellIndex> = (0..model.cell_count())
+            .filter_map(|p| model.cell(p))
+            .collect();
         let first = cells[0];
         let path: Vec<CellIndex> = first
             .grid_path_cells(crate::grid::disk(first, 3).unwrap()[30])

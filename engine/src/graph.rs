@@ -253,7 +253,8 @@ pub fn hex_lattice(lattice: &[CellIndex], grid: &[u64], source: &str) -> RoadGra
             let (from, to) = (centres[i as usize], centres[j as usize]);
             graph.way_length_m.push(from.distance_m(to) as f32);
             graph.way_points_start.push(graph.way_points.len() as u32);
-            for (crossed, metres) in crate::grid::cells_crossed(&[from, to], crate::grid::RESOLUTION)
+            for (crossed, metres) in
+                crate::grid::cells_crossed(&[from, to], crate::grid::RESOLUTION)
             {
                 let position = grid
                     .binary_search(&u64::from(crossed))

@@ -196,8 +196,7 @@ pub fn cells_along(from: LatLng, to: LatLng, step_m: f64) -> Vec<(CellIndex, f64
 #[must_use]
 pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellIndex, f64)> {
     let mut out: Vec<(CellIndex, f64)> = Vec::new();
-    let push = |cell: CellIndex, metres: f64, out: &mut Vec<(CellIndex, f64)>| match out
-        .last_mut()
+    let push = |cell: CellIndex, metres: f64, out: &mut Vec<(CellIndex, f64)>| match out.last_mut()
     {
         Some((previous, m)) if *previous == cell => *m += metres,
         _ => out.push((cell, metres)),
@@ -463,7 +462,10 @@ mod tests {
         let crossed = cells_crossed(&[a, b, c], RESOLUTION);
         let total: f64 = crossed.iter().map(|(_, m)| m).sum();
         let length = distance_m(a, b) + distance_m(b, c);
-        assert!((total - length).abs() < 1e-6 * length, "{total} vs {length}");
+        assert!(
+            (total - length).abs() < 1e-6 * length,
+            "{total} vs {length}"
+        );
         assert_eq!(crossed[0].0, a.to_cell(RESOLUTION));
         assert_eq!(crossed.last().unwrap().0, c.to_cell(RESOLUTION));
         for pair in crossed.windows(2) {
@@ -476,8 +478,15 @@ mod tests {
         }
         // Metres per cell agree with fine sampling to within a couple of sample steps.
         for (cell, metres) in cells_crossed(&[a, b], RESOLUTION) {
-            let sampled_m: f64 = sampled.iter().filter(|(c, _)| *c == cell).map(|(_, m)| m).sum();
-            assert!((metres - sampled_m).abs() < 2.0, "{cell}: {metres} vs {sampled_m}");
+            let sampled_m: f64 = sampled
+                .iter()
+                .filter(|(c, _)| *c == cell)
+                .map(|(_, m)| m)
+                .sum();
+            assert!(
+                (metres - sampled_m).abs() < 2.0,
+                "{cell}: {metres} vs {sampled_m}"
+            );
         }
     }
 
@@ -498,8 +507,14 @@ mod tests {
             assert!(pair[0].0.is_neighbor_with(pair[1].0).unwrap(), "{pair:?}");
         }
         // One point and repeated points are their one cell.
-        assert_eq!(cells_crossed(&[from], RESOLUTION), [(from.to_cell(RESOLUTION), 0.0)]);
-        assert_eq!(cells_crossed(&[from, from], RESOLUTION), [(from.to_cell(RESOLUTION), 0.0)]);
+        assert_eq!(
+            cells_crossed(&[from], RESOLUTION),
+            [(from.to_cell(RESOLUTION), 0.0)]
+        );
+        assert_eq!(
+            cells_crossed(&[from, from], RESOLUTION),
+            [(from.to_cell(RESOLUTION), 0.0)]
+        );
         assert!(cells_crossed(&[], RESOLUTION).is_empty());
     }
 

@@ -177,9 +177,11 @@ impl CityModel {
     #[must_use]
     pub fn grid_network(&self) -> Network<'_> {
         let (graph, index) = self.networks.grid.get_or_init(|| {
-            let cells: alloc::vec::Vec<CellIndex> =
-                (0..self.cell_count()).filter_map(|p| self.cell(p)).collect();
-            let graph = crate::graph::hex_lattice(&cells, &self.artifact.cells, "H3 resolution-8 grid");
+            let cells: alloc::vec::Vec<CellIndex> = (0..self.cell_count())
+                .filter_map(|p| self.cell(p))
+                .collect();
+            let graph =
+                crate::graph::hex_lattice(&cells, &self.artifact.cells, "H3 resolution-8 grid");
             let index = crate::routing::RouteIndex::new(&graph);
             alloc::boxed::Box::new((graph, index))
         });

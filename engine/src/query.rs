@@ -126,7 +126,10 @@ fn unknown_class(field: &str, code: &str) -> QueryError {
     let known: Vec<&str> = CRIME_CLASSES.iter().map(|c| c.code()).collect();
     QueryError::invalid(
         field,
-        format!("unknown crime class code {code:?} (expected one of {})", known.join(", ")),
+        format!(
+            "unknown crime class code {code:?} (expected one of {})",
+            known.join(", ")
+        ),
     )
 }
 
@@ -139,9 +142,9 @@ impl ScoringQuery {
     pub fn resolve(&self, model: &CityModel, now_utc_seconds: i64) -> Result<Scoring, QueryError> {
         let intent = match &self.intent {
             None => Intent::Overall,
-            Some(text) => text
-                .parse()
-                .map_err(|e: crate::scores::UnknownIntent| QueryError::invalid("intent", e.to_string()))?,
+            Some(text) => text.parse().map_err(|e: crate::scores::UnknownIntent| {
+                QueryError::invalid("intent", e.to_string())
+            })?,
         };
         let mut active = [true; 5];
         if let Some(codes) = &self.active_codes {
@@ -304,7 +307,11 @@ fn locate<'a>(atlas: &'a Atlas, point: LatLng, field: &str) -> Result<&'a CityMo
 /// # Errors
 /// [`QueryError`]: invalid fields, points outside coverage or too far from the
 /// network, origin and destination in different cities.
-pub fn route(atlas: &Atlas, query: &RouteQuery, now_utc_seconds: i64) -> Result<RouteResponse, QueryError> {
+pub fn route(
+    atlas: &Atlas,
+    query: &RouteQuery,
+    now_utc_seconds: i64,
+) -> Result<RouteResponse, QueryError> {
     let origin = point(query.origin, "origin")?;
     let destination = point(query.destination, "destination")?;
     let method = match &query.method {
@@ -347,7 +354,11 @@ pub fn route(atlas: &Atlas, query: &RouteQuery, now_utc_seconds: i64) -> Result<
         QueryError {
             distance_m: distance.filter(|d| d.is_finite()),
             ..QueryError::new(
-                if distance.is_some() { "LOCATION_NOT_COVERED" } else { "INVALID_REQUEST" },
+                if distance.is_some() {
+                    "LOCATION_NOT_COVERED"
+                } else {
+                    "INVALID_REQUEST"
+                },
                 field,
                 e.to_string(),
             )
@@ -411,16 +422,26 @@ pub struct EvaluationResponse {
 ///
 /// # Errors
 /// [`QueryError`] for a malformed line or one no city covers.
-pub fn evaluate(atlas: &Atlas, query: &EvaluateQuery, now_utc_seconds: i64) -> Result<EvaluationResponse, QueryError> {
+pub fn evaluate(
+    atlas: &Atlas,
+    query: &EvaluateQuery,
+    now_utc_seconds: i64,
+) -> Result<EvaluationResponse, QueryError> {
     let field = "geometry";
     if query.geometry.kind != "LineString" {
-        return Err(QueryError::invalid(field, "geometry must be a GeoJSON LineString"));
+        return Err(QueryError::invalid(
+            field,
+            "geometry must be a GeoJSON LineString",
+        ));
     }
     let positions = &query.geometry.coordinates;
     if positions.len() < 2 || positions.len() > MAX_LINE_POSITIONS {
         return Err(QueryError::invalid(
             field,
-            format!("a LineString needs 2 to {MAX_LINE_POSITIONS} positions, got {}", positions.len()),
+            format!(
+                "a LineString needs 2 to {MAX_LINE_POSITIONS} positions, got {}",
+                positions.len()
+            ),
         ));
     }
     let mut points = Vec::with_capacity(positions.len());
@@ -441,21 +462,31 @@ pub fn evaluate(atlas: &Atlas, query: &EvaluateQuery, now_utc_seconds: i64) -> R
     if length > crate::routing::MAX_LINE_LENGTH_M {
         return Err(QueryError::invalid(
             field,
-            format!("the line is {:.0} km long; the limit is 200 km", length / 1000.0),
+            format!(
+                "the line is {:.0} km long; the limit is 200 km",
+                length / 1000.0
+            ),
         ));
     }
     let model = points
         .iter()
         .find_map(|&p| atlas.locate_cell(p.to_cell(crate::grid::RESOLUTION)))
         .map(|(city, _)| city)
-        .ok_or_else(|| QueryError::new("LOCATION_NOT_COVERED", field, "no point of the line is covered by any city"))?;
+        .ok_or_else(|| {
+            QueryError::new(
+                "LOCATION_NOT_COVERED",
+                field,
+                "no point of the line is covered by any city",
+            )
+        })?;
     let scoring = query.scoring.resolve(model, now_utc_seconds)?;
     let mode = mode(query.mode.as_ref(), scoring.params.intent)?;
     let scores = CityScores::compute(model, scoring.week, &scoring.params);
     let mut evaluation = corridor::evaluate_line(model, &scores, &points, mode);
-    evaluation.metrics.detour_pct = routing::shortest_length_m(model, points[0], points[points.len() - 1])
-        .filter(|&shortest| shortest > 0.0)
-        .map(|shortest| 100.0 * (evaluation.metrics.distance_m - shortest) / shortest);
+    evaluation.metrics.detour_pct =
+        routing::shortest_length_m(model, points[0], points[points.len() - 1])
+            .filter(|&shortest| shortest > 0.0)
+            .map(|shortest| 100.0 * (evaluation.metrics.distance_m - shortest) / shortest);
     Ok(EvaluationResponse {
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,
@@ -493,17 +524,23 @@ pub fn evaluate_hex_path(
         .iter()
         .find_map(|&c| atlas.locate_cell(c))
         .map(|(city, _)| city)
-        .ok_or_else(|| QueryError::new("LOCATION_NOT_COVERED", field, "no cell of the path is covered by any city"))?;
+        .ok_or_else(|| {
+            QueryError::new(
+                "LOCATION_NOT_COVERED",
+                field,
+                "no cell of the path is covered by any city",
+            )
+        })?;
     let scoring = query.scoring.resolve(model, now_utc_seconds)?;
     let mode = mode(query.mode.as_ref(), scoring.params.intent)?;
     let scores = CityScores::compute(model, scoring.week, &scoring.params);
-    let evaluation = corridor::evaluate_hex_path(model, &scores, &cells, mode).map_err(path_error)?;
+    let evaluation =
+        corridor::evaluate_hex_path(model, &scores, &cells, mode).map_err(path_error)?;
     Ok(EvaluationResponse {
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,
     })
 }
-
 
 #[cfg(test)]
 mod tests {
@@ -529,7 +566,10 @@ mod tests {
         assert_eq!(all.params, ScoringParams::default());
         assert_eq!(all.week, 0);
         let err = scoring(r#"{"intent":"flying"}"#).unwrap_err();
-        assert_eq!((err.code, err.field.as_str()), ("INVALID_REQUEST", "intent"));
+        assert_eq!(
+            (err.code, err.field.as_str()),
+            ("INVALID_REQUEST", "intent")
+        );
         let err = scoring(r#"{"activeCodes":["OTHER","NOPE"]}"#).unwrap_err();
         assert_eq!((err.field.as_str(), err.index), ("activeCodes", Some(1)));
         assert!(err.message.contains("NOPE"));
@@ -543,7 +583,12 @@ mod tests {
         assert_eq!(weighted.params.overrides, [1.0, 1.0, 2.5, 1.0, 1.0]);
         let err = scoring(r#"{"modifiers":{"classWeights":{"OTHER":11}}}"#).unwrap_err();
         assert_eq!(err.field, "modifiers.classWeights");
-        assert_eq!(scoring(r#"{"modifiers":{"week":"2021-12-29"}}"#).unwrap().week, 1);
+        assert_eq!(
+            scoring(r#"{"modifiers":{"week":"2021-12-29"}}"#)
+                .unwrap()
+                .week,
+            1
+        );
         let err = scoring(r#"{"modifiers":{"week":"2030-01-07"}}"#).unwrap_err();
         assert_eq!(err.code, "DATE_OUT_OF_RANGE");
         let err = scoring(r#"{"modifiers":{"week":"next week"}}"#).unwrap_err();
@@ -576,14 +621,29 @@ mod tests {
         assert_eq!(ok["method"], "safest");
         assert_eq!(ok["best"]["geometry"]["type"], "LineString");
         assert_eq!(ok["hexPath"], ok["best"]["hexPath"]);
-        assert!(!ok["best"]["hexPathWithTiers"].as_array().unwrap().is_empty());
+        assert!(
+            !ok["best"]["hexPathWithTiers"]
+                .as_array()
+                .unwrap()
+                .is_empty()
+        );
         assert_eq!(ok["best"]["metrics"]["mode"], "walking");
         assert!(ok["alternatives"].as_array().unwrap().is_empty());
 
-        let err = route_json(r#"{"origin":{"lat":95,"lng":0},"destination":{"lat":0,"lng":0}}"#).unwrap_err();
-        assert_eq!((err.code, err.field.as_str()), ("INVALID_COORDINATES", "origin"));
-        let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":10,"lng":10}}"#).unwrap_err();
-        assert_eq!((err.code, err.field.as_str()), ("LOCATION_NOT_COVERED", "destination"));
+        let err = route_json(r#"{"origin":{"lat":95,"lng":0},"destination":{"lat":0,"lng":0}}"#)
+            .unwrap_err();
+        assert_eq!(
+            (err.code, err.field.as_str()),
+            ("INVALID_COORDINATES", "origin")
+        );
+        let err = route_json(
+            r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":10,"lng":10}}"#,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (err.code, err.field.as_str()),
+            ("LOCATION_NOT_COVERED", "destination")
+        );
         let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790},"method":"fastest"}"#).unwrap_err();
         assert_eq!(err.field, "method");
         let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790},"alternatives":4}"#).unwrap_err();
@@ -604,18 +664,35 @@ mod tests {
         )
         .unwrap();
         assert!(ok["metrics"]["distanceM"].as_f64().unwrap() > 0.0);
-        assert_eq!(ok["hexPath"].as_array().unwrap().len(), ok["metrics"]["cellCount"].as_u64().unwrap() as usize);
-        let err = evaluate_json(r#"{"geometry":{"type":"Point","coordinates":[[0,0],[1,1]]}}"#).unwrap_err();
+        assert_eq!(
+            ok["hexPath"].as_array().unwrap().len(),
+            ok["metrics"]["cellCount"].as_u64().unwrap() as usize
+        );
+        let err = evaluate_json(r#"{"geometry":{"type":"Point","coordinates":[[0,0],[1,1]]}}"#)
+            .unwrap_err();
         assert_eq!(err.field, "geometry");
-        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[0,0]]}}"#).unwrap_err();
+        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[0,0]]}}"#)
+            .unwrap_err();
         assert!(err.message.contains("2 to"));
-        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[-79.3795,43.6501],[1]]}}"#).unwrap_err();
+        let err = evaluate_json(
+            r#"{"geometry":{"type":"LineString","coordinates":[[-79.3795,43.6501],[1]]}}"#,
+        )
+        .unwrap_err();
         assert_eq!(err.index, Some(1));
-        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[-79.3795,43.6501],[0,95]]}}"#).unwrap_err();
+        let err = evaluate_json(
+            r#"{"geometry":{"type":"LineString","coordinates":[[-79.3795,43.6501],[0,95]]}}"#,
+        )
+        .unwrap_err();
         assert_eq!((err.code, err.index), ("INVALID_COORDINATES", Some(1)));
-        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[10,10],[10.1,10]]}}"#).unwrap_err();
+        let err = evaluate_json(
+            r#"{"geometry":{"type":"LineString","coordinates":[[10,10],[10.1,10]]}}"#,
+        )
+        .unwrap_err();
         assert_eq!(err.code, "LOCATION_NOT_COVERED");
-        let err = evaluate_json(r#"{"geometry":{"type":"LineString","coordinates":[[-79.38,43.65],[-76.0,43.65]]}}"#).unwrap_err();
+        let err = evaluate_json(
+            r#"{"geometry":{"type":"LineString","coordinates":[[-79.38,43.65],[-76.0,43.65]]}}"#,
+        )
+        .unwrap_err();
         assert!(err.message.contains("200 km"));
     }
 
@@ -642,6 +719,9 @@ mod tests {
         assert!(err.message.contains("gap"));
         assert!(run(&[]).is_err());
         let outside = crate::grid::cell_at(10.0, 10.0).unwrap();
-        assert_eq!(run(&[outside.to_string()]).unwrap_err().code, "LOCATION_NOT_COVERED");
+        assert_eq!(
+            run(&[outside.to_string()]).unwrap_err().code,
+            "LOCATION_NOT_COVERED"
+        );
     }
 }

@@ -155,7 +155,11 @@ impl CostModel {
     /// Factors from per-cell risks in 0..=1 (grid order).
     #[must_use]
     pub fn from_risks(risks: &[f64], alpha: f64) -> Self {
-        let alpha = if alpha.is_finite() { alpha.max(0.0) } else { 0.0 };
+        let alpha = if alpha.is_finite() {
+            alpha.max(0.0)
+        } else {
+            0.0
+        };
         let factors: Vec<f64> = risks
             .iter()
             .map(|r| 1.0 + alpha * r.clamp(0.0, 1.0))
@@ -569,18 +573,18 @@ impl RouteIndex {
         let (way, segment) = nearest.data;
         let [start, end] = self.way_nodes[way as usize];
         let points = way_points(graph, way as usize, start, end);
-        let (a, b) = (nearest.geom().from, nearest.geom().to);
-        let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+        let (start_xy, end_xy) = (nearest.geom().from, nearest.geom().to);
+        let (dx, dy) = (end_xy[0] - start_xy[0], end_xy[1] - start_xy[1]);
         let span = dx * dx + dy * dy;
-        let t = if span > 0.0 {
-            (((query[0] - a[0]) * dx + (query[1] - a[1]) * dy) / span).clamp(0.0, 1.0)
+        let along = if span > 0.0 {
+            (((query[0] - start_xy[0]) * dx + (query[1] - start_xy[1]) * dy) / span).clamp(0.0, 1.0)
         } else {
             0.0
         };
         let (p, q) = (points[segment as usize], points[segment as usize + 1]);
         let on_way = LatLng::new(
-            p.lat() + (q.lat() - p.lat()) * t,
-            p.lng() + (q.lng() - p.lng()) * t,
+            p.lat() + (q.lat() - p.lat()) * along,
+            p.lng() + (q.lng() - p.lng()) * along,
         )
         .unwrap_or(p);
         let distance = point.distance_m(on_way);
@@ -592,7 +596,7 @@ impl RouteIndex {
             .map(|w| w[0].distance_m(w[1]))
             .sum();
         let length = f64::from(graph.way_length_m[way as usize]);
-        let offset = (before + t * p.distance_m(q)).clamp(0.0, length);
+        let offset = (before + along * p.distance_m(q)).clamp(0.0, length);
         Ok(Snap {
             way,
             offset_m: offset,
@@ -758,28 +762,12 @@ impl RouteIndex {
             }
         }
 
-        let pieces = if let Some(direct) = best_path {
-            direct
-        } else {
-            let (k, mut node) = best_target?;
-            let mut reversed = vec![targets[k].piece];
-            loop {
-                let e = parent[node as usize];
-                if e >= NONE - sources.len() as u32 {
-                    reversed.push(sources[(NONE - 1 - e) as usize].piece);
-                    break;
-                }
-                let (way, against) = graph.edge_way(e as usize);
-                let length = f64::from(graph.way_length_m[way]);
-                reversed.push(Piece {
-                    way: way as u32,
-                    from_m: if against { length } else { 0.0 },
-                    to_m: if against { 0.0 } else { length },
-                });
-                node = self.edge_source[e as usize];
+        let pieces = match (best_path, best_target) {
+            (Some(direct), _) => direct,
+            (None, Some((k, node))) => {
+                self.unwind(graph, &parent, &sources, targets[k].piece, node)
             }
-            reversed.reverse();
-            reversed
+            (None, None) => return None,
         };
         let cost = pieces
             .iter()
@@ -790,6 +778,40 @@ impl RouteIndex {
             })
             .sum();
         Some(Path { cost, pieces })
+    }
+
+    /// Follows parent edges back from `node` to a source, returning the pieces in
+    /// travel order, ending with `last`.
+    fn unwind(
+        &self,
+        graph: &RoadGraph,
+        parent: &[u32],
+        sources: &[Terminal],
+        last: Piece,
+        mut node: u32,
+    ) -> Vec<Piece> {
+        let mut reversed = vec![last];
+        // Each step moves to an edge's source; a source marker ends the walk. The bound
+        // only guards against a corrupt parent table.
+        for _ in 0..=parent.len() {
+            let e = parent[node as usize];
+            if e >= NONE - sources.len() as u32 {
+                if let Some(source) = sources.get((NONE - 1 - e) as usize) {
+                    reversed.push(source.piece);
+                }
+                break;
+            }
+            let (way, against) = graph.edge_way(e as usize);
+            let length = f64::from(graph.way_length_m[way]);
+            reversed.push(Piece {
+                way: way as u32,
+                from_m: if against { length } else { 0.0 },
+                to_m: if against { 0.0 } else { length },
+            });
+            node = self.edge_source[e as usize];
+        }
+        reversed.reverse();
+        reversed
     }
 
     /// The best path and up to `wanted` alternatives (penalty method; see the module
@@ -907,8 +929,8 @@ fn to_latlng(point: [i32; 2]) -> LatLng {
 
 /// A way's full polyline, start node to end node.
 fn way_points(graph: &RoadGraph, way: usize, start: u32, end: u32) -> Vec<LatLng> {
-    let interior =
-        &graph.way_points[graph.way_points_start[way] as usize..graph.way_points_start[way + 1] as usize];
+    let interior = &graph.way_points
+        [graph.way_points_start[way] as usize..graph.way_points_start[way + 1] as usize];
     let mut points = Vec::with_capacity(interior.len() + 2);
     points.push(to_latlng(graph.nodes[start as usize]));
     points.extend(interior.iter().map(|&p| to_latlng(p)));
@@ -918,7 +940,11 @@ fn way_points(graph: &RoadGraph, way: usize, start: u32, end: u32) -> Vec<LatLng
 
 /// The part of a polyline between two distances from its start, in travel order.
 fn slice_polyline(points: &[LatLng], from_m: f64, to_m: f64) -> Vec<LatLng> {
-    let (lo, hi) = if from_m <= to_m { (from_m, to_m) } else { (to_m, from_m) };
+    let (lo, hi) = if from_m <= to_m {
+        (from_m, to_m)
+    } else {
+        (to_m, from_m)
+    };
     let mut out = Vec::new();
     let mut walked = 0.0;
     let interpolate = |p: LatLng, q: LatLng, t: f64| {
@@ -952,7 +978,11 @@ fn slice_polyline(points: &[LatLng], from_m: f64, to_m: f64) -> Vec<LatLng> {
     }
     if out.is_empty() {
         // Offsets past the end (rounding): the nearest end point.
-        out.push(if lo <= 0.0 { points[0] } else { points[points.len() - 1] });
+        out.push(if lo <= 0.0 {
+            points[0]
+        } else {
+            points[points.len() - 1]
+        });
     }
     if from_m > to_m {
         out.reverse();
@@ -1146,10 +1176,9 @@ pub fn route(
         } else {
             0.0
         });
-        let corridor_metrics =
-            evaluate_hex_path(model, scores, &evaluation.hex_path, request.mode)
-                .ok()
-                .map(|e| e.metrics);
+        let corridor_metrics = evaluate_hex_path(model, scores, &evaluation.hex_path, request.mode)
+            .ok()
+            .map(|e| e.metrics);
         RouteOption {
             geometry: request.snap_to_roads.then_some(line),
             cost: path.cost,
@@ -1232,11 +1261,11 @@ mod tests {
         let index = RouteIndex::new(&graph);
         let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
         // The centre cell and its ring are dangerous; everything else is safe.
-        let risky = crate::grid::disk(centre, 1).unwrap();
+        let dangerous = crate::grid::disk(centre, 1).unwrap();
         let risks: Vec<f64> = grid
             .iter()
             .map(|&c| {
-                if risky.iter().any(|&r| u64::from(r) == c) {
+                if dangerous.iter().any(|&r| u64::from(r) == c) {
                     1.0
                 } else {
                     0.0
@@ -1244,29 +1273,41 @@ mod tests {
             })
             .collect();
         let ring = crate::grid::disk(centre, 3).unwrap();
-        let (west, east) = ring
-            .iter()
-            .map(|&c| LatLng::from(c))
-            .fold((LatLng::from(centre), LatLng::from(centre)), |(w, e), p| {
+        let (west, east) = ring.iter().map(|&c| LatLng::from(c)).fold(
+            (LatLng::from(centre), LatLng::from(centre)),
+            |(w, e), p| {
                 (
                     if p.lng() < w.lng() { p } else { w },
                     if p.lng() > e.lng() { p } else { e },
                 )
-            });
+            },
+        );
         let from = index.snap(&graph, west).unwrap();
         let to = index.snap(&graph, east).unwrap();
         assert!(from.distance_m < 1.0 && to.distance_m < 1.0);
         let shortest = index
-            .search(&graph, &CostModel::from_risks(&risks, 0.0), None, &from, &to)
+            .search(
+                &graph,
+                &CostModel::from_risks(&risks, 0.0),
+                None,
+                &from,
+                &to,
+            )
             .unwrap();
         let safest = index
-            .search(&graph, &CostModel::from_risks(&risks, 4.0), None, &from, &to)
+            .search(
+                &graph,
+                &CostModel::from_risks(&risks, 4.0),
+                None,
+                &from,
+                &to,
+            )
             .unwrap();
         assert!(safest.length_m() > shortest.length_m());
         let crosses_risk = |path: &Path| {
             index.geometry(&graph, path).iter().any(|p| {
                 let cell = p.to_cell(crate::grid::RESOLUTION);
-                risky.contains(&cell)
+                dangerous.contains(&cell)
             })
         };
         assert!(crosses_risk(&shortest));
@@ -1298,7 +1339,9 @@ mod tests {
             assert!(alternative.cost <= ALTERNATIVE_MAX_STRETCH * best.cost + 1e-9);
             assert!(alternative.cost >= best.cost - 1e-9);
             for other in core::iter::once(&best).chain(&alternatives[..i]) {
-                assert!(alternative.shared_m(other) <= ALTERNATIVE_MAX_OVERLAP * alternative.length_m());
+                assert!(
+                    alternative.shared_m(other) <= ALTERNATIVE_MAX_OVERLAP * alternative.length_m()
+                );
             }
         }
     }
@@ -1312,8 +1355,15 @@ mod tests {
         assert!(err > MAX_SNAP_DISTANCE_M);
         // A point just off the middle of a way snaps onto the way, not a node.
         let [start, end] = index.way_nodes(0);
-        let (a, b) = (to_latlng(graph.nodes[start as usize]), to_latlng(graph.nodes[end as usize]));
-        let middle = LatLng::new((a.lat() + b.lat()) / 2.0 + 0.0001, (a.lng() + b.lng()) / 2.0).unwrap();
+        let (a, b) = (
+            to_latlng(graph.nodes[start as usize]),
+            to_latlng(graph.nodes[end as usize]),
+        );
+        let middle = LatLng::new(
+            f64::midpoint(a.lat(), b.lat()) + 0.0001,
+            f64::midpoint(a.lng(), b.lng()),
+        )
+        .unwrap();
         let snap = index.snap(&graph, middle).unwrap();
         let length = f64::from(graph.way_length_m[snap.way as usize]);
         assert!(snap.offset_m > 0.1 * length && snap.offset_m < 0.9 * length);
@@ -1327,13 +1377,26 @@ mod tests {
         let model = CostModel::from_risks(&vec![0.2; grid.len()], 4.0);
         let length = f64::from(graph.way_length_m[0]);
         let [start, end] = index.way_nodes(0);
-        let (a, b) = (to_latlng(graph.nodes[start as usize]), to_latlng(graph.nodes[end as usize]));
-        let at = |t: f64| LatLng::new(a.lat() + (b.lat() - a.lat()) * t, a.lng() + (b.lng() - a.lng()) * t).unwrap();
+        let (a, b) = (
+            to_latlng(graph.nodes[start as usize]),
+            to_latlng(graph.nodes[end as usize]),
+        );
+        let at = |t: f64| {
+            LatLng::new(
+                a.lat() + (b.lat() - a.lat()) * t,
+                a.lng() + (b.lng() - a.lng()) * t,
+            )
+            .unwrap()
+        };
         let from = index.snap(&graph, at(0.7)).unwrap();
         let to = index.snap(&graph, at(0.2)).unwrap();
         let path = index.search(&graph, &model, None, &from, &to).unwrap();
         assert_eq!(path.pieces.len(), 1);
-        assert!((path.length_m() - 0.5 * length).abs() < 1.0, "{}", path.length_m());
+        assert!(
+            (path.length_m() - 0.5 * length).abs() < 1.0,
+            "{}",
+            path.length_m()
+        );
         // Same point twice: an empty route of one point.
         let same = index.search(&graph, &model, None, &from, &from).unwrap();
         assert_eq!(same.length_m(), 0.0);

@@ -25,9 +25,6 @@ pub const MAX_WAYPOINTS: usize = 100;
 /// Longest route accepted, in kilometres (sum of the segments).
 pub const MAX_ROUTE_KM: f64 = 200.0;
 
-/// Route segments are sampled every this many metres to find the cells they cross.
-pub const ROUTE_SAMPLE_M: f64 = 20.0;
-
 /// Suggestion sent with `LOCATION_NOT_COVERED`.
 const COVERAGE_SUGGESTION: &str =
     "See GET /v1/cities for the covered cities and GET /v1/coverage for their bounds.";
@@ -279,7 +276,8 @@ fn segment_risk(
         .map_err(|e| input::coordinate_error(&e, e.field().name(), from.0))?;
     let b = grid::validate(to.0, to.1)
         .map_err(|e| input::coordinate_error(&e, e.field().name(), to.0))?;
-    let cells = grid::cells_along(a, b, ROUTE_SAMPLE_M);
+    // Every cell the segment passes, exactly, with the metres inside each.
+    let cells = grid::cells_crossed(&[a, b], grid::RESOLUTION);
     let mut weight = 0.0;
     let mut mean = [0.0; 6];
     let mut worst = (f64::NEG_INFINITY, cells[0].0);

@@ -1,0 +1,47 @@
+// Routing speed of the npm package's wasm under node, on the same Toronto
+// origin-destination pairs the native benchmark timed (build/bench/route-pairs.json,
+// written by `cargo bench -p hexrisk-builder --bench routing`), printed beside the
+// native figures (build/bench/routing-native.json) with the ratio.
+//
+//   node bench/wasm/route.mjs
+import { readFileSync, writeFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
+import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+
+const root = new URL('../../', import.meta.url);
+const pairs = JSON.parse(readFileSync(new URL('build/bench/route-pairs.json', root)));
+const native = JSON.parse(readFileSync(new URL('build/bench/routing-native.json', root)));
+// The native benchmark's clock: 2022-01-03 12:00 UTC.
+const NOW = Date.UTC(2022, 0, 3, 12);
+
+const engine = new HexRisk();
+let t = performance.now();
+engine.addCity(readFileSync(new URL('build/artifacts/city_ca_tor.hxrk', root)));
+const loadMs = performance.now() - t;
+// The first route builds the network index (segment tree and landmarks).
+t = performance.now();
+engine.route(pairs[0], NOW);
+const firstMs = performance.now() - t;
+
+const times = pairs.map((request) => {
+  const start = performance.now();
+  engine.route(request, NOW);
+  return performance.now() - start;
+});
+times.sort((a, b) => a - b);
+const at = (q) => times[Math.round((times.length - 1) * q)];
+const wasm = { median_ms: at(0.5), p90_ms: at(0.9), max_ms: at(1), n: times.length };
+const result = { node: process.version, load_ms: loadMs, first_route_ms: firstMs, route_request: wasm };
+writeFileSync(new URL('build/bench/routing-wasm.json', root), JSON.stringify(result, null, 2));
+
+const f = (x) => x.toFixed(2);
+console.log(`Toronto, ${pairs.length} pairs 2-15 km, method safest, whole request (snap, search, detour, corridor, metrics)`);
+console.log('| | median ms | p90 ms | max ms |');
+console.log('|---|---|---|---|');
+console.log(`| native, engine request | ${f(native.route_request.median_ms)} | ${f(native.route_request.p90_ms)} | ${f(native.route_request.max_ms)} |`);
+console.log(`| wasm under node ${process.version}, engine request | ${f(wasm.median_ms)} | ${f(wasm.p90_ms)} | ${f(wasm.max_ms)} |`);
+console.log(`| native, A* search only | ${f(native.astar_search.median_ms)} | ${f(native.astar_search.p90_ms)} | ${f(native.astar_search.max_ms)} |`);
+console.log(`| native, petgraph Dijkstra (reference) | ${f(native.petgraph_dijkstra.median_ms)} | ${f(native.petgraph_dijkstra.p90_ms)} | ${f(native.petgraph_dijkstra.max_ms)} |`);
+console.log(`wasm / native median: ${(wasm.median_ms / native.route_request.median_ms).toFixed(2)}x; ` +
+  `petgraph / A* search median: ${(native.petgraph_dijkstra.median_ms / native.astar_search.median_ms).toFixed(2)}x`);
+console.log(`artifact load ${f(loadMs)} ms; first route (builds the index) ${f(firstMs)} ms; native index ${f(native.index_build_ms)} ms`);

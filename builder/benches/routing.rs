@@ -1,0 +1,149 @@
+//! Routing speed on Toronto's street network, natively: random origin-destination
+//! pairs 2 to 15 km apart, timed one by one for
+//! - the whole request as the APIs serve it (`query::route`: scores for the week,
+//!   snapping, the search, the shortest route for the detour, corridor and metrics),
+//! - the engine's A* search alone, and
+//! - petgraph's Dijkstra on the same graph, costs and snapped end points.
+//!
+//! Writes the pairs to `build/bench/route-pairs.json` (the wasm benchmark replays
+//! them) and the figures to `build/bench/routing-native.json`.
+//!
+//! Run: `cargo bench -p hexrisk-builder --bench routing` (after `make artifacts`).
+
+use std::time::Instant;
+
+use hexrisk_builder::reference::Reference;
+use hexrisk_builder::samples::{ROUTE_SAMPLE_NOW, SplitMix};
+use hexrisk_engine::model::{Atlas, CityModel};
+use hexrisk_engine::query::{self, RouteQuery};
+use hexrisk_engine::routing::{CostModel, RouteMethod};
+use hexrisk_engine::scores::{CityScores, ScoringParams};
+use serde_json::json;
+
+const PAIRS: usize = 300;
+
+fn summary(mut ms: Vec<f64>) -> serde_json::Value {
+    ms.sort_by(f64::total_cmp);
+    let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+    json!({"median_ms": at(0.5), "p90_ms": at(0.9), "max_ms": at(1.0), "n": ms.len()})
+}
+
+/// Pairs near covered cell centres, 2 to 15 km apart, that both snap.
+fn pairs(model: &CityModel) -> Vec<(h3o::LatLng, h3o::LatLng)> {
+    let network = model.road_network().expect("Toronto has roads");
+    let (graph, index) = (network.graph, network.index);
+    let mut random = SplitMix::new(7);
+    let unit = |r: &mut SplitMix| (r.next_u64() >> 11) as f64 / (1_u64 << 53) as f64;
+    let mut pairs = Vec::new();
+    while pairs.len() < PAIRS {
+        let mut point = || {
+            let cell = model
+                .cell(random.below(model.cell_count()))
+                .expect("in the grid");
+            let (lat, lng) = hexrisk_engine::grid::cell_centre(cell);
+            let lat = lat + (unit(&mut random) - 0.5) * 0.004;
+            let lng = lng + (unit(&mut random) - 0.5) * 0.004;
+            h3o::LatLng::new(lat, lng).expect("a valid point")
+        };
+        let (a, b) = (point(), point());
+        let d = a.distance_m(b);
+        if (2_000.0..=15_000.0).contains(&d)
+            && index.snap(graph, a).is_ok()
+            && index.snap(graph, b).is_ok()
+        {
+            pairs.push((a, b));
+        }
+    }
+    pairs
+}
+
+fn main() {
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let artifact = std::env::var_os("HEXRISK_BENCH_ARTIFACT").map_or_else(
+        || root.join("build/artifacts/city_ca_tor.hxrk"),
+        std::path::PathBuf::from,
+    );
+    let bytes = std::fs::read(&artifact)
+        .unwrap_or_else(|e| panic!("{}: {e} (run `make artifacts` first)", artifact.display()));
+    let atlas = Atlas::new(vec![
+        CityModel::from_bytes(&bytes).expect("a valid artifact"),
+    ]);
+    let model = &atlas.cities()[0];
+
+    let started = Instant::now();
+    let network = model.road_network().expect("Toronto has roads");
+    let index_ms = started.elapsed().as_secs_f64() * 1e3;
+    let (graph, index) = (network.graph, network.index);
+
+    let pairs = pairs(model);
+    let requests: Vec<serde_json::Value> = pairs
+        .iter()
+        .map(|(a, b)| {
+            json!({
+                "origin": {"lat": a.lat(), "lng": a.lng()},
+                "destination": {"lat": b.lat(), "lng": b.lng()},
+                "method": "safest",
+            })
+        })
+        .collect();
+
+    let week = query::default_week(model, ROUTE_SAMPLE_NOW);
+    let scores = CityScores::compute(model, week, &ScoringParams::default());
+    let costs = CostModel::new(&scores, model.cell_count(), RouteMethod::Safest.alpha());
+    let mut reference = Reference::new(graph, &costs);
+
+    let (mut full, mut search, mut dijkstra) = (Vec::new(), Vec::new(), Vec::new());
+    for (request, (a, b)) in requests.iter().zip(&pairs) {
+        let query: RouteQuery = serde_json::from_value(request.clone()).expect("a valid request");
+        let t = Instant::now();
+        let answer = query::route(&atlas, &query, ROUTE_SAMPLE_NOW).expect("a route");
+        full.push(t.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box(answer);
+
+        let (from, to) = (
+            index.snap(graph, *a).unwrap(),
+            index.snap(graph, *b).unwrap(),
+        );
+        let t = Instant::now();
+        let path = index
+            .search(graph, &costs, None, &from, &to)
+            .expect("a path");
+        search.push(t.elapsed().as_secs_f64() * 1e3);
+
+        let t = Instant::now();
+        let expected = reference
+            .cost(graph, index, &costs, &from, &to)
+            .expect("a path");
+        dijkstra.push(t.elapsed().as_secs_f64() * 1e3);
+        assert!(
+            (path.cost - expected).abs() <= 1e-9 * expected.max(1.0),
+            "A* is not optimal"
+        );
+    }
+
+    let result = json!({
+        "artifact": artifact.display().to_string(),
+        "nodes": graph.node_count(),
+        "edges": graph.edge_count(),
+        "index_build_ms": index_ms,
+        "route_request": summary(full),
+        "astar_search": summary(search),
+        "petgraph_dijkstra": summary(dijkstra),
+    });
+    let ratio = result["petgraph_dijkstra"]["median_ms"].as_f64().unwrap()
+        / result["astar_search"]["median_ms"].as_f64().unwrap();
+    println!("{}", serde_json::to_string_pretty(&result).unwrap());
+    println!("median speed-up of the A* search over petgraph Dijkstra: {ratio:.1}x");
+    let out = root.join("build/bench");
+    std::fs::create_dir_all(&out).expect("build/bench");
+    std::fs::write(
+        out.join("route-pairs.json"),
+        serde_json::to_vec(&requests).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(
+        out.join("routing-native.json"),
+        serde_json::to_vec_pretty(&result).unwrap(),
+    )
+    .unwrap();
+}
