@@ -112,6 +112,32 @@ impl Backend for WorkerBackend {
             .ok_or_else(|| BackendError::new("models", "not loaded"))
     }
 
+    async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
+        let fail = |e: worker::Error| BackendError::new("database", e.to_string());
+        // Candidate keys by a text match, then the exact rule of `cors::origin_listed`.
+        let rows: Vec<KeyRow> = self
+            .env
+            .d1("KEYS")
+            .map_err(fail)?
+            .prepare(
+                "SELECT id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins \
+                 FROM api_keys WHERE revoked_at IS NULL AND instr(lower(origins), ?1) > 0",
+            )
+            .bind(&[origin.trim().trim_end_matches('/').to_ascii_lowercase().into()])
+            .map_err(fail)?
+            .all()
+            .await
+            .map_err(fail)?
+            .results()
+            .map_err(fail)?;
+        let now = now();
+        Ok(rows.into_iter().any(|row| {
+            let digest = row.digest.clone();
+            row.into_record(&digest)
+                .is_some_and(|r| r.is_usable(now) && api::cors::origin_listed(&r.origins, origin))
+        }))
+    }
+
     async fn database_ok(&self) -> bool {
         let Ok(db) = self.env.d1("KEYS") else {
             return false;
@@ -179,7 +205,15 @@ async fn fetch(
         }
         Err(err) => response::error(&err),
     };
-    Ok(answer.map(Full::new))
+    let mut answer = answer.map(Full::new);
+    if answer
+        .headers()
+        .contains_key(http::header::CONTENT_ENCODING)
+    {
+        // The API layer compressed the body itself: the runtime must send it as is.
+        answer.extensions_mut().insert(worker::EncodeBody::Manual);
+    }
+    Ok(answer)
 }
 
 /// What a counter stores.

@@ -134,12 +134,12 @@ fn unknown_class(field: &str, code: &str) -> QueryError {
 }
 
 impl ScoringQuery {
-    /// Resolves the options for a city at an instant (seconds since the epoch,
-    /// which sets the default week).
+    /// Checks everything but the week, which needs a city: intent, classes,
+    /// toggles and weights.
     ///
     /// # Errors
     /// [`QueryError`] naming the field at fault.
-    pub fn resolve(&self, model: &CityModel, now_utc_seconds: i64) -> Result<Scoring, QueryError> {
+    pub fn params(&self) -> Result<ScoringParams, QueryError> {
         let intent = match &self.intent {
             None => Intent::Overall,
             Some(text) => text.parse().map_err(|e: crate::scores::UnknownIntent| {
@@ -167,9 +167,12 @@ impl ScoringQuery {
                 "at least one crime class must be active",
             ));
         }
-        let modifiers = self.modifiers.clone().unwrap_or_default();
         let mut overrides = [1.0; 5];
-        for (code, &weight) in modifiers.class_weights.iter().flatten() {
+        let weights = self
+            .modifiers
+            .as_ref()
+            .and_then(|m| m.class_weights.as_ref());
+        for (code, &weight) in weights.into_iter().flatten() {
             let position = class_position(code)
                 .ok_or_else(|| unknown_class("modifiers.classWeights", code))?;
             if !(0.0..=MAX_CLASS_WEIGHT).contains(&weight) {
@@ -180,7 +183,26 @@ impl ScoringQuery {
             }
             overrides[position] = weight;
         }
-        let week = match &modifiers.week {
+        if let Some(text) = self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
+            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+                QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
+            })?;
+        }
+        Ok(ScoringParams {
+            intent,
+            active,
+            overrides,
+        })
+    }
+
+    /// Resolves the options for a city at an instant (seconds since the epoch,
+    /// which sets the default week).
+    ///
+    /// # Errors
+    /// [`QueryError`] naming the field at fault.
+    pub fn resolve(&self, model: &CityModel, now_utc_seconds: i64) -> Result<Scoring, QueryError> {
+        let params = self.params()?;
+        let week = match self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
             Some(text) => {
                 let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
                     QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
@@ -191,14 +213,7 @@ impl ScoringQuery {
             }
             None => default_week(model, now_utc_seconds),
         };
-        Ok(Scoring {
-            params: ScoringParams {
-                intent,
-                active,
-                overrides,
-            },
-            week,
-        })
+        Ok(Scoring { params, week })
     }
 }
 

@@ -62,5 +62,5 @@ test('unknown paths and wrong methods answer in the error shape', async () => {
   const wrong = await getJson('/v1/health', { method: 'DELETE' });
   assert.equal(wrong.response.status, 405);
   assert.equal(wrong.body.code, 'METHOD_NOT_ALLOWED');
-  assert.equal(wrong.response.headers.get('allow'), 'GET');
+  assert.equal(wrong.response.headers.get('allow'), 'GET, OPTIONS');
 });

@@ -41,6 +41,10 @@ pub trait Backend {
     /// The loaded city models.
     async fn atlas(&self) -> Result<&Atlas, BackendError>;
 
+    /// Whether some usable key lists `origin` (for CORS preflights, which carry no
+    /// key).
+    async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError>;
+
     /// Whether the key store answers.
     async fn database_ok(&self) -> bool;
 }

@@ -42,6 +42,10 @@ pub struct ServiceHealth {
     pub database: Component,
     /// Codes of the cities whose models are loaded.
     pub cities: Vec<String>,
+    /// Precincts across the loaded cities.
+    pub precincts: usize,
+    /// Grid cells across the loaded cities.
+    pub cells: usize,
 }
 
 impl ServiceHealth {
@@ -95,6 +99,8 @@ pub fn router_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusCode,
         "resolution": u8::from(RESOLUTION),
         "coverage": {
             "cities": health.cities,
+            "cells": health.cells,
+            "precincts": health.precincts,
         },
         "services": {
             "models": health.models.as_str(),
@@ -114,6 +120,8 @@ mod tests {
             models: Component::Healthy,
             database: Component::Healthy,
             cities: vec!["city_ca_tor".into()],
+            precincts: 16,
+            cells: 815,
         }
     }
 
@@ -153,5 +161,7 @@ mod tests {
         let (_, body) = router_health(&healthy(), at());
         assert_eq!(body["resolution"], 8);
         assert_eq!(body["coverage"]["cities"], json!(["city_ca_tor"]));
+        assert_eq!(body["coverage"]["precincts"], 16);
+        assert_eq!(body["coverage"]["cells"], 815);
     }
 }

@@ -204,6 +204,26 @@ pub fn bearer(header: Option<&str>) -> Result<PresentedKey, ApiError> {
     token.map(PresentedKey::new).ok_or_else(missing_key)
 }
 
+/// The router API's key header.
+pub const X_API_KEY: &str = "x-api-key";
+
+/// Reads the router API's `X-API-Key` header.
+///
+/// # Errors
+/// The missing-key 401 when the header is absent or empty.
+pub fn x_api_key(header: Option<&str>) -> Result<PresentedKey, ApiError> {
+    header
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(PresentedKey::new)
+        .ok_or_else(|| {
+            ApiError::new(ErrorCode::Unauthorized, "API key is required").with(
+                "suggestion",
+                "Send your key as 'X-API-Key: <API_KEY>'. Keys are issued to approved partners.",
+            )
+        })
+}
+
 /// 401 for a request without a key.
 #[must_use]
 pub fn missing_key() -> ApiError {

@@ -2,6 +2,7 @@
 
 pub mod backend;
 pub mod clock;
+pub mod cors;
 pub mod error;
 pub mod health;
 pub mod input;
@@ -9,6 +10,7 @@ pub mod keys;
 pub mod prediction;
 pub mod quota;
 pub mod response;
+pub mod router;
 pub mod routes;
 
 pub use error::{ApiError, ErrorCode};

@@ -45,6 +45,78 @@ pub fn json_bytes(status: StatusCode, bytes: Bytes) -> Response<Bytes> {
     response
 }
 
+/// A response without a body (preflights), with the security headers.
+#[must_use]
+pub fn empty(status: StatusCode) -> Response<Bytes> {
+    let mut response = json_bytes(status, Bytes::new());
+    response.headers_mut().remove(header::CONTENT_TYPE);
+    response
+}
+
+/// Bodies smaller than this are sent as they are: gzip would gain too little.
+pub const COMPRESS_MIN_BYTES: usize = 1024;
+
+/// Whether an `Accept-Encoding` value accepts gzip (`q=0` refuses it).
+#[must_use]
+pub fn accepts_gzip(accept_encoding: Option<&str>) -> bool {
+    accept_encoding.is_some_and(|value| {
+        value.split(',').any(|coding| {
+            let mut parts = coding.split(';');
+            let name = parts.next().unwrap_or("").trim();
+            let refused = parts.any(|p| {
+                p.trim()
+                    .strip_prefix("q=")
+                    .and_then(|q| q.trim().parse::<f32>().ok())
+                    == Some(0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+    })
+}
+
+/// Compresses a response body with gzip when the client accepts it and the body is
+/// at least [`COMPRESS_MIN_BYTES`]; sets `Content-Encoding` and `Vary`.
+pub fn compress(response: &mut Response<Bytes>, accept_encoding: Option<&str>) {
+    use std::io::Write;
+    if response.body().len() < COMPRESS_MIN_BYTES
+        || response.headers().contains_key(header::CONTENT_ENCODING)
+    {
+        return;
+    }
+    let vary = response
+        .headers()
+        .get(header::VARY)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    if !vary
+        .as_deref()
+        .is_some_and(|v| v.contains("Accept-Encoding"))
+    {
+        let value = vary.map_or_else(
+            || "Accept-Encoding".to_owned(),
+            |v| format!("{v}, Accept-Encoding"),
+        );
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response.headers_mut().insert(header::VARY, value);
+        }
+    }
+    if !accepts_gzip(accept_encoding) {
+        return;
+    }
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    // Writing to a Vec cannot fail.
+    if encoder.write_all(response.body()).is_err() {
+        return;
+    }
+    let Ok(compressed) = encoder.finish() else {
+        return;
+    };
+    *response.body_mut() = Bytes::from(compressed);
+    response
+        .headers_mut()
+        .insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+}
+
 /// The response for an error, with its code's status.
 #[must_use]
 pub fn error(err: &ApiError) -> Response<Bytes> {
@@ -65,6 +137,43 @@ mod tests {
         assert_eq!(headers["cache-control"], "no-store");
         let body: Value = serde_json::from_slice(response.body()).unwrap();
         assert_eq!(body["status"], "success");
+    }
+
+    #[test]
+    fn large_bodies_are_gzipped_only_when_accepted() {
+        use std::io::Read;
+        let big = serde_json::json!({"cells": vec!["882b9bc46dfffff"; 500]});
+        for (accept, gzipped) in [
+            (Some("gzip, deflate, br"), true),
+            (Some("br;q=1.0, gzip;q=0.8"), true),
+            (Some("*"), true),
+            (Some("gzip;q=0"), false),
+            (Some("identity"), false),
+            (None, false),
+        ] {
+            let mut response = json(StatusCode::OK, &big);
+            let original = response.body().clone();
+            compress(&mut response, accept);
+            assert_eq!(
+                response.headers().contains_key("content-encoding"),
+                gzipped,
+                "{accept:?}"
+            );
+            assert_eq!(response.headers()["vary"], "Accept-Encoding");
+            if gzipped {
+                assert!(response.body().len() < original.len() / 5);
+                let mut plain = Vec::new();
+                flate2::read::GzDecoder::new(&response.body()[..])
+                    .read_to_end(&mut plain)
+                    .unwrap();
+                assert_eq!(plain, original);
+            } else {
+                assert_eq!(response.body(), &original);
+            }
+        }
+        let mut small = json(StatusCode::OK, &serde_json::json!({"status": "success"}));
+        compress(&mut small, Some("gzip"));
+        assert!(!small.headers().contains_key("content-encoding"));
     }
 
     #[test]

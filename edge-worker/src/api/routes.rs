@@ -3,17 +3,22 @@
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
-use http::header::{ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue};
+use http::header::{ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, ORIGIN};
 use http::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
+
+use hexrisk_engine::model::CityModel;
 
 use super::backend::{Backend, BackendError};
 use super::health::{self, Component, ServiceHealth};
 use super::keys::{self, KeyKind, KeyRecord};
-use super::{ApiError, ErrorCode, input, prediction, quota, response};
+use super::{ApiError, ErrorCode, cors, input, prediction, quota, response, router};
 
 /// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
 pub const PREDICTION_OPENAPI: &str = include_str!("../../openapi/prediction-v1.json");
+
+/// The router API's OpenAPI 3.1 document, served at `GET /openapi.json`.
+pub const ROUTER_OPENAPI: &str = include_str!("../../openapi/router.json");
 
 /// What the Worker supplies with each request besides the request itself.
 #[derive(Debug, Clone, Copy)]
@@ -40,10 +45,32 @@ enum Endpoint {
     Coverage,
     Classes,
     PredictionRange,
+    RouterOpenApi,
+    HexesConfig,
+    HexesScore,
+    HexesLookup,
+    HexesBreakdown,
+    HexesAll,
+    RouteConfig,
+    Route,
+    Evaluate,
+    EvaluateHexPath,
+    PrecinctsStatus,
+    PrecinctsAllScores,
+    Precincts,
+}
+
+/// Which API an endpoint belongs to: they differ in how keys are presented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Api {
+    /// `/v1/…`: `Authorization: Bearer`.
+    Prediction,
+    /// Everything else: `X-API-Key`, with browser origin allowlists.
+    Router,
 }
 
 impl Endpoint {
-    const ALL: [(&'static str, Method, Self); 10] = [
+    const ALL: [(&'static str, Method, Self); 23] = [
         ("/v1/health", Method::GET, Self::PredictionHealth),
         ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
         ("/health", Method::GET, Self::RouterHealth),
@@ -54,6 +81,23 @@ impl Endpoint {
         ("/v1/coverage", Method::GET, Self::Coverage),
         ("/v1/classes", Method::GET, Self::Classes),
         ("/v1/prediction/range", Method::GET, Self::PredictionRange),
+        ("/openapi.json", Method::GET, Self::RouterOpenApi),
+        ("/hexes/config", Method::GET, Self::HexesConfig),
+        ("/hexes/score", Method::POST, Self::HexesScore),
+        ("/hexes/lookup", Method::POST, Self::HexesLookup),
+        ("/hexes/breakdown", Method::GET, Self::HexesBreakdown),
+        ("/hexes/all", Method::GET, Self::HexesAll),
+        ("/route/config", Method::GET, Self::RouteConfig),
+        ("/route", Method::POST, Self::Route),
+        ("/evaluate", Method::POST, Self::Evaluate),
+        ("/evaluate-hex-path", Method::POST, Self::EvaluateHexPath),
+        ("/precincts/status", Method::GET, Self::PrecinctsStatus),
+        (
+            "/precincts/all-scores",
+            Method::GET,
+            Self::PrecinctsAllScores,
+        ),
+        ("/precincts", Method::GET, Self::Precincts),
     ];
 
     /// The endpoint at a path for a method, or the methods the path does allow.
@@ -81,8 +125,40 @@ impl Endpoint {
     const fn is_public(self) -> bool {
         matches!(
             self,
-            Self::PredictionHealth | Self::RouterHealth | Self::PredictionOpenApi
+            Self::PredictionHealth
+                | Self::RouterHealth
+                | Self::PredictionOpenApi
+                | Self::RouterOpenApi
         )
+    }
+
+    const fn api(self) -> Api {
+        match self {
+            Self::PredictionHealth
+            | Self::PredictionOpenApi
+            | Self::Predict
+            | Self::PredictBatch
+            | Self::RouteRisk
+            | Self::Cities
+            | Self::Coverage
+            | Self::Classes
+            | Self::PredictionRange => Api::Prediction,
+            _ => Api::Router,
+        }
+    }
+
+    /// The methods a path allows (empty for an unknown path).
+    fn methods_at(path: &str) -> Vec<Method> {
+        let path = if path.len() > 1 {
+            path.trim_end_matches('/')
+        } else {
+            path
+        };
+        Self::ALL
+            .iter()
+            .filter(|(p, _, _)| *p == path)
+            .map(|(_, m, _)| m.clone())
+            .collect()
     }
 }
 
@@ -116,20 +192,30 @@ async fn service_health<B: Backend>(backend: &B) -> ServiceHealth {
                     .collect()
             })
             .unwrap_or_default(),
+        precincts: atlas.map_or(0, |a| {
+            a.cities()
+                .iter()
+                .map(|c| c.artifact().precincts.len())
+                .sum()
+        }),
+        cells: atlas.map_or(0, |a| a.cities().iter().map(CityModel::cell_count).sum()),
     }
 }
 
-/// Checks the key and counts the request; returns the key and the quota state.
+/// Checks the key (and, for the router, the browser origin) and counts the
+/// request; returns the key and the quota state.
 async fn authenticate<B: Backend>(
     request: &Request<Bytes>,
+    api: Api,
     backend: &B,
     now: DateTime<Utc>,
 ) -> Result<(KeyRecord, quota::QuotaState), Response<Bytes>> {
-    let header = request
-        .headers()
-        .get(AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    let presented = keys::bearer(header).map_err(|e| response::error(&e))?;
+    let header = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok());
+    let presented = match api {
+        Api::Prediction => keys::bearer(header(AUTHORIZATION.as_str())),
+        Api::Router => keys::x_api_key(header(keys::X_API_KEY)),
+    }
+    .map_err(|e| response::error(&e))?;
     if presented.kind().is_none() {
         return Err(response::error(&keys::invalid_key(&presented)));
     }
@@ -140,6 +226,12 @@ async fn authenticate<B: Backend>(
         .map_err(|e| response::error(&internal(&e)))?
         .filter(|r| r.is_usable(now))
         .ok_or_else(|| response::error(&keys::invalid_key(&presented)))?;
+    if let Some(origin) = header(ORIGIN.as_str()) {
+        // Only router keys carry allowlists; a browser may not use another's key.
+        if api == Api::Router && !cors::origin_listed(&record.origins, origin) {
+            return Err(response::error(&cors::origin_refused(origin)));
+        }
+    }
     let state = backend
         .consume(&record, quota::day_of(now))
         .await
@@ -158,13 +250,14 @@ fn add_headers(response: &mut Response<Bytes>, headers: Vec<(&'static str, Heade
     }
 }
 
-/// Runs the handler of an authenticated endpoint.
+/// Runs the handler of an authenticated endpoint; `X-Hex-Count` goes in the
+/// headers when the endpoint lists hexes.
 async fn run<B: Backend>(
     endpoint: Endpoint,
     request: &Request<Bytes>,
     backend: &B,
     ctx: RequestContext,
-) -> Result<Value, ApiError> {
+) -> Result<(Value, Option<usize>), ApiError> {
     let query = input::query_pairs(request.uri().query());
     let now = ctx.forecast_now;
     let body = || -> Result<_, ApiError> {
@@ -175,29 +268,72 @@ async fn run<B: Backend>(
         input::require_json(content_type)?;
         input::json_object(request.body())
     };
-    if endpoint == Endpoint::Classes {
-        return Ok(prediction::classes());
+    match endpoint {
+        Endpoint::Classes => return Ok((prediction::classes(), None)),
+        Endpoint::HexesConfig => return Ok((router::hexes_config(), None)),
+        Endpoint::RouteConfig => return Ok((router::route_config(), None)),
+        _ => {}
     }
     let atlas = backend.atlas().await.map_err(|e| internal(&e))?;
+    let body_of = |result: Result<Value, ApiError>| result.map(|v| (v, None));
     match endpoint {
-        Endpoint::Predict => prediction::predict(atlas, &body()?, now),
-        Endpoint::PredictBatch => prediction::predict_batch(atlas, &body()?, now),
-        Endpoint::RouteRisk => prediction::route_risk(atlas, &body()?, now),
-        Endpoint::Cities => Ok(prediction::cities(atlas, now)),
-        Endpoint::Coverage => prediction::coverage(atlas, input::query_param(&query, "city")),
-        Endpoint::PredictionRange => prediction::prediction_range(atlas, &query, now),
+        Endpoint::Predict => body_of(prediction::predict(atlas, &body()?, now)),
+        Endpoint::PredictBatch => body_of(prediction::predict_batch(atlas, &body()?, now)),
+        Endpoint::RouteRisk => body_of(prediction::route_risk(atlas, &body()?, now)),
+        Endpoint::Cities => Ok((prediction::cities(atlas, now), None)),
+        Endpoint::Coverage => body_of(prediction::coverage(
+            atlas,
+            input::query_param(&query, "city"),
+        )),
+        Endpoint::PredictionRange => body_of(prediction::prediction_range(atlas, &query, now)),
+        Endpoint::HexesScore => router::hexes_score(atlas, &body()?, now).map(|v| {
+            let count = v.as_array().map(Vec::len);
+            (v, count)
+        }),
+        Endpoint::HexesLookup => router::hexes_lookup(atlas, &body()?, now).map(|v| {
+            let count = v["count"].as_u64().map(|c| c as usize);
+            (v, count)
+        }),
+        Endpoint::HexesBreakdown => body_of(router::hexes_breakdown(atlas, &query, now)),
+        Endpoint::HexesAll => router::hexes_all(atlas, &query, now).map(|(v, n)| (v, Some(n))),
+        Endpoint::Route => body_of(router::route(atlas, &body()?, now)),
+        Endpoint::Evaluate => body_of(router::evaluate(atlas, &body()?, now)),
+        Endpoint::EvaluateHexPath => body_of(router::evaluate_hex_path(atlas, &body()?, now)),
+        Endpoint::PrecinctsStatus => Ok((router::precincts_status(atlas), None)),
+        Endpoint::PrecinctsAllScores => body_of(router::precincts_all_scores(atlas, &query, now)),
+        Endpoint::Precincts => body_of(router::precincts_geojson(atlas, &query, now)),
         Endpoint::Classes
+        | Endpoint::HexesConfig
+        | Endpoint::RouteConfig
         | Endpoint::PredictionHealth
         | Endpoint::RouterHealth
-        | Endpoint::PredictionOpenApi => Err(ApiError::new(
+        | Endpoint::PredictionOpenApi
+        | Endpoint::RouterOpenApi => Err(ApiError::new(
             ErrorCode::InternalError,
             "unreachable endpoint",
         )),
     }
 }
 
-/// Answers one request.
+/// Answers one request: the endpoint's answer, compressed with gzip when the
+/// client accepts it and the body is large enough to gain.
 pub async fn handle<B: Backend>(
+    request: &Request<Bytes>,
+    ctx: RequestContext,
+    backend: &B,
+) -> Response<Bytes> {
+    let mut answer = answer(request, ctx, backend).await;
+    let accept = request
+        .headers()
+        .get(ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok());
+    if request.method() != Method::HEAD {
+        response::compress(&mut answer, accept);
+    }
+    answer
+}
+
+async fn answer<B: Backend>(
     request: &Request<Bytes>,
     ctx: RequestContext,
     backend: &B,
@@ -210,28 +346,36 @@ pub async fn handle<B: Backend>(
             Bytes::from_static(b"{\"status\":\"success\"}"),
         );
     }
+    let origin = request.headers().get(ORIGIN).and_then(|v| v.to_str().ok());
+    if request.method() == Method::OPTIONS {
+        return preflight(path, origin, backend).await;
+    }
     let endpoint = match Endpoint::find(path, request.method()) {
         Ok(endpoint) => endpoint,
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
         Err(allowed) => {
             let mut answer =
                 response::error(&ApiError::method_not_allowed(request.method(), &allowed));
-            let list = allowed
-                .iter()
-                .map(Method::as_str)
-                .collect::<Vec<_>>()
-                .join(", ");
-            if let Ok(value) = HeaderValue::from_str(&list) {
+            if let Ok(value) = HeaderValue::from_str(&allow_list(&allowed)) {
                 answer.headers_mut().insert(ALLOW, value);
             }
             return answer;
         }
     };
-    if endpoint == Endpoint::PredictionOpenApi {
-        return response::json_bytes(
-            StatusCode::OK,
-            Bytes::from_static(PREDICTION_OPENAPI.as_bytes()),
-        );
+    match endpoint {
+        Endpoint::PredictionOpenApi => {
+            return response::json_bytes(
+                StatusCode::OK,
+                Bytes::from_static(PREDICTION_OPENAPI.as_bytes()),
+            );
+        }
+        Endpoint::RouterOpenApi => {
+            return response::json_bytes(
+                StatusCode::OK,
+                Bytes::from_static(ROUTER_OPENAPI.as_bytes()),
+            );
+        }
+        _ => {}
     }
     if endpoint.is_public() {
         let health = service_health(backend).await;
@@ -242,21 +386,65 @@ pub async fn handle<B: Backend>(
         };
         return response::json(status, &body);
     }
-    let (key, state) = match authenticate(request, backend, ctx.now).await {
+    let api = endpoint.api();
+    let (key, state) = match authenticate(request, api, backend, ctx.now).await {
         Ok(pair) => pair,
         Err(answer) => return answer,
     };
     let mut answer = match run(endpoint, request, backend, ctx).await {
-        Ok(mut body) => {
-            if key.kind == KeyKind::Sandbox {
-                body["sandbox_mode"] = json!(true);
+        Ok((mut body, hex_count)) => {
+            if key.kind == KeyKind::Sandbox
+                && let Value::Object(map) = &mut body
+            {
+                map.insert("sandbox_mode".into(), json!(true));
             }
-            response::json(StatusCode::OK, &body)
+            let mut answer = response::json(StatusCode::OK, &body);
+            if let Some(count) = hex_count {
+                answer
+                    .headers_mut()
+                    .insert(router::HEX_COUNT_HEADER, HeaderValue::from(count));
+            }
+            answer
         }
         Err(err) => response::error(&err),
     };
     add_headers(&mut answer, quota::headers(state, ctx.now));
+    if let (Api::Router, Some(origin)) = (api, origin) {
+        // `authenticate` refused origins the key does not list.
+        add_headers(&mut answer, cors::allow_headers(origin));
+    }
     answer
+}
+
+fn allow_list(methods: &[Method]) -> String {
+    let mut names: Vec<&str> = methods.iter().map(Method::as_str).collect();
+    names.push("OPTIONS");
+    names.join(", ")
+}
+
+/// `OPTIONS`: a CORS preflight when the browser sends `Origin`, else the methods.
+async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) -> Response<Bytes> {
+    let methods = Endpoint::methods_at(path);
+    if methods.is_empty() {
+        return response::error(&ApiError::not_found(path));
+    }
+    let mut answer = response::empty(StatusCode::NO_CONTENT);
+    if let Ok(value) = HeaderValue::from_str(&allow_list(&methods)) {
+        answer.headers_mut().insert(ALLOW, value);
+    }
+    let Some(origin) = origin else {
+        return answer;
+    };
+    // The preflight carries no key, so an origin passes when some usable key lists it;
+    // the real request is then checked against its own key's list.
+    match backend.origin_listed(origin).await {
+        Ok(true) => {
+            add_headers(&mut answer, cors::preflight_headers(origin, &methods));
+            answer
+        }
+        Ok(false) => response::error(&cors::origin_refused(origin)),
+        Err(err) => response::error(&internal(&err)),
+    }
 }
 
 #[cfg(test)]
@@ -270,6 +458,7 @@ pub(crate) mod tests {
 
     pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
     pub(crate) const LIVE_KEY: &str = "hexrisk_live_0123456789abcdefghijABCDEFGHIJKL";
+    pub(crate) const DEMO_ORIGIN: &str = "http://127.0.0.1:8080";
 
     /// An in-memory backend.
     pub(crate) struct Memory {
@@ -301,7 +490,10 @@ pub(crate) mod tests {
             );
             keys.insert(
                 PresentedKey::new(LIVE_KEY).digest(),
-                record("live-1", KeyKind::Live, Tier::Partner, 10_000),
+                KeyRecord {
+                    origins: vec![DEMO_ORIGIN.to_owned()],
+                    ..record("live-1", KeyKind::Live, Tier::Partner, 10_000)
+                },
             );
             Self {
                 keys,
@@ -336,6 +528,16 @@ pub(crate) mod tests {
             self.atlas
                 .as_ref()
                 .ok_or_else(|| BackendError::new("models", "artifact missing"))
+        }
+
+        async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
+            if !self.database_up {
+                return Err(BackendError::new("database", "down"));
+            }
+            Ok(self
+                .keys
+                .values()
+                .any(|k| crate::api::cors::origin_listed(&k.origins, origin)))
         }
 
         async fn database_ok(&self) -> bool {
@@ -544,8 +746,181 @@ pub(crate) mod tests {
             (status, body["code"].as_str()),
             (405, Some("METHOD_NOT_ALLOWED"))
         );
-        assert_eq!(response.headers()["allow"], "POST");
+        assert_eq!(response.headers()["allow"], "POST, OPTIONS");
         let (status, _, _) = get(&backend, "http://x/v1/cities/", Some(LIVE_KEY));
         assert_eq!(status, 200);
+    }
+
+    /// A router request with `X-API-Key`, optional `Origin` and `Accept-Encoding`.
+    fn router_call(
+        backend: &Memory,
+        method: Method,
+        uri: &str,
+        headers: &[(&str, &str)],
+        body: Option<Value>,
+    ) -> Response<Bytes> {
+        let mut builder = Request::builder().method(method).uri(uri);
+        for (name, value) in headers {
+            builder = builder.header(*name, *value);
+        }
+        if body.is_some() {
+            builder = builder.header("content-type", "application/json");
+        }
+        let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
+        futures_executor::block_on(handle(&builder.body(bytes).unwrap(), ctx(), backend))
+    }
+
+    fn json_of(response: &Response<Bytes>) -> Value {
+        serde_json::from_slice(response.body()).unwrap()
+    }
+
+    #[test]
+    fn router_keys_go_in_x_api_key_and_origins_must_be_listed() {
+        let backend = Memory::new();
+        let uri = "http://x/hexes/config";
+        let none = router_call(&backend, Method::GET, uri, &[], None);
+        assert_eq!(none.status(), 401);
+        assert!(
+            json_of(&none)["details"]["suggestion"]
+                .as_str()
+                .unwrap()
+                .contains("X-API-Key")
+        );
+        // A Bearer header is the prediction API's, not the router's.
+        let bearer = format!("Bearer {LIVE_KEY}");
+        let wrong = router_call(
+            &backend,
+            Method::GET,
+            uri,
+            &[("authorization", &bearer)],
+            None,
+        );
+        assert_eq!(wrong.status(), 401);
+        let bad = router_call(
+            &backend,
+            Method::GET,
+            uri,
+            &[("x-api-key", "hexrisk_live_nope")],
+            None,
+        );
+        assert_eq!(json_of(&bad)["code"], "UNAUTHORIZED");
+        // Servers: no Origin, the key alone.
+        let server = router_call(&backend, Method::GET, uri, &[("x-api-key", LIVE_KEY)], None);
+        assert_eq!(server.status(), 200);
+        assert!(!server.headers().contains_key("access-control-allow-origin"));
+        // Browsers: the origin must be on the key's list and is echoed exactly.
+        let browser = router_call(
+            &backend,
+            Method::GET,
+            uri,
+            &[("x-api-key", LIVE_KEY), ("origin", DEMO_ORIGIN)],
+            None,
+        );
+        assert_eq!(browser.status(), 200);
+        assert_eq!(
+            browser.headers()["access-control-allow-origin"],
+            DEMO_ORIGIN
+        );
+        assert!(
+            browser.headers()["vary"]
+                .to_str()
+                .unwrap()
+                .contains("Origin")
+        );
+        let evil = router_call(
+            &backend,
+            Method::GET,
+            uri,
+            &[("x-api-key", LIVE_KEY), ("origin", "https://evil.example")],
+            None,
+        );
+        assert_eq!(evil.status(), 403);
+        assert_eq!(json_of(&evil)["code"], "FORBIDDEN");
+        assert!(!evil.headers().contains_key("access-control-allow-origin"));
+        // The sandbox key lists no origin at all.
+        let sandbox = router_call(
+            &backend,
+            Method::GET,
+            uri,
+            &[("x-api-key", SANDBOX_KEY), ("origin", DEMO_ORIGIN)],
+            None,
+        );
+        assert_eq!(sandbox.status(), 403);
+    }
+
+    #[test]
+    fn preflights_allow_exactly_listed_origins() {
+        let backend = Memory::new();
+        let ask = |origin: &str| {
+            router_call(
+                &backend,
+                Method::OPTIONS,
+                "http://x/hexes/score",
+                &[
+                    ("origin", origin),
+                    ("access-control-request-method", "POST"),
+                    ("access-control-request-headers", "x-api-key, content-type"),
+                ],
+                None,
+            )
+        };
+        let ok = ask(DEMO_ORIGIN);
+        assert_eq!(ok.status(), 204);
+        assert_eq!(ok.headers()["access-control-allow-origin"], DEMO_ORIGIN);
+        assert_eq!(
+            ok.headers()["access-control-allow-methods"],
+            "POST, OPTIONS"
+        );
+        assert!(
+            ok.headers()["access-control-allow-headers"]
+                .to_str()
+                .unwrap()
+                .contains("X-API-Key")
+        );
+        assert!(ok.body().is_empty());
+        let refused = ask("https://evil.example");
+        assert_eq!(refused.status(), 403);
+        assert!(
+            !refused
+                .headers()
+                .contains_key("access-control-allow-origin")
+        );
+        let unknown = router_call(
+            &backend,
+            Method::OPTIONS,
+            "http://x/nowhere",
+            &[("origin", DEMO_ORIGIN)],
+            None,
+        );
+        assert_eq!(unknown.status(), 404);
+    }
+
+    #[test]
+    fn large_answers_are_gzipped_and_lists_count_their_hexes() {
+        let backend = Memory::new();
+        let headers = [("x-api-key", LIVE_KEY), ("accept-encoding", "gzip")];
+        let lookup = router_call(
+            &backend,
+            Method::POST,
+            "http://x/hexes/lookup",
+            &headers,
+            Some(json!({"lat": 43.6534, "lng": -79.3841, "ring": 41, "detail": true})),
+        );
+        assert_eq!(lookup.status(), 200);
+        assert_eq!(lookup.headers()["content-encoding"], "gzip");
+        assert_eq!(lookup.headers()["x-hex-count"], "5167");
+        let all = router_call(
+            &backend,
+            Method::GET,
+            "http://x/hexes/all?west=-79.5&south=43.6&east=-79.3&north=43.7",
+            &[("x-api-key", LIVE_KEY)],
+            None,
+        );
+        assert_eq!(all.headers()["x-hex-count"], "37");
+        assert!(
+            !all.headers().contains_key("content-encoding"),
+            "not accepted, not compressed"
+        );
+        assert_eq!(json_of(&all).as_array().unwrap().len(), 37);
     }
 }

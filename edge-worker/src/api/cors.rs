@@ -1,0 +1,137 @@
+//! Browser origins for the router API: each key lists the origins allowed to use it.
+//!
+//! - A request with `Origin` must come from an origin on its key's list, compared
+//!   exactly (scheme, host and port, ASCII case-insensitive, without a trailing
+//!   slash); otherwise `403 FORBIDDEN`. Requests without `Origin` (servers) pass on
+//!   the key alone.
+//! - Allowed answers carry `Access-Control-Allow-Origin` with exactly that origin
+//!   (never `*`, never an origin that is not listed) and `Vary: Origin`.
+//! - A preflight (`OPTIONS`) carries no key: it is answered for an origin that some
+//!   usable key lists, else `403`.
+
+use http::HeaderValue;
+use http::Method;
+
+use super::{ApiError, ErrorCode};
+
+/// Request headers a browser may send.
+pub const ALLOWED_HEADERS: &str = "X-API-Key, Content-Type";
+
+/// Response headers a browser may read.
+pub const EXPOSED_HEADERS: &str =
+    "X-Hex-Count, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After";
+
+/// How long a browser may cache a preflight, in seconds.
+pub const PREFLIGHT_MAX_AGE_S: u32 = 600;
+
+fn normalise(origin: &str) -> String {
+    origin.trim().trim_end_matches('/').to_ascii_lowercase()
+}
+
+/// Whether `origin` is on `list`.
+#[must_use]
+pub fn origin_listed(list: &[String], origin: &str) -> bool {
+    let origin = normalise(origin);
+    !origin.is_empty() && origin != "null" && list.iter().any(|o| normalise(o) == origin)
+}
+
+/// `403` for an origin the key does not list.
+#[must_use]
+pub fn origin_refused(origin: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::Forbidden,
+        "this origin is not on the API key's list of allowed origins",
+    )
+    .with("origin", origin)
+    .with(
+        "suggestion",
+        "Add the origin to the key's allowlist, or call the API from your server without an Origin header.",
+    )
+}
+
+fn value(text: &str) -> Option<HeaderValue> {
+    HeaderValue::from_str(text).ok()
+}
+
+/// Headers of an answer to an allowed origin.
+#[must_use]
+pub fn allow_headers(origin: &str) -> Vec<(&'static str, HeaderValue)> {
+    let Some(origin) = value(origin.trim()) else {
+        return Vec::new();
+    };
+    vec![
+        ("access-control-allow-origin", origin),
+        ("vary", HeaderValue::from_static("Origin, Accept-Encoding")),
+        (
+            "access-control-expose-headers",
+            HeaderValue::from_static(EXPOSED_HEADERS),
+        ),
+    ]
+}
+
+/// Headers of a successful preflight.
+#[must_use]
+pub fn preflight_headers(origin: &str, methods: &[Method]) -> Vec<(&'static str, HeaderValue)> {
+    let mut out = allow_headers(origin);
+    let mut names: Vec<&str> = methods.iter().map(Method::as_str).collect();
+    names.push("OPTIONS");
+    if let Some(list) = value(&names.join(", ")) {
+        out.push(("access-control-allow-methods", list));
+    }
+    out.push((
+        "access-control-allow-headers",
+        HeaderValue::from_static(ALLOWED_HEADERS),
+    ));
+    out.push((
+        "access-control-max-age",
+        HeaderValue::from(PREFLIGHT_MAX_AGE_S),
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn origins_match_exactly_up_to_case_and_a_trailing_slash() {
+        let list = vec![
+            "http://127.0.0.1:8080".to_owned(),
+            "https://maps.example".to_owned(),
+        ];
+        assert!(origin_listed(&list, "http://127.0.0.1:8080"));
+        assert!(origin_listed(&list, "HTTPS://maps.example/"));
+        assert!(!origin_listed(&list, "http://127.0.0.1:8081"));
+        assert!(!origin_listed(&list, "https://maps.example.evil"));
+        assert!(!origin_listed(&list, "http://maps.example"));
+        assert!(!origin_listed(&list, "null"));
+        assert!(!origin_listed(&[], "http://127.0.0.1:8080"));
+    }
+
+    #[test]
+    fn allowed_answers_name_exactly_the_origin() {
+        let headers = allow_headers("http://127.0.0.1:8080");
+        assert_eq!(headers[0].1, "http://127.0.0.1:8080");
+        let preflight = preflight_headers("http://127.0.0.1:8080", &[Method::POST]);
+        let get = |n: &str| {
+            preflight
+                .iter()
+                .find(|(k, _)| *k == n)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            get("access-control-allow-methods").unwrap(),
+            "POST, OPTIONS"
+        );
+        assert_eq!(
+            get("access-control-allow-headers").unwrap(),
+            ALLOWED_HEADERS
+        );
+        // A header value that cannot be sent is never reflected.
+        assert!(allow_headers("http://a\nb").is_empty());
+        assert_eq!(
+            origin_refused("https://x.example").code,
+            ErrorCode::Forbidden
+        );
+    }
+}

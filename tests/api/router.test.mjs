@@ -1,0 +1,265 @@
+// The router API (root paths) over real HTTP against `wrangler dev` on workerd: X-API-Key
+// keys from the local D1 store with origin allowlists, CORS, gzip, every endpoint's
+// shape, and every response checked against the served OpenAPI document.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
+import { gunzipSync } from 'node:zlib';
+import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
+import { openApiValidator } from '../support/openapi.mjs';
+import { startWorker } from '../support/wrangler.mjs';
+
+const CLOCK = '2022-01-03';
+const ORIGIN = 'http://127.0.0.1:8080';
+const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-router-'));
+let worker;
+let conforms;
+let validated = 0;
+const keys = {};
+
+before(async () => {
+  await applyMigrations({ stateDir: state });
+  keys.live = (await issueKey({ kind: 'live', origins: [ORIGIN], stateDir: state })).key;
+  keys.sandbox = (await issueKey({ kind: 'sandbox', stateDir: state })).key;
+  keys.limited = (await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 3, stateDir: state })).key;
+  worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK } });
+  const doc = await (await fetch(`${worker.url}/openapi.json`)).json();
+  conforms = openApiValidator(doc);
+});
+
+after(async () => {
+  await worker?.stop();
+  assert.ok(validated >= 45, `only ${validated} responses were checked against the OpenAPI document`);
+});
+
+async function call(method, pathname, { key = keys.live, body, headers = {} } = {}) {
+  const init = { method, headers: { ...headers } };
+  if (key) init.headers['x-api-key'] = key;
+  if (body !== undefined) {
+    init.headers['content-type'] ??= 'application/json';
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+  }
+  const response = await fetch(`${worker.url}${pathname}`, init);
+  const text = await response.text();
+  const answer = text ? JSON.parse(text) : null;
+  if (method !== 'OPTIONS') {
+    conforms(method, pathname.split('?')[0], response.status, answer);
+    validated += 1;
+  }
+  return { status: response.status, headers: response.headers, body: answer };
+}
+
+/** The raw bytes on the wire, without fetch's transparent decompression. */
+function raw(method, pathname, headers, body) {
+  return new Promise((resolve, reject) => {
+    const request = http.request(`${worker.url}${pathname}`, { method, headers }, (response) => {
+      const chunks = [];
+      response.on('data', (c) => chunks.push(c));
+      response.on('end', () => resolve({ status: response.statusCode, headers: response.headers, bytes: Buffer.concat(chunks) }));
+    });
+    request.on('error', reject);
+    if (body) request.end(JSON.stringify(body));
+    else request.end();
+  });
+}
+
+function assertError(res, status, code) {
+  assert.equal(res.status, status, JSON.stringify(res.body).slice(0, 300));
+  assert.equal(res.body.status, 'error');
+  assert.equal(res.body.code, code);
+  assert.equal(typeof res.body.details, 'object');
+}
+
+const UNION = { lat: 43.6453, lng: -79.3806 };
+const CHRISTIE_PITS = { lat: 43.6645, lng: -79.4206 };
+const CELL = /^[0-9a-f]{15}$/;
+
+test('the OpenAPI check rejects bodies that break the document', () => {
+  assert.throws(() => conforms('POST', '/hexes/score', 200, [{ h3: 'x', safetyScore: 1 }]), /does not conform/);
+  assert.throws(() => conforms('POST', '/route', 200, { status: 'success' }), /does not conform/);
+});
+
+describe('hexes', () => {
+  test('config: the 17-colour palette and resolution 8', async () => {
+    const res = await call('GET', '/hexes/config');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.colors.length, 17);
+    assert.equal(res.body.data.resolution, 8);
+  });
+
+  test('lookup: 3k^2+3k+1 cells for k = 0, 1, 5 and 41', async () => {
+    for (const [ring, count] of [[0, 1], [1, 7], [5, 91], [41, 5167]]) {
+      const res = await call('POST', '/hexes/lookup', { body: { ...UNION, ring } });
+      assert.equal(res.status, 200);
+      assert.equal(res.body.count, count);
+      assert.equal(res.body.cells.length, count);
+      assert.equal(res.headers.get('x-hex-count'), String(count));
+      assert.equal(res.body.cells[0].h3, res.body.center);
+    }
+    const detail = await call('POST', '/hexes/lookup', { body: { ...UNION, ring: 2, detail: true } });
+    assert.ok(detail.body.cells.every((c) => c.breakdown && typeof c.breakdown.hasData === 'boolean'));
+    for (const ring of [-1, 42]) assertError(await call('POST', '/hexes/lookup', { body: { ...UNION, ring } }), 400, 'INVALID_REQUEST');
+    assertError(await call('POST', '/hexes/lookup', { body: { ...UNION, resolution: 9 } }), 400, 'INVALID_REQUEST');
+  });
+
+  test('score: 5000 ids answered in request order; 5001 and malformed ids refused', async () => {
+    const ring = (await call('POST', '/hexes/lookup', { body: { ...UNION, ring: 41 } })).body.cells.map((c) => c.h3);
+    const ids = ring.slice(0, 5000).reverse();
+    const res = await call('POST', '/hexes/score', { body: { hexIds: ids, intent: 'walking' } });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body.map((r) => r.h3), ids);
+    assert.ok(res.body.some((r) => r.colorIndex === -1 && r.safetyScore === null), 'cells outside Toronto are N/A');
+    assert.ok(res.body.some((r) => r.colorIndex >= 0));
+    const over = await call('POST', '/hexes/score', { body: { hexIds: [...ids, ids[0]] } });
+    assertError(over, 400, 'INVALID_REQUEST');
+    assert.equal(over.body.details.limit, 5000);
+    const bad = await call('POST', '/hexes/score', { body: { hexIds: [ids[0], 'not-a-cell'] } });
+    assertError(bad, 400, 'INVALID_REQUEST');
+    assert.equal(bad.body.details.index, 1);
+    assertError(await call('POST', '/hexes/score', { body: { hexIds: ids.slice(0, 3), intent: 'flying' } }), 400, 'INVALID_REQUEST');
+    assertError(await call('POST', '/hexes/score', { body: { hexIds: ids.slice(0, 3), activeCodes: ['NOPE'] } }), 400, 'INVALID_REQUEST');
+    // Intents change scores.
+    const night = await call('POST', '/hexes/score', { body: { hexIds: ids.slice(-200), intent: 'night' } });
+    const driving = await call('POST', '/hexes/score', { body: { hexIds: ids.slice(-200), intent: 'driving' } });
+    assert.notDeepEqual(night.body.map((r) => r.safetyScore), driving.body.map((r) => r.safetyScore));
+  });
+
+  test('breakdown of one cell, and of a cell without data', async () => {
+    const cell = (await call('POST', '/hexes/lookup', { body: UNION })).body.center;
+    const res = await call('GET', `/hexes/breakdown?h3=${cell}&intent=night`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.hasData, true);
+    assert.equal(res.body.crimeTypes.length, 5);
+    assert.equal(res.body.modifiers.intent, 'night');
+    const none = await call('GET', '/hexes/breakdown?h3=88754e6499fffff');
+    assert.equal(none.body.hasData, false);
+    assert.equal(none.body.colorIndex, -1);
+    assertError(await call('GET', '/hexes/breakdown?h3=zz'), 400, 'INVALID_REQUEST');
+  });
+
+  test('all: slim objects in the box with X-Hex-Count; boxes over 2 degrees refused', async () => {
+    const res = await call('GET', '/hexes/all?west=-79.45&south=43.62&east=-79.35&north=43.70');
+    assert.equal(res.status, 200);
+    assert.ok(res.body.length > 50);
+    assert.equal(res.headers.get('x-hex-count'), String(res.body.length));
+    for (const item of res.body) {
+      assert.match(item.h, CELL);
+      assert.ok(item.ln >= -79.45 && item.ln <= -79.35 && item.la >= 43.62 && item.la <= 43.70);
+      assert.deepEqual(Object.keys(item.ss).sort(), ['driving', 'night', 'overall', 'walking']);
+    }
+    const wide = await call('GET', '/hexes/all?west=-80.5&south=43.5&east=-78.4&north=43.9');
+    assertError(wide, 400, 'INVALID_REQUEST');
+    assert.equal(wide.body.details.limit_degrees, 2);
+    assertError(await call('GET', '/hexes/all?west=-79.4&south=43.6&east=-79.3'), 400, 'INVALID_REQUEST');
+  });
+});
+
+describe('routes and evaluation', () => {
+  test('a Toronto route: line, corridor and tiers agree with evaluate-hex-path', async () => {
+    const config = await call('GET', '/route/config');
+    assert.deepEqual(config.body.methods.map((m) => m.name), ['safest', 'balanced', 'shortest']);
+    const res = await call('POST', '/route', { body: { origin: UNION, destination: CHRISTIE_PITS, intent: 'walking', alternatives: 2 } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.network, 'roads');
+    assert.equal(res.body.best.geometry.type, 'LineString');
+    assert.ok(res.body.hexPath.length > 5);
+    assert.equal(res.body.best.hexPathWithTiers.length, res.body.hexPath.length);
+    assert.ok(res.body.alternatives.length >= 1);
+    const byPath = await call('POST', '/evaluate-hex-path', { body: { hexPath: res.body.hexPath, intent: 'walking' } });
+    assert.equal(byPath.status, 200);
+    assert.deepEqual(byPath.body.metrics, res.body.best.corridorMetrics);
+    assert.deepEqual(byPath.body.hexPathWithTiers, res.body.best.hexPathWithTiers);
+    const byLine = await call('POST', '/evaluate', { body: { geometry: res.body.best.geometry, intent: 'walking' } });
+    assert.deepEqual(byLine.body.hexPath, res.body.hexPath);
+    assert.ok(Math.abs(byLine.body.metrics.distanceM - res.body.best.metrics.distanceM) < 0.01);
+  });
+
+  test('route errors: far from roads, bad method, gaps in a hex path', async () => {
+    const island = await call('POST', '/route', { body: { origin: { lat: 43.62, lng: -79.38 }, destination: UNION } });
+    assertError(island, 404, 'LOCATION_NOT_COVERED');
+    assert.ok(island.body.details.distanceM > 500);
+    assertError(await call('POST', '/route', { body: { origin: UNION, destination: CHRISTIE_PITS, method: 'fastest' } }), 400, 'INVALID_REQUEST');
+    assertError(await call('POST', '/route', { body: { origin: UNION } }), 400, 'INVALID_REQUEST');
+    const route = await call('POST', '/route', { body: { origin: UNION, destination: CHRISTIE_PITS, method: 'shortest' } });
+    const gap = await call('POST', '/evaluate-hex-path', { body: { hexPath: [route.body.hexPath[0], route.body.hexPath.at(-1)] } });
+    assertError(gap, 400, 'INVALID_REQUEST');
+    assert.equal(gap.body.details.index, 1);
+  });
+});
+
+describe('precincts and health', () => {
+  test('status, all-scores and GeoJSON', async () => {
+    const status = await call('GET', '/precincts/status');
+    assert.equal(status.body.available, true);
+    assert.ok(status.body.precincts >= 26);
+    const scores = await call('GET', '/precincts/all-scores');
+    assert.equal(scores.body.cities.length, 3);
+    const geojson = await call('GET', '/precincts');
+    assert.equal(geojson.body.type, 'FeatureCollection');
+    assert.equal(geojson.body.features.length, status.body.precincts);
+    const health = await call('GET', '/health', { key: null });
+    assert.equal(health.body.coverage.precincts, status.body.precincts);
+  });
+});
+
+describe('keys, origins and compression', () => {
+  test('X-API-Key is required and checked; Bearer is the other API', async () => {
+    assertError(await call('GET', '/hexes/config', { key: null }), 401, 'UNAUTHORIZED');
+    assertError(await call('GET', '/hexes/config', { key: 'hexrisk_live_nope' }), 401, 'UNAUTHORIZED');
+    const bearer = await call('GET', '/hexes/config', { key: null, headers: { authorization: `Bearer ${keys.live}` } });
+    assertError(bearer, 401, 'UNAUTHORIZED');
+    assert.equal((await call('GET', '/hexes/config', { key: keys.sandbox })).status, 200);
+  });
+
+  test('origins: listed allowed and echoed, others 403, preflight exact', async () => {
+    const allowed = await call('GET', '/hexes/config', { headers: { origin: ORIGIN } });
+    assert.equal(allowed.status, 200);
+    assert.equal(allowed.headers.get('access-control-allow-origin'), ORIGIN);
+    const refused = await call('GET', '/hexes/config', { headers: { origin: 'https://evil.example' } });
+    assertError(refused, 403, 'FORBIDDEN');
+    assert.equal(refused.headers.get('access-control-allow-origin'), null);
+    const preflight = await call('OPTIONS', '/route', {
+      key: null,
+      headers: { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), ORIGIN);
+    assert.match(preflight.headers.get('access-control-allow-headers'), /X-API-Key/);
+    const badPreflight = await call('OPTIONS', '/route', { key: null, headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' } });
+    assert.equal(badPreflight.status, 403);
+    assert.equal(badPreflight.headers.get('access-control-allow-origin'), null);
+  });
+
+  test('large answers actually go out gzip-compressed', async () => {
+    const lookup = await raw('POST', '/hexes/lookup', { 'x-api-key': keys.live, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+      { ...UNION, ring: 41, detail: true });
+    assert.equal(lookup.status, 200);
+    assert.equal(lookup.headers['content-encoding'], 'gzip');
+    assert.deepEqual([...lookup.bytes.subarray(0, 2)], [0x1f, 0x8b]);
+    const plain = JSON.parse(gunzipSync(lookup.bytes));
+    assert.equal(plain.cells.length, 5167);
+    assert.ok(lookup.bytes.length < JSON.stringify(plain).length / 4);
+    const precincts = await raw('GET', '/precincts', { 'x-api-key': keys.live, 'accept-encoding': 'gzip, br' });
+    assert.equal(precincts.headers['content-encoding'], 'gzip');
+    assert.equal(JSON.parse(gunzipSync(precincts.bytes)).type, 'FeatureCollection');
+    const identity = await raw('GET', '/precincts', { 'x-api-key': keys.live, 'accept-encoding': 'identity' });
+    assert.equal(identity.headers['content-encoding'], undefined);
+    assert.equal(JSON.parse(identity.bytes).type, 'FeatureCollection');
+  });
+
+  test('router quotas count like the prediction API', async () => {
+    const statuses = [];
+    for (let i = 0; i < 4; i += 1) statuses.push((await call('GET', '/hexes/config', { key: keys.limited })).status);
+    assert.deepEqual(statuses, [200, 200, 200, 429]);
+  });
+
+  test('unknown paths and wrong methods', async () => {
+    assertError(await call('GET', '/hexes/nowhere'), 404, 'NOT_FOUND');
+    const wrong = await call('GET', '/route');
+    assertError(wrong, 405, 'METHOD_NOT_ALLOWED');
+    assert.equal(wrong.headers.get('allow'), 'POST, OPTIONS');
+  });
+});
