@@ -23,6 +23,8 @@ NODE := $(ROOT)/node_modules/.bin/node
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
 	@echo "make test  - install what is missing and run every test"
+	@echo "make bench-routing - routing natively beside petgraph Dijkstra, and in wasm"
+	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
 
 tools:
 	@bash scripts/bootstrap.sh
@@ -75,8 +77,11 @@ bench-routing: tools artifacts pkg
 	cargo bench -p hexrisk-builder --bench routing
 	$(NODE) bench/wasm/route.mjs
 
+# Both APIs over HTTP (wrk) beside the no-op route, then the router handlers called
+# directly, so the HTTP overhead shows.
 bench-http: tools artifacts worker
 	@bash scripts/bootstrap.sh --wrk
 	$(NODE) bench/http/run.mjs
+	cargo bench -p hexrisk-edge --bench router
 
 test: tools-browser lint rust-test check-model-card pkg worker js-test

@@ -28,6 +28,9 @@ cat <<MSG
   Try:
     curl -H "Authorization: Bearer ${live_key}" -H 'Content-Type: application/json' \\
       -d '{"latitude":43.6532,"longitude":-79.3832}' http://127.0.0.1:${PORT}/v1/predict
+    curl -H "X-API-Key: ${live_key}" -H 'Content-Type: application/json' \\
+      -d '{"origin":{"lat":43.6453,"lng":-79.3806},"destination":{"lat":43.6645,"lng":-79.4206}}' \\
+      http://127.0.0.1:${PORT}/route
   Forecast clock: ${clock:-real time}. Stop with Ctrl-C.
 
 MSG

@@ -1,6 +1,9 @@
-// HTTP benchmark of the prediction API under `wrangler dev` (workerd) on loopback:
-// wrk against POST /v1/predict, a 100-location POST /v1/predict/batch and the no-op
+// HTTP benchmark of both APIs under `wrangler dev` (workerd) on loopback: wrk against
+// POST /v1/predict, a 100-location POST /v1/predict/batch, POST /hexes/score with 5000
+// ids, POST /hexes/lookup at ring 41, POST /route (Toronto, about 5 km) and the no-op
 // route of the same Worker, one after the other in one run. Prints a Markdown table.
+// wrk sends no Accept-Encoding, which wrangler dev passes on as accepting gzip, so
+// answers of 1 KiB or more go out compressed, as they would to a browser.
 //
 //   node bench/http/run.mjs [--seconds 15] [--connections 16] [--threads 2]
 import { execFile } from 'node:child_process';
@@ -34,6 +37,25 @@ const batch = path.join(state, 'batch.json');
 const locations = Array.from({ length: 100 }, (_, i) => ({ latitude: 43.63 + (i % 10) * 0.006, longitude: -79.42 + Math.floor(i / 10) * 0.008 }));
 writeFileSync(batch, JSON.stringify({ locations }));
 
+// Router bodies: the first 5000 cells of the ring-41 disk around downtown Toronto, a
+// ring-41 lookup, and Union Station to Christie Pits.
+const router = {};
+async function routerBodies() {
+  const disk = await (await fetch(`${worker.url}/hexes/lookup`, {
+    method: 'POST',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: JSON.stringify({ lat: 43.6532, lng: -79.3832, ring: 41 }),
+  })).json();
+  const write = (name, value) => {
+    const file = path.join(state, `${name}.json`);
+    writeFileSync(file, JSON.stringify(value));
+    router[name] = file;
+  };
+  write('score', { hexIds: disk.cells.slice(0, 5000).map((c) => c.h3) });
+  write('lookup', { lat: 43.6532, lng: -79.3832, ring: 41 });
+  write('route', { origin: { lat: 43.6453, lng: -79.3806 }, destination: { lat: 43.6645, lng: -79.4206 } });
+}
+
 function parse(output) {
   const rps = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
   const toMs = (value, unit) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit]);
@@ -45,12 +67,12 @@ function parse(output) {
   return { rps, p50: pick('50%'), p99: pick('99%'), avg: pick('Latency'), errors: Number(errors) };
 }
 
-async function wrk(name, url, body) {
-  // Warm up (model load, JIT) before measuring.
-  await run('wrk', ['-t1', '-c1', '-d2s', ...(body ? ['-s', path.join(here, 'post.lua')] : []), url], { env: { ...process.env, KEY: key, BODY_FILE: body ?? '' } });
-  const { stdout } = await run('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...(body ? ['-s', path.join(here, 'post.lua')] : []), url], {
-    env: { ...process.env, KEY: key, BODY_FILE: body ?? '' },
-  });
+async function wrk(name, url, body, keyHeader = 'authorization') {
+  const env = { ...process.env, KEY: key, KEY_HEADER: keyHeader, BODY_FILE: body ?? '' };
+  const script = body ? ['-s', path.join(here, 'post.lua')] : [];
+  // Warm up (model load, network index, JIT) before measuring.
+  await run('wrk', ['-t1', '-c1', '-d2s', ...script, url], { env });
+  const { stdout } = await run('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...script, url], { env });
   return { name, ...parse(stdout) };
 }
 
@@ -60,6 +82,12 @@ try {
     await wrk('POST /v1/predict', `${worker.url}/v1/predict`, single),
     await wrk('POST /v1/predict/batch (100 locations)', `${worker.url}/v1/predict/batch`, batch),
   ];
+  await routerBodies();
+  results.push(
+    await wrk('POST /hexes/score (5000 ids)', `${worker.url}/hexes/score`, router.score, 'x-api-key'),
+    await wrk('POST /hexes/lookup (ring 41)', `${worker.url}/hexes/lookup`, router.lookup, 'x-api-key'),
+    await wrk('POST /route (Toronto, 5 km)', `${worker.url}/route`, router.route, 'x-api-key'),
+  );
   const base = results[0].rps;
   console.log(`wrk -t${threads} -c${connections} -d${seconds}s, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores\n`);
   console.log('| route | requests/s | vs no-op | mean latency (ms) | p50 (ms) | p99 (ms) | non-2xx |');

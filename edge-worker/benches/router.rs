@@ -1,0 +1,88 @@
+//! The router API's heaviest handlers called directly (no HTTP, no workerd), on the
+//! real artifacts: the same bodies `make bench-http` sends over HTTP, so the HTTP
+//! overhead is the difference. Each handler includes parsing its JSON body, the
+//! engine work and building the JSON answer (not serialising it to bytes).
+//!
+//! Run: `cargo bench -p hexrisk-edge --bench router` (after `make artifacts`).
+
+use std::time::Instant;
+
+use chrono::{DateTime, Utc};
+use hexrisk_edge::api::router;
+use hexrisk_engine::model::{Atlas, CityModel};
+use serde_json::{Map, Value, json};
+
+fn atlas() -> Atlas {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/artifacts");
+    let manifest: Value = serde_json::from_slice(
+        &std::fs::read(dir.join("manifest.json")).expect("run `make artifacts` first"),
+    )
+    .expect("a manifest");
+    let mut atlas = Atlas::default();
+    for city in manifest["cities"].as_array().expect("cities") {
+        let file = city["file"].as_str().expect("a file name");
+        let bytes = std::fs::read(dir.join(file)).expect("an artifact");
+        atlas.insert(CityModel::from_bytes(&bytes).expect("a valid artifact"));
+    }
+    atlas
+}
+
+/// A named handler call.
+type Case<'a> = Box<dyn Fn() + 'a>;
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => unreachable!("bodies are objects"),
+    }
+}
+
+/// Median and 90th percentile of `runs` timed calls, in milliseconds.
+fn time(runs: usize, mut call: impl FnMut()) -> (f64, f64) {
+    call(); // warm-up: network index, caches
+    let mut ms: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            call();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    ms.sort_by(f64::total_cmp);
+    (ms[runs / 2], ms[runs * 9 / 10])
+}
+
+fn main() {
+    let atlas = atlas();
+    let now: DateTime<Utc> = "2022-01-03T12:00:00Z".parse().expect("a time");
+    let lookup = object(json!({"lat": 43.6532, "lng": -79.3832, "ring": 41}));
+    let disk = router::hexes_lookup(&atlas, &lookup, now).expect("a lookup");
+    let ids: Vec<Value> = disk["cells"].as_array().expect("cells")[..5000]
+        .iter()
+        .map(|c| c["h3"].clone())
+        .collect();
+    let score = object(json!({"hexIds": ids}));
+    let route = object(json!({
+        "origin": {"lat": 43.6453, "lng": -79.3806},
+        "destination": {"lat": 43.6645, "lng": -79.4206},
+    }));
+    let cases: [(&str, Case); 3] = [
+        (
+            "hexes_score (5000 ids)",
+            Box::new(|| drop(router::hexes_score(&atlas, &score, now).expect("scores"))),
+        ),
+        (
+            "hexes_lookup (ring 41)",
+            Box::new(|| drop(router::hexes_lookup(&atlas, &lookup, now).expect("a lookup"))),
+        ),
+        (
+            "route (Toronto, 5 km)",
+            Box::new(|| drop(router::route(&atlas, &route, now).expect("a route"))),
+        ),
+    ];
+    println!("| handler, called directly | median ms | p90 ms |");
+    println!("|---|---|---|");
+    for (name, call) in &cases {
+        let (median, p90) = time(200, call);
+        println!("| {name} | {median:.2} | {p90:.2} |");
+    }
+}
