@@ -138,11 +138,11 @@ pub fn reference_routes(atlas: &Atlas, per_city: usize, seed: u64) -> Value {
                 "alternatives": random.below(4),
                 "snapToRoads": random.below(5) != 0,
             });
-            let Ok(query) = serde_json::from_value(request.clone()) else {
+            let Value::Object(body) = &request else {
                 continue;
             };
-            let response = match hexrisk_engine::query::route(atlas, &query, ROUTE_SAMPLE_NOW) {
-                Ok(answer) => serde_json::to_value(&answer).unwrap_or(Value::Null),
+            let response = match hexrisk_engine::service::route(atlas, body, ROUTE_SAMPLE_NOW) {
+                Ok(answer) => answer,
                 Err(err) => json!({"error": err}),
             };
             samples.push(json!({"request": request, "response": response}));

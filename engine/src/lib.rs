@@ -38,6 +38,7 @@ pub mod query;
 pub mod risk;
 pub mod routing;
 pub mod scores;
+pub mod service;
 
 #[cfg(feature = "wasm")]
 pub mod wasm;

@@ -52,21 +52,72 @@ pub struct QueryError {
     /// Distance to the network, for points too far to snap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_m: Option<f64>,
+    /// Further context (for example `limit`, `count`, `resolution`).
+    #[serde(flatten)]
+    pub extra: serde_json::Map<String, serde_json::Value>,
 }
 
 impl QueryError {
-    fn new(code: &'static str, field: &str, message: impl Into<String>) -> Self {
+    /// An error with a code, the field at fault and a message.
+    #[must_use]
+    pub fn new(code: &'static str, field: &str, message: impl Into<String>) -> Self {
         Self {
             code,
             message: message.into(),
             field: field.into(),
             index: None,
             distance_m: None,
+            extra: serde_json::Map::new(),
         }
     }
 
-    fn invalid(field: &str, message: impl Into<String>) -> Self {
+    /// An `INVALID_REQUEST` error.
+    #[must_use]
+    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
         Self::new("INVALID_REQUEST", field, message)
+    }
+
+    /// Adds context.
+    #[must_use]
+    pub fn with(mut self, key: &str, value: impl Into<serde_json::Value>) -> Self {
+        self.extra.insert(key.into(), value.into());
+        self
+    }
+
+    /// The field at fault.
+    #[must_use]
+    pub fn on(mut self, field: impl Into<String>) -> Self {
+        self.field = field.into();
+        self
+    }
+
+    /// The position in an array field.
+    #[must_use]
+    pub fn at(mut self, index: usize) -> Self {
+        self.index = Some(index);
+        self
+    }
+
+    /// The error's context, as the APIs' `details`: `field`, then `index`,
+    /// `distanceM` and the rest when they apply.
+    #[must_use]
+    pub fn details(&self) -> serde_json::Map<String, serde_json::Value> {
+        let mut details = serde_json::Map::new();
+        details.insert("field".into(), self.field.clone().into());
+        if let Some(index) = self.index {
+            details.insert("index".into(), index.into());
+        }
+        if let Some(distance) = self.distance_m {
+            details.insert("distanceM".into(), distance.into());
+            details.insert(
+                "maxSnapDistanceM".into(),
+                routing::MAX_SNAP_DISTANCE_M.into(),
+            );
+        }
+        for (key, value) in &self.extra {
+            details.insert(key.clone(), value.clone());
+        }
+        details
     }
 
     /// An error for a body that is not the expected JSON shape.

@@ -15,6 +15,7 @@ use crate::classes::{ClassRecord, CrimeClass};
 use crate::colour::{ColourIndex, PALETTE};
 use crate::grid;
 use crate::risk::RiskLevel;
+use crate::service;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
@@ -41,7 +42,7 @@ fn api_error(code: &str, message: &str) -> JsValue {
 /// `index` or `distanceM` when known), like the HTTP error body.
 fn query_error(err: &crate::query::QueryError) -> JsValue {
     let error = api_error(err.code, &err.message);
-    if let Ok(details) = to_js(err) {
+    if let Ok(details) = to_js(&err.details()) {
         let _ = Reflect::set(&error, &"details".into(), &details);
     }
     error
@@ -258,6 +259,7 @@ export interface CorridorMetrics {
 export interface CorridorSegment { tier: number | null; startM: number; distanceM: number; meanSafety: number | null; cells: number; }
 export interface ScoredWith { city: string; weekOf: string; intent: string; activeCodes: string[]; }
 export interface EvaluationResponse extends ScoredWith {
+  status: "success";
   hexPath: string[];
   hexPathWithTiers: TieredCell[];
   metrics: CorridorMetrics;
@@ -275,6 +277,7 @@ export interface RouteOption {
   corridorMetrics: CorridorMetrics | null;
 }
 export interface RouteResponse extends ScoredWith {
+  status: "success";
   network: "roads" | "hex-lattice";
   source: string;
   method: "safest" | "balanced" | "shortest";
@@ -285,6 +288,25 @@ export interface RouteResponse extends ScoredWith {
   best: RouteOption;
   alternatives: RouteOption[];
 }
+/** Body of `scoreHexes()` and POST /hexes/score. */
+export interface ScoreRequest extends ScoringOptions { hexIds: string[]; }
+/** A scored cell; `safetyScore` null and `colorIndex` -1 outside coverage. */
+export interface HexScoreRow { h3: string; safetyScore: number | null; colorIndex: number; }
+/** Body of `lookup()` and POST /hexes/lookup. */
+export interface LookupRequest extends ScoringOptions { lat: number; lng: number; ring?: number; detail?: boolean; resolution?: 8; }
+export interface CrimeTypeRow { code: string; name: string; expectedCount: number; probability: number; weight: number; harm: number; share: number; }
+export interface Breakdown { crimeTypes: CrimeTypeRow[]; normalizedRisk: number | null; safetyScore: number | null; colorIndex: number; hasData: boolean; }
+export interface LookupResponse { status: "success"; center: string; ring: number; resolution: 8; count: number; cells: (HexScoreRow & { breakdown?: Breakdown })[]; }
+/** Parameters of `breakdown()` and GET /hexes/breakdown. */
+export interface BreakdownRequest { h3: string; intent?: string; activeCodes?: string | string[]; week?: string; }
+export interface CellBreakdown extends Breakdown {
+  status: "success"; h3: string; city?: string;
+  modifiers?: { intent: string; weekOf: string; activeCodes: string[]; classWeights: Record<string, number> };
+}
+/** Parameters of `hexesInBox()` and GET /hexes/all; each side at most 2 degrees. */
+export interface BoxRequest { west: number | string; south: number | string; east: number | string; north: number | string; intent?: string; activeCodes?: string | string[]; week?: string; }
+/** Slim hex: id, centre, colour band, expected counts per class, safety per intent. */
+export interface SlimHex { h: string; la: number; ln: number; ci: number; cr: Record<string, number>; ss: Record<"overall" | "walking" | "driving" | "night", number>; }
 /** A loaded city. */
 export interface CityRecord {
   code: string;
@@ -303,6 +325,34 @@ export interface CityRecord {
 #[derive(Default)]
 pub struct HexRisk {
     atlas: crate::model::Atlas,
+}
+
+impl HexRisk {
+    /// Runs a service operation on a request object (`undefined` or `null` means `{}`).
+    fn call(
+        &self,
+        request: JsValue,
+        now_ms: Option<f64>,
+        operation: impl FnOnce(
+            &crate::model::Atlas,
+            &serde_json::Map<String, serde_json::Value>,
+            i64,
+        ) -> Result<serde_json::Value, crate::query::QueryError>,
+    ) -> Result<JsValue, JsValue> {
+        let value: serde_json::Value = if request.is_undefined() || request.is_null() {
+            serde_json::Value::Object(serde_json::Map::new())
+        } else {
+            from_js(request)?
+        };
+        let serde_json::Value::Object(body) = value else {
+            return Err(query_error(&crate::query::QueryError::malformed(
+                "the request must be an object",
+            )));
+        };
+        let answer =
+            operation(&self.atlas, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))?;
+        to_js(&answer)
+    }
 }
 
 fn city_record(city: &crate::model::CityModel) -> Result<JsValue, JsValue> {
@@ -394,8 +444,8 @@ impl HexRisk {
         })
     }
 
-    /// The safest route between two points, with alternatives and the hex corridor
-    /// (the body and answer of the router API's `POST /route`). `nowMs` sets the
+    /// The safest route between two points, with alternatives and the hex corridor:
+    /// the body and answer of the router API's `POST /route`. `nowMs` sets the
     /// default forecast week (`Date.now()` by default).
     ///
     /// # Errors
@@ -408,10 +458,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "RouteRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        let query: crate::query::RouteQuery = from_js(request)?;
-        let answer = crate::query::route(&self.atlas, &query, now_seconds(now_ms))
-            .map_err(|e| query_error(&e))?;
-        to_js(&answer)
+        self.call(request, now_ms, service::route)
     }
 
     /// Scores a GeoJSON LineString (`POST /evaluate`).
@@ -424,10 +471,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "EvaluateRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        let query: crate::query::EvaluateQuery = from_js(request)?;
-        let answer = crate::query::evaluate(&self.atlas, &query, now_seconds(now_ms))
-            .map_err(|e| query_error(&e))?;
-        to_js(&answer)
+        self.call(request, now_ms, service::evaluate)
     }
 
     /// Scores an ordered hex path (`POST /evaluate-hex-path`).
@@ -440,10 +484,87 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "HexPathRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        let query: crate::query::HexPathQuery = from_js(request)?;
-        let answer = crate::query::evaluate_hex_path(&self.atlas, &query, now_seconds(now_ms))
-            .map_err(|e| query_error(&e))?;
-        to_js(&answer)
+        self.call(request, now_ms, service::evaluate_hex_path)
+    }
+
+    /// Scores cells, in request order (`POST /hexes/score`): `{hexIds, intent?,
+    /// activeCodes?, toggles?, modifiers?}` to `[{h3, safetyScore, colorIndex}]`.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` for more than 5000 ids or a bad id (`details.index`).
+    #[wasm_bindgen(js_name = scoreHexes, unchecked_return_type = "HexScoreRow[]")]
+    pub fn score_hexes(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ScoreRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, service::hexes_score)
+    }
+
+    /// Scores the cells within `ring` (0..41) of a point (`POST /hexes/lookup`).
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` for a ring outside 0..41 or a resolution other than 8;
+    /// `INVALID_COORDINATES`.
+    #[wasm_bindgen(unchecked_return_type = "LookupResponse")]
+    pub fn lookup(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "LookupRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, service::hexes_lookup)
+    }
+
+    /// One cell's per-class breakdown (`GET /hexes/breakdown`): `{h3, intent?,
+    /// activeCodes?, week?}`.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` for a missing or malformed `h3` or bad options.
+    #[wasm_bindgen(unchecked_return_type = "CellBreakdown")]
+    pub fn breakdown(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "BreakdownRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, service::hexes_breakdown)
+    }
+
+    /// Slim objects for the covered cells in a box (`GET /hexes/all`): `{west,
+    /// south, east, north}` as numbers or text, sides at most 2 degrees.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` for an inverted or oversize box; `INVALID_COORDINATES`.
+    #[wasm_bindgen(js_name = hexesInBox, unchecked_return_type = "SlimHex[]")]
+    pub fn hexes_in_box(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, |atlas, params, now| {
+            service::hexes_all(atlas, params, now).map(|(list, _)| list)
+        })
+    }
+
+    /// Every precinct's scores (`GET /precincts/all-scores`).
+    ///
+    /// # Errors
+    /// Bad scoring options.
+    #[wasm_bindgen(js_name = precinctScores)]
+    pub fn precinct_scores(
+        &self,
+        request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, service::precincts_all_scores)
+    }
+
+    /// Precinct boundaries with scores, a GeoJSON FeatureCollection (`GET /precincts`).
+    ///
+    /// # Errors
+    /// Bad scoring options.
+    #[wasm_bindgen]
+    pub fn precincts(&self, request: JsValue, now_ms: Option<f64>) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, service::precincts_geojson)
     }
 
     /// The forecast for a point in the week containing `date` (YYYY-MM-DD).

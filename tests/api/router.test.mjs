@@ -3,7 +3,7 @@
 // shape, and every response checked against the served OpenAPI document.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { gunzipSync } from 'node:zlib';
 import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
 import { openApiValidator } from '../support/openapi.mjs';
 import { startWorker } from '../support/wrangler.mjs';
+import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
 
 const CLOCK = '2022-01-03';
 const ORIGIN = 'http://127.0.0.1:8080';
@@ -261,5 +262,52 @@ describe('keys, origins and compression', () => {
     const wrong = await call('GET', '/route');
     assertError(wrong, 405, 'METHOD_NOT_ALLOWED');
     assert.equal(wrong.headers.get('allow'), 'POST, OPTIONS');
+  });
+});
+
+describe('offline (wasm package) and online (HTTP) give the same answers', () => {
+  // The Worker's pinned clock, 2022-01-03, is noon UTC.
+  const NOW = Date.UTC(2022, 0, 3, 12);
+  const artifacts = new URL('../../build/artifacts/', import.meta.url);
+  const offline = new HexRisk();
+  for (const city of JSON.parse(readFileSync(new URL('manifest.json', artifacts))).cities) {
+    offline.addCity(readFileSync(new URL(city.file, artifacts)));
+  }
+
+  /** Deep equality with a relative tolerance on numbers (libm differs in the last bits). */
+  function close(actual, expected, at = '$') {
+    if (typeof expected === 'number') {
+      assert.ok(Math.abs(actual - expected) <= 1e-6 + 1e-9 * Math.abs(expected), `${at}: ${actual} vs ${expected}`);
+    } else if (Array.isArray(expected)) {
+      assert.equal(actual.length, expected.length, `${at}.length`);
+      expected.forEach((e, i) => close(actual[i], e, `${at}[${i}]`));
+    } else if (expected && typeof expected === 'object') {
+      assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), at);
+      for (const key of Object.keys(expected)) close(actual[key], expected[key], `${at}.${key}`);
+    } else {
+      assert.equal(actual, expected, at);
+    }
+  }
+
+  test('scores, lookups, breakdowns and viewports', async () => {
+    const lookupBody = { ...UNION, ring: 5, detail: true, intent: 'night' };
+    const lookup = await call('POST', '/hexes/lookup', { body: lookupBody });
+    close(offline.lookup(lookupBody, NOW), lookup.body);
+    const scoreBody = { hexIds: lookup.body.cells.map((c) => c.h3), intent: 'driving', activeCodes: ['VEHICLE_DAMAGE', 'THEFT_BURGLARY'] };
+    close(offline.scoreHexes(scoreBody, NOW), (await call('POST', '/hexes/score', { body: scoreBody })).body);
+    const cell = lookup.body.center;
+    close(offline.breakdown({ h3: cell, intent: 'walking' }, NOW), (await call('GET', `/hexes/breakdown?h3=${cell}&intent=walking`)).body);
+    const box = { west: '-79.40', south: '43.64', east: '-79.36', north: '43.66' };
+    close(offline.hexesInBox(box, NOW), (await call('GET', `/hexes/all?${new URLSearchParams(box)}`)).body);
+  });
+
+  test('routes, evaluations and precincts', async () => {
+    const routeBody = { origin: UNION, destination: CHRISTIE_PITS, alternatives: 2, method: 'balanced' };
+    const route = await call('POST', '/route', { body: routeBody });
+    close(offline.route(routeBody, NOW), route.body);
+    const pathBody = { hexPath: route.body.hexPath };
+    close(offline.evaluateHexPath(pathBody, NOW), (await call('POST', '/evaluate-hex-path', { body: pathBody })).body);
+    close(offline.precinctScores({ intent: 'night' }, NOW), (await call('GET', '/precincts/all-scores?intent=night')).body);
+    close(offline.precincts({}, NOW), (await call('GET', '/precincts')).body);
   });
 });

@@ -1,40 +1,21 @@
-//! The router API (`{router_url}` = the Worker's origin): hex scores, viewport lists,
-//! ring lookups, breakdowns, routes, evaluations and precincts. Each handler takes
-//! the models and the parsed request and returns the JSON body, so native tests run
-//! them directly. Decisions the specification leaves open are in `docs/API.md`.
-
-use std::collections::BTreeMap;
+//! The router API (`{router_url}` = the Worker's origin) over HTTP: the operations
+//! themselves are the engine's [`hexrisk_engine::service`] (shared with the npm
+//! package); this module turns query strings into parameter objects and engine
+//! errors into the API's error shape. Decisions the specification leaves open are in
+//! `docs/API.md`.
 
 use chrono::{DateTime, Utc};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use hexrisk_engine::colour::{ColourIndex, PALETTE};
-use hexrisk_engine::corridor::{MAX_HEX_PATH_CELLS, TravelMode};
-use hexrisk_engine::forecast::CRIME_CLASSES;
-use hexrisk_engine::grid::{self, MAX_RING_DISTANCE, RESOLUTION};
-use hexrisk_engine::model::{Atlas, CityModel};
-use hexrisk_engine::query::{self, QueryError, Scoring, ScoringQuery};
-use hexrisk_engine::routing::{self, RouteMethod};
-use hexrisk_engine::scores::{self, CityScores, Intent, ScoringParams};
-use hexrisk_engine::{CellIndex, RingError};
+use hexrisk_engine::model::Atlas;
+use hexrisk_engine::query::QueryError;
+use hexrisk_engine::service;
 
-use super::{ApiError, ErrorCode, input};
+use super::{ApiError, ErrorCode};
 
-/// Header with the number of hexes in a list answer.
-pub const HEX_COUNT_HEADER: &str = "x-hex-count";
+pub use service::{HEX_COUNT_HEADER, MAX_BOX_SIDE_DEG, MAX_SCORE_IDS};
 
-/// Most cell ids in one `POST /hexes/score`.
-pub const MAX_SCORE_IDS: usize = 5000;
-
-/// Largest side of a `GET /hexes/all` box, in degrees.
-pub const MAX_BOX_SIDE_DEG: f64 = 2.0;
-
-fn seconds(now: DateTime<Utc>) -> i64 {
-    now.timestamp()
-}
-
-/// An engine query error in the API's error shape.
+/// An engine request error in the API's error shape.
 #[must_use]
 pub fn query_error(err: QueryError) -> ApiError {
     let code = match err.code {
@@ -43,656 +24,107 @@ pub fn query_error(err: QueryError) -> ApiError {
         "DATE_OUT_OF_RANGE" => ErrorCode::DateOutOfRange,
         _ => ErrorCode::InvalidRequest,
     };
-    let mut api = ApiError::new(code, err.message).with("field", err.field);
-    if let Some(index) = err.index {
-        api = api.with("index", index);
-    }
-    if let Some(distance) = err.distance_m {
-        api = api
-            .with("distanceM", distance)
-            .with("maxSnapDistanceM", routing::MAX_SNAP_DISTANCE_M);
-    }
+    let details = err.details();
+    let mut api = ApiError::new(code, err.message);
+    api.details = details;
     api
 }
 
-/// Reads a body object into an engine query type; wrong types name serde's reason.
-fn parse<T: for<'de> Deserialize<'de>>(body: &Map<String, Value>) -> Result<T, ApiError> {
-    serde_json::from_value(Value::Object(body.clone())).map_err(|e| {
-        ApiError::new(
-            ErrorCode::InvalidRequest,
-            "request body does not have the expected shape",
-        )
-        .with("field", "body")
-        .with("reason", e.to_string())
-    })
-}
-
-fn with_status(value: impl serde::Serialize) -> Value {
-    let mut body = serde_json::to_value(value).unwrap_or(Value::Null);
-    if let Value::Object(map) = &mut body {
-        map.insert("status".into(), json!("success"));
+/// Query-string pairs as a parameter object (the first of repeated names wins).
+fn params(pairs: &[(String, String)]) -> Map<String, Value> {
+    let mut map = Map::new();
+    for (name, value) in pairs {
+        map.entry(name.clone())
+            .or_insert_with(|| Value::String(value.clone()));
     }
-    body
-}
-
-/// Scores for each city a request touches, computed once per city.
-struct ScoreCache<'a> {
-    scoring: &'a ScoringQuery,
-    now: i64,
-    cities: BTreeMap<String, (Scoring, CityScores)>,
-}
-
-impl<'a> ScoreCache<'a> {
-    /// Checks the options up front, so a request whose cells all lie outside
-    /// coverage still learns about a bad intent or class code.
-    fn new(scoring: &'a ScoringQuery, now: DateTime<Utc>) -> Result<Self, ApiError> {
-        scoring.params().map_err(query_error)?;
-        Ok(Self {
-            scoring,
-            now: seconds(now),
-            cities: BTreeMap::new(),
-        })
-    }
-
-    fn get(&mut self, city: &CityModel) -> Result<&(Scoring, CityScores), ApiError> {
-        let code = &city.artifact().city.code;
-        if !self.cities.contains_key(code) {
-            let scoring = self.scoring.resolve(city, self.now).map_err(query_error)?;
-            let scores = CityScores::compute(city, scoring.week, &scoring.params);
-            self.cities.insert(code.clone(), (scoring, scores));
-        }
-        Ok(&self.cities[code])
-    }
-}
-
-fn cell_error(index: usize, err: &RingError) -> ApiError {
-    let mut api = ApiError::new(ErrorCode::InvalidRequest, format!("hexIds[{index}]: {err}"))
-        .with("field", "hexIds")
-        .with("index", index);
-    if let RingError::WrongResolution(r) = err {
-        api = api.with("resolution", *r);
-    }
-    api
-}
-
-fn score_row(
-    atlas: &Atlas,
-    cache: &mut ScoreCache<'_>,
-    cell: CellIndex,
-) -> Result<Value, ApiError> {
-    let Some((city, position)) = atlas.locate_cell(cell) else {
-        return Ok(json!({"h3": cell.to_string(), "safetyScore": null, "colorIndex": -1}));
-    };
-    let (_, scores) = cache.get(city)?;
-    Ok(json!({
-        "h3": cell.to_string(),
-        "safetyScore": scores.safety(position),
-        "colorIndex": scores.colour(position),
-    }))
+    map
 }
 
 /// `GET /hexes/config`.
 #[must_use]
 pub fn hexes_config() -> Value {
-    json!({
-        "status": "success",
-        "data": {
-            "colors": PALETTE,
-            "resolution": u8::from(RESOLUTION),
-            "noData": {"colorIndex": ColourIndex::NO_DATA, "label": "N/A"},
-            "legend": "labels 1 to 17 for colorIndex 0 to 16 (red, least safe, to green, safest); -1 is N/A",
-        },
-    })
-}
-
-/// `POST /hexes/score`: rows in the order of `hexIds`.
-///
-/// # Errors
-/// `INVALID_REQUEST` for a missing or oversize `hexIds`, a malformed id or one of
-/// another resolution (with its index), or bad scoring options.
-pub fn hexes_score(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let ids = input::array(body, "hexIds")?;
-    if ids.len() > MAX_SCORE_IDS {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("hexIds has {} ids; the limit is {MAX_SCORE_IDS}", ids.len()),
-        )
-        .with("field", "hexIds")
-        .with("limit", MAX_SCORE_IDS)
-        .with("count", ids.len()));
-    }
-    let scoring: ScoringQuery = parse(body)?;
-    let mut cache = ScoreCache::new(&scoring, now)?;
-    let mut rows = Vec::with_capacity(ids.len());
-    for (index, id) in ids.iter().enumerate() {
-        let text = id
-            .as_str()
-            .ok_or_else(|| cell_error(index, &RingError::InvalidCell))?;
-        let cell = grid::parse_cell(text).map_err(|e| cell_error(index, &e))?;
-        rows.push(score_row(atlas, &mut cache, cell)?);
-    }
-    Ok(Value::Array(rows))
-}
-
-fn breakdown_object(
-    city: &CityModel,
-    position: usize,
-    scoring: &Scoring,
-    scores: &CityScores,
-) -> Value {
-    let rows: Vec<Value> = scores::breakdown(city, position, scoring.week, &scoring.params)
-        .iter()
-        .map(|b| {
-            json!({
-                "code": b.class.code(),
-                "name": b.class.name(),
-                "expectedCount": b.expected_count,
-                "probability": b.probability,
-                "weight": b.weight,
-                "harm": b.harm,
-                "share": b.share,
-            })
-        })
-        .collect();
-    let safety = scores.safety(position);
-    json!({
-        "crimeTypes": rows,
-        "normalizedRisk": 1.0 - safety / 100.0,
-        "safetyScore": safety,
-        "colorIndex": scores.colour(position),
-        "hasData": true,
-    })
-}
-
-fn no_data_breakdown() -> Value {
-    json!({
-        "crimeTypes": [],
-        "normalizedRisk": null,
-        "safetyScore": null,
-        "colorIndex": -1,
-        "hasData": false,
-    })
-}
-
-fn modifiers(scoring: &Scoring, city: &CityModel) -> Value {
-    let weights: Map<String, Value> = CRIME_CLASSES
-        .iter()
-        .zip(scoring.params.overrides)
-        .map(|(c, w)| (c.code().to_owned(), json!(w)))
-        .collect();
-    json!({
-        "intent": scoring.params.intent.name(),
-        "weekOf": city.week_monday(scoring.week).to_string(),
-        "activeCodes": CRIME_CLASSES
-            .iter()
-            .zip(scoring.params.active)
-            .filter(|(_, on)| *on)
-            .map(|(c, _)| c.code())
-            .collect::<Vec<_>>(),
-        "classWeights": weights,
-    })
-}
-
-/// `POST /hexes/lookup`.
-///
-/// # Errors
-/// `INVALID_REQUEST` for a ring outside 0..=41, a resolution other than 8, wrong
-/// types; `INVALID_COORDINATES` for a bad point.
-pub fn hexes_lookup(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let number = |field: &str| -> Result<f64, ApiError> {
-        match body.get(field) {
-            None => Err(input::missing(field)),
-            Some(Value::Number(n)) => n
-                .as_f64()
-                .ok_or_else(|| input::malformed(field, "a number")),
-            Some(_) => Err(ApiError::new(
-                ErrorCode::InvalidCoordinates,
-                format!("{field} must be a number"),
-            )
-            .with("field", field)),
-        }
-    };
-    let (lat, lng) = (number("lat")?, number("lng")?);
-    let integer = |field: &str, default: i64| -> Result<i64, ApiError> {
-        match body.get(field) {
-            None | Some(Value::Null) => Ok(default),
-            Some(v) => v
-                .as_i64()
-                .ok_or_else(|| input::malformed(field, "an integer")),
-        }
-    };
-    let ring = integer("ring", 0)?;
-    if !(0..=i64::from(MAX_RING_DISTANCE)).contains(&ring) {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("ring must be between 0 and 41, got {ring}"),
-        )
-        .with("field", "ring")
-        .with("valid_range", json!([0, MAX_RING_DISTANCE])));
-    }
-    let resolution = integer("resolution", 8)?;
-    if resolution != 8 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("only resolution 8 is served, got {resolution}"),
-        )
-        .with("field", "resolution"));
-    }
-    let detail = match body.get("detail") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(b)) => *b,
-        Some(_) => return Err(input::malformed("detail", "a boolean")),
-    };
-    let centre = grid::cell_at(lat, lng).map_err(|e| {
-        let (field, value) = match e.field() {
-            grid::CoordinateField::Latitude => ("lat", lat),
-            grid::CoordinateField::Longitude => ("lng", lng),
-        };
-        input::coordinate_error(&e, field, value)
-    })?;
-    let scoring: ScoringQuery = parse(body)?;
-    let mut cache = ScoreCache::new(&scoring, now)?;
-    let disk = grid::disk(centre, ring as u32).map_err(|e| {
-        ApiError::new(ErrorCode::InvalidRequest, e.to_string()).with("field", "ring")
-    })?;
-    let mut cells = Vec::with_capacity(disk.len());
-    for cell in disk {
-        let mut row = score_row(atlas, &mut cache, cell)?;
-        if detail {
-            row["breakdown"] = match atlas.locate_cell(cell) {
-                Some((city, position)) => {
-                    let (scoring, scores) = cache.get(city)?;
-                    breakdown_object(city, position, scoring, scores)
-                }
-                None => no_data_breakdown(),
-            };
-        }
-        cells.push(row);
-    }
-    Ok(json!({
-        "status": "success",
-        "center": centre.to_string(),
-        "ring": ring,
-        "resolution": 8,
-        "count": cells.len(),
-        "cells": cells,
-    }))
-}
-
-/// Scoring options from a query string: `intent`, `activeCodes` (comma-separated)
-/// and `week`.
-fn scoring_from_query(pairs: &[(String, String)]) -> ScoringQuery {
-    ScoringQuery {
-        intent: input::query_param(pairs, "intent").map(str::to_owned),
-        active_codes: input::query_param(pairs, "activeCodes")
-            .map(|codes| codes.split(',').map(|c| c.trim().to_owned()).collect()),
-        toggles: None,
-        modifiers: input::query_param(pairs, "week").map(|week| query::Modifiers {
-            week: Some(week.to_owned()),
-            class_weights: None,
-        }),
-    }
-}
-
-/// `GET /hexes/breakdown?h3=…&intent=…`.
-///
-/// # Errors
-/// `INVALID_REQUEST` for a missing or malformed `h3`, or bad scoring options.
-pub fn hexes_breakdown(
-    atlas: &Atlas,
-    pairs: &[(String, String)],
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let text = input::query_param(pairs, "h3").ok_or_else(|| input::missing("h3"))?;
-    let cell = grid::parse_cell(text).map_err(|e| {
-        ApiError::new(ErrorCode::InvalidRequest, format!("h3: {e}")).with("field", "h3")
-    })?;
-    let scoring = scoring_from_query(pairs);
-    scoring.params().map_err(query_error)?;
-    let mut body = match atlas.locate_cell(cell) {
-        Some((city, position)) => {
-            let mut cache = ScoreCache::new(&scoring, now)?;
-            let (resolved, scores) = cache.get(city)?;
-            let mut body = breakdown_object(city, position, resolved, scores);
-            body["city"] = json!(city.artifact().city.code);
-            body["modifiers"] = modifiers(resolved, city);
-            body
-        }
-        None => no_data_breakdown(),
-    };
-    body["status"] = json!("success");
-    body["h3"] = json!(cell.to_string());
-    Ok(body)
-}
-
-fn box_side(pairs: &[(String, String)], name: &str, range: f64) -> Result<f64, ApiError> {
-    let text = input::query_param(pairs, name).ok_or_else(|| input::missing(name))?;
-    let value: f64 = text
-        .parse()
-        .ok()
-        .filter(|v: &f64| v.is_finite() && v.abs() <= range)
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidCoordinates,
-                format!("{name} must be a number between -{range} and {range}"),
-            )
-            .with("field", name)
-            .with("value", text)
-        })?;
-    Ok(value)
-}
-
-/// `GET /hexes/all?west=…&south=…&east=…&north=…`: slim objects for every covered
-/// cell whose centre lies in the box, and the count (for `X-Hex-Count`).
-///
-/// # Errors
-/// `INVALID_COORDINATES` for a bad side; `INVALID_REQUEST` for an inverted box or a
-/// side longer than 2 degrees.
-pub fn hexes_all(
-    atlas: &Atlas,
-    pairs: &[(String, String)],
-    now: DateTime<Utc>,
-) -> Result<(Value, usize), ApiError> {
-    let west = box_side(pairs, "west", 180.0)?;
-    let east = box_side(pairs, "east", 180.0)?;
-    let south = box_side(pairs, "south", 90.0)?;
-    let north = box_side(pairs, "north", 90.0)?;
-    if west >= east || south >= north {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            "the box must have west < east and south < north",
-        )
-        .with("field", "west,south,east,north"));
-    }
-    if east - west > MAX_BOX_SIDE_DEG || north - south > MAX_BOX_SIDE_DEG {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("each side of the box must be at most {MAX_BOX_SIDE_DEG} degrees"),
-        )
-        .with("field", "west,south,east,north")
-        .with("limit_degrees", MAX_BOX_SIDE_DEG)
-        .with("width_degrees", east - west)
-        .with("height_degrees", north - south));
-    }
-    let scoring = scoring_from_query(pairs);
-    scoring.params().map_err(query_error)?;
-    let mut items = Vec::new();
-    for city in atlas.cities() {
-        let b = &city.artifact().bounds;
-        if b.east < west || b.west > east || b.north < south || b.south > north {
-            continue;
-        }
-        let resolved = scoring.resolve(city, seconds(now)).map_err(query_error)?;
-        let requested = CityScores::compute(city, resolved.week, &resolved.params);
-        let by_intent: Vec<(Intent, CityScores)> = Intent::ALL
-            .iter()
-            .map(|&intent| {
-                let params = ScoringParams {
-                    intent,
-                    ..resolved.params
-                };
-                (intent, CityScores::compute(city, resolved.week, &params))
-            })
-            .collect();
-        for position in 0..city.cell_count() {
-            let Some(cell) = city.cell(position) else {
-                continue;
-            };
-            let (la, ln) = grid::cell_centre(cell);
-            if !(west..=east).contains(&ln) || !(south..=north).contains(&la) {
-                continue;
-            }
-            let rates = city.rates(position, resolved.week);
-            let cr: Map<String, Value> = CRIME_CLASSES
-                .iter()
-                .zip(rates)
-                .map(|(c, r)| (c.code().to_owned(), json!(r)))
-                .collect();
-            let ss: Map<String, Value> = by_intent
-                .iter()
-                .map(|(intent, scores)| (intent.name().to_owned(), json!(scores.safety(position))))
-                .collect();
-            items.push(json!({
-                "h": cell.to_string(),
-                "la": la,
-                "ln": ln,
-                "ci": requested.colour(position),
-                "cr": cr,
-                "ss": ss,
-            }));
-        }
-    }
-    let count = items.len();
-    Ok((Value::Array(items), count))
+    service::hexes_config()
 }
 
 /// `GET /route/config`.
 #[must_use]
 pub fn route_config() -> Value {
-    json!({
-        "status": "success",
-        "defaultMethod": RouteMethod::default().name(),
-        "methods": RouteMethod::ALL.iter().map(|m| json!({"name": m.name(), "alpha": m.alpha()})).collect::<Vec<_>>(),
-        "intents": Intent::ALL.iter().map(|i| i.name()).collect::<Vec<_>>(),
-        "modes": TravelMode::ALL.iter().map(|m| json!({"name": m.name(), "speedKmh": m.speed_m_per_s() * 3.6})).collect::<Vec<_>>(),
-        "maxAlternatives": routing::MAX_ALTERNATIVES,
-        "maxSnapDistanceM": routing::MAX_SNAP_DISTANCE_M,
-        "maxHexPathCells": MAX_HEX_PATH_CELLS,
-        "maxLinePositions": query::MAX_LINE_POSITIONS,
-        "outsideCoverageRisk": routing::OUTSIDE_COVERAGE_RISK,
-        "tiers": (0..=4_u8).map(|t| {
-            let low = f64::from(4 - t) * 20.0;
-            json!({
-                "tier": t,
-                "minSafety": low,
-                "maxSafety": if t == 0 { 100.0 } else { low + 20.0 },
-                "color": PALETTE[ColourIndex::from_safety_score(low + 10.0).get() as usize],
-            })
-        }).collect::<Vec<_>>(),
-    })
-}
-
-/// `POST /route`.
-///
-/// # Errors
-/// The engine's request errors ([`query::route`]).
-pub fn route(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let query: query::RouteQuery = parse(body)?;
-    query::route(atlas, &query, seconds(now))
-        .map(with_status)
-        .map_err(query_error)
-}
-
-/// `POST /evaluate`.
-///
-/// # Errors
-/// The engine's request errors ([`query::evaluate`]).
-pub fn evaluate(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let query: query::EvaluateQuery = parse(body)?;
-    query::evaluate(atlas, &query, seconds(now))
-        .map(with_status)
-        .map_err(query_error)
-}
-
-/// `POST /evaluate-hex-path`.
-///
-/// # Errors
-/// The engine's request errors ([`query::evaluate_hex_path`]).
-pub fn evaluate_hex_path(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let query: query::HexPathQuery = parse(body)?;
-    query::evaluate_hex_path(atlas, &query, seconds(now))
-        .map(with_status)
-        .map_err(query_error)
+    service::route_config()
 }
 
 /// `GET /precincts/status`.
 #[must_use]
 pub fn precincts_status(atlas: &Atlas) -> Value {
-    let cities: Vec<Value> = atlas
-        .cities()
-        .iter()
-        .map(|c| {
-            json!({
-                "city": c.artifact().city.code,
-                "precincts": c.artifact().precincts.len(),
-                "cells": c.cell_count(),
-            })
-        })
-        .collect();
-    let total: usize = atlas
-        .cities()
-        .iter()
-        .map(|c| c.artifact().precincts.len())
-        .sum();
-    json!({
-        "status": "success",
-        "available": total > 0,
-        "precincts": total,
-        "source": "built into the city artifacts; no external cache",
-        "cities": cities,
-    })
+    service::precincts_status(atlas)
 }
 
-/// A city, its resolved options and its precinct aggregates.
-type CityPrecincts<'a> = (&'a CityModel, Scoring, Vec<scores::PrecinctScore>);
-
-fn precinct_rows<'a>(
-    atlas: &'a Atlas,
-    pairs: &[(String, String)],
-    now: DateTime<Utc>,
-) -> Result<Vec<CityPrecincts<'a>>, ApiError> {
-    let scoring = scoring_from_query(pairs);
-    atlas
-        .cities()
-        .iter()
-        .map(|city| {
-            let resolved = scoring.resolve(city, seconds(now)).map_err(query_error)?;
-            let scores = CityScores::compute(city, resolved.week, &resolved.params);
-            let rows = scores::precinct_scores(city, resolved.week, &scores);
-            Ok((city, resolved, rows))
-        })
-        .collect()
-}
-
-fn precinct_properties(city: &CityModel, row: &scores::PrecinctScore) -> Value {
-    let record = &city.artifact().precincts[row.precinct];
-    let counts: Map<String, Value> = CRIME_CLASSES
-        .iter()
-        .zip(row.expected_counts)
-        .map(|(c, n)| (c.code().to_owned(), json!(n)))
-        .collect();
-    let safety = (!row.safety_score.is_nan()).then_some(row.safety_score);
-    json!({
-        "id": record.id,
-        "name": record.name,
-        "city": city.artifact().city.code,
-        "cells": row.cells,
-        "safetyScore": safety,
-        "colorIndex": ColourIndex::from_safety_score(row.safety_score),
-        "expectedCounts": counts,
-    })
-}
-
-/// `GET /precincts/all-scores`.
-///
-/// # Errors
-/// Bad scoring options in the query string.
-pub fn precincts_all_scores(
-    atlas: &Atlas,
-    pairs: &[(String, String)],
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let cities: Vec<Value> = precinct_rows(atlas, pairs, now)?
-        .iter()
-        .map(|(city, scoring, rows)| {
-            json!({
-                "city": city.artifact().city.code,
-                "modifiers": modifiers(scoring, city),
-                "precincts": rows.iter().map(|r| precinct_properties(city, r)).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    Ok(json!({"status": "success", "cities": cities}))
-}
-
-/// A ring of micro-degree `[lng, lat]` points as GeoJSON positions, turned
-/// anticlockwise for an exterior ring and clockwise for a hole (RFC 7946 §3.1.6).
-fn ring_positions(ring: &[[i32; 2]], exterior: bool) -> Vec<[f64; 2]> {
-    let mut points: Vec<[f64; 2]> = ring
-        .iter()
-        .map(|p| [f64::from(p[0]) * 1e-6, f64::from(p[1]) * 1e-6])
-        .collect();
-    let twice_area: f64 = points
-        .windows(2)
-        .map(|w| w[0][0] * w[1][1] - w[1][0] * w[0][1])
-        .sum();
-    if (twice_area > 0.0) != exterior {
-        points.reverse();
-    }
-    if let Some(&first) = points.first()
-        && points.last() != Some(&first)
-    {
-        points.push(first);
-    }
-    points
-}
-
-/// `GET /precincts`: a GeoJSON FeatureCollection of every city's precincts with
-/// their scores as properties.
-///
-/// # Errors
-/// Bad scoring options in the query string.
-pub fn precincts_geojson(
-    atlas: &Atlas,
-    pairs: &[(String, String)],
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let mut features = Vec::new();
-    for (city, scoring, rows) in precinct_rows(atlas, pairs, now)? {
-        for row in &rows {
-            let record = &city.artifact().precincts[row.precinct];
-            let polygons: Vec<Vec<Vec<[f64; 2]>>> = record
-                .polygons
-                .iter()
-                .map(|polygon| {
-                    polygon
-                        .iter()
-                        .enumerate()
-                        .map(|(i, ring)| ring_positions(ring, i == 0))
-                        .collect()
-                })
-                .collect();
-            let mut properties = precinct_properties(city, row);
-            properties["weekOf"] = json!(city.week_monday(scoring.week).to_string());
-            features.push(json!({
-                "type": "Feature",
-                "id": format!("{}/{}", city.artifact().city.code, record.id),
-                "geometry": {"type": "MultiPolygon", "coordinates": polygons},
-                "properties": properties,
-            }));
+macro_rules! body_operation {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        ///
+        /// # Errors
+        /// The engine's request errors, in the API's error shape.
+        pub fn $name(atlas: &Atlas, body: &Map<String, Value>, now: DateTime<Utc>) -> Result<Value, ApiError> {
+            service::$name(atlas, body, now.timestamp()).map_err(query_error)
         }
-    }
-    Ok(json!({"type": "FeatureCollection", "features": features}))
+    };
+}
+
+macro_rules! query_operation {
+    ($(#[$doc:meta])* $name:ident) => {
+        $(#[$doc])*
+        ///
+        /// # Errors
+        /// The engine's request errors, in the API's error shape.
+        pub fn $name(atlas: &Atlas, pairs: &[(String, String)], now: DateTime<Utc>) -> Result<Value, ApiError> {
+            service::$name(atlas, &params(pairs), now.timestamp()).map_err(query_error)
+        }
+    };
+}
+
+body_operation!(
+    /// `POST /hexes/score`.
+    hexes_score
+);
+body_operation!(
+    /// `POST /hexes/lookup`.
+    hexes_lookup
+);
+body_operation!(
+    /// `POST /route`.
+    route
+);
+body_operation!(
+    /// `POST /evaluate`.
+    evaluate
+);
+body_operation!(
+    /// `POST /evaluate-hex-path`.
+    evaluate_hex_path
+);
+query_operation!(
+    /// `GET /hexes/breakdown`.
+    hexes_breakdown
+);
+query_operation!(
+    /// `GET /precincts/all-scores`.
+    precincts_all_scores
+);
+query_operation!(
+    /// `GET /precincts`.
+    precincts_geojson
+);
+
+/// `GET /hexes/all`: the slim objects and their count (for `X-Hex-Count`).
+///
+/// # Errors
+/// The engine's request errors, in the API's error shape.
+pub fn hexes_all(
+    atlas: &Atlas,
+    pairs: &[(String, String)],
+    now: DateTime<Utc>,
+) -> Result<(Value, usize), ApiError> {
+    service::hexes_all(atlas, &params(pairs), now.timestamp()).map_err(query_error)
 }
 
 #[cfg(test)]
@@ -700,6 +132,9 @@ mod tests {
     use super::*;
     use crate::api::prediction::tests::{atlas, now};
     use hexrisk_engine::artifact::PrecinctRecord;
+    use hexrisk_engine::grid;
+    use hexrisk_engine::model::CityModel;
+    use serde_json::json;
 
     fn body(value: Value) -> Map<String, Value> {
         match value {
