@@ -69,7 +69,7 @@ rust-test: artifacts
 	cargo test --workspace
 
 js-test:
-	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs'
+	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs' 'tests/package/*.test.mjs'
 
 # wrk against the prediction API under wrangler dev, beside the Worker's no-op route.
 # Routing natively (A* beside petgraph Dijkstra) and in wasm under node, same pairs.
