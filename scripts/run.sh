@@ -21,7 +21,8 @@ cat <<MSG
   hexrisk is starting:
     prediction API  http://127.0.0.1:${PORT}/v1   (health: /v1/health)
     router API      http://127.0.0.1:${PORT}/     (health: /health)
-    demo page       http://127.0.0.1:${DEMO_PORT}/
+    map app         http://127.0.0.1:${DEMO_PORT}/  (offline; with the online switch:
+                    http://127.0.0.1:${DEMO_PORT}/?api=http://127.0.0.1:${PORT}&key=${live_key}&clock=${clock})
   Demo keys (new on every start; the store keeps only their digests):
     sandbox  ${sandbox_key}
     live     ${live_key}

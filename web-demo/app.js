@@ -1,85 +1,240 @@
-// hexrisk demo: the wasm engine in the page, no network beyond this origin.
-import init, { cellAt, cellBoundary, cellCentre, gridDisk, version } from '/pkg/dist/web/hexrisk_engine.js';
+// hexrisk map app: the wasm engine in the page (offline) or the HTTP APIs (online),
+// with the same request and answer shapes, on a Leaflet map whose base layer is drawn
+// from the city artifact itself (streets and precinct outlines): no tiles needed.
+//
+// URL parameters: `api` and `key` enable online mode (router API base and an
+// X-API-Key whose allowlist has this page's origin); `clock` (YYYY-MM-DD) sets "now"
+// for the default week; `tiles` adds an optional raster basemap when online.
+import * as L from '/vendor/leaflet/leaflet-src.esm.js';
+import init, { HexRisk, cellBoundary, colorIndex, crimeClasses, fetchArtifact, palette, version } from '/pkg/dist/web/hexrisk_engine.js';
 
-// Map frames: the area shown for each city (degrees).
-const FRAMES = {
-  city_ca_tor: { south: 43.58, north: 43.86, west: -79.64, east: -79.11, start: [43.6532, -79.3832] },
-  city_us_sfo: { south: 37.70, north: 37.84, west: -122.52, east: -122.35, start: [37.7749, -122.4194] },
-  city_us_hou: { south: 29.52, north: 30.12, west: -95.80, east: -95.01, start: [29.7604, -95.3698] },
-};
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const $ = (id) => document.getElementById(id);
+const params = new URLSearchParams(location.search);
+const API = params.get('api');
+const KEY = params.get('key');
+const CLOCK = params.get('clock') ? Date.parse(`${params.get('clock')}T12:00:00Z`) : Date.now();
+// Page timings (Performance API clock): first coloured grid since navigation start, then
+// each recolour and route, per engine.
+const timings = { firstGridMs: null, cityMs: [], recolourMs: { offline: [], online: [] }, routeMs: { offline: [], online: [] } };
+window.hexriskTimings = timings;
 
-// Equirectangular projection scaled by cos(latitude) so hexagons keep their shape.
-function projection(frame) {
-  const kx = Math.cos(((frame.south + frame.north) / 2) * (Math.PI / 180));
-  const width = (frame.east - frame.west) * kx;
-  const height = frame.north - frame.south;
-  return {
-    viewBox: `0 0 ${width} ${height}`,
-    toXY: (lat, lng) => [(lng - frame.west) * kx, frame.north - lat],
-    toLatLng: (x, y) => [frame.north - y, frame.west + x / kx],
-  };
-}
-
-let proj;
-
-function showMap(city) {
-  const frame = FRAMES[city];
-  proj = projection(frame);
-  $('map').setAttribute('viewBox', proj.viewBox);
-  [$('lat').value, $('lng').value] = frame.start;
-}
+await init();
+const engine = new HexRisk();
+const PALETTE = palette();
+const cities = {};
+const map = L.map('map', { preferCanvas: false, keyboard: true, zoomControl: true });
+const streetsRenderer = L.canvas({ padding: 0.2 });
+if (params.get('tiles')) L.tileLayer(params.get('tiles'), { maxZoom: 19 }).addTo(map);
+const layers = { streets: L.layerGroup().addTo(map), hexes: L.layerGroup().addTo(map), precincts: L.layerGroup(), route: L.layerGroup().addTo(map) };
+let hexPolygons = new Map();
+let routePoints = [];
 
 function setStatus(text, isError = false) {
   $('status').textContent = text;
   $('status').classList.toggle('error', isError);
 }
 
-function drawRing(cells) {
-  const map = $('map');
-  map.replaceChildren();
-  cells.forEach((cell, i) => {
-    const flat = cellBoundary(cell);
-    const points = [];
-    for (let j = 0; j < flat.length; j += 2) points.push(proj.toXY(flat[j], flat[j + 1]).join(','));
-    const polygon = document.createElementNS(SVG_NS, 'polygon');
-    polygon.setAttribute('points', points.join(' '));
-    polygon.setAttribute('class', i === 0 ? 'ring centre' : 'ring');
-    polygon.dataset.cell = cell;
-    map.append(polygon);
+function fail(err) {
+  setStatus(`${err.code ?? 'ERROR'}: ${err.message}`, true);
+}
+
+// ---- the two engines behind one interface -------------------------------------------
+const offline = {
+  hexes: (q) => engine.hexesInBox(q, CLOCK),
+  breakdown: (q) => engine.breakdown(q, CLOCK),
+  route: (body) => engine.route(body, CLOCK),
+  precincts: (q) => engine.precincts(q, CLOCK),
+};
+
+async function http(method, path, body) {
+  const response = await fetch(`${API}${path}`, {
+    method,
+    headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
   });
+  const answer = await response.json();
+  if (!response.ok) throw Object.assign(new Error(answer.message), { code: answer.code, details: answer.details });
+  return answer;
 }
 
-function lookUp() {
-  const lat = Number.parseFloat($('lat').value);
-  const lng = Number.parseFloat($('lng').value);
-  const k = Number.parseInt($('ring').value, 10);
-  try {
-    const cell = cellAt(lat, lng);
-    const cells = gridDisk(cell, k);
-    const [cLat, cLng] = cellCentre(cell);
-    $('cell-id').textContent = cell;
-    $('cell-centre').textContent = `${cLat.toFixed(6)}, ${cLng.toFixed(6)}`;
-    $('ring-count').textContent = String(cells.length);
-    drawRing(cells);
-    setStatus(`Ring ${k} around ${cell}.`);
-  } catch (err) {
-    setStatus(`${err.code ?? 'ERROR'}: ${err.message}`, true);
+const query = (q) => `?${new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined && v !== ''))}`;
+const online = {
+  hexes: (q) => http('GET', `/hexes/all${query(q)}`),
+  breakdown: (q) => http('GET', `/hexes/breakdown${query(q)}`),
+  route: (body) => http('POST', '/route', body),
+  precincts: (q) => http('GET', `/precincts${query(q)}`),
+};
+
+const source = () => ($('source').value === 'online' ? online : offline);
+
+// ---- controls ----------------------------------------------------------------------------
+for (const c of crimeClasses().filter((c) => c.code !== 'NO_CRIME')) {
+  const label = document.createElement('label');
+  label.innerHTML = `<input type="checkbox" name="class" value="${c.code}" checked> ${c.name}`;
+  $('classes').append(label);
+}
+if (!API || !KEY) {
+  $('source').querySelector('[value=online]').disabled = true;
+  $('source').title = 'Online mode needs ?api=…&key=… (make run prints a demo key)';
+}
+
+function options() {
+  const codes = [...document.querySelectorAll('input[name=class]:checked')].map((i) => i.value);
+  return { intent: $('intent').value, activeCodes: codes.join(','), week: $('week').value };
+}
+
+function bodyOptions() {
+  const { intent, activeCodes, week } = options();
+  return { intent, activeCodes: activeCodes.split(',').filter(Boolean), modifiers: { week } };
+}
+
+function legend() {
+  const items = PALETTE.map((colour, i) => `<li style="background:${colour}" title="band ${i + 1}"></li>`).join('');
+  $('legend').innerHTML = `<h2>Safety</h2><ol>${items}</ol>
+    <div class="scale"><span>1 least safe</span><span>17 safest</span></div>
+    <p>Bands 1–17 are colour indexes 0–16 of the safety score (0–100, a cell's rank in its city for the week and options).
+    Cells without data are not coloured.</p>`;
+}
+
+// ---- drawing -------------------------------------------------------------------------------
+function ring(cell) {
+  const flat = cellBoundary(cell);
+  const points = [];
+  for (let i = 0; i < flat.length; i += 2) points.push([flat[i], flat[i + 1]]);
+  return points;
+}
+
+async function drawHexes() {
+  const city = cities[$('city').value];
+  const started = performance.now();
+  const { west, south, east, north } = city.bounds;
+  const list = await source().hexes({ west, south, east, north, ...options() });
+  const created = hexPolygons.size === 0;
+  if (created) {
+    for (const item of list) {
+      const polygon = L.polygon(ring(item.h), { weight: 0.5, color: '#333', fillOpacity: 0.55, className: 'hex' });
+      polygon.on('click', (event) => {
+        if ($('click-mode').value !== 'inspect') return; // the map's click plans routes
+        L.DomEvent.stopPropagation(event);
+        showBreakdown(item.h);
+      });
+      polygon.addTo(layers.hexes);
+      hexPolygons.set(item.h, polygon);
+    }
   }
+  for (const item of list) {
+    const polygon = hexPolygons.get(item.h);
+    polygon?.setStyle({ fillColor: item.ci >= 0 ? PALETTE[item.ci] : 'transparent' });
+    polygon?.getElement()?.setAttribute('data-ci', String(item.ci));
+  }
+  const ms = performance.now() - started;
+  if (timings.firstGridMs === null) timings.firstGridMs = performance.now();
+  else if (created) timings.cityMs.push(ms);
+  else timings.recolourMs[$('source').value].push(ms);
+  document.body.dataset.hexes = String(list.length);
+  setStatus(`${city.name}: ${list.length} cells, week of ${$('week').value}.`);
 }
 
-await init();
-$('engine-version').textContent = `hexrisk-engine ${version()}`;
-showMap($('city').value);
-$('city').addEventListener('change', () => { showMap($('city').value); lookUp(); });
-$('lookup').addEventListener('submit', (event) => { event.preventDefault(); lookUp(); });
-$('map').addEventListener('click', (event) => {
-  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform($('map').getScreenCTM().inverse());
-  const [lat, lng] = proj.toLatLng(point.x, point.y);
-  $('lat').value = lat.toFixed(6);
-  $('lng').value = lng.toFixed(6);
-  lookUp();
+async function showBreakdown(cell) {
+  try {
+    const b = await source().breakdown({ h3: cell, ...options() });
+    const rows = b.crimeTypes.map((r) => `<tr><td>${r.name}</td><td>${r.expectedCount.toFixed(3)}</td><td>${(100 * r.share).toFixed(0)}%</td></tr>`).join('');
+    $('breakdown').hidden = false;
+    $('breakdown').innerHTML = `<h2>Cell ${cell}</h2>
+      <p data-testid="safety">Safety ${b.hasData ? b.safetyScore.toFixed(1) : 'N/A'} (band ${b.colorIndex + 1})</p>
+      <table><thead><tr><th>Class</th><th>Expected</th><th>Share of harm</th></tr></thead><tbody>${rows}</tbody></table>`;
+  } catch (err) { fail(err); }
+}
+
+const tierColour = (tier) => PALETTE[colorIndex((4 - tier) * 20 + 10)];
+
+async function route() {
+  if (routePoints.length < 2) return;
+  const started = performance.now();
+  const [a, b] = routePoints;
+  const body = { origin: { lat: a.lat, lng: a.lng }, destination: { lat: b.lat, lng: b.lng }, method: $('method').value, alternatives: 2, ...bodyOptions() };
+  try {
+    const answer = await source().route(body);
+    layers.route.clearLayers();
+    for (const cell of answer.best.hexPathWithTiers) {
+      L.polygon(ring(cell.h3), { weight: 1, color: '#222', fillColor: cell.tier === null ? '#999' : tierColour(cell.tier), fillOpacity: 0.6, className: 'corridor' }).addTo(layers.route);
+    }
+    for (const alternative of answer.alternatives) {
+      if (alternative.geometry) L.polyline(alternative.geometry.coordinates.map(([lng, lat]) => [lat, lng]), { color: '#555', dashArray: '6 6', weight: 3, className: 'alternative' }).addTo(layers.route);
+    }
+    if (answer.best.geometry) L.polyline(answer.best.geometry.coordinates.map(([lng, lat]) => [lat, lng]), { color: '#0a66c2', weight: 5, className: 'best-route' }).addTo(layers.route);
+    const m = answer.best.metrics;
+    $('metrics').hidden = false;
+    $('metrics').innerHTML = `<h2>Route (${answer.method}, ${answer.network})</h2><table>
+      <tr><th>Distance</th><td data-testid="distance">${(m.distanceM / 1000).toFixed(2)} km</td></tr>
+      <tr><th>Duration (${m.mode})</th><td data-testid="duration">${Math.round(m.durationS / 60)} min</td></tr>
+      <tr><th>Detour</th><td data-testid="detour">${m.detourPct.toFixed(1)}%</td></tr>
+      <tr><th>Worst safety</th><td data-testid="worst">${m.worstSafety?.toFixed(1) ?? 'N/A'}</td></tr>
+      <tr><th>Mean safety</th><td data-testid="mean">${m.meanSafety?.toFixed(1) ?? 'N/A'}</td></tr>
+      <tr><th>Cells</th><td data-testid="cells">${m.cellCount}</td></tr>
+      <tr><th>Alternatives</th><td data-testid="alternatives">${answer.alternatives.length}</td></tr></table>`;
+    timings.routeMs[$('source').value].push(performance.now() - started);
+    document.body.dataset.route = 'shown';
+  } catch (err) { fail(err); }
+}
+
+async function drawPrecincts() {
+  layers.precincts.clearLayers();
+  if (!$('precincts').checked) { map.removeLayer(layers.precincts); return; }
+  const { intent, week } = options();
+  const geojson = await source().precincts({ intent, week });
+  const code = $('city').value;
+  L.geoJSON({ ...geojson, features: geojson.features.filter((f) => f.properties.city === code) }, {
+    style: { color: '#123', weight: 2, fill: false, className: 'precinct' },
+    onEachFeature: (f, layer) => layer.bindTooltip(`${f.properties.name}: safety ${f.properties.safetyScore?.toFixed(1) ?? 'N/A'}`),
+  }).addTo(layers.precincts);
+  layers.precincts.addTo(map);
+}
+
+async function loadCity(code) {
+  if (!cities[code]) {
+    cities[code] = engine.addCity(await fetchArtifact(`/artifacts/${code}.hxrk`));
+  }
+  const city = cities[code];
+  const range = engine.predictionRange(code, CLOCK);
+  $('week').min = range.start;
+  $('week').max = range.end;
+  $('week').value = range.currentWeek && range.currentWeek >= range.start && range.currentWeek <= range.end ? range.currentWeek : city.lastWeek;
+  layers.streets.clearLayers();
+  layers.hexes.clearLayers();
+  layers.route.clearLayers();
+  hexPolygons = new Map();
+  routePoints = [];
+  const { west, south, east, north } = city.bounds;
+  map.fitBounds([[south, west], [north, east]]);
+  await drawHexes();
+  // Streets come after the grid: the grid is what people wait for.
+  await new Promise((resolve) => requestAnimationFrame(resolve));
+  const streets = engine.streets(code);
+  if (streets) L.geoJSON(streets, { renderer: streetsRenderer, style: { color: '#8a8a8a', weight: 0.6, interactive: false } }).addTo(layers.streets);
+  layers.streets.eachLayer((layer) => layer.bringToBack?.());
+  await drawPrecincts();
+}
+
+map.on('click', async (event) => {
+  if ($('click-mode').value !== 'route') return;
+  routePoints = routePoints.length >= 2 ? [event.latlng] : [...routePoints, event.latlng];
+  setStatus(routePoints.length === 1 ? 'Origin set: click the destination.' : 'Finding the route…');
+  await route();
 });
-lookUp();
+
+const recolour = () => drawHexes().then(drawPrecincts).then(route).catch(fail);
+$('city').addEventListener('change', () => loadCity($('city').value).catch(fail));
+for (const id of ['intent', 'week', 'source']) $(id).addEventListener('change', recolour);
+$('method').addEventListener('change', () => route());
+$('classes').addEventListener('change', recolour);
+$('precincts').addEventListener('change', () => drawPrecincts().catch(fail));
+$('clear-route').addEventListener('click', () => { layers.route.clearLayers(); routePoints = []; $('metrics').hidden = true; });
+
+/** For tests and keyboard users: route between two points without clicking. */
+window.hexriskRoute = async (a, b) => { routePoints = [L.latLng(a.lat, a.lng), L.latLng(b.lat, b.lng)]; await route(); };
+
+$('engine-version').textContent = `hexrisk-engine ${version()}`;
+legend();
+await loadCity($('city').value).catch(fail);
 document.body.dataset.ready = 'true';

@@ -401,7 +401,13 @@ pub fn hexes_breakdown(
 }
 
 fn box_side(params: &Map<String, Value>, name: &str, range: f64) -> Result<f64, QueryError> {
-    let text = param(params, name).ok_or_else(|| missing(name))?;
+    // Query strings give text; the npm package's callers give numbers.
+    let text = match params.get(name) {
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::String(text)) => text.clone(),
+        None | Some(Value::Null) => return Err(missing(name)),
+        Some(other) => other.to_string(),
+    };
     let value: f64 = text
         .parse()
         .ok()

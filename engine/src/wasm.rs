@@ -72,6 +72,52 @@ pub fn version() -> String {
     crate::VERSION.to_string()
 }
 
+/// Fetches a city artifact (`.hxrk`) from a URL, for `HexRisk.addCity`:
+/// `engine.addCity(await fetchArtifact('/artifacts/city_ca_tor.hxrk'))`. Uses the
+/// host's `fetch` (browsers, Node 18+, workers).
+///
+/// # Errors
+/// Rejects with `code = "INVALID_ARTIFACT"` when the fetch fails or answers with an
+/// HTTP error status.
+#[wasm_bindgen(js_name = fetchArtifact)]
+pub async fn fetch_artifact(url: String) -> Result<js_sys::Uint8Array, JsValue> {
+    use wasm_bindgen::JsCast;
+    let failed = |what: &str| api_error("INVALID_ARTIFACT", &alloc::format!("{url}: {what}"));
+    let global = js_sys::global();
+    let fetch: js_sys::Function = Reflect::get(&global, &"fetch".into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| failed("no fetch in this environment"))?;
+    let pending: js_sys::Promise = fetch
+        .call1(&global, &url.clone().into())
+        .ok()
+        .and_then(|p| p.dyn_into().ok())
+        .ok_or_else(|| failed("fetch did not start"))?;
+    let response = wasm_bindgen_futures::JsFuture::from(pending)
+        .await
+        .map_err(|_| failed("fetch failed"))?;
+    if !Reflect::get(&response, &"ok".into()).is_ok_and(|ok| ok.is_truthy()) {
+        let status = Reflect::get(&response, &"status".into())
+            .ok()
+            .and_then(|s| s.as_f64())
+            .unwrap_or(0.0);
+        return Err(failed(&alloc::format!("HTTP status {status}")));
+    }
+    let read: js_sys::Function = Reflect::get(&response, &"arrayBuffer".into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| failed("not a fetch response"))?;
+    let buffer: js_sys::Promise = read
+        .call0(&response)
+        .ok()
+        .and_then(|p| p.dyn_into().ok())
+        .ok_or_else(|| failed("body could not be read"))?;
+    let bytes = wasm_bindgen_futures::JsFuture::from(buffer)
+        .await
+        .map_err(|_| failed("body could not be read"))?;
+    Ok(js_sys::Uint8Array::new(&bytes))
+}
+
 /// The H3 resolution-8 cell id containing a point.
 ///
 /// Throws an `Error` with `code = "INVALID_COORDINATES"` for a latitude outside
@@ -317,6 +363,8 @@ export interface CityRecord {
   /** First and last forecast week (Mondays, YYYY-MM-DD). */
   firstWeek: string;
   lastWeek: string;
+  /** The grid's bounding box in degrees. */
+  bounds: { north: number; south: number; east: number; west: number };
 }
 "#;
 
@@ -366,6 +414,7 @@ fn city_record(city: &crate::model::CityModel) -> Result<JsValue, JsValue> {
         cells: usize,
         first_week: String,
         last_week: String,
+        bounds: &'a crate::artifact::Bounds,
     }
     let info = &city.artifact().city;
     let record = Record {
@@ -376,6 +425,7 @@ fn city_record(city: &crate::model::CityModel) -> Result<JsValue, JsValue> {
         cells: city.cell_count(),
         first_week: city.first_week().to_string(),
         last_week: city.last_week().to_string(),
+        bounds: &city.artifact().bounds,
     };
     to_js(&record)
 }
@@ -565,6 +615,41 @@ impl HexRisk {
     #[wasm_bindgen]
     pub fn precincts(&self, request: JsValue, now_ms: Option<f64>) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, service::precincts_geojson)
+    }
+
+    /// A city's street network for drawing an offline base map: a GeoJSON
+    /// `MultiLineString` of every way (`[lng, lat]`), or `null` when the city routes
+    /// over a hex lattice (no street data) or is not loaded.
+    ///
+    /// # Errors
+    /// Never in practice.
+    #[wasm_bindgen]
+    pub fn streets(&self, city: &str) -> Result<JsValue, JsValue> {
+        let Some(network) = self
+            .atlas
+            .city(city)
+            .and_then(crate::model::CityModel::road_network)
+        else {
+            return Ok(JsValue::NULL);
+        };
+        let graph = network.graph;
+        if graph.kind != crate::graph::NetworkKind::Roads {
+            return Ok(JsValue::NULL);
+        }
+        let degrees = |p: [i32; 2]| [f64::from(p[0]) * 1e-6, f64::from(p[1]) * 1e-6];
+        let lines: Vec<Vec<[f64; 2]>> = (0..graph.way_count())
+            .map(|way| {
+                let [start, end] = network.index.way_nodes(way);
+                let interior = &graph.way_points[graph.way_points_start[way] as usize
+                    ..graph.way_points_start[way + 1] as usize];
+                core::iter::once(graph.nodes[start as usize])
+                    .chain(interior.iter().copied())
+                    .chain(core::iter::once(graph.nodes[end as usize]))
+                    .map(degrees)
+                    .collect()
+            })
+            .collect();
+        to_js(&serde_json::json!({"type": "MultiLineString", "coordinates": lines}))
     }
 
     /// The forecast for a point in the week containing `date` (YYYY-MM-DD).
