@@ -34,6 +34,7 @@ pub mod forecast;
 pub mod graph;
 pub mod grid;
 pub mod model;
+pub mod predictions;
 pub mod query;
 pub mod risk;
 pub mod routing;

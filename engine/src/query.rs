@@ -98,12 +98,14 @@ impl QueryError {
         self
     }
 
-    /// The error's context, as the APIs' `details`: `field`, then `index`,
+    /// The error's context, as the APIs' `details`: `field` (unless empty), then `index`,
     /// `distanceM` and the rest when they apply.
     #[must_use]
     pub fn details(&self) -> serde_json::Map<String, serde_json::Value> {
         let mut details = serde_json::Map::new();
-        details.insert("field".into(), self.field.clone().into());
+        if !self.field.is_empty() {
+            details.insert("field".into(), self.field.clone().into());
+        }
         if let Some(index) = self.index {
             details.insert("index".into(), index.into());
         }

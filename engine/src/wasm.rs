@@ -334,6 +334,16 @@ export interface RouteResponse extends ScoredWith {
   best: RouteOption;
   alternatives: RouteOption[];
 }
+/** Body of `predict()` and POST /v1/predict. */
+export interface PredictRequest { latitude: number; longitude: number; /** ISO 8601; without an offset it is local time in the city. */ datetime?: string; }
+/** The answer of `predict()` and POST /v1/predict. */
+export interface PredictResponse {
+  status: "success";
+  city: { code: string; name: string };
+  location: { latitude: number; longitude: number; cell_id: string; grid_center: { latitude: number; longitude: number } };
+  prediction: { datetime: string; week_of: string; probabilities: Record<CrimeClassRecord["code"], number>; dominant_type: CrimeClassRecord["code"]; confidence: number; risk_level: RiskLevelCode };
+  model_info: { version: string; mae: number; last_updated: string };
+}
 /** Body of `scoreHexes()` and POST /hexes/score. */
 export interface ScoreRequest extends ScoringOptions { hexIds: string[]; }
 /** A scored cell; `safetyScore` null and `colorIndex` -1 outside coverage. */
@@ -535,6 +545,22 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, service::evaluate_hex_path)
+    }
+
+    /// A point prediction with exactly the body and answer of the prediction API's
+    /// `POST /v1/predict`: `{latitude, longitude, datetime?}`; without `datetime`
+    /// the week containing `nowMs` (`Date.now()` by default).
+    ///
+    /// # Errors
+    /// Throws `INVALID_REQUEST`, `INVALID_COORDINATES`, `LOCATION_NOT_COVERED` or
+    /// `DATE_OUT_OF_RANGE`, with the API's `details`.
+    #[wasm_bindgen(unchecked_return_type = "PredictResponse")]
+    pub fn predict(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PredictRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, crate::predictions::predict)
     }
 
     /// Scores cells, in request order (`POST /hexes/score`): `{hexIds, intent?,

@@ -301,6 +301,20 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
     close(offline.hexesInBox(box, NOW), (await call('GET', `/hexes/all?${new URLSearchParams(box)}`)).body);
   });
 
+  test('point predictions (the prediction API, /v1/predict)', async () => {
+    for (const body of [{ latitude: 43.6532, longitude: -79.3832 }, { latitude: 43.70, longitude: -79.40, datetime: '2022-01-05T10:00:00' }]) {
+      const response = await fetch(`${worker.url}/v1/predict`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.live}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      assert.equal(response.status, 200);
+      close(offline.predict(body, NOW), await response.json());
+    }
+    assert.throws(() => offline.predict({ latitude: 95, longitude: 0 }, NOW), (err) => err.code === 'INVALID_COORDINATES' && err.details.field === 'latitude');
+    assert.throws(() => offline.predict({ latitude: 10, longitude: 10 }, NOW), (err) => err.code === 'LOCATION_NOT_COVERED');
+  });
+
   test('routes, evaluations and precincts', async () => {
     const routeBody = { origin: UNION, destination: CHRISTIE_PITS, alternatives: 2, method: 'balanced' };
     const route = await call('POST', '/route', { body: routeBody });

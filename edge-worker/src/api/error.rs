@@ -86,6 +86,22 @@ pub struct ApiError {
     pub details: Map<String, Value>,
 }
 
+impl From<hexrisk_engine::query::QueryError> for ApiError {
+    /// An engine request error (shared with the npm package) in the API's shape.
+    fn from(err: hexrisk_engine::query::QueryError) -> Self {
+        let code = match err.code {
+            "INVALID_COORDINATES" => ErrorCode::InvalidCoordinates,
+            "LOCATION_NOT_COVERED" => ErrorCode::LocationNotCovered,
+            "DATE_OUT_OF_RANGE" => ErrorCode::DateOutOfRange,
+            _ => ErrorCode::InvalidRequest,
+        };
+        let details = err.details();
+        let mut api = Self::new(code, err.message);
+        api.details = details;
+        api
+    }
+}
+
 impl ApiError {
     /// An error with empty details.
     #[must_use]

@@ -1,10 +1,11 @@
 //! Reading request input: JSON bodies, fields, coordinates, datetimes and query
 //! strings, each failure an [`ApiError`] naming the field at fault.
 
-use chrono::{DateTime, NaiveDate, NaiveDateTime, Utc};
 use serde_json::{Map, Value};
 
-use hexrisk_engine::grid::{self, CoordinateError};
+use hexrisk_engine::grid::CoordinateError;
+use hexrisk_engine::predictions;
+pub use hexrisk_engine::predictions::When;
 
 use super::{ApiError, ErrorCode};
 
@@ -65,82 +66,17 @@ pub fn malformed(field: &str, expected: &str) -> ApiError {
 /// The error for a coordinate that is out of range or not finite.
 #[must_use]
 pub fn coordinate_error(err: &CoordinateError, field_path: &str, value: f64) -> ApiError {
-    let field = err.field();
-    let value = if value.is_finite() {
-        Value::from(value)
-    } else {
-        Value::Null
-    };
-    ApiError::new(ErrorCode::InvalidCoordinates, err.to_string())
-        .with("field", field_path)
-        .with("value", value)
-        .with("valid_range", field.valid_range().to_vec())
-}
-
-/// Reads a coordinate: missing is `INVALID_REQUEST`; present but not a number is
-/// `INVALID_COORDINATES` (malformed coordinates, as the specification says).
-fn number(map: &Map<String, Value>, key: &str, path: &str) -> Result<f64, ApiError> {
-    match map.get(key) {
-        None => Err(missing(path)),
-        Some(Value::Number(n)) => n.as_f64().ok_or_else(|| malformed(path, "a number")),
-        Some(other) => Err(ApiError::new(
-            ErrorCode::InvalidCoordinates,
-            format!("{path} must be a number"),
-        )
-        .with("field", path)
-        .with("value", other.clone())),
-    }
+    predictions::coordinate_error(err, field_path, value).into()
 }
 
 /// Reads and validates `latitude` and `longitude` of an object; `prefix` is prepended
 /// to field names in errors (for example `locations[3].`).
 ///
 /// # Errors
-/// As described for the fields; out-of-range values are `INVALID_COORDINATES` with
-/// `field`, `value` and `valid_range`.
+/// As [`predictions::coordinates`]: missing is `INVALID_REQUEST`; not a number or
+/// out of range is `INVALID_COORDINATES` with `field`, `value` and `valid_range`.
 pub fn coordinates(map: &Map<String, Value>, prefix: &str) -> Result<(f64, f64), ApiError> {
-    let lat_path = format!("{prefix}latitude");
-    let lng_path = format!("{prefix}longitude");
-    let latitude = number(map, "latitude", &lat_path)?;
-    let longitude = number(map, "longitude", &lng_path)?;
-    grid::validate(latitude, longitude).map_err(|err| {
-        let (path, value) = match err.field() {
-            grid::CoordinateField::Latitude => (&lat_path, latitude),
-            grid::CoordinateField::Longitude => (&lng_path, longitude),
-        };
-        coordinate_error(&err, path, value)
-    })?;
-    Ok((latitude, longitude))
-}
-
-/// A requested time: an instant, or a local time in the city of the location.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum When {
-    /// ISO 8601 with `Z` or an offset.
-    Instant(DateTime<Utc>),
-    /// ISO 8601 without an offset (a date alone means its midnight): local time.
-    Local(NaiveDateTime),
-}
-
-impl When {
-    /// Parses ISO 8601: `2022-01-05T10:00:00Z`, `2022-01-05T10:00:00-05:00`,
-    /// `2022-01-05T10:00:00` (local) or `2022-01-05` (local).
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        let text = text.trim();
-        if let Ok(instant) = DateTime::parse_from_rfc3339(text) {
-            return Some(Self::Instant(instant.with_timezone(&Utc)));
-        }
-        for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
-            if let Ok(local) = NaiveDateTime::parse_from_str(text, format) {
-                return Some(Self::Local(local));
-            }
-        }
-        NaiveDate::parse_from_str(text, "%Y-%m-%d")
-            .ok()
-            .and_then(|d| d.and_hms_opt(0, 0, 0))
-            .map(Self::Local)
-    }
+    Ok(predictions::coordinates(map, prefix)?)
 }
 
 /// Reads the optional `datetime` field.
@@ -148,17 +84,7 @@ impl When {
 /// # Errors
 /// `INVALID_REQUEST` with `field: "datetime"` when present but not ISO 8601.
 pub fn datetime(map: &Map<String, Value>) -> Result<Option<When>, ApiError> {
-    match map.get("datetime") {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => When::parse(text).map(Some).ok_or_else(|| {
-            malformed(
-                "datetime",
-                "an ISO 8601 datetime such as 2022-01-05T10:00:00Z",
-            )
-            .with("value", text.as_str())
-        }),
-        Some(_) => Err(malformed("datetime", "a string")),
-    }
+    Ok(predictions::datetime(map)?)
 }
 
 /// Reads an array field.
@@ -214,6 +140,7 @@ pub fn query_coordinates(pairs: &[(String, String)]) -> Result<(f64, f64), ApiEr
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::NaiveDateTime;
     use serde_json::json;
 
     fn obj(value: Value) -> Map<String, Value> {

@@ -4,13 +4,14 @@
 //! Handlers take parsed input and the [`Atlas`] and return the JSON body, or an
 //! [`ApiError`]; authentication and quotas are applied around them in `routes`.
 
-use chrono::{DateTime, NaiveDate, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
 use hexrisk_engine::classes::{ClassRecord, CrimeClass};
 use hexrisk_engine::forecast::CRIME_CLASSES;
 use hexrisk_engine::grid::{self, RESOLUTION};
-use hexrisk_engine::model::{Atlas, CityModel, Forecast, LocateError};
+use hexrisk_engine::model::{Atlas, CityModel};
+use hexrisk_engine::predictions::{self, probabilities};
 use hexrisk_engine::risk::RiskLevel;
 
 use super::input::{self, When};
@@ -25,22 +26,11 @@ pub const MAX_WAYPOINTS: usize = 100;
 /// Longest route accepted, in kilometres (sum of the segments).
 pub const MAX_ROUTE_KM: f64 = 200.0;
 
-/// Suggestion sent with `LOCATION_NOT_COVERED`.
-const COVERAGE_SUGGESTION: &str =
-    "See GET /v1/cities for the covered cities and GET /v1/coverage for their bounds.";
-
-fn iso(now: DateTime<Utc>) -> String {
-    now.to_rfc3339_opts(SecondsFormat::Secs, true)
-}
+// The point prediction and its helpers live in the engine, shared with the npm
+// package; these wrappers keep the HTTP layer's types.
 
 fn not_covered(latitude: f64, longitude: f64) -> ApiError {
-    ApiError::new(
-        ErrorCode::LocationNotCovered,
-        "location is not covered by any city",
-    )
-    .with("latitude", latitude)
-    .with("longitude", longitude)
-    .with("suggestion", COVERAGE_SUGGESTION)
+    predictions::not_covered(latitude, longitude).into()
 }
 
 fn locate(
@@ -48,92 +38,20 @@ fn locate(
     latitude: f64,
     longitude: f64,
 ) -> Result<(&CityModel, hexrisk_engine::CellIndex, usize), ApiError> {
-    atlas.locate(latitude, longitude).map_err(|err| match err {
-        LocateError::Coordinates(e) => {
-            let value = match e.field() {
-                grid::CoordinateField::Latitude => latitude,
-                grid::CoordinateField::Longitude => longitude,
-            };
-            input::coordinate_error(&e, e.field().name(), value)
-        }
-        LocateError::NotCovered => not_covered(latitude, longitude),
-    })
-}
-
-/// The local date in `city` that a request's time (or the clock) stands for.
-fn local_date(city: &CityModel, when: Option<When>, now: DateTime<Utc>) -> Option<NaiveDate> {
-    match when {
-        Some(When::Local(local)) => Some(local.date()),
-        Some(When::Instant(instant)) => city.local_date(instant.timestamp()),
-        None => city.local_date(now.timestamp()),
-    }
+    Ok(predictions::locate(atlas, latitude, longitude)?)
 }
 
 /// The forecast week of `city` for a request's time, or `DATE_OUT_OF_RANGE`.
 fn week(city: &CityModel, when: Option<When>, now: DateTime<Utc>) -> Result<usize, ApiError> {
-    let range = city.prediction_range(now.timestamp());
-    let out_of_range = |value: String| {
-        ApiError::new(
-            ErrorCode::DateOutOfRange,
-            "requested date is not available for predictions",
-        )
-        .with("field", "datetime")
-        .with("value", value)
-        .with(
-            "valid_range",
-            vec![range.start.to_string(), range.end.to_string()],
-        )
-        .with(
-            "suggestion",
-            format!(
-                "Send a datetime between {} and {} (see GET /v1/prediction/range).",
-                range.start, range.end
-            ),
-        )
-    };
-    let date = local_date(city, when, now).ok_or_else(|| out_of_range(iso(now)))?;
-    city.week_index(date)
-        .map_err(|_| out_of_range(date.to_string()))
+    Ok(predictions::week(city, when, now.timestamp())?)
 }
 
 /// The instant a prediction applies to, for `prediction.datetime` and `timestamp`.
 fn applies_at(city: Option<&CityModel>, when: Option<When>, now: DateTime<Utc>) -> String {
-    match (when, city) {
-        (Some(When::Instant(instant)), _) => iso(instant),
-        (Some(When::Local(local)), Some(city)) => {
-            // Local wall time: find the instant through the city's UTC offset.
-            let guess = local.and_utc().timestamp();
-            let offset = i64::from(city.utc_offset(guess));
-            DateTime::from_timestamp(guess - offset, 0).map_or_else(|| iso(now), iso)
-        }
-        (Some(When::Local(local)), None) => local.format("%Y-%m-%dT%H:%M:%S").to_string(),
-        (None, _) => iso(now),
-    }
+    predictions::applies_at(city, when, now.timestamp())
 }
 
-fn probabilities(forecast: &Forecast) -> Value {
-    let map: Map<String, Value> = CrimeClass::ALL
-        .iter()
-        .map(|c| {
-            (
-                c.code().to_owned(),
-                json!(forecast.probabilities[c.index()]),
-            )
-        })
-        .collect();
-    Value::Object(map)
-}
-
-fn model_info(city: &CityModel) -> Value {
-    let model = &city.artifact().model;
-    json!({
-        "version": model.version,
-        "mae": model.mae,
-        "last_updated": model.last_updated.to_string(),
-    })
-}
-
-/// `POST /v1/predict`.
+/// `POST /v1/predict` ([`predictions::predict`]).
 ///
 /// # Errors
 /// `INVALID_REQUEST`, `INVALID_COORDINATES`, `LOCATION_NOT_COVERED`, `DATE_OUT_OF_RANGE`.
@@ -142,32 +60,7 @@ pub fn predict(
     body: &Map<String, Value>,
     now: DateTime<Utc>,
 ) -> Result<Value, ApiError> {
-    let (latitude, longitude) = input::coordinates(body, "")?;
-    let when = input::datetime(body)?;
-    let (city, cell, position) = locate(atlas, latitude, longitude)?;
-    let week = week(city, when, now)?;
-    let forecast = city.forecast(position, week);
-    let dominant = forecast.dominant();
-    let (centre_lat, centre_lng) = grid::cell_centre(cell);
-    Ok(json!({
-        "status": "success",
-        "city": { "code": city.artifact().city.code, "name": city.artifact().city.name },
-        "location": {
-            "latitude": latitude,
-            "longitude": longitude,
-            "cell_id": cell.to_string(),
-            "grid_center": { "latitude": centre_lat, "longitude": centre_lng },
-        },
-        "prediction": {
-            "datetime": applies_at(Some(city), when, now),
-            "week_of": city.week_monday(week).to_string(),
-            "probabilities": probabilities(&forecast),
-            "dominant_type": dominant.code(),
-            "confidence": forecast.probabilities[dominant.index()],
-            "risk_level": forecast.risk_level().code(),
-        },
-        "model_info": model_info(city),
-    }))
+    Ok(predictions::predict(atlas, body, now.timestamp())?)
 }
 
 fn batch_item(
@@ -592,6 +485,7 @@ pub fn prediction_range(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use chrono::NaiveDate;
     use hexrisk_engine::artifact::{
         self, Bounds, CityArtifact, CityInfo, ForecastCalendar, ModelInfo,
     };

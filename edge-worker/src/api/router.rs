@@ -11,23 +11,14 @@ use hexrisk_engine::model::Atlas;
 use hexrisk_engine::query::QueryError;
 use hexrisk_engine::service;
 
-use super::{ApiError, ErrorCode};
+use super::ApiError;
 
 pub use service::{HEX_COUNT_HEADER, MAX_BOX_SIDE_DEG, MAX_SCORE_IDS};
 
 /// An engine request error in the API's error shape.
 #[must_use]
 pub fn query_error(err: QueryError) -> ApiError {
-    let code = match err.code {
-        "INVALID_COORDINATES" => ErrorCode::InvalidCoordinates,
-        "LOCATION_NOT_COVERED" => ErrorCode::LocationNotCovered,
-        "DATE_OUT_OF_RANGE" => ErrorCode::DateOutOfRange,
-        _ => ErrorCode::InvalidRequest,
-    };
-    let details = err.details();
-    let mut api = ApiError::new(code, err.message);
-    api.details = details;
-    api
+    err.into()
 }
 
 /// Query-string pairs as a parameter object (the first of repeated names wins).
@@ -130,6 +121,7 @@ pub fn hexes_all(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::ErrorCode;
     use crate::api::prediction::tests::{atlas, now};
     use hexrisk_engine::artifact::PrecinctRecord;
     use hexrisk_engine::grid;

@@ -1,0 +1,284 @@
+//! The prediction API's point predictions on JSON (`POST /v1/predict`): the same
+//! request and answer for the HTTP API (`edge-worker`) and the npm package, with the
+//! helpers the API's other prediction endpoints share (coordinates, `datetime`, the
+//! forecast week, the instant a prediction applies to). `now` is seconds since the
+//! epoch: the forecasting clock, which picks the week when a request names none.
+
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+
+use chrono::{DateTime, NaiveDate, NaiveDateTime, SecondsFormat, Utc};
+use serde_json::{Map, Value, json};
+
+use crate::CellIndex;
+use crate::classes::CrimeClass;
+use crate::grid;
+use crate::model::{Atlas, CityModel, Forecast, LocateError};
+use crate::query::QueryError;
+
+/// Suggestion sent with `LOCATION_NOT_COVERED`.
+pub const COVERAGE_SUGGESTION: &str =
+    "See GET /v1/cities for the covered cities and GET /v1/coverage for their bounds.";
+
+/// A requested time: an instant, or a local time in the city of the location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum When {
+    /// ISO 8601 with `Z` or an offset.
+    Instant(DateTime<Utc>),
+    /// ISO 8601 without an offset (a date alone means its midnight): local time.
+    Local(NaiveDateTime),
+}
+
+impl When {
+    /// Parses ISO 8601: `2022-01-05T10:00:00Z`, `2022-01-05T10:00:00-05:00`,
+    /// `2022-01-05T10:00:00` (local) or `2022-01-05` (local).
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        let text = text.trim();
+        if let Ok(instant) = DateTime::parse_from_rfc3339(text) {
+            return Some(Self::Instant(instant.with_timezone(&Utc)));
+        }
+        for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
+            if let Ok(local) = NaiveDateTime::parse_from_str(text, format) {
+                return Some(Self::Local(local));
+            }
+        }
+        NaiveDate::parse_from_str(text, "%Y-%m-%d")
+            .ok()
+            .and_then(|d| d.and_hms_opt(0, 0, 0))
+            .map(Self::Local)
+    }
+}
+
+fn missing(field: &str) -> QueryError {
+    QueryError::invalid(field, format!("{field} is required"))
+}
+
+fn malformed(field: &str, expected: &str) -> QueryError {
+    QueryError::invalid(field, format!("{field} must be {expected}"))
+}
+
+/// Reads the optional `datetime` field.
+///
+/// # Errors
+/// `INVALID_REQUEST` with `field: "datetime"` when present but not ISO 8601.
+pub fn datetime(map: &Map<String, Value>) -> Result<Option<When>, QueryError> {
+    match map.get("datetime") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => When::parse(text).map(Some).ok_or_else(|| {
+            malformed(
+                "datetime",
+                "an ISO 8601 datetime such as 2022-01-05T10:00:00Z",
+            )
+            .with("value", text.as_str())
+        }),
+        Some(_) => Err(malformed("datetime", "a string")),
+    }
+}
+
+/// The error for a coordinate that is out of range or not finite.
+#[must_use]
+pub fn coordinate_error(err: &grid::CoordinateError, field_path: &str, value: f64) -> QueryError {
+    let value = if value.is_finite() {
+        Value::from(value)
+    } else {
+        Value::Null
+    };
+    QueryError::new("INVALID_COORDINATES", field_path, err.to_string())
+        .with("value", value)
+        .with("valid_range", err.field().valid_range().to_vec())
+}
+
+/// Reads a coordinate: missing is `INVALID_REQUEST`; present but not a number is
+/// `INVALID_COORDINATES` (malformed coordinates, as the specification says).
+fn number(map: &Map<String, Value>, key: &str, path: &str) -> Result<f64, QueryError> {
+    match map.get(key) {
+        None => Err(missing(path)),
+        Some(Value::Number(n)) => n.as_f64().ok_or_else(|| malformed(path, "a number")),
+        Some(other) => Err(QueryError::new(
+            "INVALID_COORDINATES",
+            path,
+            format!("{path} must be a number"),
+        )
+        .with("value", other.clone())),
+    }
+}
+
+/// Reads and validates `latitude` and `longitude` of an object; `prefix` is prepended
+/// to field names in errors (for example `locations[3].`).
+///
+/// # Errors
+/// As described for the fields; out-of-range values are `INVALID_COORDINATES` with
+/// `field`, `value` and `valid_range`.
+pub fn coordinates(map: &Map<String, Value>, prefix: &str) -> Result<(f64, f64), QueryError> {
+    let lat_path = format!("{prefix}latitude");
+    let lng_path = format!("{prefix}longitude");
+    let latitude = number(map, "latitude", &lat_path)?;
+    let longitude = number(map, "longitude", &lng_path)?;
+    grid::validate(latitude, longitude).map_err(|err| {
+        let (path, value) = match err.field() {
+            grid::CoordinateField::Latitude => (&lat_path, latitude),
+            grid::CoordinateField::Longitude => (&lng_path, longitude),
+        };
+        coordinate_error(&err, path, value)
+    })?;
+    Ok((latitude, longitude))
+}
+
+fn instant(seconds: i64) -> DateTime<Utc> {
+    DateTime::from_timestamp(seconds, 0).unwrap_or_default()
+}
+
+fn iso(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// `LOCATION_NOT_COVERED` for a point.
+#[must_use]
+pub fn not_covered(latitude: f64, longitude: f64) -> QueryError {
+    QueryError::new(
+        "LOCATION_NOT_COVERED",
+        "",
+        "location is not covered by any city",
+    )
+    .with("latitude", latitude)
+    .with("longitude", longitude)
+    .with("suggestion", COVERAGE_SUGGESTION)
+}
+
+/// The city, cell and grid position of a point.
+///
+/// # Errors
+/// `INVALID_COORDINATES` or `LOCATION_NOT_COVERED`.
+pub fn locate(
+    atlas: &Atlas,
+    latitude: f64,
+    longitude: f64,
+) -> Result<(&CityModel, CellIndex, usize), QueryError> {
+    atlas.locate(latitude, longitude).map_err(|err| match err {
+        LocateError::Coordinates(e) => {
+            let value = match e.field() {
+                grid::CoordinateField::Latitude => latitude,
+                grid::CoordinateField::Longitude => longitude,
+            };
+            coordinate_error(&e, e.field().name(), value)
+        }
+        LocateError::NotCovered => not_covered(latitude, longitude),
+    })
+}
+
+/// The local date in `city` that a request's time (or the clock) stands for.
+fn local_date(city: &CityModel, when: Option<When>, now: i64) -> Option<NaiveDate> {
+    match when {
+        Some(When::Local(local)) => Some(local.date()),
+        Some(When::Instant(at)) => city.local_date(at.timestamp()),
+        None => city.local_date(now),
+    }
+}
+
+/// The forecast week of `city` for a request's time, or `DATE_OUT_OF_RANGE`.
+///
+/// # Errors
+/// `DATE_OUT_OF_RANGE` with `field`, `value`, `valid_range` and `suggestion`.
+pub fn week(city: &CityModel, when: Option<When>, now: i64) -> Result<usize, QueryError> {
+    let range = city.prediction_range(now);
+    let out_of_range = |value: String| {
+        QueryError::new(
+            "DATE_OUT_OF_RANGE",
+            "datetime",
+            "requested date is not available for predictions",
+        )
+        .with("value", value)
+        .with(
+            "valid_range",
+            vec![range.start.to_string(), range.end.to_string()],
+        )
+        .with(
+            "suggestion",
+            format!(
+                "Send a datetime between {} and {} (see GET /v1/prediction/range).",
+                range.start, range.end
+            ),
+        )
+    };
+    let date = local_date(city, when, now).ok_or_else(|| out_of_range(iso(instant(now))))?;
+    city.week_index(date)
+        .map_err(|_| out_of_range(date.to_string()))
+}
+
+/// The instant a prediction applies to, for `prediction.datetime` and `timestamp`.
+#[must_use]
+pub fn applies_at(city: Option<&CityModel>, when: Option<When>, now: i64) -> String {
+    match (when, city) {
+        (Some(When::Instant(at)), _) => iso(at),
+        (Some(When::Local(local)), Some(city)) => {
+            // Local wall time: find the instant through the city's UTC offset.
+            let guess = local.and_utc().timestamp();
+            let offset = i64::from(city.utc_offset(guess));
+            DateTime::from_timestamp(guess - offset, 0).map_or_else(|| iso(instant(now)), iso)
+        }
+        (Some(When::Local(local)), None) => local.format("%Y-%m-%dT%H:%M:%S").to_string(),
+        (None, _) => iso(instant(now)),
+    }
+}
+
+/// Outcome probabilities keyed by class code.
+#[must_use]
+pub fn probabilities(forecast: &Forecast) -> Value {
+    let map: Map<String, Value> = CrimeClass::ALL
+        .iter()
+        .map(|c| {
+            (
+                c.code().to_owned(),
+                json!(forecast.probabilities[c.index()]),
+            )
+        })
+        .collect();
+    Value::Object(map)
+}
+
+/// The `model_info` record of a city.
+#[must_use]
+pub fn model_info(city: &CityModel) -> Value {
+    let model = &city.artifact().model;
+    json!({
+        "version": model.version,
+        "mae": model.mae,
+        "last_updated": model.last_updated.to_string(),
+    })
+}
+
+/// `POST /v1/predict`.
+///
+/// # Errors
+/// `INVALID_REQUEST`, `INVALID_COORDINATES`, `LOCATION_NOT_COVERED`, `DATE_OUT_OF_RANGE`.
+pub fn predict(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value, QueryError> {
+    let (latitude, longitude) = coordinates(body, "")?;
+    let when = datetime(body)?;
+    let (city, cell, position) = locate(atlas, latitude, longitude)?;
+    let week = week(city, when, now)?;
+    let forecast = city.forecast(position, week);
+    let dominant = forecast.dominant();
+    let (centre_lat, centre_lng) = grid::cell_centre(cell);
+    Ok(json!({
+        "status": "success",
+        "city": { "code": city.artifact().city.code, "name": city.artifact().city.name },
+        "location": {
+            "latitude": latitude,
+            "longitude": longitude,
+            "cell_id": cell.to_string(),
+            "grid_center": { "latitude": centre_lat, "longitude": centre_lng },
+        },
+        "prediction": {
+            "datetime": applies_at(Some(city), when, now),
+            "week_of": city.week_monday(week).to_string(),
+            "probabilities": probabilities(&forecast),
+            "dominant_type": dominant.code(),
+            "confidence": forecast.probabilities[dominant.index()],
+            "risk_level": forecast.risk_level().code(),
+        },
+        "model_info": model_info(city),
+    }))
+}
