@@ -4,6 +4,8 @@ pub mod backend;
 pub mod clock;
 pub mod cors;
 pub mod error;
+#[cfg(test)]
+mod hardening;
 pub mod health;
 pub mod input;
 pub mod keys;
