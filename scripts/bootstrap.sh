@@ -57,6 +57,14 @@ if [ "$("$tools/bin/wasm-bindgen" --version 2>/dev/null | awk '{print $NF}')" !=
   say "installing wasm-bindgen-cli $bindgen_version (about 3 minutes)"
   cargo install wasm-bindgen-cli --version "$bindgen_version" --root "$tools" --force --quiet
 fi
+# schemathesis (PyPI) for the schema-driven API tests, pinned, in a venv of its own.
+schemathesis_version=4.32.5
+if [ "$("$tools/venv/bin/schemathesis" --version 2>/dev/null | awk '{print $NF}')" != "$schemathesis_version" ]; then
+  say "installing schemathesis $schemathesis_version from PyPI"
+  python3 -m venv "$tools/venv"
+  "$tools/venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
+fi
+
 worker_version=$(lock_version worker)
 if [ "$("$tools/bin/worker-build" --version 2>/dev/null | awk '{print $NF}')" != "$worker_version" ]; then
   say "installing worker-build $worker_version (about 4 minutes)"
