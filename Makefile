@@ -18,11 +18,12 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench-http bench-routing
+.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench-http bench-routing fuzz fuzz-smoke
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
 	@echo "make test  - install what is missing and run every test"
+	@echo "make fuzz          - every fuzz target for FUZZ_SECONDS (default 300) each"
 	@echo "make bench-routing - routing natively beside petgraph Dijkstra, and in wasm"
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
 
@@ -72,6 +73,21 @@ js-test:
 	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs' 'tests/package/*.test.mjs'
 
 # wrk against the prediction API under wrangler dev, beside the Worker's no-op route.
+# Coverage-guided fuzzing (cargo fuzz / libFuzzer, AddressSanitizer). The machine has
+# only the stable toolchain; RUSTC_BOOTSTRAP=1 lets it take the sanitizer flags
+# cargo fuzz passes. `make test` runs a short pass; crashes land in fuzz/artifacts/.
+FUZZ_TARGETS := artifact cells requests
+FUZZ_SECONDS ?= 300
+FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(ROOT)/.tools/bin/cargo-fuzz
+
+fuzz: tools artifacts
+	$(FUZZ) build -O
+	@for t in $(FUZZ_TARGETS); do echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  ( $(FUZZ) run -O $$t -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 2>&1 | grep -E '^Done|ERROR|panicked|SUMMARY' ) || exit 1; done
+
+fuzz-smoke: FUZZ_SECONDS = 10
+fuzz-smoke: fuzz
+
 # Routing natively (A* beside petgraph Dijkstra) and in wasm under node, same pairs.
 bench-routing: tools artifacts pkg
 	cargo bench -p hexrisk-builder --bench routing
@@ -84,4 +100,4 @@ bench-http: tools artifacts worker
 	$(NODE) bench/http/run.mjs
 	cargo bench -p hexrisk-edge --bench router
 
-test: tools-browser lint rust-test check-model-card pkg worker js-test
+test: tools-browser lint rust-test check-model-card fuzz-smoke pkg worker js-test

@@ -65,6 +65,13 @@ if [ "$("$tools/venv/bin/schemathesis" --version 2>/dev/null | awk '{print $NF}'
   "$tools/venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$schemathesis_version"
 fi
 
+# cargo-fuzz for `make fuzz` (and the short pass in `make test`).
+cargo_fuzz_version=0.13.1
+if [ "$("$tools/bin/cargo-fuzz" --version 2>/dev/null | awk '{print $NF}')" != "$cargo_fuzz_version" ]; then
+  say "installing cargo-fuzz $cargo_fuzz_version"
+  cargo install cargo-fuzz --version "$cargo_fuzz_version" --root "$tools" --force --quiet
+fi
+
 worker_version=$(lock_version worker)
 if [ "$("$tools/bin/worker-build" --version 2>/dev/null | awk '{print $NF}')" != "$worker_version" ]; then
   say "installing worker-build $worker_version (about 4 minutes)"
