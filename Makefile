@@ -18,11 +18,12 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench-http bench-routing fuzz fuzz-smoke
+.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench-http bench-routing fuzz fuzz-smoke load
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
 	@echo "make test  - install what is missing and run every test"
+	@echo "make load          - 60 s mixed load at 64 connections, exact quota under load"
 	@echo "make fuzz          - every fuzz target for FUZZ_SECONDS (default 300) each"
 	@echo "make bench-routing - routing natively beside petgraph Dijkstra, and in wasm"
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
@@ -87,6 +88,12 @@ fuzz: tools artifacts
 
 fuzz-smoke: FUZZ_SECONDS = 10
 fuzz-smoke: fuzz
+
+# Bounded load of both APIs (wrk, 64 connections, 60 s) with zero errors allowed and
+# an exact quota under load; memory beside a no-op baseline.
+load: tools artifacts worker
+	@bash scripts/bootstrap.sh --wrk
+	$(NODE) bench/http/load.mjs
 
 # Routing natively (A* beside petgraph Dijkstra) and in wasm under node, same pairs.
 bench-routing: tools artifacts pkg
