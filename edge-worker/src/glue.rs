@@ -151,8 +151,13 @@ impl Backend for WorkerBackend {
 
 /// Reads a body, refusing it once it grows past `limit` bytes.
 async fn read_body(body: worker::Body, limit: usize) -> Result<Bytes, ApiError> {
+    // Past the limit the rest is read and dropped, up to this much: answering before
+    // the client has finished sending makes the runtime's proxy drop the connection,
+    // and the client would get a bare network error instead of the JSON refusal.
+    const DRAIN_LIMIT: usize = 64 << 20;
     let mut stream = body;
     let mut collected = BytesMut::new();
+    let mut seen = 0_usize;
     while let Some(chunk) = stream.next().await {
         let chunk = chunk.map_err(|_| {
             ApiError::new(
@@ -160,13 +165,19 @@ async fn read_body(body: worker::Body, limit: usize) -> Result<Bytes, ApiError> 
                 "the request body could not be read",
             )
         })?;
-        if collected.len() + chunk.len() > limit {
-            return Err(
-                ApiError::new(ErrorCode::InvalidRequest, "request body too large")
-                    .with("limit", limit),
-            );
+        seen += chunk.len();
+        if seen > DRAIN_LIMIT {
+            break;
         }
-        collected.extend_from_slice(&chunk);
+        if seen <= limit {
+            collected.extend_from_slice(&chunk);
+        }
+    }
+    if seen > limit {
+        return Err(
+            ApiError::new(ErrorCode::InvalidRequest, "request body too large")
+                .with("limit", limit),
+        );
     }
     Ok(collected.freeze())
 }

@@ -257,6 +257,19 @@ describe('keys, origins and compression', () => {
     assert.deepEqual(statuses, [200, 200, 200, 429]);
   });
 
+  test('a 10 MB body is refused at the 1 MiB limit, whatever its bytes', async () => {
+    const big = await call('POST', '/route', { body: `{"origin":"${'x'.repeat(10 * 1024 * 1024)}"}` });
+    assertError(big, 400, 'INVALID_REQUEST');
+    assert.equal(big.body.details.limit, 1048576);
+    const binary = await fetch(`${worker.url}/hexes/score`, {
+      method: 'POST',
+      headers: { 'x-api-key': keys.live, 'content-type': 'application/json' },
+      body: new Uint8Array(10 * 1024 * 1024).fill(0xff),
+    });
+    assert.equal(binary.status, 400);
+    assert.equal((await binary.json()).details.limit, 1048576);
+  });
+
   test('unknown paths and wrong methods', async () => {
     assertError(await call('GET', '/hexes/nowhere'), 404, 'NOT_FOUND');
     const wrong = await call('GET', '/route');
