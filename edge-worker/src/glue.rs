@@ -175,8 +175,7 @@ async fn read_body(body: worker::Body, limit: usize) -> Result<Bytes, ApiError> 
     }
     if seen > limit {
         return Err(
-            ApiError::new(ErrorCode::InvalidRequest, "request body too large")
-                .with("limit", limit),
+            ApiError::new(ErrorCode::InvalidRequest, "request body too large").with("limit", limit),
         );
     }
     Ok(collected.freeze())
