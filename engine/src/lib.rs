@@ -29,6 +29,7 @@ extern crate alloc;
 pub mod artifact;
 pub mod classes;
 pub mod colour;
+pub mod columns;
 pub mod corridor;
 pub mod forecast;
 pub mod graph;

@@ -147,6 +147,8 @@ pub fn tier(safety_score: f64) -> u8 {
 pub struct CityScores {
     harms: Vec<f64>,
     sorted: Vec<f64>,
+    // Each cell's safety score, found once: maps and routes read them per cell.
+    safety: Vec<f64>,
 }
 
 impl CityScores {
@@ -160,9 +162,30 @@ impl CityScores {
                 weights.iter().zip(&rates).map(|(w, r)| w * r).sum()
             })
             .collect();
+        Self::from_harms(harms)
+    }
+
+    /// Ranks harms into safety scores.
+    fn from_harms(harms: Vec<f64>) -> Self {
         let mut sorted = harms.clone();
         sorted.sort_by(f64::total_cmp);
-        Self { harms, sorted }
+        let mut scores = Self {
+            harms,
+            sorted,
+            safety: Vec::new(),
+        };
+        scores.safety = scores
+            .harms
+            .iter()
+            .map(|&harm| {
+                if harm.is_nan() {
+                    harm
+                } else {
+                    scores.safety_of_harm(harm)
+                }
+            })
+            .collect();
+        scores
     }
 
     /// Expected harm of the cell at `position`.
@@ -188,12 +211,7 @@ impl CityScores {
     /// Safety score of the cell at `position` (NaN when out of range).
     #[must_use]
     pub fn safety(&self, position: usize) -> f64 {
-        let harm = self.harm(position);
-        if harm.is_nan() {
-            harm
-        } else {
-            self.safety_of_harm(harm)
-        }
+        self.safety.get(position).copied().unwrap_or(f64::NAN)
     }
 
     /// Colour band of the cell at `position` (-1 when out of range).
@@ -342,10 +360,7 @@ mod tests {
 
     #[test]
     fn equal_harms_share_the_middle_rank() {
-        let scores = CityScores {
-            harms: alloc::vec![1.0, 1.0, 1.0],
-            sorted: alloc::vec![1.0, 1.0, 1.0],
-        };
+        let scores = CityScores::from_harms(alloc::vec![1.0, 1.0, 1.0]);
         assert_eq!(scores.safety(0), 50.0);
     }
 

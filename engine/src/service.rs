@@ -6,7 +6,6 @@
 //! specification leaves open are documented in `docs/API.md`.
 
 use alloc::borrow::ToOwned;
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -15,6 +14,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::colour::{ColourIndex, PALETTE};
+use crate::columns::{self, ScoreCache, ScoreMemo, ScoredCells};
 use crate::corridor::{MAX_HEX_PATH_CELLS, TravelMode};
 use crate::forecast::CRIME_CLASSES;
 use crate::grid::{self, MAX_RING_DISTANCE, RESOLUTION};
@@ -85,36 +85,6 @@ pub const MAX_SCORE_IDS: usize = 5000;
 /// Largest side of a `GET /hexes/all` box, in degrees.
 pub const MAX_BOX_SIDE_DEG: f64 = 2.0;
 
-/// Scores for each city a request touches, computed once per city.
-struct ScoreCache<'a> {
-    scoring: &'a ScoringQuery,
-    now: i64,
-    cities: BTreeMap<String, (Scoring, CityScores)>,
-}
-
-impl<'a> ScoreCache<'a> {
-    /// Checks the options up front, so a request whose cells all lie outside
-    /// coverage still learns about a bad intent or class code.
-    fn new(scoring: &'a ScoringQuery, now: i64) -> Result<Self, QueryError> {
-        scoring.params()?;
-        Ok(Self {
-            scoring,
-            now,
-            cities: BTreeMap::new(),
-        })
-    }
-
-    fn get(&mut self, city: &CityModel) -> Result<&(Scoring, CityScores), QueryError> {
-        let code = &city.artifact().city.code;
-        if !self.cities.contains_key(code) {
-            let scoring = self.scoring.resolve(city, self.now)?;
-            let scores = CityScores::compute(city, scoring.week, &scoring.params);
-            self.cities.insert(code.clone(), (scoring, scores));
-        }
-        Ok(&self.cities[code])
-    }
-}
-
 fn cell_error(index: usize, err: &RingError) -> QueryError {
     let mut api = QueryError::new("INVALID_REQUEST", "", format!("hexIds[{index}]: {err}"))
         .on("hexIds")
@@ -125,20 +95,23 @@ fn cell_error(index: usize, err: &RingError) -> QueryError {
     api
 }
 
-fn score_row(
-    atlas: &Atlas,
-    cache: &mut ScoreCache<'_>,
-    cell: CellIndex,
-) -> Result<Value, QueryError> {
-    let Some((city, position)) = atlas.locate_cell(cell) else {
-        return Ok(json!({"h3": cell.to_string(), "safetyScore": null, "colorIndex": -1}));
-    };
-    let (_, scores) = cache.get(city)?;
-    Ok(json!({
-        "h3": cell.to_string(),
-        "safetyScore": scores.safety(position),
-        "colorIndex": scores.colour(position),
-    }))
+/// The router API's rows (`{h3, safetyScore, colorIndex}`) of scored cells; no data
+/// is `null` and `-1`.
+fn score_rows(scored: &ScoredCells) -> Vec<Value> {
+    scored
+        .cells
+        .iter()
+        .zip(&scored.safety_scores)
+        .zip(&scored.color_indexes)
+        .map(|((cell, &safety), &colour)| {
+            let safety = if safety.is_nan() {
+                Value::Null
+            } else {
+                json!(safety)
+            };
+            json!({"h3": cell.to_string(), "safetyScore": safety, "colorIndex": colour})
+        })
+        .collect()
 }
 
 /// `GET /hexes/config`.
@@ -177,16 +150,56 @@ pub fn hexes_score(
         .with("count", ids.len()));
     }
     let scoring: ScoringQuery = parse(body)?;
-    let mut cache = ScoreCache::new(&scoring, now)?;
-    let mut rows = Vec::with_capacity(ids.len());
-    for (index, id) in ids.iter().enumerate() {
-        let text = id
-            .as_str()
-            .ok_or_else(|| cell_error(index, &RingError::InvalidCell))?;
-        let cell = grid::parse_cell(text).map_err(|e| cell_error(index, &e))?;
-        rows.push(score_row(atlas, &mut cache, cell)?);
-    }
-    Ok(Value::Array(rows))
+    scoring.params()?;
+    let cells = ids
+        .iter()
+        .enumerate()
+        .map(|(index, id)| {
+            let text = id
+                .as_str()
+                .ok_or_else(|| cell_error(index, &RingError::InvalidCell))?;
+            grid::parse_cell(text).map_err(|e| cell_error(index, &e))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let scored = ScoredCells::score(atlas, cells, &scoring, now, &mut ScoreMemo::new())?;
+    Ok(Value::Array(score_rows(&scored)))
+}
+
+/// Scores cells given as 64-bit H3 indexes, in order (the npm package's
+/// `cellScores`); `options` holds the scoring options of `POST /hexes/score`.
+/// There is no count limit: the caller holds the ids in memory already. City
+/// scores are reused from and kept in `memo`.
+///
+/// # Errors
+/// `INVALID_REQUEST` on `cells` with the index of a value that is not a cell or
+/// not of resolution 8; bad scoring options.
+pub fn cell_scores(
+    atlas: &Atlas,
+    ids: &[u64],
+    options: &Map<String, Value>,
+    now: i64,
+    memo: &mut ScoreMemo,
+) -> Result<ScoredCells, QueryError> {
+    let scoring: ScoringQuery = parse(options)?;
+    scoring.params()?;
+    let cells = ids
+        .iter()
+        .enumerate()
+        .map(|(index, &raw)| {
+            let error = |err: &RingError| {
+                QueryError::invalid("cells", format!("cells[{index}]: {err}")).at(index)
+            };
+            let cell = CellIndex::try_from(raw).map_err(|_| error(&RingError::InvalidCell))?;
+            if cell.resolution() == RESOLUTION {
+                Ok(cell)
+            } else {
+                Err(error(&RingError::WrongResolution(u8::from(
+                    cell.resolution(),
+                ))))
+            }
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    ScoredCells::score(atlas, cells, &scoring, now, memo)
 }
 
 fn breakdown_object(
@@ -248,16 +261,16 @@ fn modifiers(scoring: &Scoring, city: &CityModel) -> Value {
     })
 }
 
-/// `POST /hexes/lookup`.
-///
-/// # Errors
-/// `INVALID_REQUEST` for a ring outside 0..=41, a resolution other than 8, wrong
-/// types; `INVALID_COORDINATES` for a bad point.
-pub fn hexes_lookup(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: i64,
-) -> Result<Value, QueryError> {
+/// A `POST /hexes/lookup` body: the centre cell, the ring, `detail` and the scoring
+/// options.
+struct LookupRequest {
+    centre: CellIndex,
+    ring: u32,
+    detail: bool,
+    scoring: ScoringQuery,
+}
+
+fn lookup_request(body: &Map<String, Value>) -> Result<LookupRequest, QueryError> {
     let number = |field: &str| -> Result<f64, QueryError> {
         match body.get(field) {
             None => Err(missing(field)),
@@ -308,23 +321,66 @@ pub fn hexes_lookup(
         };
         coordinate_error(&e, field, value)
     })?;
-    let scoring: ScoringQuery = parse(body)?;
-    let mut cache = ScoreCache::new(&scoring, now)?;
-    let disk = grid::disk(centre, ring as u32)
-        .map_err(|e| QueryError::new("INVALID_REQUEST", "", e.to_string()).on("ring"))?;
-    let mut cells = Vec::with_capacity(disk.len());
-    for cell in disk {
-        let mut row = score_row(atlas, &mut cache, cell)?;
-        if detail {
-            row["breakdown"] = match atlas.locate_cell(cell) {
-                Some((city, position)) => {
-                    let (scoring, scores) = cache.get(city)?;
+    Ok(LookupRequest {
+        centre,
+        ring: ring as u32,
+        detail,
+        scoring: parse(body)?,
+    })
+}
+
+/// The cells of a `POST /hexes/lookup` body's ring with their scores, in columns
+/// (the npm package's `ringScores`); `detail` is read and ignored. City scores are
+/// reused from and kept in `memo`.
+///
+/// # Errors
+/// As [`hexes_lookup`].
+pub fn ring_scores(
+    atlas: &Atlas,
+    body: &Map<String, Value>,
+    now: i64,
+    memo: &mut ScoreMemo,
+) -> Result<ScoredCells, QueryError> {
+    let request = lookup_request(body)?;
+    ScoredCells::ring(
+        atlas,
+        request.centre,
+        request.ring,
+        &request.scoring,
+        now,
+        memo,
+    )
+}
+
+/// `POST /hexes/lookup`.
+///
+/// # Errors
+/// `INVALID_REQUEST` for a ring outside 0..=41, a resolution other than 8, wrong
+/// types; `INVALID_COORDINATES` for a bad point.
+pub fn hexes_lookup(
+    atlas: &Atlas,
+    body: &Map<String, Value>,
+    now: i64,
+) -> Result<Value, QueryError> {
+    let LookupRequest {
+        centre,
+        ring,
+        detail,
+        scoring,
+    } = lookup_request(body)?;
+    let disk = ScoredCells::ring(atlas, centre, ring, &scoring, now, &mut ScoreMemo::new())?;
+    let mut cells = score_rows(&disk);
+    if detail {
+        let mut cache = ScoreCache::new(&scoring, now)?;
+        for (row, &cell) in cells.iter_mut().zip(&disk.cells) {
+            row["breakdown"] = match columns::locate(atlas, cell) {
+                Some((index, city, position)) => {
+                    let (scoring, scores) = cache.get(atlas, index)?;
                     breakdown_object(city, position, scoring, scores)
                 }
                 None => no_data_breakdown(),
             };
         }
-        cells.push(row);
     }
     Ok(json!({
         "status": "success",
@@ -384,10 +440,10 @@ pub fn hexes_breakdown(
         .map_err(|e| QueryError::new("INVALID_REQUEST", "", format!("h3: {e}")).on("h3"))?;
     let scoring = scoring_from_params(params)?;
     scoring.params()?;
-    let mut body = match atlas.locate_cell(cell) {
-        Some((city, position)) => {
+    let mut body = match columns::locate(atlas, cell) {
+        Some((index, city, position)) => {
             let mut cache = ScoreCache::new(&scoring, now)?;
-            let (resolved, scores) = cache.get(city)?;
+            let (resolved, scores) = cache.get(atlas, index)?;
             let mut body = breakdown_object(city, position, resolved, scores);
             body["city"] = json!(city.artifact().city.code);
             body["modifiers"] = modifiers(resolved, city);
@@ -424,17 +480,9 @@ fn box_side(params: &Map<String, Value>, name: &str, range: f64) -> Result<f64, 
     Ok(value)
 }
 
-/// `GET /hexes/all?west=…&south=…&east=…&north=…`: slim objects for every covered
-/// cell whose centre lies in the box, and the count (for `X-Hex-Count`).
-///
-/// # Errors
-/// `INVALID_COORDINATES` for a bad side; `INVALID_REQUEST` for an inverted box or a
-/// side longer than 2 degrees.
-pub fn hexes_all(
-    atlas: &Atlas,
-    params: &Map<String, Value>,
-    now: i64,
-) -> Result<(Value, usize), QueryError> {
+/// The box of a `GET /hexes/all` request, checked: every side a coordinate, west
+/// below east, south below north, no side over [`MAX_BOX_SIDE_DEG`].
+fn viewport(params: &Map<String, Value>) -> Result<[f64; 4], QueryError> {
     let west = box_side(params, "west", 180.0)?;
     let east = box_side(params, "east", 180.0)?;
     let south = box_side(params, "south", 90.0)?;
@@ -458,6 +506,37 @@ pub fn hexes_all(
         .with("width_degrees", east - west)
         .with("height_degrees", north - south));
     }
+    Ok([west, south, east, north])
+}
+
+/// The covered cells in a `GET /hexes/all` box with their scores, in columns (the
+/// npm package's `boxScores`). City scores are reused from and kept in `memo`.
+///
+/// # Errors
+/// As [`hexes_all`].
+pub fn box_scores(
+    atlas: &Atlas,
+    params: &Map<String, Value>,
+    now: i64,
+    memo: &mut ScoreMemo,
+) -> Result<ScoredCells, QueryError> {
+    let viewport = viewport(params)?;
+    let scoring = scoring_from_params(params)?;
+    ScoredCells::in_box(atlas, viewport, &scoring, now, memo)
+}
+
+/// `GET /hexes/all?west=…&south=…&east=…&north=…`: slim objects for every covered
+/// cell whose centre lies in the box, and the count (for `X-Hex-Count`).
+///
+/// # Errors
+/// `INVALID_COORDINATES` for a bad side; `INVALID_REQUEST` for an inverted box or a
+/// side longer than 2 degrees.
+pub fn hexes_all(
+    atlas: &Atlas,
+    params: &Map<String, Value>,
+    now: i64,
+) -> Result<(Value, usize), QueryError> {
+    let [west, south, east, north] = viewport(params)?;
     let scoring = scoring_from_params(params)?;
     scoring.params()?;
     let mut items = Vec::new();

@@ -362,6 +362,13 @@ export interface CellBreakdown extends Breakdown {
 /** Parameters of `hexesInBox()` and GET /hexes/all; each side at most 2 degrees. */
 export interface BoxRequest { west: number | string; south: number | string; east: number | string; north: number | string; intent?: string; activeCodes?: string | string[]; week?: string; }
 /** Slim hex: id, centre, colour band, expected counts per class, safety per intent. */
+/**
+ * Cells with their scores in columns, for colouring many hexes at once
+ * (`ringScores`, `cellScores`, `boxScores`). `cells[i]` is a 64-bit H3 index
+ * (`cells[i].toString(16)` is its usual text form); `safetyScores[i]` is 0 to 100,
+ * NaN without data; `colorIndexes[i]` is 0 to 16, -1 without data.
+ */
+export interface ScoredCells { cells: BigUint64Array; safetyScores: Float64Array; colorIndexes: Int8Array; }
 export interface SlimHex { h: string; la: number; ln: number; ci: number; cr: Record<string, number>; ss: Record<"overall" | "walking" | "driving" | "night", number>; }
 /** A loaded city. */
 export interface CityRecord {
@@ -383,6 +390,47 @@ export interface CityRecord {
 #[derive(Default)]
 pub struct HexRisk {
     atlas: crate::model::Atlas,
+    // Scores of the last options per city, for the column operations a map
+    // repeats; cleared whenever a city is added.
+    memo: core::cell::RefCell<crate::columns::ScoreMemo>,
+}
+
+/// A request object as a JSON map (`undefined` or `null` means `{}`).
+fn request_object(request: JsValue) -> Result<serde_json::Map<String, serde_json::Value>, JsValue> {
+    let value: serde_json::Value = if request.is_undefined() || request.is_null() {
+        serde_json::Value::Object(serde_json::Map::new())
+    } else {
+        from_js(request)?
+    };
+    match value {
+        serde_json::Value::Object(body) => Ok(body),
+        _ => Err(query_error(&crate::query::QueryError::malformed(
+            "the request must be an object",
+        ))),
+    }
+}
+
+/// Scored cells as `{cells, safetyScores, colorIndexes}` typed arrays, one copy each.
+fn scored_cells(scored: &crate::columns::ScoredCells) -> JsValue {
+    let cells: Vec<u64> = scored.cells.iter().map(|&cell| u64::from(cell)).collect();
+    let object = js_sys::Object::new();
+    // Setting properties on a fresh plain object cannot fail.
+    let _ = Reflect::set(
+        &object,
+        &"cells".into(),
+        &js_sys::BigUint64Array::from(&cells[..]),
+    );
+    let _ = Reflect::set(
+        &object,
+        &"safetyScores".into(),
+        &js_sys::Float64Array::from(&scored.safety_scores[..]),
+    );
+    let _ = Reflect::set(
+        &object,
+        &"colorIndexes".into(),
+        &js_sys::Int8Array::from(&scored.color_indexes[..]),
+    );
+    object.into()
 }
 
 impl HexRisk {
@@ -397,16 +445,7 @@ impl HexRisk {
             i64,
         ) -> Result<serde_json::Value, crate::query::QueryError>,
     ) -> Result<JsValue, JsValue> {
-        let value: serde_json::Value = if request.is_undefined() || request.is_null() {
-            serde_json::Value::Object(serde_json::Map::new())
-        } else {
-            from_js(request)?
-        };
-        let serde_json::Value::Object(body) = value else {
-            return Err(query_error(&crate::query::QueryError::malformed(
-                "the request must be an object",
-            )));
-        };
+        let body = request_object(request)?;
         let answer =
             operation(&self.atlas, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))?;
         to_js(&answer)
@@ -459,6 +498,7 @@ impl HexRisk {
             .map_err(|err| api_error("INVALID_ARTIFACT", &err.to_string()))?;
         let record = city_record(&city)?;
         self.atlas.insert(city);
+        self.memo.get_mut().clear();
         Ok(record)
     }
 
@@ -619,6 +659,78 @@ impl HexRisk {
         self.call(request, now_ms, |atlas, params, now| {
             service::hexes_all(atlas, params, now).map(|(list, _)| list)
         })
+    }
+
+    /// The cells within `ring` of a point with their scores, in columns: the job
+    /// of `lookup` without building an object per cell (same request). The
+    /// column operations keep each city's scores for the last options and week,
+    /// so repeating a request with the same options skips the scoring.
+    ///
+    /// # Errors
+    /// As `lookup`.
+    #[wasm_bindgen(js_name = ringScores, unchecked_return_type = "ScoredCells")]
+    pub fn ring_scores(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "LookupRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let body = request_object(request)?;
+        service::ring_scores(
+            &self.atlas,
+            &body,
+            now_seconds(now_ms),
+            &mut self.memo.borrow_mut(),
+        )
+        .map(|scored| scored_cells(&scored))
+        .map_err(|e| query_error(&e))
+    }
+
+    /// Scores cells given as 64-bit H3 indexes, in order, in columns: the job of
+    /// `scoreHexes` without text ids or row objects. `options` takes the scoring
+    /// options of `scoreHexes`. No count limit.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` with `details.index` for a value that is not a
+    /// resolution-8 cell; bad scoring options.
+    #[wasm_bindgen(js_name = cellScores, unchecked_return_type = "ScoredCells")]
+    pub fn cell_scores(
+        &self,
+        cells: &[u64],
+        #[wasm_bindgen(unchecked_param_type = "ScoringOptions | undefined")] options: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let options = request_object(options)?;
+        service::cell_scores(
+            &self.atlas,
+            cells,
+            &options,
+            now_seconds(now_ms),
+            &mut self.memo.borrow_mut(),
+        )
+        .map(|scored| scored_cells(&scored))
+        .map_err(|e| query_error(&e))
+    }
+
+    /// The covered cells whose centres lie in a box with their scores, in columns:
+    /// the job of `hexesInBox` without the per-cell objects (same request).
+    ///
+    /// # Errors
+    /// As `hexesInBox`.
+    #[wasm_bindgen(js_name = boxScores, unchecked_return_type = "ScoredCells")]
+    pub fn box_scores(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        let body = request_object(request)?;
+        service::box_scores(
+            &self.atlas,
+            &body,
+            now_seconds(now_ms),
+            &mut self.memo.borrow_mut(),
+        )
+        .map(|scored| scored_cells(&scored))
+        .map_err(|e| query_error(&e))
     }
 
     /// Every precinct's scores (`GET /precincts/all-scores`).

@@ -1,0 +1,156 @@
+//! The map's three grid jobs natively, on the real Toronto artifact:
+//! - the ring of k = 41 around a point with each cell's score (5,167 cells),
+//! - scoring 5,000 given cells (the first 5,000 of that ring),
+//! - listing the covered cells of a viewport (Toronto's bounds) with their scores,
+//!
+//! each in columns (`columns::ScoredCells`, what the npm package's `ringScores`,
+//! `cellScores` and `boxScores` return) and as the router API's JSON answers
+//! (`service::hexes_lookup`, `hexes_score`, `hexes_all`), plus two of the parts
+//! (H3 `grid_disk` alone; one city's scores for a week).
+//!
+//! Writes the cases to `build/bench/scoring-cases.json` (the wasm and h3-js
+//! benchmark replays them) and the figures to `build/bench/scoring-native.json`.
+//!
+//! Run: `cargo bench -p hexrisk-engine --bench scoring` (after `make artifacts`).
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use hexrisk_engine::columns::{ScoreMemo, ScoredCells};
+use hexrisk_engine::model::{Atlas, CityModel};
+use hexrisk_engine::query::ScoringQuery;
+use hexrisk_engine::scores::CityScores;
+use hexrisk_engine::{grid, service};
+use serde_json::{Map, Value, json};
+
+/// 2022-01-03 12:00 UTC, the clock of every benchmark (a week inside every city's
+/// forecasts).
+const NOW: i64 = 1_641_211_200;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn toronto() -> Atlas {
+    let dir = std::env::var_os("HEXRISK_ARTIFACT_DIR")
+        .map_or_else(|| root().join("build/artifacts"), PathBuf::from);
+    let bytes = std::fs::read(dir.join("city_ca_tor.hxrk")).expect("run `make artifacts` first");
+    Atlas::new(vec![
+        CityModel::from_bytes(&bytes).expect("a valid artifact"),
+    ])
+}
+
+fn object(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => unreachable!("requests are objects"),
+    }
+}
+
+/// Median, 90th percentile and runs of timed calls, in milliseconds; runs until
+/// both 200 calls and half a second have passed.
+fn time(mut call: impl FnMut()) -> Value {
+    for _ in 0..5 {
+        call();
+    }
+    let started = Instant::now();
+    let mut ms = Vec::new();
+    while ms.len() < 200 || started.elapsed().as_secs_f64() < 0.5 {
+        let t = Instant::now();
+        call();
+        ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    ms.sort_by(f64::total_cmp);
+    let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+    json!({"median_ms": at(0.5), "p90_ms": at(0.9), "n": ms.len()})
+}
+
+fn main() {
+    let atlas = toronto();
+    let city = &atlas.cities()[0];
+    let bounds = city.artifact().bounds;
+    let lookup = object(json!({"lat": 43.6532, "lng": -79.3832, "ring": 41}));
+    let mut memo = ScoreMemo::new();
+    let ring = service::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring");
+    let ids: Vec<u64> = ring.cells[..5000].iter().map(|&c| u64::from(c)).collect();
+    let texts: Vec<String> = ring.cells[..5000].iter().map(ToString::to_string).collect();
+    let score = object(json!({ "hexIds": texts }));
+    let viewport = object(json!({
+        "west": bounds.west, "south": bounds.south, "east": bounds.east, "north": bounds.north,
+    }));
+    let in_view = service::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a viewport");
+    let no_options = Map::new();
+    let scoring = ScoringQuery::default();
+    let week = scoring.resolve(city, NOW).expect("a week");
+
+    let figures = json!({
+        "cells": {
+            "ring": ring.len(),
+            "ring_covered": ring.color_indexes.iter().filter(|&&c| c >= 0).count(),
+            "score": ids.len(),
+            "viewport": in_view.len(),
+        },
+        // Fresh memo each call: the city's scores are computed every time.
+        "columns": {
+            "ring41": time(|| {
+                drop(service::ring_scores(&atlas, &lookup, NOW, &mut ScoreMemo::new()).expect("a ring"));
+            }),
+            "score5000": time(|| {
+                drop(
+                    service::cell_scores(&atlas, &ids, &no_options, NOW, &mut ScoreMemo::new())
+                        .expect("scores"),
+                );
+            }),
+            "viewport": time(|| {
+                drop(service::box_scores(&atlas, &viewport, NOW, &mut ScoreMemo::new()).expect("a box"));
+            }),
+        },
+        // One memo across calls: the same options again, as a map repeats them.
+        "columns_kept": {
+            "ring41": time(|| {
+                drop(service::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring"));
+            }),
+            "score5000": time(|| {
+                drop(service::cell_scores(&atlas, &ids, &no_options, NOW, &mut memo).expect("scores"));
+            }),
+            "viewport": time(|| {
+                drop(service::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a box"));
+            }),
+        },
+        "json": {
+            "ring41": time(|| drop(service::hexes_lookup(&atlas, &lookup, NOW).expect("a lookup"))),
+            "score5000": time(|| drop(service::hexes_score(&atlas, &score, NOW).expect("scores"))),
+            "viewport": time(|| drop(service::hexes_all(&atlas, &viewport, NOW).expect("a box"))),
+        },
+        "parts": {
+            "grid_disk41": time(|| drop(grid::disk(ring.cells[0], 41).expect("a disk"))),
+            "city_scores": time(|| drop(CityScores::compute(city, week.week, &week.params))),
+            "score_cells_only": time(|| {
+                drop(
+                    ScoredCells::score(&atlas, ring.cells.clone(), &scoring, NOW, &mut ScoreMemo::new())
+                        .expect("scores"),
+                );
+            }),
+        },
+    });
+    let cases = json!({
+        "now_ms": NOW * 1000,
+        "lookup": lookup,
+        "score_ids": texts,
+        "viewport": viewport,
+        "expect": {"ring": ring.len(), "viewport": in_view.len()},
+    });
+    let out = root().join("build/bench");
+    std::fs::create_dir_all(&out).expect("build/bench");
+    std::fs::write(
+        out.join("scoring-cases.json"),
+        serde_json::to_vec(&cases).unwrap(),
+    )
+    .expect("written");
+    std::fs::write(
+        out.join("scoring-native.json"),
+        serde_json::to_vec_pretty(&figures).unwrap(),
+    )
+    .expect("written");
+    println!("{}", serde_json::to_string_pretty(&figures).unwrap());
+}
