@@ -253,7 +253,13 @@ pub fn decode(bytes: &[u8]) -> Result<CityArtifact, ArtifactError> {
     Ok(artifact)
 }
 
-fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
+/// Checks that an artifact's tables agree with each other (cell order and
+/// resolution, table lengths, calendar, precinct and graph indexes), as [`decode`]
+/// does before handing an artifact out.
+///
+/// # Errors
+/// [`ArtifactError::Inconsistent`] naming the first check that fails.
+pub fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
     use ArtifactError::Inconsistent;
     let cells = artifact.cells.len();
     if cells == 0 {
@@ -308,8 +314,25 @@ fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
             "dispersion table length differs from the week count",
         ));
     }
+    // Local time needs an offset for every instant: a non-empty table, ascending,
+    // offsets within the ±18 hours a time zone can have.
+    if artifact.utc_offsets.is_empty()
+        || !artifact.utc_offsets.windows(2).all(|w| w[0].0 < w[1].0)
+        || artifact
+            .utc_offsets
+            .iter()
+            .any(|&(_, offset)| offset.unsigned_abs() > MAX_UTC_OFFSET_SECONDS)
+    {
+        return Err(Inconsistent("bad UTC offset table"));
+    }
+    if let Some(graph) = &artifact.road_graph {
+        graph.validate(cells).map_err(|e| Inconsistent(e.0))?;
+    }
     Ok(())
 }
+
+/// Largest UTC offset of a time zone, 18 hours (ISO 8601), in seconds.
+const MAX_UTC_OFFSET_SECONDS: u32 = 18 * 3600;
 
 #[cfg(test)]
 pub(crate) mod tests {
@@ -384,6 +407,38 @@ pub(crate) mod tests {
         for len in 0..bytes.len() {
             assert!(decode(&bytes[..len]).is_err(), "length {len}");
         }
+    }
+
+    #[test]
+    fn a_bad_utc_offset_table_is_refused() {
+        // Found by the `artifact_fields` fuzz target: an empty table panicked in
+        // `CityModel::utc_offset`.
+        let mut empty = sample();
+        empty.utc_offsets.clear();
+        let mut unordered = sample();
+        unordered.utc_offsets = vec![(100, 0), (50, 0)];
+        let mut too_far = sample();
+        too_far.utc_offsets = vec![(0, 19 * 3600)];
+        for artifact in [empty, unordered, too_far] {
+            assert_eq!(
+                validate(&artifact),
+                Err(ArtifactError::Inconsistent("bad UTC offset table"))
+            );
+        }
+    }
+
+    #[test]
+    fn a_broken_graph_is_refused_even_with_a_good_checksum() {
+        let mut artifact = sample();
+        assert!(artifact.road_graph.is_some());
+        assert_eq!(decode(&encode(&artifact).unwrap()).map(|_| ()), Ok(()));
+        if let Some(graph) = artifact.road_graph.as_mut() {
+            graph.edge_target[0] = 99;
+        }
+        assert_eq!(
+            decode(&encode(&artifact).unwrap()).map(|_| ()),
+            Err(ArtifactError::Inconsistent("edge target out of range"))
+        );
     }
 
     #[test]

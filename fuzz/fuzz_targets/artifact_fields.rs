@@ -1,0 +1,218 @@
+//! Structure-aware fuzzing of artifacts: random bytes stop at the header and the
+//! checksum, so this target edits a real decoded artifact (San Francisco, with its
+//! road network) field by field instead: cell ids, table entries and lengths, the
+//! calendar, bounds, time-zone offsets, precinct outlines and every table of the road
+//! graph. Whatever `artifact::validate` accepts must then serve every operation —
+//! scores, rings, boxes, breakdowns, precincts, predictions, routes — with an answer
+//! or an error, never a panic. (A checksum does not stop a crafted file: the npm
+//! package loads artifacts from any URL.)
+#![no_main]
+
+use std::sync::OnceLock;
+
+use hexrisk_engine::artifact::{self, CityArtifact};
+use hexrisk_engine::model::{Atlas, CityModel};
+use hexrisk_engine::{grid, predictions, service};
+use libfuzzer_sys::fuzz_target;
+use serde_json::{Map, Value, json};
+
+/// 2022-01-03 12:00 UTC, inside San Francisco's forecasts.
+const NOW: i64 = 1_641_211_200;
+
+fn base() -> &'static CityArtifact {
+    static BASE: OnceLock<CityArtifact> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../build/artifacts/city_us_sfo.hxrk"
+        );
+        let bytes = std::fs::read(path).expect("run `make artifacts` first");
+        artifact::decode(&bytes).expect("a valid artifact")
+    })
+}
+
+/// One edit: which field, which element, which value.
+struct Edit {
+    field: u8,
+    index: usize,
+    value: u32,
+}
+
+fn set<T>(items: &mut [T], index: usize, value: T) {
+    if !items.is_empty() {
+        let at = index % items.len();
+        items[at] = value;
+    }
+}
+
+fn cut<T>(items: &mut Vec<T>, value: u32) {
+    let keep = value as usize % (items.len() + 1);
+    items.truncate(keep);
+}
+
+/// Any `f32` bit pattern (NaN, infinities, negatives, subnormals) as `f64`.
+fn float(value: u32) -> f64 {
+    f64::from(f32::from_bits(value))
+}
+
+fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
+    let (i, v) = (edit.index, edit.value);
+    let mut graph_edited = false;
+    match edit.field % 24 {
+        0 => {
+            if let Some(&old) = a.cells.get(i % a.cells.len().max(1)) {
+                set(&mut a.cells, i, (old & !0xffff_ffff) | u64::from(v));
+            }
+        }
+        1 => set(&mut a.precinct_of, i, v as u16),
+        2 => set(&mut a.rates, i, v as u16),
+        3 => {
+            if !a.dispersion.is_empty() {
+                let n = a.dispersion.len();
+                a.dispersion[i % n][(v as usize) % 5] = float(v.rotate_left(7));
+            }
+        }
+        4 => a.calendar.weeks = v % 400,
+        5 => a.calendar.observed_weeks = v % 400,
+        6 => {
+            let days = chrono::Days::new(u64::from(v % 4000));
+            a.calendar.first_week = if v & 1 == 0 {
+                a.calendar.first_week.checked_add_days(days)
+            } else {
+                a.calendar.first_week.checked_sub_days(days)
+            }
+            .unwrap_or(a.calendar.first_week);
+        }
+        7 => match i % 4 {
+            0 => a.bounds.north = float(v),
+            1 => a.bounds.south = float(v),
+            2 => a.bounds.east = float(v),
+            _ => a.bounds.west = float(v),
+        },
+        8 => set(
+            &mut a.utc_offsets,
+            i,
+            (i64::from(v as i32) * 1000, v as i32),
+        ),
+        9 => match i % 6 {
+            0 => cut(&mut a.cells, v),
+            1 => cut(&mut a.rates, v),
+            2 => cut(&mut a.precinct_of, v),
+            3 => cut(&mut a.dispersion, v),
+            4 => cut(&mut a.utc_offsets, v),
+            _ => cut(&mut a.precincts, v),
+        },
+        10 => {
+            if !a.precincts.is_empty() {
+                let n = a.precincts.len();
+                let precinct = &mut a.precincts[i % n];
+                if let Some(polygon) = precinct.polygons.first_mut() {
+                    if let Some(ring) = polygon.first_mut() {
+                        if v & 1 == 0 {
+                            set(ring, i >> 8, [v as i32, (v >> 3) as i32]);
+                        } else {
+                            cut(ring, v >> 1);
+                        }
+                    }
+                }
+            }
+        }
+        11 => a.model.mae = float(v),
+        field => {
+            graph_edited = true;
+            let Some(g) = a.road_graph.as_mut() else {
+                return false;
+            };
+            match field {
+                12 => set(&mut g.nodes, i, [v as i32, (v.rotate_left(11)) as i32]),
+                13 => set(&mut g.first_edge, i, v),
+                14 => set(&mut g.edge_target, i, v),
+                15 => set(&mut g.edge_way, i, v),
+                16 => set(&mut g.way_length_m, i, f32::from_bits(v)),
+                17 => set(&mut g.way_points_start, i, v),
+                18 => set(&mut g.way_points, i, [v as i32, (v >> 2) as i32]),
+                19 => set(&mut g.way_cells_start, i, v),
+                20 => set(&mut g.way_cells, i, v),
+                21 => set(&mut g.way_cell_m, i, f32::from_bits(v)),
+                22 => match i % 5 {
+                    0 => cut(&mut g.nodes, v),
+                    1 => cut(&mut g.edge_target, v),
+                    2 => cut(&mut g.way_points, v),
+                    3 => cut(&mut g.way_cells, v),
+                    _ => cut(&mut g.way_length_m, v),
+                },
+                _ => a.road_graph = None,
+            }
+        }
+    }
+    graph_edited
+}
+
+fn body(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        _ => Map::new(),
+    }
+}
+
+/// Every operation once; answers and errors are both fine, panics are not.
+fn exercise(atlas: &Atlas, routes: bool) {
+    let city = &atlas.cities()[0];
+    let cells: Vec<String> = (0..city.cell_count().min(8))
+        .filter_map(|p| city.cell(p))
+        .map(|c| c.to_string())
+        .collect();
+    let (lat, lng) = city.cell(0).map_or((37.77, -122.42), grid::cell_centre);
+    let b = city.artifact().bounds;
+    let _ = service::hexes_score(atlas, &body(json!({ "hexIds": cells })), NOW);
+    let _ = service::hexes_lookup(
+        atlas,
+        &body(json!({"lat": lat, "lng": lng, "ring": 3, "detail": true})),
+        NOW,
+    );
+    let _ = service::hexes_breakdown(atlas, &body(json!({ "h3": cells.first() })), NOW);
+    let viewport = json!({"west": b.west, "south": b.south, "east": b.east, "north": b.north});
+    let _ = service::hexes_all(atlas, &body(viewport.clone()), NOW);
+    let _ = service::hexes_all(
+        atlas,
+        &body(json!({"west": -122.6, "south": 37.6, "east": -122.3, "north": 37.9})),
+        NOW,
+    );
+    let _ = service::precincts_status(atlas);
+    let _ = service::precincts_all_scores(atlas, &Map::new(), NOW);
+    let _ = service::precincts_geojson(atlas, &Map::new(), NOW);
+    let _ = predictions::predict(
+        atlas,
+        &body(json!({"latitude": lat, "longitude": lng})),
+        NOW,
+    );
+    let _ = service::evaluate_hex_path(atlas, &body(json!({ "hexIds": cells })), NOW);
+    if routes {
+        let request = json!({
+            "origin": {"lat": 37.7793, "lng": -122.4193},
+            "destination": {"lat": 37.7599, "lng": -122.4148},
+            "alternatives": 2,
+        });
+        let _ = service::route(atlas, &body(request), NOW);
+        let line = json!({"geometry": {"type": "LineString", "coordinates": [[-122.4193, 37.7793], [-122.4148, 37.7599]]}});
+        let _ = service::evaluate(atlas, &body(line), NOW);
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut edited = base().clone();
+    let mut graph_edited = false;
+    for chunk in data.chunks_exact(9).take(16) {
+        let edit = Edit {
+            field: chunk[0],
+            index: u32::from_le_bytes([chunk[1], chunk[2], chunk[3], chunk[4]]) as usize,
+            value: u32::from_le_bytes([chunk[5], chunk[6], chunk[7], chunk[8]]),
+        };
+        graph_edited |= apply(&mut edited, &edit);
+    }
+    if artifact::validate(&edited).is_ok() {
+        let atlas = Atlas::new(vec![CityModel::from_artifact(edited)]);
+        // Building the network index takes milliseconds: only when the graph changed.
+        exercise(&atlas, graph_edited);
+    }
+});
