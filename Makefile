@@ -18,13 +18,15 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench-http bench-routing fuzz fuzz-smoke load
+.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke load
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
 	@echo "make test  - install what is missing and run every test"
 	@echo "make load          - 60 s mixed load at 64 connections, exact quota under load"
 	@echo "make fuzz          - every fuzz target for FUZZ_SECONDS (default 300) each"
+	@echo "make bench         - every benchmark below, then regenerate the tables of docs/BENCHMARKS.md"
+	@echo "make bench-scoring - ring, 5000-cell and viewport scoring natively and in wasm beside h3-js"
 	@echo "make bench-routing - routing natively beside petgraph Dijkstra, and in wasm"
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
 
@@ -77,7 +79,7 @@ js-test:
 # Coverage-guided fuzzing (cargo fuzz / libFuzzer, AddressSanitizer). The machine has
 # only the stable toolchain; RUSTC_BOOTSTRAP=1 lets it take the sanitizer flags
 # cargo fuzz passes. `make test` runs a short pass; crashes land in fuzz/artifacts/.
-FUZZ_TARGETS := artifact cells requests
+FUZZ_TARGETS := artifact artifact_fields cells requests
 FUZZ_SECONDS ?= 300
 FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(ROOT)/.tools/bin/cargo-fuzz
 
@@ -95,16 +97,43 @@ load: tools artifacts worker
 	@bash scripts/bootstrap.sh --wrk
 	$(NODE) bench/http/load.mjs
 
+# Each benchmark's commands, shared by `make bench` and the single targets.
+define run-bench-scoring
+cargo bench -p hexrisk-engine --bench scoring
+$(NODE) bench/wasm/scoring.mjs
+endef
+define run-bench-routing
+cargo bench -p hexrisk-builder --bench routing
+$(NODE) bench/wasm/route.mjs
+endef
+define run-bench-http
+@bash scripts/bootstrap.sh --wrk
+$(NODE) bench/http/run.mjs
+cargo bench -p hexrisk-edge --bench router
+endef
+
+# Every benchmark, one after the other (about 4.5 minutes), then the tables of
+# docs/BENCHMARKS.md regenerated from their figures (build/bench/*.json). Old figures
+# are removed first, so a failed step never passes old numbers off as new.
+bench: tools artifacts pkg worker
+	rm -f build/bench/*.json
+	$(run-bench-scoring)
+	$(run-bench-routing)
+	$(run-bench-http)
+	$(NODE) bench/report.mjs
+
+# The map's grid jobs (ring k = 41, 5000 cells, a viewport) natively, then in wasm
+# under node beside h3-js plus a JavaScript Map doing the same job.
+bench-scoring: tools artifacts pkg
+	$(run-bench-scoring)
+
 # Routing natively (A* beside petgraph Dijkstra) and in wasm under node, same pairs.
 bench-routing: tools artifacts pkg
-	cargo bench -p hexrisk-builder --bench routing
-	$(NODE) bench/wasm/route.mjs
+	$(run-bench-routing)
 
 # Both APIs over HTTP (wrk) beside the no-op route, then the router handlers called
 # directly, so the HTTP overhead shows.
 bench-http: tools artifacts worker
-	@bash scripts/bootstrap.sh --wrk
-	$(NODE) bench/http/run.mjs
-	cargo bench -p hexrisk-edge --bench router
+	$(run-bench-http)
 
 test: tools-browser lint rust-test check-model-card fuzz-smoke pkg worker js-test

@@ -1,13 +1,14 @@
 // HTTP benchmark of both APIs under `wrangler dev` (workerd) on loopback: wrk against
 // POST /v1/predict, a 100-location POST /v1/predict/batch, POST /hexes/score with 5000
 // ids, POST /hexes/lookup at ring 41, POST /route (Toronto, about 5 km) and the no-op
-// route of the same Worker, one after the other in one run. Prints a Markdown table.
+// route of the same Worker, one after the other in one run. Prints a Markdown table
+// and writes build/bench/http.json (for bench/report.mjs).
 // wrk sends no Accept-Encoding, which wrangler dev passes on as accepting gzip, so
 // answers of 1 KiB or more go out compressed, as they would to a browser.
 //
 //   node bench/http/run.mjs [--seconds 15] [--connections 16] [--threads 2]
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -89,6 +90,9 @@ try {
     await wrk('POST /route (Toronto, 5 km)', `${worker.url}/route`, router.route, 'x-api-key'),
   );
   const base = results[0].rps;
+  const out = path.join(here, '../../build/bench');
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, 'http.json'), JSON.stringify({ threads, connections, seconds, results }, null, 2));
   console.log(`wrk -t${threads} -c${connections} -d${seconds}s, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores\n`);
   console.log('| route | requests/s | vs no-op | mean latency (ms) | p50 (ms) | p99 (ms) | non-2xx |');
   console.log('|---|---|---|---|---|---|---|');

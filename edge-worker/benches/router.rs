@@ -3,6 +3,8 @@
 //! overhead is the difference. Each handler includes parsing its JSON body, the
 //! engine work and building the JSON answer (not serialising it to bytes).
 //!
+//! Writes the figures to `build/bench/router-direct.json` (for `bench/report.mjs`).
+//!
 //! Run: `cargo bench -p hexrisk-edge --bench router` (after `make artifacts`).
 
 use std::time::Instant;
@@ -65,24 +67,37 @@ fn main() {
         "origin": {"lat": 43.6453, "lng": -79.3806},
         "destination": {"lat": 43.6645, "lng": -79.4206},
     }));
-    let cases: [(&str, Case); 3] = [
+    // Each handler with the name of its route in `bench/http/run.mjs`.
+    let cases: [(&str, &str, Case); 3] = [
         (
             "hexes_score (5000 ids)",
+            "POST /hexes/score (5000 ids)",
             Box::new(|| drop(router::hexes_score(&atlas, &score, now).expect("scores"))),
         ),
         (
             "hexes_lookup (ring 41)",
+            "POST /hexes/lookup (ring 41)",
             Box::new(|| drop(router::hexes_lookup(&atlas, &lookup, now).expect("a lookup"))),
         ),
         (
             "route (Toronto, 5 km)",
+            "POST /route (Toronto, 5 km)",
             Box::new(|| drop(router::route(&atlas, &route, now).expect("a route"))),
         ),
     ];
     println!("| handler, called directly | median ms | p90 ms |");
     println!("|---|---|---|");
-    for (name, call) in &cases {
+    let mut figures = Vec::new();
+    for (name, route, call) in &cases {
         let (median, p90) = time(200, call);
         println!("| {name} | {median:.2} | {p90:.2} |");
+        figures.push(json!({"name": name, "route": route, "median_ms": median, "p90_ms": p90}));
     }
+    let out = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/bench");
+    std::fs::create_dir_all(&out).expect("build/bench");
+    std::fs::write(
+        out.join("router-direct.json"),
+        serde_json::to_vec_pretty(&figures).expect("json"),
+    )
+    .expect("written");
 }

@@ -1,0 +1,149 @@
+// Regenerates the tables of docs/BENCHMARKS.md from the figures the benchmarks
+// wrote to build/bench/*.json, between `<!-- bench:NAME -->` and `<!-- /bench:NAME -->`
+// markers, with the machine and the date. A block whose figures are missing is left
+// as it was (and named on the console), so a partial run never blanks a table.
+//
+//   node bench/report.mjs            (the last step of `make bench`)
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+
+const root = new URL('../', import.meta.url);
+const docPath = new URL('docs/BENCHMARKS.md', root);
+const figures = (name) => {
+  const file = new URL(`build/bench/${name}.json`, root);
+  return existsSync(file) ? JSON.parse(readFileSync(file)) : null;
+};
+const today = new Date().toISOString().slice(0, 10);
+const ms = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
+const ratio = (a, b) => `${(a / b).toFixed(1)}x`;
+const table = (head, rows) => [
+  `| ${head.join(' | ')} |`,
+  `|${head.map(() => '---').join('|')}|`,
+  ...rows.map((r) => `| ${r.join(' | ')} |`),
+].join('\n');
+
+function version(command, args) {
+  try {
+    return execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n')[0];
+  } catch {
+    return `${command} (not found)`;
+  }
+}
+
+function machine() {
+  const release = existsSync('/etc/os-release')
+    ? /PRETTY_NAME="([^"]+)"/.exec(readFileSync('/etc/os-release', 'utf8'))?.[1]
+    : os.type();
+  const wrangler = JSON.parse(readFileSync(new URL('node_modules/wrangler/package.json', root))).version;
+  const h3js = JSON.parse(readFileSync(new URL('node_modules/h3-js/package.json', root))).version;
+  return [
+    `Generated ${today} by \`make bench\` on: ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'},`,
+    `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${release}; ${version('rustc', ['--version'])};`,
+    `Node ${process.version}; wrangler ${wrangler}; h3-js ${h3js}.`,
+  ].join('\n');
+}
+
+function scoring() {
+  const native = figures('scoring-native');
+  const wasm = figures('scoring-wasm');
+  if (!native || !wasm) return null;
+  const names = {
+    ring41: `ring k = 41 with scores (${native.cells.ring} cells)`,
+    score5000: `scores of ${native.cells.score} given cells`,
+    viewport: `viewport: Toronto's bounds (${native.cells.viewport} covered cells)`,
+  };
+  const rows = Object.entries(names).map(([job, name]) => {
+    const w = wasm.jobs[job];
+    const js = w.h3_js_map.median_ms;
+    return [
+      name,
+      ms(native.columns_kept[job].median_ms, 3),
+      ms(w.wasm_columns_kept.median_ms, 3),
+      ms(w.wasm_columns_changed.median_ms, 3),
+      ms(js, 3),
+      `**${ratio(js, w.wasm_columns_kept.median_ms)}**`,
+      ratio(js, w.wasm_columns_changed.median_ms),
+      ms(native.json[job].median_ms),
+      ms(w.wasm_objects.median_ms),
+    ];
+  });
+  const ring = wasm.jobs.ring41;
+  const aim = ring.h3_js_map.median_ms / ring.wasm_columns_kept.median_ms;
+  return [
+    `Median ms, Toronto, ${today}.`,
+    '',
+    table([
+      'job', 'native columns', 'wasm columns', 'wasm columns, options changed', 'h3-js + Map',
+      'h3-js + Map / wasm', '… options changed', 'native JSON rows', 'wasm objects',
+    ], rows),
+    '',
+    `Aim (ring-41 lookup with scores in wasm at least 5x faster than h3-js plus a JS Map): ` +
+      `${ratio(ring.h3_js_map.median_ms, ring.wasm_columns_kept.median_ms)} with the same options as the previous call — ` +
+      `**${aim >= 5 ? 'met' : 'not met'}**; ` +
+      `${ratio(ring.h3_js_map.median_ms, ring.wasm_columns_changed.median_ms)} when the options change on every call ` +
+      '(the city\'s scores are recomputed each time).',
+    `Parts, natively: H3 grid disk k = 41 ${ms(native.parts.grid_disk41.median_ms, 3)} ms; one week of Toronto's ` +
+      `scores ${ms(native.parts.city_scores.median_ms, 3)} ms.`,
+  ].join('\n');
+}
+
+function routing() {
+  const native = figures('routing-native');
+  const wasm = figures('routing-wasm');
+  if (!native || !wasm) return null;
+  const row = (name, r) => [name, ms(r.median_ms), ms(r.p90_ms), ms(r.max_ms)];
+  return [
+    `Toronto, ${native.route_request.n} origin-destination pairs 2–15 km apart, method \`safest\`, ${today}.`,
+    '',
+    table(['', 'median ms', 'p90 ms', 'max ms'], [
+      row('native, whole request', native.route_request),
+      row(`wasm under Node ${wasm.node}, whole request`, wasm.route_request),
+      row('native, A* search only', native.astar_search),
+      row('native, petgraph Dijkstra (reference)', native.petgraph_dijkstra),
+    ]),
+    '',
+    `Ratios at the median: A* ${ratio(native.petgraph_dijkstra.median_ms, native.astar_search.median_ms)} faster than ` +
+      `the reference Dijkstra; wasm ${ratio(wasm.route_request.median_ms, native.route_request.median_ms)} native. ` +
+      `Index build (R-tree and landmarks) ${ms(native.index_build_ms, 0)} ms natively, ${ms(wasm.first_route_ms, 0)} ms ` +
+      `in wasm with the first route; artifact load in wasm ${ms(wasm.load_ms, 0)} ms.`,
+  ].join('\n');
+}
+
+function http() {
+  const run = figures('http');
+  const direct = figures('router-direct');
+  if (!run) return null;
+  const base = run.results[0].rps;
+  const lines = [
+    `\`wrangler dev\` on loopback, wrk -t${run.threads} -c${run.connections} -d${run.seconds}s per route, one after ` +
+      `the other in one run, ${today}.`,
+    '',
+    table(['route', 'requests/s', 'vs no-op', 'mean ms', 'p50 ms', 'p99 ms', 'non-2xx'], run.results.map((r) => [
+      r.name, r.rps.toFixed(0), `${(100 * r.rps / base).toFixed(0)}%`, ms(r.avg), ms(r.p50), ms(r.p99), r.errors,
+    ])),
+  ];
+  if (direct) {
+    const perRequest = (route) => {
+      const match = run.results.find((r) => r.name === route);
+      return match ? ms(1000 / match.rps, 1) : '–';
+    };
+    lines.push('', table(['handler called directly', 'median ms', 'p90 ms', 'ms of Worker time per HTTP request (1000 / req/s)'],
+      direct.map((d) => [d.name, ms(d.median_ms), ms(d.p90_ms), perRequest(d.route)])));
+  }
+  return lines.join('\n');
+}
+
+let doc = readFileSync(docPath, 'utf8');
+const blocks = { machine: machine(), scoring: scoring(), routing: routing(), http: http() };
+for (const [name, body] of Object.entries(blocks)) {
+  const pattern = new RegExp(`(<!-- bench:${name} -->)[\\s\\S]*?(<!-- /bench:${name} -->)`);
+  if (!pattern.test(doc)) throw new Error(`docs/BENCHMARKS.md has no bench:${name} block`);
+  if (body === null) {
+    console.log(`bench:${name}: no figures in build/bench, left as it was`);
+    continue;
+  }
+  doc = doc.replace(pattern, (_, open, close) => `${open}\n${body}\n${close}`);
+  console.log(`bench:${name}: regenerated`);
+}
+writeFileSync(docPath, doc);
