@@ -22,10 +22,12 @@ export function freePort() {
 
 /**
  * Runs `wrangler dev` on a free port and resolves once it serves requests.
- * `persistTo` keeps Durable Object / D1 state between restarts (a fresh temp dir by default).
+ * `persistTo` keeps Durable Object / D1 state between restarts (a fresh temp dir by default);
+ * `port` reuses a port (to restart a Worker where its clients expect it).
+ * `stop(signal)` ends wrangler and workerd (SIGTERM by default; SIGKILL for a crash).
  */
-export async function startWorker({ persistTo, vars = {}, assetsDir, timeoutMs = 90_000 } = {}) {
-  const port = await freePort();
+export async function startWorker({ persistTo, vars = {}, assetsDir, port: fixedPort, timeoutMs = 90_000 } = {}) {
+  const port = fixedPort ?? await freePort();
   const inspectorPort = await freePort();
   const state = persistTo ?? mkdtempSync(path.join(os.tmpdir(), 'hexrisk-wrangler-'));
   const bin = path.join(root, 'node_modules/.bin');
@@ -52,11 +54,11 @@ export async function startWorker({ persistTo, vars = {}, assetsDir, timeoutMs =
   child.stdout.on('data', (chunk) => { output += chunk; });
   child.stderr.on('data', (chunk) => { output += chunk; });
   const url = `http://127.0.0.1:${port}`;
-  const stop = () => new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
+  const stop = (signal = 'SIGTERM') => new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', () => resolve());
     // The process group holds wrangler and its workerd child.
-    try { process.kill(-child.pid, 'SIGTERM'); } catch { resolve(); }
+    try { process.kill(-child.pid, signal); } catch { resolve(); }
   });
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -64,7 +66,7 @@ export async function startWorker({ persistTo, vars = {}, assetsDir, timeoutMs =
     try {
       const response = await fetch(`${url}/v1/health`);
       await response.arrayBuffer();
-      return { url, stop, state, output: () => output };
+      return { url, port, stop, state, output: () => output };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
