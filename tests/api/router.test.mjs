@@ -3,6 +3,7 @@
 // shape, and every response checked against the served OpenAPI document.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../support/close.mjs';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -285,21 +286,6 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
   const offline = new HexRisk();
   for (const city of JSON.parse(readFileSync(new URL('manifest.json', artifacts))).cities) {
     offline.addCity(readFileSync(new URL(city.file, artifacts)));
-  }
-
-  /** Deep equality with a relative tolerance on numbers (libm differs in the last bits). */
-  function close(actual, expected, at = '$') {
-    if (typeof expected === 'number') {
-      assert.ok(Math.abs(actual - expected) <= 1e-6 + 1e-9 * Math.abs(expected), `${at}: ${actual} vs ${expected}`);
-    } else if (Array.isArray(expected)) {
-      assert.equal(actual.length, expected.length, `${at}.length`);
-      expected.forEach((e, i) => close(actual[i], e, `${at}[${i}]`));
-    } else if (expected && typeof expected === 'object') {
-      assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), at);
-      for (const key of Object.keys(expected)) close(actual[key], expected[key], `${at}.${key}`);
-    } else {
-      assert.equal(actual, expected, at);
-    }
   }
 
   test('scores, lookups, breakdowns and viewports', async () => {

@@ -4,6 +4,7 @@
 // Errors with the API's code and details.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { close } from '../support/close.mjs';
 import { readFileSync } from 'node:fs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
 
@@ -17,23 +18,6 @@ const NOW = Date.UTC(2022, 0, 3, 12);
 const engine = new HexRisk();
 for (const city of manifest.cities) engine.addCity(readFileSync(new URL(city.file, artifactsDir)));
 
-/** Deep equality with a relative tolerance on numbers (libm differs in the last bits). */
-function close(actual, expected, path = '$') {
-  if (typeof expected === 'number') {
-    assert.equal(typeof actual, 'number', path);
-    // Micrometres and nanopoints: the trigonometry differs in the last bits only.
-    assert.ok(Math.abs(actual - expected) <= 1e-6 + 1e-9 * Math.abs(expected), `${path}: ${actual} vs ${expected}`);
-  } else if (Array.isArray(expected)) {
-    assert.ok(Array.isArray(actual), path);
-    assert.equal(actual.length, expected.length, `${path}.length`);
-    expected.forEach((e, i) => close(actual[i], e, `${path}[${i}]`));
-  } else if (expected && typeof expected === 'object') {
-    assert.deepEqual(Object.keys(actual).sort(), Object.keys(expected).sort(), path);
-    for (const key of Object.keys(expected)) close(actual[key], expected[key], `${path}.${key}`);
-  } else {
-    assert.equal(actual, expected, path);
-  }
-}
 
 test('wasm routes equal the native routes for every sample request', () => {
   assert.ok(samples.length >= 75, `${samples.length} samples`);

@@ -7,9 +7,15 @@ use serde_json::Value;
 
 use super::ApiError;
 
-/// Headers set on every response, success or error.
-const SECURITY_HEADERS: [(&str, &str); 5] = [
+/// Headers set on every response, success or error (docs/API.md, "Security
+/// headers").
+pub const SECURITY_HEADERS: [(&str, &str); 6] = [
     ("x-content-type-options", "nosniff"),
+    // The API is served over HTTPS only; browsers ignore this on plain http://.
+    (
+        "strict-transport-security",
+        "max-age=63072000; includeSubDomains",
+    ),
     ("x-frame-options", "DENY"),
     ("referrer-policy", "no-referrer"),
     (
