@@ -86,7 +86,7 @@ FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(ROOT)/.tools/bin/cargo-fuzz
 fuzz: tools artifacts
 	$(FUZZ) build -O
 	@for t in $(FUZZ_TARGETS); do echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
-	  ( $(FUZZ) run -O $$t -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 2>&1 | grep -E '^Done|ERROR|panicked|SUMMARY' ) || exit 1; done
+	  ( $(FUZZ) run -O $$t -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 2>&1 | grep -E '^Done|ERROR|panicked|SUMMARY' ) || exit 1; done
 
 fuzz-smoke: FUZZ_SECONDS = 10
 fuzz-smoke: fuzz

@@ -325,11 +325,35 @@ pub fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
     {
         return Err(Inconsistent("bad UTC offset table"));
     }
+    let b = artifact.bounds;
+    let bounds_ok = [b.north, b.south, b.east, b.west]
+        .iter()
+        .all(|v| v.is_finite())
+        && (-90.0..=90.0).contains(&b.south)
+        && (b.south..=90.0).contains(&b.north)
+        && (-180.0..=180.0).contains(&b.west)
+        && (b.west..=180.0).contains(&b.east);
+    if !bounds_ok {
+        return Err(Inconsistent("bad bounds"));
+    }
     if let Some(graph) = &artifact.road_graph {
         graph.validate(cells).map_err(|e| Inconsistent(e.0))?;
+        // Segments are walked cell by cell: a point far outside the city would make
+        // one segment cross millions of cells (found by the fuzzer as a 19 s request).
+        let near = |&[lng, lat]: &[i32; 2]| {
+            let (lng, lat) = (f64::from(lng) / 1e6, f64::from(lat) / 1e6);
+            (b.west - GRAPH_MARGIN_DEG..=b.east + GRAPH_MARGIN_DEG).contains(&lng)
+                && (b.south - GRAPH_MARGIN_DEG..=b.north + GRAPH_MARGIN_DEG).contains(&lat)
+        };
+        if !graph.nodes.iter().chain(&graph.way_points).all(near) {
+            return Err(Inconsistent("a road graph point lies far outside the city"));
+        }
     }
     Ok(())
 }
+
+/// How far (degrees) road graph points may lie beyond the city's bounds.
+const GRAPH_MARGIN_DEG: f64 = 0.5;
 
 /// Largest UTC offset of a time zone, 18 hours (ISO 8601), in seconds.
 const MAX_UTC_OFFSET_SECONDS: u32 = 18 * 3600;
@@ -425,6 +449,32 @@ pub(crate) mod tests {
                 Err(ArtifactError::Inconsistent("bad UTC offset table"))
             );
         }
+    }
+
+    #[test]
+    fn bad_bounds_and_far_graph_points_are_refused() {
+        let mut nan = sample();
+        nan.bounds.north = f64::NAN;
+        let mut inverted = sample();
+        inverted.bounds.west = inverted.bounds.east + 1.0;
+        for artifact in [nan, inverted] {
+            assert_eq!(
+                validate(&artifact),
+                Err(ArtifactError::Inconsistent("bad bounds"))
+            );
+        }
+        // Found by the `artifact_fields` fuzz target: a node at 1,410 degrees made one
+        // route take 19 s.
+        let mut far = sample();
+        if let Some(graph) = far.road_graph.as_mut() {
+            graph.nodes[0] = [-79_380_000, 1_410_253_619];
+        }
+        assert_eq!(
+            validate(&far),
+            Err(ArtifactError::Inconsistent(
+                "a road graph point lies far outside the city"
+            ))
+        );
     }
 
     #[test]
