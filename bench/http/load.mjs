@@ -12,13 +12,11 @@
 //
 //   node bench/http/load.mjs [--seconds 60] [--connections 64] [--quota 500]
 import { execFile } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
-import { startWorker } from '../../tests/support/wrangler.mjs';
+import { keyStore, startWorker } from '../../tests/support/wrangler.mjs';
 
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -30,10 +28,10 @@ const seconds = arg('seconds', 60);
 const connections = arg('connections', 64);
 const quota = arg('quota', 500);
 
-const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-load-'));
-await applyMigrations({ stateDir: state });
-const { key } = await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000, stateDir: state });
-const { key: limited } = await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: quota, stateDir: state });
+const { state, keys: { key, limited } } = await keyStore('load', {
+  key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000 },
+  limited: { kind: 'live', tier: 'enterprise', dailyLimit: quota },
+});
 const worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: '2022-01-03', HEXRISK_BENCH_NOOP: '1' } });
 
 const lookup = await (await fetch(`${worker.url}/hexes/lookup`, {

@@ -8,13 +8,12 @@
 //
 //   node bench/http/run.mjs [--seconds 15] [--connections 16] [--threads 2]
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
-import { startWorker } from '../../tests/support/wrangler.mjs';
+import { keyStore, startWorker } from '../../tests/support/wrangler.mjs';
 
 const run = promisify(execFile);
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -26,9 +25,7 @@ const seconds = Number(arg('seconds', '15'));
 const connections = Number(arg('connections', '16'));
 const threads = Number(arg('threads', '2'));
 
-const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-bench-'));
-await applyMigrations({ stateDir: state });
-const { key } = await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000, stateDir: state });
+const { state, keys: { key } } = await keyStore('bench', { key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000 } });
 const worker = await startWorker({ persistTo: state, vars: { HEXRISK_BENCH_NOOP: '1', HEXRISK_CLOCK: '2022-01-03' } });
 
 // Deterministic request bodies: one Toronto point, and 100 points on a grid over downtown.

@@ -15,8 +15,6 @@
 //!   given order: each leg's metres are shared equally by its two cells.
 
 use alloc::vec::Vec;
-use core::fmt;
-use core::str::FromStr;
 
 use h3o::{CellIndex, LatLng};
 use serde::{Serialize, Serializer};
@@ -42,20 +40,16 @@ pub enum TravelMode {
     Driving,
 }
 
-impl TravelMode {
-    /// All modes.
-    pub const ALL: [Self; 3] = [Self::Walking, Self::Cycling, Self::Driving];
-
-    /// The API name.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Walking => "walking",
-            Self::Cycling => "cycling",
-            Self::Driving => "driving",
-        }
+api_names! {
+    /// The text is not a travel mode.
+    TravelMode, UnknownMode, "mode" {
+        Walking => "walking",
+        Cycling => "cycling",
+        Driving => "driving",
     }
+}
 
+impl TravelMode {
     /// Assumed speed in metres per second.
     #[must_use]
     pub const fn speed_m_per_s(self) -> f64 {
@@ -74,28 +68,6 @@ impl TravelMode {
             Intent::Driving => Self::Driving,
             _ => Self::Walking,
         }
-    }
-}
-
-impl fmt::Display for TravelMode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The text is not a travel mode.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown mode (expected one of walking, cycling, driving)")]
-pub struct UnknownMode;
-
-impl FromStr for TravelMode {
-    type Err = UnknownMode;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or(UnknownMode)
     }
 }
 

@@ -26,6 +26,9 @@
 
 extern crate alloc;
 
+#[macro_use]
+mod names;
+
 pub mod artifact;
 pub mod classes;
 pub mod colour;

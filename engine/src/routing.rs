@@ -20,8 +20,6 @@ use alloc::collections::BinaryHeap;
 use alloc::vec;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
-use core::fmt;
-use core::str::FromStr;
 
 use h3o::LatLng;
 use rstar::RTree;
@@ -79,20 +77,16 @@ pub enum RouteMethod {
     Shortest,
 }
 
-impl RouteMethod {
-    /// All methods.
-    pub const ALL: [Self; 3] = [Self::Safest, Self::Balanced, Self::Shortest];
-
-    /// The API name.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Safest => "safest",
-            Self::Balanced => "balanced",
-            Self::Shortest => "shortest",
-        }
+api_names! {
+    /// The text is not a route method.
+    RouteMethod, UnknownMethod, "method" {
+        Safest => "safest",
+        Balanced => "balanced",
+        Shortest => "shortest",
     }
+}
 
+impl RouteMethod {
     /// The risk weight `α` in `length × (1 + α · risk)`.
     #[must_use]
     pub const fn alpha(self) -> f64 {
@@ -101,28 +95,6 @@ impl RouteMethod {
             Self::Balanced => 1.0,
             Self::Shortest => 0.0,
         }
-    }
-}
-
-impl fmt::Display for RouteMethod {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The text is not a route method.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown method (expected one of safest, balanced, shortest)")]
-pub struct UnknownMethod;
-
-impl FromStr for RouteMethod {
-    type Err = UnknownMethod;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|m| m.name() == s)
-            .ok_or(UnknownMethod)
     }
 }
 

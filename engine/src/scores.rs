@@ -15,8 +15,6 @@
 //!   mean of its cells' scores.
 
 use alloc::vec::Vec;
-use core::fmt;
-use core::str::FromStr;
 
 use crate::classes::CrimeClass;
 use crate::colour::ColourIndex;
@@ -37,21 +35,17 @@ pub enum Intent {
     Night,
 }
 
-impl Intent {
-    /// All intents.
-    pub const ALL: [Self; 4] = [Self::Overall, Self::Walking, Self::Driving, Self::Night];
-
-    /// The API name.
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Overall => "overall",
-            Self::Walking => "walking",
-            Self::Driving => "driving",
-            Self::Night => "night",
-        }
+api_names! {
+    /// The text is not an intent name.
+    Intent, UnknownIntent, "intent" {
+        Overall => "overall",
+        Walking => "walking",
+        Driving => "driving",
+        Night => "night",
     }
+}
 
+impl Intent {
     /// Class weights, [`CRIME_CLASSES`] order (theft, assault, vehicle, serious violent, other).
     #[must_use]
     pub const fn weights(self) -> ClassRates {
@@ -61,28 +55,6 @@ impl Intent {
             Self::Driving => [0.5, 0.5, 2.0, 1.0, 0.5],
             Self::Night => [0.7, 1.5, 1.0, 2.0, 1.0],
         }
-    }
-}
-
-impl fmt::Display for Intent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The text is not an intent name.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown intent (expected one of overall, walking, driving, night)")]
-pub struct UnknownIntent;
-
-impl FromStr for Intent {
-    type Err = UnknownIntent;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Self::ALL
-            .into_iter()
-            .find(|i| i.name() == s)
-            .ok_or(UnknownIntent)
     }
 }
 

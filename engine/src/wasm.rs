@@ -450,6 +450,29 @@ impl HexRisk {
             operation(&self.atlas, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))?;
         to_js(&answer)
     }
+
+    /// Runs a column operation on a request object with the engine's score memo.
+    fn call_columns(
+        &self,
+        request: JsValue,
+        now_ms: Option<f64>,
+        operation: impl FnOnce(
+            &crate::model::Atlas,
+            &serde_json::Map<String, serde_json::Value>,
+            i64,
+            &mut crate::columns::ScoreMemo,
+        ) -> Result<crate::columns::ScoredCells, crate::query::QueryError>,
+    ) -> Result<JsValue, JsValue> {
+        let body = request_object(request)?;
+        operation(
+            &self.atlas,
+            &body,
+            now_seconds(now_ms),
+            &mut self.memo.borrow_mut(),
+        )
+        .map(|scored| scored_cells(&scored))
+        .map_err(|e| query_error(&e))
+    }
 }
 
 fn city_record(city: &crate::model::CityModel) -> Result<JsValue, JsValue> {
@@ -674,15 +697,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "LookupRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        let body = request_object(request)?;
-        service::ring_scores(
-            &self.atlas,
-            &body,
-            now_seconds(now_ms),
-            &mut self.memo.borrow_mut(),
-        )
-        .map(|scored| scored_cells(&scored))
-        .map_err(|e| query_error(&e))
+        self.call_columns(request, now_ms, service::ring_scores)
     }
 
     /// Scores cells given as 64-bit H3 indexes, in order, in columns: the job of
@@ -699,16 +714,9 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "ScoringOptions | undefined")] options: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        let options = request_object(options)?;
-        service::cell_scores(
-            &self.atlas,
-            cells,
-            &options,
-            now_seconds(now_ms),
-            &mut self.memo.borrow_mut(),
-        )
-        .map(|scored| scored_cells(&scored))
-        .map_err(|e| query_error(&e))
+        self.call_columns(options, now_ms, |atlas, options, now, memo| {
+            service::cell_scores(atlas, cells, options, now, memo)
+        })
     }
 
     /// The covered cells whose centres lie in a box with their scores, in columns:
@@ -722,15 +730,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        let body = request_object(request)?;
-        service::box_scores(
-            &self.atlas,
-            &body,
-            now_seconds(now_ms),
-            &mut self.memo.borrow_mut(),
-        )
-        .map(|scored| scored_cells(&scored))
-        .map_err(|e| query_error(&e))
+        self.call_columns(request, now_ms, service::box_scores)
     }
 
     /// Every precinct's scores (`GET /precincts/all-scores`).

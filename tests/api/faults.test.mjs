@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
-import { startWorker } from '../support/wrangler.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const artifacts = new URL('../../build/artifacts/', import.meta.url).pathname;
 const workers = [];
@@ -16,9 +15,7 @@ after(() => Promise.all(workers.map((w) => w.stop())));
 
 /** A Worker serving `assets` (a folder) with one live key; resolves to { worker, key, state }. */
 async function serve(assets) {
-  const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-faults-'));
-  await applyMigrations({ stateDir: state });
-  const { key } = await issueKey({ kind: 'live', origins: ['http://127.0.0.1:8080'], stateDir: state });
+  const { state, keys: { key } } = await keyStore('faults', { key: { kind: 'live', origins: ['http://127.0.0.1:8080'] } });
   const worker = await startWorker({ persistTo: state, assetsDir: assets, vars: { HEXRISK_CLOCK: '2022-01-03' } });
   workers.push(worker);
   return { worker, key, state };

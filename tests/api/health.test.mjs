@@ -1,17 +1,12 @@
 // Both health endpoints over real HTTP against `wrangler dev` on workerd.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { applyMigrations } from '../../scripts/keys.mjs';
-import { startWorker } from '../support/wrangler.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 let worker;
 
 before(async () => {
-  const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-health-'));
-  await applyMigrations({ stateDir: state });
+  const { state } = await keyStore('health');
   worker = await startWorker({ persistTo: state });
 });
 after(async () => { await worker?.stop(); });

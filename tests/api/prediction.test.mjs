@@ -2,28 +2,28 @@
 // in the local D1 store and quotas in Durable Objects.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { applyMigrations, issueKey, revokeKey } from '../../scripts/keys.mjs';
+import { revokeKey } from '../../scripts/keys.mjs';
 import { openApiValidator } from '../support/openapi.mjs';
-import { startWorker } from '../support/wrangler.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const CLOCK = '2022-01-03';
-const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-api-'));
+let state;
 let worker;
 let conforms;
 let validated = 0;
 const keys = {};
 
 before(async () => {
-  await applyMigrations({ stateDir: state });
-  keys.live = (await issueKey({ kind: 'live', stateDir: state })).key;
-  keys.sandbox = (await issueKey({ kind: 'sandbox', stateDir: state })).key;
-  keys.quota = (await issueKey({ kind: 'sandbox', stateDir: state })).key;
-  keys.expired = (await issueKey({ kind: 'sandbox', stateDir: state, issuedAt: new Date(Date.now() - 31 * 86400e3) })).key;
-  keys.revoked = (await issueKey({ kind: 'live', stateDir: state })).key;
-  keys.enterprise = (await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 7, stateDir: state })).key;
+  let issued;
+  ({ state, keys: issued } = await keyStore('api', {
+    live: { kind: 'live' },
+    sandbox: { kind: 'sandbox' },
+    quota: { kind: 'sandbox' },
+    expired: { kind: 'sandbox', issuedAt: new Date(Date.now() - 31 * 86400e3) },
+    revoked: { kind: 'live' },
+    enterprise: { kind: 'live', tier: 'enterprise', dailyLimit: 7 },
+  }));
+  Object.assign(keys, issued);
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK } });
   const doc = await (await fetch(`${worker.url}/v1/openapi.json`)).json();
   conforms = openApiValidator(doc, '/v1');

@@ -7,11 +7,7 @@
 // before the restart): no request is served from a half-loaded model.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
-import { startWorker } from '../support/wrangler.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const LIMIT = 300;
 const CLIENTS = 8;
@@ -19,9 +15,7 @@ const workers = [];
 after(() => Promise.all(workers.map((w) => w.stop())));
 
 test('restart under load: keys and counts survive, answers are whole', { timeout: 240_000 }, async () => {
-  const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-restart-'));
-  await applyMigrations({ stateDir: state });
-  const { key } = await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: LIMIT, stateDir: state });
+  const { state, keys: { key } } = await keyStore('restart', { key: { kind: 'live', tier: 'enterprise', dailyLimit: LIMIT } });
   const vars = { HEXRISK_CLOCK: '2022-01-03' };
   let worker = await startWorker({ persistTo: state, vars });
   workers.push(worker);

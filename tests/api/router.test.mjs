@@ -4,29 +4,29 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { close } from '../support/close.mjs';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
 import { openApiValidator } from '../support/openapi.mjs';
-import { startWorker } from '../support/wrangler.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
 
 const CLOCK = '2022-01-03';
 const ORIGIN = 'http://127.0.0.1:8080';
-const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-router-'));
+let state;
 let worker;
 let conforms;
 let validated = 0;
 const keys = {};
 
 before(async () => {
-  await applyMigrations({ stateDir: state });
-  keys.live = (await issueKey({ kind: 'live', origins: [ORIGIN], stateDir: state })).key;
-  keys.sandbox = (await issueKey({ kind: 'sandbox', stateDir: state })).key;
-  keys.limited = (await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 3, stateDir: state })).key;
+  let issued;
+  ({ state, keys: issued } = await keyStore('router', {
+    live: { kind: 'live', origins: [ORIGIN] },
+    sandbox: { kind: 'sandbox' },
+    limited: { kind: 'live', tier: 'enterprise', dailyLimit: 3 },
+  }));
+  Object.assign(keys, issued);
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK } });
   const doc = await (await fetch(`${worker.url}/openapi.json`)).json();
   conforms = openApiValidator(doc);

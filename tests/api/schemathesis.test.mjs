@@ -11,12 +11,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { promisify } from 'node:util';
-import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
-import { startWorker } from '../support/wrangler.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const run = promisify(execFile);
 const schemathesis = new URL('../../.tools/venv/bin/schemathesis', import.meta.url).pathname;
@@ -25,9 +21,8 @@ let worker;
 let key;
 
 before(async () => {
-  const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-schema-'));
-  await applyMigrations({ stateDir: state });
-  ({ key } = await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000, stateDir: state }));
+  const { state, keys } = await keyStore('schema', { key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000 } });
+  ({ key } = keys);
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: '2022-01-03' } });
 });
 

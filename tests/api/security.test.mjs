@@ -6,24 +6,22 @@
 // is not on the key's list.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { applyMigrations, issueKey, revokeKey } from '../../scripts/keys.mjs';
-import { startWorker } from '../support/wrangler.mjs';
+import { revokeKey } from '../../scripts/keys.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const ORIGIN = 'http://127.0.0.1:8080';
 const EVIL = 'http://evil.example';
-const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-security-'));
-const keys = {};
+let state;
+let keys;
 let worker;
 
 before(async () => {
-  await applyMigrations({ stateDir: state });
-  keys.live = (await issueKey({ kind: 'live', origins: [ORIGIN], stateDir: state })).key;
-  keys.limited = (await issueKey({ kind: 'live', tier: 'enterprise', dailyLimit: 1, stateDir: state })).key;
-  keys.expired = (await issueKey({ kind: 'sandbox', stateDir: state, issuedAt: new Date(Date.now() - 31 * 86400e3) })).key;
-  keys.revoked = (await issueKey({ kind: 'live', origins: [ORIGIN], stateDir: state })).key;
+  ({ state, keys } = await keyStore('security', {
+    live: { kind: 'live', origins: [ORIGIN] },
+    limited: { kind: 'live', tier: 'enterprise', dailyLimit: 1 },
+    expired: { kind: 'sandbox', issuedAt: new Date(Date.now() - 31 * 86400e3) },
+    revoked: { kind: 'live', origins: [ORIGIN] },
+  }));
   await revokeKey({ key: keys.revoked, stateDir: state });
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: '2022-01-03' } });
 });

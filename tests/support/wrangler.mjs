@@ -5,6 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -73,4 +74,19 @@ export async function startWorker({ persistTo, vars = {}, assetsDir, port: fixed
   }
   await stop();
   throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
+}
+
+/**
+ * A fresh local key store (D1 migrated) in a temp dir named after `name`, with a key
+ * issued for each entry of `specs` (`issueKey` options): resolves to `{ state, keys }`,
+ * `keys` holding the key text under the same names. Pass `state` as `persistTo`.
+ */
+export async function keyStore(name, specs = {}) {
+  const state = mkdtempSync(path.join(os.tmpdir(), `hexrisk-${name}-`));
+  await applyMigrations({ stateDir: state });
+  const keys = {};
+  for (const [label, options] of Object.entries(specs)) {
+    keys[label] = (await issueKey({ ...options, stateDir: state })).key;
+  }
+  return { state, keys };
 }
