@@ -152,39 +152,6 @@ pub fn distance_m(from: LatLng, to: LatLng) -> f64 {
     from.distance_m(to)
 }
 
-/// The cells a straight segment crosses, in order, each with the length of segment
-/// inside it in metres (sampled every `step_m` metres, so a cell the segment only
-/// clips by less than a step can be missed).
-#[must_use]
-pub fn cells_along(from: LatLng, to: LatLng, step_m: f64) -> Vec<(CellIndex, f64)> {
-    let length = distance_m(from, to);
-    let steps = if step_m > 0.0 && length.is_finite() {
-        libm::ceil(length / step_m).max(1.0) as usize
-    } else {
-        1
-    };
-    let piece = length / steps as f64;
-    let mut out: Vec<(CellIndex, f64)> = Vec::new();
-    for i in 0..steps {
-        // Midpoint of each piece, interpolated linearly (segments are city-scale).
-        let t = (i as f64 + 0.5) / steps as f64;
-        let lat = from.lat() + (to.lat() - from.lat()) * t;
-        let lng = from.lng() + (to.lng() - from.lng()) * t;
-        let Ok(point) = LatLng::new(lat, lng) else {
-            continue;
-        };
-        let cell = point.to_cell(RESOLUTION);
-        match out.last_mut() {
-            Some((previous, metres)) if *previous == cell => *metres += piece,
-            _ => out.push((cell, piece)),
-        }
-    }
-    if out.is_empty() {
-        out.push((from.to_cell(RESOLUTION), 0.0));
-    }
-    out
-}
-
 /// The cells a polyline crosses at `resolution`, in the order the line enters them,
 /// each with the metres of line inside it.
 ///
@@ -337,6 +304,38 @@ pub fn disk(cell: CellIndex, k: u32) -> Result<Vec<CellIndex>, RingError> {
 mod tests {
     use super::*;
     use alloc::string::ToString;
+
+    /// Test oracle for [`cells_crossed`]: the cells a straight segment crosses, found by
+    /// sampling every `step_m` metres (so a cell clipped by less than a step is missed),
+    /// each with the metres of segment inside it.
+    fn cells_along(from: LatLng, to: LatLng, step_m: f64) -> Vec<(CellIndex, f64)> {
+        let length = distance_m(from, to);
+        let steps = if step_m > 0.0 && length.is_finite() {
+            libm::ceil(length / step_m).max(1.0) as usize
+        } else {
+            1
+        };
+        let piece = length / steps as f64;
+        let mut out: Vec<(CellIndex, f64)> = Vec::new();
+        for i in 0..steps {
+            // Midpoint of each piece, interpolated linearly (segments are city-scale).
+            let t = (i as f64 + 0.5) / steps as f64;
+            let lat = from.lat() + (to.lat() - from.lat()) * t;
+            let lng = from.lng() + (to.lng() - from.lng()) * t;
+            let Ok(point) = LatLng::new(lat, lng) else {
+                continue;
+            };
+            let cell = point.to_cell(RESOLUTION);
+            match out.last_mut() {
+                Some((previous, metres)) if *previous == cell => *metres += piece,
+                _ => out.push((cell, piece)),
+            }
+        }
+        if out.is_empty() {
+            out.push((from.to_cell(RESOLUTION), 0.0));
+        }
+        out
+    }
 
     #[test]
     fn known_cells_of_the_three_cities() {
