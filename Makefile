@@ -79,6 +79,8 @@ js-test:
 # Coverage-guided fuzzing (cargo fuzz / libFuzzer, AddressSanitizer). The machine has
 # only the stable toolchain; RUSTC_BOOTSTRAP=1 lets it take the sanitizer flags
 # cargo fuzz passes. `make test` runs a short pass; crashes land in fuzz/artifacts/.
+# Committed seeds (fuzz/seeds/<target>: one valid body per operation) and
+# dictionaries (fuzz/<target>.dict) start the search from real requests.
 FUZZ_TARGETS := artifact artifact_fields cells requests
 FUZZ_SECONDS ?= 300
 FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(ROOT)/.tools/bin/cargo-fuzz
@@ -86,7 +88,10 @@ FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(ROOT)/.tools/bin/cargo-fuzz
 fuzz: tools artifacts
 	$(FUZZ) build -O
 	@for t in $(FUZZ_TARGETS); do echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
-	  ( $(FUZZ) run -O $$t -- -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 2>&1 | grep -E '^Done|ERROR|panicked|SUMMARY' ) || exit 1; done
+	  mkdir -p fuzz/corpus/$$t; \
+	  seeds=$$([ -d fuzz/seeds/$$t ] && echo seeds/$$t || true); \
+	  dict=$$([ -f fuzz/$$t.dict ] && echo -dict=$$t.dict || true); \
+	  ( $(FUZZ) run -O $$t corpus/$$t $$seeds -- $$dict -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 2>&1 | grep -E '^Done|ERROR|panicked|SUMMARY' ) || exit 1; done
 
 fuzz-smoke: FUZZ_SECONDS = 10
 fuzz-smoke: fuzz
