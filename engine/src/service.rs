@@ -368,10 +368,12 @@ pub fn hexes_lookup(
         detail,
         scoring,
     } = lookup_request(body)?;
-    let disk = ScoredCells::ring(atlas, centre, ring, &scoring, now, &mut ScoreMemo::new())?;
+    // One memo for the scores and the breakdowns: each city is scored once.
+    let mut memo = ScoreMemo::new();
+    let disk = ScoredCells::ring(atlas, centre, ring, &scoring, now, &mut memo)?;
     let mut cells = score_rows(&disk);
     if detail {
-        let mut cache = ScoreCache::new(&scoring, now)?;
+        let mut cache = ScoreCache::with_memo(&scoring, now, &mut memo)?;
         for (row, &cell) in cells.iter_mut().zip(&disk.cells) {
             row["breakdown"] = match columns::locate(atlas, cell) {
                 Some((index, city, position)) => {
