@@ -18,13 +18,14 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke load
+.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke schema load
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
 	@echo "make test  - install what is missing and run every test"
 	@echo "make load          - 60 s mixed load at 64 connections, exact quota under load"
 	@echo "make fuzz          - every fuzz target for FUZZ_SECONDS (default 300) each"
+	@echo "make schema        - schemathesis on both APIs, SCHEMATHESIS_EXAMPLES (default 500) per operation"
 	@echo "make bench         - every benchmark below, then regenerate the tables of docs/BENCHMARKS.md"
 	@echo "make bench-scoring - ring, 5000-cell and viewport scoring natively and in wasm beside h3-js"
 	@echo "make bench-routing - routing natively beside petgraph Dijkstra, and in wasm"
@@ -75,7 +76,6 @@ rust-test: artifacts
 js-test:
 	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs' 'tests/package/*.test.mjs'
 
-# wrk against the prediction API under wrangler dev, beside the Worker's no-op route.
 # Coverage-guided fuzzing (cargo fuzz / libFuzzer, AddressSanitizer). The machine has
 # only the stable toolchain; RUSTC_BOOTSTRAP=1 lets it take the sanitizer flags
 # cargo fuzz passes. `make test` runs a short pass; crashes land in fuzz/artifacts/.
@@ -95,6 +95,12 @@ fuzz: tools artifacts
 
 fuzz-smoke: FUZZ_SECONDS = 10
 fuzz-smoke: fuzz
+
+# Schemathesis against both served OpenAPI documents with more generated requests than
+# the bounded pass of `make test` (60 per operation and phase there).
+SCHEMATHESIS_EXAMPLES ?= 500
+schema: tools artifacts worker
+	SCHEMATHESIS_EXAMPLES=$(SCHEMATHESIS_EXAMPLES) $(NODE) --test tests/api/schemathesis.test.mjs
 
 # Bounded load of both APIs (wrk, 64 connections, 60 s) with zero errors allowed and
 # an exact quota under load; memory beside a no-op baseline.
