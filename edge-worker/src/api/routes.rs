@@ -751,6 +751,42 @@ pub(crate) mod tests {
         assert_eq!(status, 200);
     }
 
+    #[test]
+    fn head_is_answered_like_get_and_counts() {
+        let backend = Memory::new();
+        let head = router_call(
+            &backend,
+            Method::HEAD,
+            "http://x/v1/classes",
+            &[
+                ("authorization", &format!("Bearer {SANDBOX_KEY}")),
+                ("accept-encoding", "gzip"),
+            ],
+            None,
+        );
+        assert_eq!(head.status(), 200);
+        assert_eq!(head.headers()["ratelimit-remaining"], "2");
+        // The runtime drops a HEAD body; compressing it would only waste the work.
+        assert!(!head.headers().contains_key("content-encoding"));
+        let (status, _, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+        assert_eq!(status, 200);
+        assert_eq!(response.headers()["ratelimit-remaining"], "1");
+        // Preflights carry no key and do not count.
+        let options = router_call(&backend, Method::OPTIONS, "http://x/v1/classes", &[], None);
+        assert_eq!(options.status(), 204);
+        let (_, _, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+        assert_eq!(response.headers()["ratelimit-remaining"], "0");
+        // A HEAD to a POST-only path is refused like a GET.
+        let head = router_call(
+            &backend,
+            Method::HEAD,
+            "http://x/v1/predict",
+            &[("authorization", &format!("Bearer {LIVE_KEY}"))],
+            None,
+        );
+        assert_eq!(head.status(), 405);
+    }
+
     /// A router request with `X-API-Key`, optional `Origin` and `Accept-Encoding`.
     fn router_call(
         backend: &Memory,
