@@ -54,8 +54,8 @@ fi
 # The cargo installs share one target folder so common dependencies build once.
 export CARGO_TARGET_DIR="$tools/cargo-target"
 # These tools' own run time is small beside the builds they drive, so they are built
-# at opt-level 1 without debug info: a fifth less time on a cold machine (measured on worker-build: 235 s against 293 s). Only `cargo install`
-# sees these settings.
+# at opt-level 1 without debug info: a fifth less time on a cold machine (measured on
+# worker-build: 235 s against 293 s). Only `cargo install` sees these settings.
 cargo_install() {
   CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
     CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
