@@ -19,11 +19,11 @@ use alloc::vec::Vec;
 use h3o::{CellIndex, LatLng};
 use serde::{Serialize, Serializer};
 
-use crate::colour::ColourIndex;
+use crate::city::CityModel;
 use crate::grid::RESOLUTION;
-use crate::model::CityModel;
 use crate::routing::OUTSIDE_COVERAGE_RISK;
-use crate::scores::{CityScores, Intent, tier};
+use crate::scoring::ColourIndex;
+use crate::scoring::{CityScores, Intent, tier};
 
 /// Longest hex path accepted for evaluation, in cells.
 pub const MAX_HEX_PATH_CELLS: usize = 5000;
@@ -400,11 +400,11 @@ fn centre_line(cells: &[CellIndex]) -> Vec<(CellIndex, f64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::artifact::tests::sample;
-    use crate::scores::ScoringParams;
+    use crate::artifact::fixture::CityFixture;
+    use crate::scoring::ScoringParams;
 
     fn model() -> CityModel {
-        CityModel::from_artifact(sample())
+        CityModel::from_artifact(CityFixture::default().build())
     }
 
     #[test]

@@ -1,14 +1,33 @@
 //! # hexrisk-engine
 //!
-//! The scoring core of hexrisk: crime classes, risk levels, colour bands and the
-//! H3 grid helpers that every surface (browser, edge, native) shares.
+//! The one engine of hexrisk: crime-risk forecasts on the H3 grid and safe routes,
+//! the same code natively (tests, benchmarks, the offline build), in a Cloudflare
+//! Worker (`hexrisk-edge`) and in the browser (the npm package, feature `wasm`).
 //!
-//! The crate is `no_std` + `alloc` by default so the same code runs unchanged in a
-//! Cloudflare Worker, in the browser through wasm-bindgen and natively.
+//! The modules, from the bottom up (each imports only those above it):
+//!
+//! | module | what |
+//! |---|---|
+//! | [`grid`] | H3 cells, rings, the cells a line crosses, stored positions |
+//! | [`forecast`] | crime classes, the outcome distribution of a cell-week, risk levels |
+//! | [`roads`] | the road graph of a city (or a lattice over its cells) |
+//! | [`routing`] | costs, snapping, landmark A* and alternatives on a graph |
+//! | [`artifact`] | the per-city binary file and the manifest that lists them |
+//! | [`city`] | a decoded city model and the [`Atlas`](city::Atlas) of cities |
+//! | [`scoring`] | safety scores, colour bands, tiers, breakdowns, precincts |
+//! | [`corridor`] | the cells a line or hex path passes and their metrics |
+//! | [`plan`] | a route for a city request: search, alternatives, evaluation |
+//! | [`api`] | both APIs' operations on JSON, with typed error codes |
+//! | `wasm` | the npm package's bindings (feature `wasm`) |
+//!
+//! Without default features the crate is `no_std` + `alloc` (`make lint` builds it
+//! for `thumbv7em-none-eabihf`, which has no standard library).
 //!
 //! Features:
 //! - `std` (default): `std::error::Error` impls and the standard library.
 //! - `wasm`: the wasm-bindgen bindings that make up the npm package in `pkg/`.
+//! - `test-fixtures`: small hand-made artifacts and graphs for tests of this and
+//!   the other crates.
 //!
 //! ```
 //! use hexrisk_engine::{CrimeClass, RiskLevel, grid};
@@ -27,33 +46,27 @@
 extern crate alloc;
 
 #[macro_use]
-mod names;
+mod api_names;
 
+pub mod api;
 pub mod artifact;
-pub mod classes;
-pub mod colour;
-pub mod columns;
+pub mod city;
 pub mod corridor;
 pub mod forecast;
-pub mod graph;
 pub mod grid;
-pub mod model;
-pub mod predictions;
-pub mod query;
-pub mod risk;
+pub mod plan;
+pub mod roads;
 pub mod routing;
-pub mod scores;
-pub mod service;
+pub mod scoring;
 
 #[cfg(feature = "wasm")]
 pub mod wasm;
 
-pub use classes::CrimeClass;
-pub use colour::{ColourIndex, PALETTE};
+pub use forecast::{CrimeClass, RiskLevel};
 pub use grid::{CoordinateError, RingError};
 /// H3 cell index, re-exported so users need no direct h3o dependency.
 pub use h3o::CellIndex;
-pub use risk::RiskLevel;
+pub use scoring::{ColourIndex, PALETTE};
 
 /// Version of the engine crate, reported by both APIs' health endpoints.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

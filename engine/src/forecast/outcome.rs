@@ -20,7 +20,7 @@
 //! All maths goes through `libm`, so native and WebAssembly builds give bit-identical
 //! numbers.
 
-use crate::classes::CrimeClass;
+use super::classes::CrimeClass;
 
 /// The five classes that count incidents, in API order (every class but `NO_CRIME`).
 pub const CRIME_CLASSES: [CrimeClass; 5] = [

@@ -1,15 +1,22 @@
-//! A loaded city model: grid lookups, the forecast calendar and per cell-week
-//! forecasts decoded from an artifact.
+//! A loaded city model: grid lookups, the forecast calendar, per cell-week
+//! forecasts decoded from an artifact, and the city's routable networks; an
+//! [`Atlas`] holds the cities an engine serves.
+
+mod atlas;
+mod networks;
 
 use alloc::vec::Vec;
 
 use chrono::{Datelike, NaiveDate};
 use h3o::CellIndex;
 
+pub use atlas::{Atlas, LocateError};
+pub use networks::Network;
+use networks::Networks;
+
 use crate::artifact::{self, ArtifactError, CityArtifact, RATE_CLASSES};
-use crate::classes::CrimeClass;
-use crate::forecast::{self, ClassRates, Dispersion, OutcomeProbabilities};
-use crate::risk::RiskLevel;
+use crate::forecast::{self, ClassRates, CrimeClass, Dispersion, OutcomeProbabilities, RiskLevel};
+use crate::roads::hex_lattice;
 
 /// A date the model has no forecast for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -96,52 +103,6 @@ pub struct CityModel {
     networks: Networks,
 }
 
-/// A routable network: a graph and its search index.
-#[derive(Debug, Clone, Copy)]
-pub struct Network<'a> {
-    /// The graph.
-    pub graph: &'a crate::graph::RoadGraph,
-    /// Its index.
-    pub index: &'a crate::routing::RouteIndex,
-}
-
-/// Route indexes, built on first use: they are derived data, so clones start empty
-/// and equality ignores them.
-struct Networks {
-    roads: once_cell::race::OnceBox<crate::routing::RouteIndex>,
-    grid: once_cell::race::OnceBox<(crate::graph::RoadGraph, crate::routing::RouteIndex)>,
-}
-
-impl Networks {
-    const fn new() -> Self {
-        Self {
-            roads: once_cell::race::OnceBox::new(),
-            grid: once_cell::race::OnceBox::new(),
-        }
-    }
-}
-
-impl Clone for Networks {
-    fn clone(&self) -> Self {
-        Self::new()
-    }
-}
-
-impl PartialEq for Networks {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-
-impl core::fmt::Debug for Networks {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Networks")
-            .field("roads_indexed", &self.roads.get().is_some())
-            .field("grid_indexed", &self.grid.get().is_some())
-            .finish()
-    }
-}
-
 impl CityModel {
     /// Decodes an artifact file.
     ///
@@ -165,27 +126,19 @@ impl CityModel {
     #[must_use]
     pub fn road_network(&self) -> Option<Network<'_>> {
         let graph = self.artifact.road_graph.as_ref()?;
-        let index = self
-            .networks
-            .roads
-            .get_or_init(|| alloc::boxed::Box::new(crate::routing::RouteIndex::new(graph)));
-        Some(Network { graph, index })
+        Some(self.networks.roads(graph))
     }
 
     /// A lattice over the city's own resolution-8 cells, for routes that do not
     /// follow roads; built on first use.
     #[must_use]
     pub fn grid_network(&self) -> Network<'_> {
-        let (graph, index) = self.networks.grid.get_or_init(|| {
-            let cells: alloc::vec::Vec<CellIndex> = (0..self.cell_count())
+        self.networks.grid(|| {
+            let cells: Vec<CellIndex> = (0..self.cell_count())
                 .filter_map(|p| self.cell(p))
                 .collect();
-            let graph =
-                crate::graph::hex_lattice(&cells, &self.artifact.cells, "H3 resolution-8 grid");
-            let index = crate::routing::RouteIndex::new(&graph);
-            alloc::boxed::Box::new((graph, index))
-        });
-        Network { graph, index }
+            hex_lattice(&cells, &self.artifact.cells, "H3 resolution-8 grid")
+        })
     }
 
     /// The underlying artifact.
@@ -320,79 +273,13 @@ impl CityModel {
     }
 }
 
-/// The cities an engine serves.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Atlas {
-    cities: Vec<CityModel>,
-}
-
-/// A point no city covers.
-#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
-pub enum LocateError {
-    /// The coordinates are invalid.
-    #[error(transparent)]
-    Coordinates(#[from] crate::grid::CoordinateError),
-    /// Valid, but outside every city grid.
-    #[error("location is not covered by any city")]
-    NotCovered,
-}
-
-impl Atlas {
-    /// An atlas of the given cities.
-    #[must_use]
-    pub fn new(cities: Vec<CityModel>) -> Self {
-        Self { cities }
-    }
-
-    /// Adds or replaces a city (by code).
-    pub fn insert(&mut self, city: CityModel) {
-        let code = city.artifact.city.code.clone();
-        self.cities.retain(|c| c.artifact.city.code != code);
-        self.cities.push(city);
-    }
-
-    /// The cities.
-    #[must_use]
-    pub fn cities(&self) -> &[CityModel] {
-        &self.cities
-    }
-
-    /// A city by code.
-    #[must_use]
-    pub fn city(&self, code: &str) -> Option<&CityModel> {
-        self.cities.iter().find(|c| c.artifact.city.code == code)
-    }
-
-    /// The city and grid position of a cell.
-    #[must_use]
-    pub fn locate_cell(&self, cell: CellIndex) -> Option<(&CityModel, usize)> {
-        self.cities
-            .iter()
-            .find_map(|city| city.position(cell).map(|position| (city, position)))
-    }
-
-    /// The city, cell and grid position of a point.
-    ///
-    /// # Errors
-    /// [`LocateError`] for invalid coordinates or a point outside every city.
-    pub fn locate(
-        &self,
-        latitude: f64,
-        longitude: f64,
-    ) -> Result<(&CityModel, CellIndex, usize), LocateError> {
-        let cell = crate::grid::cell_at(latitude, longitude)?;
-        let (city, position) = self.locate_cell(cell).ok_or(LocateError::NotCovered)?;
-        Ok((city, cell, position))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::artifact::tests::sample;
+    use crate::artifact::fixture::CityFixture;
 
     fn model() -> CityModel {
-        CityModel::from_bytes(&artifact::encode(&sample()).unwrap()).unwrap()
+        CityModel::from_bytes(&artifact::encode(&CityFixture::default().build()).unwrap()).unwrap()
     }
 
     #[test]

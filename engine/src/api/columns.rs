@@ -9,12 +9,12 @@
 
 use alloc::vec::Vec;
 
+use super::options::{Scoring, ScoringQuery};
+use super::{ErrorCode, QueryError};
 use crate::CellIndex;
-use crate::colour::ColourIndex;
+use crate::city::{Atlas, CityModel};
 use crate::grid;
-use crate::model::{Atlas, CityModel};
-use crate::query::{QueryError, Scoring, ScoringQuery};
-use crate::scores::CityScores;
+use crate::scoring::{CityScores, ColourIndex};
 
 /// Scores kept between requests: for each city of an atlas (by position), the
 /// resolved options and scores of the last request that touched it.
@@ -110,7 +110,7 @@ impl<'a> ScoreCache<'a> {
         }
         memo.cities[index]
             .as_ref()
-            .ok_or_else(|| QueryError::new("INTERNAL_ERROR", "", "scores were not kept"))
+            .ok_or_else(|| QueryError::new(ErrorCode::InternalError, "", "scores were not kept"))
     }
 }
 
@@ -245,11 +245,13 @@ impl ScoredCells {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::artifact::tests::sample;
-    use crate::model::{Atlas, CityModel};
+    use crate::artifact::fixture::CityFixture;
+    use crate::city::{Atlas, CityModel};
 
     fn atlas() -> Atlas {
-        Atlas::new(vec![CityModel::from_artifact(sample())])
+        Atlas::new(vec![CityModel::from_artifact(
+            CityFixture::default().build(),
+        )])
     }
 
     #[test]

@@ -1,133 +1,25 @@
-//! The JSON requests shared by the router API and the npm package, and their
-//! answers: scoring options, routes, line and hex-path evaluations. Parsing here
-//! means an app gets the same answers and the same errors offline and online.
-//!
-//! Scoring options (every request):
-//! - `intent`: `overall` (default), `walking`, `driving` or `night`.
-//! - `activeCodes`: crime class codes to count (default all five; at least one).
-//! - `toggles`: `{CODE: boolean}`; `false` switches a class off.
-//! - `modifiers.week`: any date (YYYY-MM-DD) in the forecast week; default the
-//!   current week, or the nearest week with forecasts when today is outside them.
-//! - `modifiers.classWeights`: `{CODE: number}`, multipliers 0..=10 on the intent's
-//!   class weights.
-//!
-//! Unknown fields are ignored; unknown intents, methods, modes and class codes
-//! are errors.
+//! Routes, line evaluations and hex-path evaluations as typed requests and answers:
+//! the bodies of `POST /route`, `/evaluate` and `/evaluate-hex-path`, checked and
+//! answered the same way offline and online.
 
-use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use chrono::NaiveDate;
 use h3o::{CellIndex, LatLng};
 use serde::{Deserialize, Serialize};
 
+use super::options::{Scoring, ScoringQuery};
+use super::{ErrorCode, QueryError};
+use crate::city::{Atlas, CityModel};
 use crate::corridor::{self, Evaluation, HexPathError, TravelMode};
 use crate::forecast::CRIME_CLASSES;
-use crate::model::{Atlas, CityModel};
-use crate::routing::{self, RouteAnswer, RouteError, RouteMethod, RouteRequest};
-use crate::scores::{CityScores, Intent, ScoringParams};
+use crate::plan::{self, RouteAnswer, RouteError, RouteRequest};
+use crate::routing::{self, RouteMethod};
+use crate::scoring::{CityScores, Intent};
 
 /// Most positions in a LineString to evaluate.
 pub const MAX_LINE_POSITIONS: usize = 10_000;
-
-/// Largest class weight multiplier.
-pub const MAX_CLASS_WEIGHT: f64 = 10.0;
-
-/// A request that cannot be answered, with the API error code.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct QueryError {
-    /// API error code: `INVALID_REQUEST`, `INVALID_COORDINATES`,
-    /// `LOCATION_NOT_COVERED` or `DATE_OUT_OF_RANGE`.
-    pub code: &'static str,
-    /// Text for people.
-    pub message: String,
-    /// The request field at fault.
-    pub field: String,
-    /// Position in an array field, when the error is about one element.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub index: Option<usize>,
-    /// Distance to the network, for points too far to snap.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub distance_m: Option<f64>,
-    /// Further context (for example `limit`, `count`, `resolution`).
-    #[serde(flatten)]
-    pub extra: serde_json::Map<String, serde_json::Value>,
-}
-
-impl QueryError {
-    /// An error with a code, the field at fault and a message.
-    #[must_use]
-    pub fn new(code: &'static str, field: &str, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-            field: field.into(),
-            index: None,
-            distance_m: None,
-            extra: serde_json::Map::new(),
-        }
-    }
-
-    /// An `INVALID_REQUEST` error.
-    #[must_use]
-    pub fn invalid(field: &str, message: impl Into<String>) -> Self {
-        Self::new("INVALID_REQUEST", field, message)
-    }
-
-    /// Adds context.
-    #[must_use]
-    pub fn with(mut self, key: &str, value: impl Into<serde_json::Value>) -> Self {
-        self.extra.insert(key.into(), value.into());
-        self
-    }
-
-    /// The field at fault.
-    #[must_use]
-    pub fn on(mut self, field: impl Into<String>) -> Self {
-        self.field = field.into();
-        self
-    }
-
-    /// The position in an array field.
-    #[must_use]
-    pub fn at(mut self, index: usize) -> Self {
-        self.index = Some(index);
-        self
-    }
-
-    /// The error's context, as the APIs' `details`: `field` (unless empty), then `index`,
-    /// `distanceM` and the rest when they apply.
-    #[must_use]
-    pub fn details(&self) -> serde_json::Map<String, serde_json::Value> {
-        let mut details = serde_json::Map::new();
-        if !self.field.is_empty() {
-            details.insert("field".into(), self.field.clone().into());
-        }
-        if let Some(index) = self.index {
-            details.insert("index".into(), index.into());
-        }
-        if let Some(distance) = self.distance_m {
-            details.insert("distanceM".into(), distance.into());
-            details.insert(
-                "maxSnapDistanceM".into(),
-                routing::MAX_SNAP_DISTANCE_M.into(),
-            );
-        }
-        for (key, value) in &self.extra {
-            details.insert(key.clone(), value.clone());
-        }
-        details
-    }
-
-    /// An error for a body that is not the expected JSON shape.
-    #[must_use]
-    pub fn malformed(message: impl Into<String>) -> Self {
-        Self::invalid("body", message)
-    }
-}
 
 /// A point as `{lat, lng}`.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
@@ -138,152 +30,14 @@ pub struct PointQuery {
     pub lng: f64,
 }
 
-/// Score modifiers.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Modifiers {
-    /// A date in the forecast week.
-    pub week: Option<String>,
-    /// Per-class multipliers.
-    pub class_weights: Option<BTreeMap<String, f64>>,
-}
-
-/// Scoring options every request may carry.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScoringQuery {
-    /// The intent.
-    pub intent: Option<String>,
-    /// Classes to count.
-    pub active_codes: Option<Vec<String>>,
-    /// Classes switched on or off.
-    pub toggles: Option<BTreeMap<String, bool>>,
-    /// Week and weights.
-    pub modifiers: Option<Modifiers>,
-}
-
-/// Resolved scoring options.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Scoring {
-    /// Weights and active classes.
-    pub params: ScoringParams,
-    /// Forecast week index.
-    pub week: usize,
-}
-
-fn class_position(code: &str) -> Option<usize> {
-    CRIME_CLASSES.iter().position(|c| c.code() == code)
-}
-
-fn unknown_class(field: &str, code: &str) -> QueryError {
-    let known: Vec<&str> = CRIME_CLASSES.iter().map(|c| c.code()).collect();
-    QueryError::invalid(
-        field,
-        format!(
-            "unknown crime class code {code:?} (expected one of {})",
-            known.join(", ")
-        ),
-    )
-}
-
-impl ScoringQuery {
-    /// Checks everything but the week, which needs a city: intent, classes,
-    /// toggles and weights.
-    ///
-    /// # Errors
-    /// [`QueryError`] naming the field at fault.
-    pub fn params(&self) -> Result<ScoringParams, QueryError> {
-        let intent = match &self.intent {
-            None => Intent::Overall,
-            Some(text) => text.parse().map_err(|e: crate::scores::UnknownIntent| {
-                QueryError::invalid("intent", e.to_string())
-            })?,
-        };
-        let mut active = [true; 5];
-        if let Some(codes) = &self.active_codes {
-            active = [false; 5];
-            for (i, code) in codes.iter().enumerate() {
-                let position = class_position(code).ok_or_else(|| QueryError {
-                    index: Some(i),
-                    ..unknown_class("activeCodes", code)
-                })?;
-                active[position] = true;
-            }
-        }
-        for (code, &on) in self.toggles.iter().flatten() {
-            let position = class_position(code).ok_or_else(|| unknown_class("toggles", code))?;
-            active[position] &= on;
-        }
-        if !active.contains(&true) {
-            return Err(QueryError::invalid(
-                "activeCodes",
-                "at least one crime class must be active",
-            ));
-        }
-        let mut overrides = [1.0; 5];
-        let weights = self
-            .modifiers
-            .as_ref()
-            .and_then(|m| m.class_weights.as_ref());
-        for (code, &weight) in weights.into_iter().flatten() {
-            let position = class_position(code)
-                .ok_or_else(|| unknown_class("modifiers.classWeights", code))?;
-            if !(0.0..=MAX_CLASS_WEIGHT).contains(&weight) {
-                return Err(QueryError::invalid(
-                    "modifiers.classWeights",
-                    format!("class weights must be between 0 and 10, got {weight} for {code}"),
-                ));
-            }
-            overrides[position] = weight;
-        }
-        if let Some(text) = self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
-            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
-                QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
-            })?;
-        }
-        Ok(ScoringParams {
-            intent,
-            active,
-            overrides,
-        })
-    }
-
-    /// Resolves the options for a city at an instant (seconds since the epoch,
-    /// which sets the default week).
-    ///
-    /// # Errors
-    /// [`QueryError`] naming the field at fault.
-    pub fn resolve(&self, model: &CityModel, now_utc_seconds: i64) -> Result<Scoring, QueryError> {
-        let params = self.params()?;
-        let week = match self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
-            Some(text) => {
-                let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
-                    QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
-                })?;
-                model.week_index(date).map_err(|e| {
-                    QueryError::new("DATE_OUT_OF_RANGE", "modifiers.week", e.to_string())
-                })?
-            }
-            None => default_week(model, now_utc_seconds),
-        };
-        Ok(Scoring { params, week })
-    }
-}
-
-/// The current week, or the nearest week with forecasts.
-#[must_use]
-pub fn default_week(model: &CityModel, now_utc_seconds: i64) -> usize {
-    let last = model.week_count().saturating_sub(1);
-    match model.current_week(now_utc_seconds) {
-        Some(date) if date < model.first_week() => 0,
-        Some(date) => model.week_index(date).unwrap_or(last),
-        None => last,
-    }
-}
-
 fn point(query: PointQuery, field: &str) -> Result<LatLng, QueryError> {
-    crate::grid::validate(query.lat, query.lng)
-        .map_err(|e| QueryError::new("INVALID_COORDINATES", field, format!("{field}: {e}")))
+    crate::grid::validate(query.lat, query.lng).map_err(|e| {
+        QueryError::new(
+            ErrorCode::InvalidCoordinates,
+            field,
+            format!("{field}: {e}"),
+        )
+    })
 }
 
 /// Body of a route request.
@@ -363,7 +117,7 @@ fn locate<'a>(atlas: &'a Atlas, point: LatLng, field: &str) -> Result<&'a CityMo
         .map(|(city, _)| city)
         .ok_or_else(|| {
             QueryError::new(
-                "LOCATION_NOT_COVERED",
+                ErrorCode::LocationNotCovered,
                 field,
                 format!("{field} is not covered by any city"),
             )
@@ -413,7 +167,7 @@ pub fn route(
         mode: mode(query.mode.as_ref(), scoring.params.intent)?,
     };
     let scores = CityScores::compute(model, scoring.week, &scoring.params);
-    let answer = routing::route(model, &scores, &request).map_err(|e| {
+    let answer = plan::route(model, &scores, &request).map_err(|e| {
         let (field, distance) = match e {
             RouteError::OriginTooFar(d) => ("origin", Some(d)),
             RouteError::DestinationTooFar(d) => ("destination", Some(d)),
@@ -423,9 +177,9 @@ pub fn route(
             distance_m: distance.filter(|d| d.is_finite()),
             ..QueryError::new(
                 if distance.is_some() {
-                    "LOCATION_NOT_COVERED"
+                    ErrorCode::LocationNotCovered
                 } else {
-                    "INVALID_REQUEST"
+                    ErrorCode::InvalidRequest
                 },
                 field,
                 e.to_string(),
@@ -522,7 +276,11 @@ pub fn evaluate(
         };
         let p = crate::grid::validate(lat, lng).map_err(|e| QueryError {
             index: Some(i),
-            ..QueryError::new("INVALID_COORDINATES", field, format!("position {i}: {e}"))
+            ..QueryError::new(
+                ErrorCode::InvalidCoordinates,
+                field,
+                format!("position {i}: {e}"),
+            )
         })?;
         points.push(p);
     }
@@ -542,7 +300,7 @@ pub fn evaluate(
         .map(|(city, _)| city)
         .ok_or_else(|| {
             QueryError::new(
-                "LOCATION_NOT_COVERED",
+                ErrorCode::LocationNotCovered,
                 field,
                 "no point of the line is covered by any city",
             )
@@ -552,7 +310,7 @@ pub fn evaluate(
     let scores = CityScores::compute(model, scoring.week, &scoring.params);
     let mut evaluation = corridor::evaluate_line(model, &scores, &points, mode);
     evaluation.metrics.detour_pct =
-        routing::shortest_length_m(model, points[0], points[points.len() - 1])
+        plan::shortest_length_m(model, points[0], points[points.len() - 1])
             .filter(|&shortest| shortest > 0.0)
             .map(|shortest| 100.0 * (evaluation.metrics.distance_m - shortest) / shortest);
     Ok(EvaluationResponse {
@@ -594,7 +352,7 @@ pub fn evaluate_hex_path(
         .map(|(city, _)| city)
         .ok_or_else(|| {
             QueryError::new(
-                "LOCATION_NOT_COVERED",
+                ErrorCode::LocationNotCovered,
                 field,
                 "no cell of the path is covered by any city",
             )
@@ -613,10 +371,14 @@ pub fn evaluate_hex_path(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::artifact::tests::sample;
+    use crate::api::options::default_week;
+    use crate::artifact::fixture::CityFixture;
+    use crate::scoring::ScoringParams;
 
     fn atlas() -> Atlas {
-        Atlas::new(alloc::vec![CityModel::from_artifact(sample())])
+        Atlas::new(alloc::vec![CityModel::from_artifact(
+            CityFixture::default().build()
+        )])
     }
 
     /// 2021-12-22 12:00 UTC, inside the sample's first week.
@@ -636,7 +398,7 @@ mod tests {
         let err = scoring(r#"{"intent":"flying"}"#).unwrap_err();
         assert_eq!(
             (err.code, err.field.as_str()),
-            ("INVALID_REQUEST", "intent")
+            (ErrorCode::InvalidRequest, "intent")
         );
         let err = scoring(r#"{"activeCodes":["OTHER","NOPE"]}"#).unwrap_err();
         assert_eq!((err.field.as_str(), err.index), ("activeCodes", Some(1)));
@@ -658,14 +420,14 @@ mod tests {
             1
         );
         let err = scoring(r#"{"modifiers":{"week":"2030-01-07"}}"#).unwrap_err();
-        assert_eq!(err.code, "DATE_OUT_OF_RANGE");
+        assert_eq!(err.code, ErrorCode::DateOutOfRange);
         let err = scoring(r#"{"modifiers":{"week":"next week"}}"#).unwrap_err();
-        assert_eq!(err.code, "INVALID_REQUEST");
+        assert_eq!(err.code, ErrorCode::InvalidRequest);
     }
 
     #[test]
     fn the_default_week_is_clamped_into_the_forecasts() {
-        let model = CityModel::from_artifact(sample());
+        let model = CityModel::from_artifact(CityFixture::default().build());
         assert_eq!(default_week(&model, NOW), 0);
         assert_eq!(default_week(&model, NOW + 8 * 86_400), 1);
         assert_eq!(default_week(&model, NOW + 400 * 86_400), 2);
@@ -702,7 +464,7 @@ mod tests {
             .unwrap_err();
         assert_eq!(
             (err.code, err.field.as_str()),
-            ("INVALID_COORDINATES", "origin")
+            (ErrorCode::InvalidCoordinates, "origin")
         );
         let err = route_json(
             r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":10,"lng":10}}"#,
@@ -710,7 +472,7 @@ mod tests {
         .unwrap_err();
         assert_eq!(
             (err.code, err.field.as_str()),
-            ("LOCATION_NOT_COVERED", "destination")
+            (ErrorCode::LocationNotCovered, "destination")
         );
         let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790},"method":"fastest"}"#).unwrap_err();
         assert_eq!(err.field, "method");
@@ -751,12 +513,15 @@ mod tests {
             r#"{"geometry":{"type":"LineString","coordinates":[[-79.3795,43.6501],[0,95]]}}"#,
         )
         .unwrap_err();
-        assert_eq!((err.code, err.index), ("INVALID_COORDINATES", Some(1)));
+        assert_eq!(
+            (err.code, err.index),
+            (ErrorCode::InvalidCoordinates, Some(1))
+        );
         let err = evaluate_json(
             r#"{"geometry":{"type":"LineString","coordinates":[[10,10],[10.1,10]]}}"#,
         )
         .unwrap_err();
-        assert_eq!(err.code, "LOCATION_NOT_COVERED");
+        assert_eq!(err.code, ErrorCode::LocationNotCovered);
         let err = evaluate_json(
             r#"{"geometry":{"type":"LineString","coordinates":[[-79.38,43.65],[-76.0,43.65]]}}"#,
         )
@@ -766,7 +531,7 @@ mod tests {
 
     #[test]
     fn hex_paths_are_checked_cell_by_cell() {
-        let model = CityModel::from_artifact(sample());
+        let model = CityModel::from_artifact(CityFixture::default().build());
         let first = model.cell(0).unwrap();
         let next = crate::grid::disk(first, 1).unwrap()[1];
         let far = crate::grid::disk(first, 3).unwrap()[30];
@@ -789,7 +554,7 @@ mod tests {
         let outside = crate::grid::cell_at(10.0, 10.0).unwrap();
         assert_eq!(
             run(&[outside.to_string()]).unwrap_err().code,
-            "LOCATION_NOT_COVERED"
+            ErrorCode::LocationNotCovered
         );
     }
 }

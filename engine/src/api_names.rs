@@ -66,7 +66,7 @@ mod tests {
 
     use crate::corridor::TravelMode;
     use crate::routing::RouteMethod;
-    use crate::scores::Intent;
+    use crate::scoring::Intent;
 
     fn round_trips<T>(all: &[T])
     where

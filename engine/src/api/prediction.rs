@@ -12,11 +12,11 @@ use alloc::vec;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value, json};
 
+use super::{ErrorCode, QueryError, coordinate_error, malformed, missing};
 use crate::CellIndex;
-use crate::classes::CrimeClass;
+use crate::city::{Atlas, CityModel, Forecast, LocateError};
+use crate::forecast::CrimeClass;
 use crate::grid;
-use crate::model::{Atlas, CityModel, Forecast, LocateError};
-use crate::query::QueryError;
 
 /// Suggestion sent with `LOCATION_NOT_COVERED`.
 pub const COVERAGE_SUGGESTION: &str =
@@ -52,14 +52,6 @@ impl When {
     }
 }
 
-fn missing(field: &str) -> QueryError {
-    QueryError::invalid(field, format!("{field} is required"))
-}
-
-fn malformed(field: &str, expected: &str) -> QueryError {
-    QueryError::invalid(field, format!("{field} must be {expected}"))
-}
-
 /// Reads the optional `datetime` field.
 ///
 /// # Errors
@@ -78,19 +70,6 @@ pub fn datetime(map: &Map<String, Value>) -> Result<Option<When>, QueryError> {
     }
 }
 
-/// The error for a coordinate that is out of range or not finite.
-#[must_use]
-pub fn coordinate_error(err: &grid::CoordinateError, field_path: &str, value: f64) -> QueryError {
-    let value = if value.is_finite() {
-        Value::from(value)
-    } else {
-        Value::Null
-    };
-    QueryError::new("INVALID_COORDINATES", field_path, err.to_string())
-        .with("value", value)
-        .with("valid_range", err.field().valid_range().to_vec())
-}
-
 /// Reads a coordinate: missing is `INVALID_REQUEST`; present but not a number is
 /// `INVALID_COORDINATES` (malformed coordinates, as the specification says).
 fn number(map: &Map<String, Value>, key: &str, path: &str) -> Result<f64, QueryError> {
@@ -98,7 +77,7 @@ fn number(map: &Map<String, Value>, key: &str, path: &str) -> Result<f64, QueryE
         None => Err(missing(path)),
         Some(Value::Number(n)) => n.as_f64().ok_or_else(|| malformed(path, "a number")),
         Some(other) => Err(QueryError::new(
-            "INVALID_COORDINATES",
+            ErrorCode::InvalidCoordinates,
             path,
             format!("{path} must be a number"),
         )
@@ -139,7 +118,7 @@ fn iso(at: DateTime<Utc>) -> String {
 #[must_use]
 pub fn not_covered(latitude: f64, longitude: f64) -> QueryError {
     QueryError::new(
-        "LOCATION_NOT_COVERED",
+        ErrorCode::LocationNotCovered,
         "",
         "location is not covered by any city",
     )
@@ -186,7 +165,7 @@ pub fn week(city: &CityModel, when: Option<When>, now: i64) -> Result<usize, Que
     let range = city.prediction_range(now);
     let out_of_range = |value: String| {
         QueryError::new(
-            "DATE_OUT_OF_RANGE",
+            ErrorCode::DateOutOfRange,
             "datetime",
             "requested date is not available for predictions",
         )

@@ -21,6 +21,14 @@ use alloc::vec::Vec;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
+use crate::grid::MicroDegrees;
+
+#[cfg(any(test, feature = "test-fixtures"))]
+pub mod fixture;
+mod manifest;
+
+pub use manifest::{Manifest, ManifestCity};
+
 /// The file magic.
 pub const MAGIC: [u8; 4] = *b"HXRK";
 
@@ -68,6 +76,9 @@ pub enum ArtifactError {
     /// The decoded tables contradict each other.
     #[error("artifact is inconsistent: {0}")]
     Inconsistent(&'static str),
+    /// The artifact could not be serialised (writing, not reading).
+    #[error("artifact cannot be encoded")]
+    Encode,
 }
 
 /// Identity of a city.
@@ -114,8 +125,8 @@ pub struct PrecinctRecord {
     pub id: String,
     /// Display name.
     pub name: String,
-    /// Polygons; each is rings (outer first) of `[lng, lat]` in micro-degrees.
-    pub polygons: Vec<Vec<Vec<[i32; 2]>>>,
+    /// Polygons; each is rings (outer first).
+    pub polygons: Vec<Vec<Vec<MicroDegrees>>>,
 }
 
 /// Bounding box in degrees.
@@ -158,7 +169,7 @@ pub struct CityArtifact {
     /// database.
     pub utc_offsets: Vec<(i64, i32)>,
     /// The city's road graph for routing, if built.
-    pub road_graph: Option<crate::graph::RoadGraph>,
+    pub road_graph: Option<crate::roads::RoadGraph>,
 }
 
 /// Quantises an expected count to 16 bits on a log scale: 0 stands for 0 (and
@@ -186,9 +197,10 @@ pub fn dequantise_rate(q: u16) -> f64 {
 /// Encodes an artifact (deterministic: the same artifact gives the same bytes).
 ///
 /// # Errors
-/// [`ArtifactError::Decode`] if serialisation fails, which it does not for valid data.
+/// [`ArtifactError::Encode`] if serialisation fails, which it does not for valid
+/// data; `Inconsistent` for a body over 4 GiB.
 pub fn encode(artifact: &CityArtifact) -> Result<Vec<u8>, ArtifactError> {
-    let plain = postcard::to_allocvec(artifact).map_err(|_| ArtifactError::Decode)?;
+    let plain = postcard::to_allocvec(artifact).map_err(|_| ArtifactError::Encode)?;
     let body = miniz_oxide::deflate::compress_to_vec_zlib(&plain, 9);
     let mut out = Vec::with_capacity(HEADER_LEN + body.len());
     out.extend_from_slice(&MAGIC);
@@ -200,15 +212,6 @@ pub fn encode(artifact: &CityArtifact) -> Result<Vec<u8>, ArtifactError> {
     out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
     out.extend_from_slice(&body);
     Ok(out)
-}
-
-/// Compressed size of a road graph alone, as it is stored inside an artifact (for
-/// size budgets and benchmarks).
-#[must_use]
-pub fn encode_graph_for_size(graph: &crate::graph::RoadGraph) -> usize {
-    postcard::to_allocvec(graph).map_or(0, |plain| {
-        miniz_oxide::deflate::compress_to_vec_zlib(&plain, 9).len()
-    })
 }
 
 fn le_u32(bytes: &[u8]) -> u32 {
@@ -340,8 +343,8 @@ pub fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
         graph.validate(cells).map_err(|e| Inconsistent(e.0))?;
         // Segments are walked cell by cell: a point far outside the city would make
         // one segment cross millions of cells (found by the fuzzer as a 19 s request).
-        let near = |&[lng, lat]: &[i32; 2]| {
-            let (lng, lat) = (f64::from(lng) / 1e6, f64::from(lat) / 1e6);
+        let near = |point: &MicroDegrees| {
+            let (lng, lat) = (point.lng(), point.lat());
             (b.west - GRAPH_MARGIN_DEG..=b.east + GRAPH_MARGIN_DEG).contains(&lng)
                 && (b.south - GRAPH_MARGIN_DEG..=b.north + GRAPH_MARGIN_DEG).contains(&lat)
         };
@@ -359,67 +362,15 @@ const GRAPH_MARGIN_DEG: f64 = 0.5;
 const MAX_UTC_OFFSET_SECONDS: u32 = 18 * 3600;
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
+mod tests {
     use alloc::vec;
 
-    pub(crate) fn sample() -> CityArtifact {
-        let mut cells: Vec<u64> = [(43.65, -79.38), (43.66, -79.39), (43.67, -79.40)]
-            .iter()
-            .map(|&(lat, lng)| u64::from(crate::grid::cell_at(lat, lng).unwrap()))
-            .collect();
-        cells.sort_unstable();
-        let weeks = 3;
-        let rates = (0..weeks * cells.len() * RATE_CLASSES)
-            .map(|i| quantise_rate(0.01 * (i as f64 + 1.0)))
-            .collect();
-        CityArtifact {
-            city: CityInfo {
-                code: "city_ca_tor".into(),
-                name: "Toronto".into(),
-                country: "Canada".into(),
-                timezone: "America/Toronto".into(),
-            },
-            model: ModelInfo {
-                version: "test".into(),
-                mae: 0.5,
-                last_updated: NaiveDate::from_ymd_opt(2021, 12, 31).unwrap(),
-                note: None,
-            },
-            calendar: ForecastCalendar {
-                first_week: NaiveDate::from_ymd_opt(2021, 12, 20).unwrap(),
-                weeks: weeks as u32,
-                observed_weeks: 1,
-            },
-            bounds: Bounds {
-                north: 43.7,
-                south: 43.6,
-                east: -79.3,
-                west: -79.5,
-            },
-            precinct_of: vec![0, 0, u16::MAX],
-            precincts: vec![PrecinctRecord {
-                id: "D52".into(),
-                name: "52 Division".into(),
-                polygons: vec![vec![vec![
-                    [-79_400_000, 43_600_000],
-                    [-79_300_000, 43_600_000],
-                    [-79_300_000, 43_700_000],
-                    [-79_400_000, 43_600_000],
-                ]]],
-            }],
-            cells,
-            rates,
-            dispersion: vec![[2.0, 1.0, f64::INFINITY, 0.5, 3.0]; weeks],
-            // EST, then EDT from 2022-03-13 07:00 UTC.
-            utc_offsets: vec![(1_639_000_000, -5 * 3600), (1_647_154_800, -4 * 3600)],
-            road_graph: Some(crate::graph::tests::tiny()),
-        }
-    }
+    use super::fixture::CityFixture;
+    use super::*;
 
     #[test]
     fn round_trips_and_is_deterministic() {
-        let artifact = sample();
+        let artifact = CityFixture::default().build();
         let bytes = encode(&artifact).unwrap();
         assert_eq!(bytes, encode(&artifact).unwrap());
         assert_eq!(decode(&bytes).unwrap(), artifact);
@@ -427,7 +378,7 @@ pub(crate) mod tests {
 
     #[test]
     fn every_truncation_is_an_error() {
-        let bytes = encode(&sample()).unwrap();
+        let bytes = encode(&CityFixture::default().build()).unwrap();
         for len in 0..bytes.len() {
             assert!(decode(&bytes[..len]).is_err(), "length {len}");
         }
@@ -437,11 +388,11 @@ pub(crate) mod tests {
     fn a_bad_utc_offset_table_is_refused() {
         // Found by the `artifact_fields` fuzz target: an empty table panicked in
         // `CityModel::utc_offset`.
-        let mut empty = sample();
+        let mut empty = CityFixture::default().build();
         empty.utc_offsets.clear();
-        let mut unordered = sample();
+        let mut unordered = CityFixture::default().build();
         unordered.utc_offsets = vec![(100, 0), (50, 0)];
-        let mut too_far = sample();
+        let mut too_far = CityFixture::default().build();
         too_far.utc_offsets = vec![(0, 19 * 3600)];
         for artifact in [empty, unordered, too_far] {
             assert_eq!(
@@ -453,9 +404,9 @@ pub(crate) mod tests {
 
     #[test]
     fn bad_bounds_and_far_graph_points_are_refused() {
-        let mut nan = sample();
+        let mut nan = CityFixture::default().build();
         nan.bounds.north = f64::NAN;
-        let mut inverted = sample();
+        let mut inverted = CityFixture::default().build();
         inverted.bounds.west = inverted.bounds.east + 1.0;
         for artifact in [nan, inverted] {
             assert_eq!(
@@ -465,9 +416,9 @@ pub(crate) mod tests {
         }
         // Found by the `artifact_fields` fuzz target: a node at 1,410 degrees made one
         // route take 19 s.
-        let mut far = sample();
+        let mut far = CityFixture::default().build();
         if let Some(graph) = far.road_graph.as_mut() {
-            graph.nodes[0] = [-79_380_000, 1_410_253_619];
+            graph.nodes[0] = MicroDegrees([-79_380_000, 1_410_253_619]);
         }
         assert_eq!(
             validate(&far),
@@ -479,7 +430,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_broken_graph_is_refused_even_with_a_good_checksum() {
-        let mut artifact = sample();
+        let mut artifact = CityFixture::default().build();
         assert!(artifact.road_graph.is_some());
         assert_eq!(decode(&encode(&artifact).unwrap()).map(|_| ()), Ok(()));
         if let Some(graph) = artifact.road_graph.as_mut() {
@@ -493,7 +444,7 @@ pub(crate) mod tests {
 
     #[test]
     fn every_single_byte_corruption_is_an_error() {
-        let bytes = encode(&sample()).unwrap();
+        let bytes = encode(&CityFixture::default().build()).unwrap();
         for i in 0..bytes.len() {
             let mut bad = bytes.clone();
             bad[i] ^= 0x5a;
@@ -507,7 +458,7 @@ pub(crate) mod tests {
 
     #[test]
     fn wrong_version_magic_and_trailing_bytes_are_named() {
-        let bytes = encode(&sample()).unwrap();
+        let bytes = encode(&CityFixture::default().build()).unwrap();
         let mut wrong = bytes.clone();
         wrong[4] = 9;
         assert_eq!(
@@ -527,19 +478,19 @@ pub(crate) mod tests {
 
     #[test]
     fn inconsistent_tables_are_refused() {
-        let mut artifact = sample();
+        let mut artifact = CityFixture::default().build();
         artifact.rates.pop();
         assert!(matches!(
             decode(&encode(&artifact).unwrap()),
             Err(ArtifactError::Inconsistent(_))
         ));
-        let mut artifact = sample();
+        let mut artifact = CityFixture::default().build();
         artifact.cells.swap(0, 1);
         assert!(matches!(
             decode(&encode(&artifact).unwrap()),
             Err(ArtifactError::Inconsistent(_))
         ));
-        let mut artifact = sample();
+        let mut artifact = CityFixture::default().build();
         artifact.precinct_of[0] = 7;
         assert!(matches!(
             decode(&encode(&artifact).unwrap()),

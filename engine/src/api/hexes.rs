@@ -1,79 +1,22 @@
-//! The router API's operations on JSON: request objects in, answer objects out, the
-//! same for the HTTP API (`edge-worker`) and the npm package, so an app gets the same
-//! shapes and numbers offline and online. POST operations take the body object; GET
-//! operations take their parameters as an object (query-string text or JSON values).
-//! `now` (seconds since the epoch) sets the default forecast week. Decisions the
-//! specification leaves open are documented in `docs/API.md`.
+//! The router API's hex operations: configuration, scores of listed cells, ring
+//! lookups, breakdowns and viewport lists, as JSON rows or as columns.
 
 use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
-use crate::colour::{ColourIndex, PALETTE};
-use crate::columns::{self, ScoreCache, ScoreMemo, ScoredCells};
-use crate::corridor::{MAX_HEX_PATH_CELLS, TravelMode};
+use super::columns::{ScoreCache, ScoreMemo, ScoredCells, locate};
+use super::json::{param, parse};
+use super::options::{Modifiers, Scoring, ScoringQuery};
+use super::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
+use crate::city::{Atlas, CityModel};
 use crate::forecast::CRIME_CLASSES;
 use crate::grid::{self, MAX_RING_DISTANCE, RESOLUTION};
-use crate::model::{Atlas, CityModel};
-use crate::query::{self, QueryError, Scoring, ScoringQuery};
-use crate::routing::{self, RouteMethod};
-use crate::scores::{self, CityScores, Intent, ScoringParams};
+use crate::scoring::{self, CityScores, ColourIndex, Intent, PALETTE, ScoringParams};
 use crate::{CellIndex, RingError};
-
-fn missing(field: &str) -> QueryError {
-    QueryError::invalid(field, format!("{field} is required"))
-}
-
-fn malformed(field: &str, expected: &str) -> QueryError {
-    QueryError::invalid(field, format!("{field} must be {expected}"))
-}
-
-fn coordinate_error(err: &grid::CoordinateError, field: &str, value: f64) -> QueryError {
-    let value = if value.is_finite() {
-        Value::from(value)
-    } else {
-        Value::Null
-    };
-    QueryError::new("INVALID_COORDINATES", field, err.to_string())
-        .with("value", value)
-        .with("valid_range", err.field().valid_range().to_vec())
-}
-
-fn array<'a>(body: &'a Map<String, Value>, field: &str) -> Result<&'a Vec<Value>, QueryError> {
-    match body.get(field) {
-        None => Err(missing(field)),
-        Some(Value::Array(items)) => Ok(items),
-        Some(_) => Err(malformed(field, "an array")),
-    }
-}
-
-/// A parameter as text: a string, or a number written out.
-fn param<'a>(params: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
-    match params.get(name) {
-        Some(Value::String(text)) => Some(text),
-        _ => None,
-    }
-}
-
-/// Reads a body object into a query type; wrong types name serde's reason.
-fn parse<T: for<'de> Deserialize<'de>>(body: &Map<String, Value>) -> Result<T, QueryError> {
-    serde_json::from_value(Value::Object(body.clone())).map_err(|e| {
-        QueryError::malformed("request body does not have the expected shape")
-            .with("reason", e.to_string())
-    })
-}
-
-fn with_status(value: impl serde::Serialize) -> Value {
-    let mut body = serde_json::to_value(value).unwrap_or(Value::Null);
-    if let Value::Object(map) = &mut body {
-        map.insert("status".into(), json!("success"));
-    }
-    body
-}
 
 /// Header with the number of hexes in a list answer (HTTP only; the value is the
 /// list's length).
@@ -86,9 +29,13 @@ pub const MAX_SCORE_IDS: usize = 5000;
 pub const MAX_BOX_SIDE_DEG: f64 = 2.0;
 
 fn cell_error(index: usize, err: &RingError) -> QueryError {
-    let mut api = QueryError::new("INVALID_REQUEST", "", format!("hexIds[{index}]: {err}"))
-        .on("hexIds")
-        .at(index);
+    let mut api = QueryError::new(
+        ErrorCode::InvalidRequest,
+        "",
+        format!("hexIds[{index}]: {err}"),
+    )
+    .on("hexIds")
+    .at(index);
     if let RingError::WrongResolution(r) = err {
         api = api.with("resolution", *r);
     }
@@ -141,7 +88,7 @@ pub fn hexes_score(
     let ids = array(body, "hexIds")?;
     if ids.len() > MAX_SCORE_IDS {
         return Err(QueryError::new(
-            "INVALID_REQUEST",
+            ErrorCode::InvalidRequest,
             "",
             format!("hexIds has {} ids; the limit is {MAX_SCORE_IDS}", ids.len()),
         )
@@ -208,7 +155,7 @@ fn breakdown_object(
     scoring: &Scoring,
     scores: &CityScores,
 ) -> Value {
-    let rows: Vec<Value> = scores::breakdown(city, position, scoring.week, &scoring.params)
+    let rows: Vec<Value> = scoring::breakdown(city, position, scoring.week, &scoring.params)
         .iter()
         .map(|b| {
             json!({
@@ -242,7 +189,7 @@ fn no_data_breakdown() -> Value {
     })
 }
 
-fn modifiers(scoring: &Scoring, city: &CityModel) -> Value {
+pub(super) fn modifiers(scoring: &Scoring, city: &CityModel) -> Value {
     let weights: Map<String, Value> = CRIME_CLASSES
         .iter()
         .zip(scoring.params.overrides)
@@ -276,7 +223,7 @@ fn lookup_request(body: &Map<String, Value>) -> Result<LookupRequest, QueryError
             None => Err(missing(field)),
             Some(Value::Number(n)) => n.as_f64().ok_or_else(|| malformed(field, "a number")),
             Some(_) => Err(QueryError::new(
-                "INVALID_COORDINATES",
+                ErrorCode::InvalidCoordinates,
                 "",
                 format!("{field} must be a number"),
             )
@@ -293,7 +240,7 @@ fn lookup_request(body: &Map<String, Value>) -> Result<LookupRequest, QueryError
     let ring = integer("ring", 0)?;
     if !(0..=i64::from(MAX_RING_DISTANCE)).contains(&ring) {
         return Err(QueryError::new(
-            "INVALID_REQUEST",
+            ErrorCode::InvalidRequest,
             "",
             format!("ring must be between 0 and 41, got {ring}"),
         )
@@ -303,7 +250,7 @@ fn lookup_request(body: &Map<String, Value>) -> Result<LookupRequest, QueryError
     let resolution = integer("resolution", 8)?;
     if resolution != 8 {
         return Err(QueryError::new(
-            "INVALID_REQUEST",
+            ErrorCode::InvalidRequest,
             "",
             format!("only resolution 8 is served, got {resolution}"),
         )
@@ -375,7 +322,7 @@ pub fn hexes_lookup(
     if detail {
         let mut cache = ScoreCache::with_memo(&scoring, now, &mut memo)?;
         for (row, &cell) in cells.iter_mut().zip(&disk.cells) {
-            row["breakdown"] = match columns::locate(atlas, cell) {
+            row["breakdown"] = match locate(atlas, cell) {
                 Some((index, city, position)) => {
                     let (scoring, scores) = cache.get(atlas, index)?;
                     breakdown_object(city, position, scoring, scores)
@@ -396,7 +343,7 @@ pub fn hexes_lookup(
 
 /// Scoring options of a GET request: `intent`, `activeCodes` (comma-separated text or
 /// an array) and `week`; a `modifiers` object is read as in POST bodies.
-fn scoring_from_params(params: &Map<String, Value>) -> Result<ScoringQuery, QueryError> {
+pub(super) fn scoring_from_params(params: &Map<String, Value>) -> Result<ScoringQuery, QueryError> {
     let active_codes = match params.get("activeCodes") {
         None | Some(Value::Null) => None,
         Some(Value::String(codes)) => Some(codes.split(',').map(|c| c.trim().to_owned()).collect()),
@@ -412,8 +359,8 @@ fn scoring_from_params(params: &Map<String, Value>) -> Result<ScoringQuery, Quer
         ),
         Some(_) => return Err(malformed("activeCodes", "class codes")),
     };
-    let mut modifiers: query::Modifiers = match params.get("modifiers") {
-        None | Some(Value::Null) => query::Modifiers::default(),
+    let mut modifiers: Modifiers = match params.get("modifiers") {
+        None | Some(Value::Null) => Modifiers::default(),
         Some(value) => serde_json::from_value(value.clone())
             .map_err(|e| QueryError::invalid("modifiers", e.to_string()))?,
     };
@@ -439,10 +386,10 @@ pub fn hexes_breakdown(
 ) -> Result<Value, QueryError> {
     let text = param(params, "h3").ok_or_else(|| missing("h3"))?;
     let cell = grid::parse_cell(text)
-        .map_err(|e| QueryError::new("INVALID_REQUEST", "", format!("h3: {e}")).on("h3"))?;
+        .map_err(|e| QueryError::new(ErrorCode::InvalidRequest, "", format!("h3: {e}")).on("h3"))?;
     let scoring = scoring_from_params(params)?;
     scoring.params()?;
-    let mut body = match columns::locate(atlas, cell) {
+    let mut body = match locate(atlas, cell) {
         Some((index, city, position)) => {
             let mut cache = ScoreCache::new(&scoring, now)?;
             let (resolved, scores) = cache.get(atlas, index)?;
@@ -472,7 +419,7 @@ fn box_side(params: &Map<String, Value>, name: &str, range: f64) -> Result<f64, 
         .filter(|v: &f64| v.is_finite() && v.abs() <= range)
         .ok_or_else(|| {
             QueryError::new(
-                "INVALID_COORDINATES",
+                ErrorCode::InvalidCoordinates,
                 "",
                 format!("{name} must be a number between -{range} and {range}"),
             )
@@ -491,7 +438,7 @@ fn viewport(params: &Map<String, Value>) -> Result<[f64; 4], QueryError> {
     let north = box_side(params, "north", 90.0)?;
     if west >= east || south >= north {
         return Err(QueryError::new(
-            "INVALID_REQUEST",
+            ErrorCode::InvalidRequest,
             "",
             "the box must have west < east and south < north",
         )
@@ -499,7 +446,7 @@ fn viewport(params: &Map<String, Value>) -> Result<[f64; 4], QueryError> {
     }
     if east - west > MAX_BOX_SIDE_DEG || north - south > MAX_BOX_SIDE_DEG {
         return Err(QueryError::new(
-            "INVALID_REQUEST",
+            ErrorCode::InvalidRequest,
             "",
             format!("each side of the box must be at most {MAX_BOX_SIDE_DEG} degrees"),
         )
@@ -589,211 +536,4 @@ pub fn hexes_all(
     }
     let count = items.len();
     Ok((Value::Array(items), count))
-}
-
-/// `GET /route/config`.
-#[must_use]
-pub fn route_config() -> Value {
-    json!({
-        "status": "success",
-        "defaultMethod": RouteMethod::default().name(),
-        "methods": RouteMethod::ALL.iter().map(|m| json!({"name": m.name(), "alpha": m.alpha()})).collect::<Vec<_>>(),
-        "intents": Intent::ALL.iter().map(|i| i.name()).collect::<Vec<_>>(),
-        "modes": TravelMode::ALL.iter().map(|m| json!({"name": m.name(), "speedKmh": m.speed_m_per_s() * 3.6})).collect::<Vec<_>>(),
-        "maxAlternatives": routing::MAX_ALTERNATIVES,
-        "maxSnapDistanceM": routing::MAX_SNAP_DISTANCE_M,
-        "maxHexPathCells": MAX_HEX_PATH_CELLS,
-        "maxLinePositions": query::MAX_LINE_POSITIONS,
-        "outsideCoverageRisk": routing::OUTSIDE_COVERAGE_RISK,
-        "tiers": (0..=4_u8).map(|t| {
-            let low = f64::from(4 - t) * 20.0;
-            json!({
-                "tier": t,
-                "minSafety": low,
-                "maxSafety": if t == 0 { 100.0 } else { low + 20.0 },
-                "color": PALETTE[ColourIndex::from_safety_score(low + 10.0).get() as usize],
-            })
-        }).collect::<Vec<_>>(),
-    })
-}
-
-/// `POST /route`.
-///
-/// # Errors
-/// The engine's request errors ([`query::route`]).
-pub fn route(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value, QueryError> {
-    let query: query::RouteQuery = parse(body)?;
-    query::route(atlas, &query, now).map(with_status)
-}
-
-/// `POST /evaluate`.
-///
-/// # Errors
-/// The engine's request errors ([`query::evaluate`]).
-pub fn evaluate(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value, QueryError> {
-    let query: query::EvaluateQuery = parse(body)?;
-    query::evaluate(atlas, &query, now).map(with_status)
-}
-
-/// `POST /evaluate-hex-path`.
-///
-/// # Errors
-/// The engine's request errors ([`query::evaluate_hex_path`]).
-pub fn evaluate_hex_path(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: i64,
-) -> Result<Value, QueryError> {
-    let query: query::HexPathQuery = parse(body)?;
-    query::evaluate_hex_path(atlas, &query, now).map(with_status)
-}
-
-/// `GET /precincts/status`.
-#[must_use]
-pub fn precincts_status(atlas: &Atlas) -> Value {
-    let cities: Vec<Value> = atlas
-        .cities()
-        .iter()
-        .map(|c| {
-            json!({
-                "city": c.artifact().city.code,
-                "precincts": c.artifact().precincts.len(),
-                "cells": c.cell_count(),
-            })
-        })
-        .collect();
-    let total: usize = atlas
-        .cities()
-        .iter()
-        .map(|c| c.artifact().precincts.len())
-        .sum();
-    json!({
-        "status": "success",
-        "available": total > 0,
-        "precincts": total,
-        "source": "built into the city artifacts; no external cache",
-        "cities": cities,
-    })
-}
-
-/// A city, its resolved options and its precinct aggregates.
-type CityPrecincts<'a> = (&'a CityModel, Scoring, Vec<scores::PrecinctScore>);
-
-fn precinct_rows<'a>(
-    atlas: &'a Atlas,
-    params: &Map<String, Value>,
-    now: i64,
-) -> Result<Vec<CityPrecincts<'a>>, QueryError> {
-    let scoring = scoring_from_params(params)?;
-    atlas
-        .cities()
-        .iter()
-        .map(|city| {
-            let resolved = scoring.resolve(city, now)?;
-            let scores = CityScores::compute(city, resolved.week, &resolved.params);
-            let rows = scores::precinct_scores(city, resolved.week, &scores);
-            Ok((city, resolved, rows))
-        })
-        .collect()
-}
-
-fn precinct_properties(city: &CityModel, row: &scores::PrecinctScore) -> Value {
-    let record = &city.artifact().precincts[row.precinct];
-    let counts: Map<String, Value> = CRIME_CLASSES
-        .iter()
-        .zip(row.expected_counts)
-        .map(|(c, n)| (c.code().to_owned(), json!(n)))
-        .collect();
-    let safety = (!row.safety_score.is_nan()).then_some(row.safety_score);
-    json!({
-        "id": record.id,
-        "name": record.name,
-        "city": city.artifact().city.code,
-        "cells": row.cells,
-        "safetyScore": safety,
-        "colorIndex": ColourIndex::from_safety_score(row.safety_score),
-        "expectedCounts": counts,
-    })
-}
-
-/// `GET /precincts/all-scores`.
-///
-/// # Errors
-/// Bad scoring options in the query string.
-pub fn precincts_all_scores(
-    atlas: &Atlas,
-    params: &Map<String, Value>,
-    now: i64,
-) -> Result<Value, QueryError> {
-    let cities: Vec<Value> = precinct_rows(atlas, params, now)?
-        .iter()
-        .map(|(city, scoring, rows)| {
-            json!({
-                "city": city.artifact().city.code,
-                "modifiers": modifiers(scoring, city),
-                "precincts": rows.iter().map(|r| precinct_properties(city, r)).collect::<Vec<_>>(),
-            })
-        })
-        .collect();
-    Ok(json!({"status": "success", "cities": cities}))
-}
-
-/// A ring of micro-degree `[lng, lat]` points as GeoJSON positions, turned
-/// anticlockwise for an exterior ring and clockwise for a hole (RFC 7946 §3.1.6).
-fn ring_positions(ring: &[[i32; 2]], exterior: bool) -> Vec<[f64; 2]> {
-    let mut points: Vec<[f64; 2]> = ring
-        .iter()
-        .map(|p| [f64::from(p[0]) * 1e-6, f64::from(p[1]) * 1e-6])
-        .collect();
-    let twice_area: f64 = points
-        .windows(2)
-        .map(|w| w[0][0] * w[1][1] - w[1][0] * w[0][1])
-        .sum();
-    if (twice_area > 0.0) != exterior {
-        points.reverse();
-    }
-    if let Some(&first) = points.first()
-        && points.last() != Some(&first)
-    {
-        points.push(first);
-    }
-    points
-}
-
-/// `GET /precincts`: a GeoJSON FeatureCollection of every city's precincts with
-/// their scores as properties.
-///
-/// # Errors
-/// Bad scoring options in the query string.
-pub fn precincts_geojson(
-    atlas: &Atlas,
-    params: &Map<String, Value>,
-    now: i64,
-) -> Result<Value, QueryError> {
-    let mut features = Vec::new();
-    for (city, scoring, rows) in precinct_rows(atlas, params, now)? {
-        for row in &rows {
-            let record = &city.artifact().precincts[row.precinct];
-            let polygons: Vec<Vec<Vec<[f64; 2]>>> = record
-                .polygons
-                .iter()
-                .map(|polygon| {
-                    polygon
-                        .iter()
-                        .enumerate()
-                        .map(|(i, ring)| ring_positions(ring, i == 0))
-                        .collect()
-                })
-                .collect();
-            let mut properties = precinct_properties(city, row);
-            properties["weekOf"] = json!(city.week_monday(scoring.week).to_string());
-            features.push(json!({
-                "type": "Feature",
-                "id": format!("{}/{}", city.artifact().city.code, record.id),
-                "geometry": {"type": "MultiPolygon", "coordinates": polygons},
-                "properties": properties,
-            }));
-        }
-    }
-    Ok(json!({"type": "FeatureCollection", "features": features}))
 }

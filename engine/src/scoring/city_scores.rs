@@ -16,10 +16,9 @@
 
 use alloc::vec::Vec;
 
-use crate::classes::CrimeClass;
-use crate::colour::ColourIndex;
-use crate::forecast::{CRIME_CLASSES, ClassRates};
-use crate::model::CityModel;
+use super::colour::ColourIndex;
+use crate::city::CityModel;
+use crate::forecast::{CRIME_CLASSES, ClassRates, CrimeClass};
 
 /// What the user is doing, which sets how much each class matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -291,10 +290,10 @@ pub fn precinct_scores(model: &CityModel, week: usize, scores: &CityScores) -> V
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::artifact::{self, tests::sample};
+    use crate::artifact::{self, fixture::CityFixture};
 
     fn model() -> CityModel {
-        CityModel::from_bytes(&artifact::encode(&sample()).unwrap()).unwrap()
+        CityModel::from_bytes(&artifact::encode(&CityFixture::default().build()).unwrap()).unwrap()
     }
 
     #[test]

@@ -1,0 +1,34 @@
+//! Reading JSON request objects and writing answers, shared by the operations.
+
+use alloc::string::ToString;
+
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use super::QueryError;
+
+/// A parameter as text: a string, or a number written out.
+pub(super) fn param<'a>(params: &'a Map<String, Value>, name: &str) -> Option<&'a str> {
+    match params.get(name) {
+        Some(Value::String(text)) => Some(text),
+        _ => None,
+    }
+}
+
+/// Reads a body object into a query type; wrong types name serde's reason.
+pub(super) fn parse<T: for<'de> Deserialize<'de>>(
+    body: &Map<String, Value>,
+) -> Result<T, QueryError> {
+    serde_json::from_value(Value::Object(body.clone())).map_err(|e| {
+        QueryError::malformed("request body does not have the expected shape")
+            .with("reason", e.to_string())
+    })
+}
+
+pub(super) fn with_status(value: impl serde::Serialize) -> Value {
+    let mut body = serde_json::to_value(value).unwrap_or(Value::Null);
+    if let Value::Object(map) = &mut body {
+        map.insert("status".into(), json!("success"));
+    }
+    body
+}

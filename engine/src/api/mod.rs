@@ -1,0 +1,31 @@
+//! The JSON layer shared by both HTTP APIs (through `hexrisk-edge`) and the npm
+//! package (through [`crate::wasm`]): request objects in, answer objects out, so an
+//! app gets the same shapes, numbers and errors offline and online.
+//!
+//! POST operations take the body object; GET operations take their parameters as an
+//! object (query-string text or JSON values). `now` (seconds since the epoch) sets
+//! the default forecast week. Every failure is a [`QueryError`] with a typed
+//! [`ErrorCode`]. Decisions the specifications leave open are in `docs/API.md`.
+//!
+//! This layer knows nothing of HTTP: statuses, headers, keys and quotas are the
+//! Worker's.
+
+mod columns;
+mod error;
+mod hexes;
+mod json;
+pub mod options;
+mod precincts;
+pub mod prediction;
+mod route_json;
+pub mod route_request;
+
+pub use columns::{ScoreMemo, ScoredCells};
+pub use error::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
+pub use hexes::{
+    HEX_COUNT_HEADER, MAX_BOX_SIDE_DEG, MAX_SCORE_IDS, box_scores, cell_scores, hexes_all,
+    hexes_breakdown, hexes_config, hexes_lookup, hexes_score, ring_scores,
+};
+pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
+pub use prediction::predict;
+pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};

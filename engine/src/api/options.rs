@@ -1,0 +1,173 @@
+//! The scoring options every request may carry, and their resolution against a
+//! city (the week defaults to the current one, or the nearest with forecasts).
+//!
+//! Scoring options (every request):
+//! - `intent`: `overall` (default), `walking`, `driving` or `night`.
+//! - `activeCodes`: crime class codes to count (default all five; at least one).
+//! - `toggles`: `{CODE: boolean}`; `false` switches a class off.
+//! - `modifiers.week`: any date (YYYY-MM-DD) in the forecast week; default the
+//!   current week, or the nearest week with forecasts when today is outside them.
+//! - `modifiers.classWeights`: `{CODE: number}`, multipliers 0..=10 on the intent's
+//!   class weights.
+//!
+//! Unknown fields are ignored; unknown intents, methods, modes and class codes
+//! are errors.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use chrono::NaiveDate;
+use serde::Deserialize;
+
+use super::{ErrorCode, QueryError};
+use crate::city::CityModel;
+use crate::forecast::CRIME_CLASSES;
+use crate::scoring::{Intent, ScoringParams};
+
+/// Largest class weight multiplier.
+pub const MAX_CLASS_WEIGHT: f64 = 10.0;
+
+/// Score modifiers.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Modifiers {
+    /// A date in the forecast week.
+    pub week: Option<String>,
+    /// Per-class multipliers.
+    pub class_weights: Option<BTreeMap<String, f64>>,
+}
+
+/// Scoring options every request may carry.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScoringQuery {
+    /// The intent.
+    pub intent: Option<String>,
+    /// Classes to count.
+    pub active_codes: Option<Vec<String>>,
+    /// Classes switched on or off.
+    pub toggles: Option<BTreeMap<String, bool>>,
+    /// Week and weights.
+    pub modifiers: Option<Modifiers>,
+}
+
+/// Resolved scoring options.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Scoring {
+    /// Weights and active classes.
+    pub params: ScoringParams,
+    /// Forecast week index.
+    pub week: usize,
+}
+
+fn class_position(code: &str) -> Option<usize> {
+    CRIME_CLASSES.iter().position(|c| c.code() == code)
+}
+
+fn unknown_class(field: &str, code: &str) -> QueryError {
+    let known: Vec<&str> = CRIME_CLASSES.iter().map(|c| c.code()).collect();
+    QueryError::invalid(
+        field,
+        format!(
+            "unknown crime class code {code:?} (expected one of {})",
+            known.join(", ")
+        ),
+    )
+}
+
+impl ScoringQuery {
+    /// Checks everything but the week, which needs a city: intent, classes,
+    /// toggles and weights.
+    ///
+    /// # Errors
+    /// [`QueryError`] naming the field at fault.
+    pub fn params(&self) -> Result<ScoringParams, QueryError> {
+        let intent = match &self.intent {
+            None => Intent::Overall,
+            Some(text) => text.parse().map_err(|e: crate::scoring::UnknownIntent| {
+                QueryError::invalid("intent", e.to_string())
+            })?,
+        };
+        let mut active = [true; 5];
+        if let Some(codes) = &self.active_codes {
+            active = [false; 5];
+            for (i, code) in codes.iter().enumerate() {
+                let position = class_position(code).ok_or_else(|| QueryError {
+                    index: Some(i),
+                    ..unknown_class("activeCodes", code)
+                })?;
+                active[position] = true;
+            }
+        }
+        for (code, &on) in self.toggles.iter().flatten() {
+            let position = class_position(code).ok_or_else(|| unknown_class("toggles", code))?;
+            active[position] &= on;
+        }
+        if !active.contains(&true) {
+            return Err(QueryError::invalid(
+                "activeCodes",
+                "at least one crime class must be active",
+            ));
+        }
+        let mut overrides = [1.0; 5];
+        let weights = self
+            .modifiers
+            .as_ref()
+            .and_then(|m| m.class_weights.as_ref());
+        for (code, &weight) in weights.into_iter().flatten() {
+            let position = class_position(code)
+                .ok_or_else(|| unknown_class("modifiers.classWeights", code))?;
+            if !(0.0..=MAX_CLASS_WEIGHT).contains(&weight) {
+                return Err(QueryError::invalid(
+                    "modifiers.classWeights",
+                    format!("class weights must be between 0 and 10, got {weight} for {code}"),
+                ));
+            }
+            overrides[position] = weight;
+        }
+        if let Some(text) = self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
+            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+                QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
+            })?;
+        }
+        Ok(ScoringParams {
+            intent,
+            active,
+            overrides,
+        })
+    }
+
+    /// Resolves the options for a city at an instant (seconds since the epoch,
+    /// which sets the default week).
+    ///
+    /// # Errors
+    /// [`QueryError`] naming the field at fault.
+    pub fn resolve(&self, model: &CityModel, now_utc_seconds: i64) -> Result<Scoring, QueryError> {
+        let params = self.params()?;
+        let week = match self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
+            Some(text) => {
+                let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+                    QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
+                })?;
+                model.week_index(date).map_err(|e| {
+                    QueryError::new(ErrorCode::DateOutOfRange, "modifiers.week", e.to_string())
+                })?
+            }
+            None => default_week(model, now_utc_seconds),
+        };
+        Ok(Scoring { params, week })
+    }
+}
+
+/// The current week, or the nearest week with forecasts.
+#[must_use]
+pub fn default_week(model: &CityModel, now_utc_seconds: i64) -> usize {
+    let last = model.week_count().saturating_sub(1);
+    match model.current_week(now_utc_seconds) {
+        Some(date) if date < model.first_week() => 0,
+        Some(date) => model.week_index(date).unwrap_or(last),
+        None => last,
+    }
+}

@@ -1,0 +1,205 @@
+//! What a metre costs: the method's risk weight and the per-cell factors of one
+//! request, and the per-search cache of way costs with alternative penalties.
+
+use alloc::vec;
+use alloc::vec::Vec;
+use core::cell::RefCell;
+
+use super::OUTSIDE_COVERAGE_RISK;
+use crate::roads::{OUTSIDE_GRID, RoadGraph};
+
+/// How strongly a route avoids risk.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum RouteMethod {
+    /// Strong preference for safer cells (`α` = 4).
+    #[default]
+    Safest,
+    /// Some preference (`α` = 1).
+    Balanced,
+    /// Length only (`α` = 0).
+    Shortest,
+}
+
+api_names! {
+    /// The text is not a route method.
+    RouteMethod, UnknownMethod, "method" {
+        Safest => "safest",
+        Balanced => "balanced",
+        Shortest => "shortest",
+    }
+}
+
+impl RouteMethod {
+    /// The risk weight `α` in `length × (1 + α · risk)`.
+    #[must_use]
+    pub const fn alpha(self) -> f64 {
+        match self {
+            Self::Safest => 4.0,
+            Self::Balanced => 1.0,
+            Self::Shortest => 0.0,
+        }
+    }
+}
+
+/// Per-request cost factors: `1 + α · risk` for every grid cell.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostModel {
+    alpha: f64,
+    factors: Vec<f64>,
+    outside: f64,
+    min_factor: f64,
+}
+
+impl CostModel {
+    /// Factors from per-cell safety scores (0..=100 in grid order; `NaN`, a cell
+    /// without data, counts as [`OUTSIDE_COVERAGE_RISK`]).
+    #[must_use]
+    pub fn from_safety(safety: impl Iterator<Item = f64>, alpha: f64) -> Self {
+        let risks: Vec<f64> = safety
+            .map(|safety| {
+                if safety.is_nan() {
+                    OUTSIDE_COVERAGE_RISK
+                } else {
+                    1.0 - safety / 100.0
+                }
+            })
+            .collect();
+        Self::from_risks(&risks, alpha)
+    }
+
+    /// Factors from per-cell risks in 0..=1 (grid order).
+    #[must_use]
+    pub fn from_risks(risks: &[f64], alpha: f64) -> Self {
+        let alpha = if alpha.is_finite() {
+            alpha.max(0.0)
+        } else {
+            0.0
+        };
+        let factors: Vec<f64> = risks
+            .iter()
+            .map(|r| 1.0 + alpha * r.clamp(0.0, 1.0))
+            .collect();
+        let outside = 1.0 + alpha * OUTSIDE_COVERAGE_RISK;
+        let min_factor = factors.iter().copied().fold(outside, f64::min);
+        Self {
+            alpha,
+            factors,
+            outside,
+            min_factor,
+        }
+    }
+
+    /// The risk weight `α`.
+    #[must_use]
+    pub fn alpha(&self) -> f64 {
+        self.alpha
+    }
+
+    /// The factor of a crossed cell (a grid position or [`OUTSIDE_GRID`]).
+    #[must_use]
+    pub fn factor(&self, position: u32) -> f64 {
+        if position == OUTSIDE_GRID {
+            self.outside
+        } else {
+            self.factors
+                .get(position as usize)
+                .copied()
+                .unwrap_or(self.outside)
+        }
+    }
+
+    /// The smallest factor any metre can have: the scale of admissible bounds.
+    #[must_use]
+    pub fn min_factor(&self) -> f64 {
+        self.min_factor
+    }
+
+    /// Cost of a whole way.
+    #[must_use]
+    pub fn way_cost(&self, graph: &RoadGraph, way: usize) -> f64 {
+        let length = f64::from(graph.way_length_m[way]);
+        let (mut metres, mut weighted) = (0.0, 0.0);
+        for (position, m) in graph.way_cells(way) {
+            let m = f64::from(m);
+            metres += m;
+            weighted += m * self.factor(position);
+        }
+        if metres > 0.0 {
+            weighted * length / metres
+        } else {
+            length * self.outside
+        }
+    }
+
+    /// Cost of the part of a way between two offsets (metres from its start, either
+    /// order).
+    #[must_use]
+    pub fn way_cost_between(&self, graph: &RoadGraph, way: usize, a: f64, b: f64) -> f64 {
+        let (from, to) = if a <= b { (a, b) } else { (b, a) };
+        let length = f64::from(graph.way_length_m[way]);
+        let metres: f64 = graph.way_cells(way).map(|(_, m)| f64::from(m)).sum();
+        if metres <= 0.0 {
+            return (to - from) * self.outside;
+        }
+        let scale = length / metres;
+        let (mut start, mut cost) = (0.0, 0.0);
+        for (position, m) in graph.way_cells(way) {
+            let end = start + f64::from(m) * scale;
+            let overlap = end.min(to) - start.max(from);
+            if overlap > 0.0 {
+                cost += overlap * self.factor(position);
+            }
+            start = end;
+        }
+        cost
+    }
+}
+
+/// Edge costs of one search, with optional alternative penalties. Way costs are
+/// computed on first use and kept, since a search meets most ways more than once.
+pub(super) struct SearchCosts<'a> {
+    graph: &'a RoadGraph,
+    pub(super) model: &'a CostModel,
+    penalties: Option<&'a [f64]>,
+    way_cost: RefCell<Vec<f64>>,
+}
+
+impl<'a> SearchCosts<'a> {
+    pub(super) fn new(
+        graph: &'a RoadGraph,
+        model: &'a CostModel,
+        penalties: Option<&'a [f64]>,
+    ) -> Self {
+        Self {
+            graph,
+            model,
+            penalties,
+            way_cost: RefCell::new(vec![f64::NAN; graph.way_count()]),
+        }
+    }
+
+    fn penalty(&self, way: usize) -> f64 {
+        self.penalties
+            .and_then(|p| p.get(way).copied())
+            .unwrap_or(1.0)
+    }
+
+    /// The cost of an edge: its whole way, penalised.
+    pub(super) fn edge(&self, edge: usize) -> f64 {
+        let way = self.graph.edge_way(edge).0;
+        let mut cache = self.way_cost.borrow_mut();
+        let cost = cache[way];
+        if cost.is_nan() {
+            let cost = self.model.way_cost(self.graph, way) * self.penalty(way);
+            cache[way] = cost;
+            cost
+        } else {
+            cost
+        }
+    }
+
+    /// The cost of part of a way, penalised.
+    pub(super) fn part(&self, way: usize, a: f64, b: f64) -> f64 {
+        self.model.way_cost_between(self.graph, way, a, b) * self.penalty(way)
+    }
+}

@@ -1,0 +1,61 @@
+//! Routes on a city network, for any per-request cost.
+//!
+//! - **Cost** of travelling a way ([`cost`]): its length times `1 + α · risk`, where
+//!   risk is the metre-weighted mean over the cells the way crosses of
+//!   `1 − safety / 100` (the request's scores), and [`OUTSIDE_COVERAGE_RISK`] outside
+//!   the city grid. `α` comes from the [`RouteMethod`].
+//! - **Snapping** ([`RouteIndex::snap`]): origin and destination move to the nearest
+//!   point on any way (a point on a segment, not only a node), at most
+//!   [`MAX_SNAP_DISTANCE_M`] away.
+//! - **Search** ([`RouteIndex::search`]): A* with landmark lower bounds (ALT).
+//!   Landmarks hold exact network distances in metres, and every metre costs at least
+//!   the smallest cell factor, so the bound stays admissible for any per-request
+//!   weights and the route found is optimal for its cost. Landmarks are computed once
+//!   per network.
+//! - **Alternatives** ([`RouteIndex::search_with_alternatives`]): the penalty method.
+//!   Ways of routes found so far cost [`ALTERNATIVE_PENALTY`] times more, the search
+//!   runs again, and a candidate is kept when at most [`ALTERNATIVE_MAX_OVERLAP`] of
+//!   its length is shared with each kept route and its true cost is at most
+//!   [`ALTERNATIVE_MAX_STRETCH`] times the best route's.
+//!
+//! This module works on a [`RoadGraph`](crate::roads::RoadGraph) and per-cell costs
+//! only: planning a route for a city request (scores, corridor, answer) is
+//! [`crate::plan`]'s job.
+
+mod cost;
+mod heap;
+mod index;
+mod landmarks;
+mod path;
+mod search;
+mod snap;
+
+pub use cost::{CostModel, RouteMethod, UnknownMethod};
+pub use index::RouteIndex;
+pub use path::{Path, Piece};
+pub use snap::Snap;
+
+/// Farthest a request point may be from the network, in metres.
+pub const MAX_SNAP_DISTANCE_M: f64 = 500.0;
+
+/// Risk charged for metres outside the city grid, where there is no forecast: the
+/// city median.
+pub const OUTSIDE_COVERAGE_RISK: f64 = 0.5;
+
+/// Longest line accepted for evaluation, in metres.
+pub const MAX_LINE_LENGTH_M: f64 = 200_000.0;
+
+/// Most alternatives a request may ask for.
+pub const MAX_ALTERNATIVES: usize = 3;
+
+/// Largest share of an alternative's length that may run along another route.
+pub const ALTERNATIVE_MAX_OVERLAP: f64 = 0.6;
+
+/// Largest cost of an alternative relative to the best route.
+pub const ALTERNATIVE_MAX_STRETCH: f64 = 1.4;
+
+/// Cost multiplier on the ways of routes already found, per use.
+pub const ALTERNATIVE_PENALTY: f64 = 1.6;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,126 @@
+//! A route through the network as pieces of ways, and its geometry.
+
+use alloc::vec::Vec;
+
+use h3o::LatLng;
+
+use super::index::RouteIndex;
+use crate::roads::RoadGraph;
+
+/// Part of a way travelled by a route, between two offsets (metres from the way's
+/// start; `from_m > to_m` when travelled backwards).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Piece {
+    /// The way.
+    pub way: u32,
+    /// Where the route enters the way.
+    pub from_m: f64,
+    /// Where the route leaves the way.
+    pub to_m: f64,
+}
+
+impl Piece {
+    fn metres(&self) -> f64 {
+        libm::fabs(self.to_m - self.from_m)
+    }
+}
+
+/// A route through the network.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    /// Its cost in the request's cost model (without alternative penalties).
+    pub cost: f64,
+    /// The ways it travels, in order.
+    pub pieces: Vec<Piece>,
+}
+
+impl Path {
+    /// Length in metres.
+    #[must_use]
+    pub fn length_m(&self) -> f64 {
+        self.pieces.iter().map(Piece::metres).sum()
+    }
+
+    /// Metres of `self` that run along `other`.
+    #[must_use]
+    pub fn shared_m(&self, other: &Self) -> f64 {
+        let mut shared = 0.0;
+        for a in &self.pieces {
+            for b in other.pieces.iter().filter(|b| b.way == a.way) {
+                let lo = a.from_m.min(a.to_m).max(b.from_m.min(b.to_m));
+                let hi = a.from_m.max(a.to_m).min(b.from_m.max(b.to_m));
+                shared += (hi - lo).max(0.0);
+            }
+        }
+        shared
+    }
+}
+
+impl RouteIndex {
+    /// The geometry of a path, from the snapped origin to the snapped destination.
+    #[must_use]
+    pub fn geometry(&self, graph: &RoadGraph, path: &Path) -> Vec<LatLng> {
+        let mut out: Vec<LatLng> = Vec::new();
+        for piece in &path.pieces {
+            let points = graph.way_polyline(piece.way as usize, self.way_nodes[piece.way as usize]);
+            for point in slice_polyline(&points, piece.from_m, piece.to_m) {
+                if out.last() != Some(&point) {
+                    out.push(point);
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The part of a polyline between two distances from its start, in travel order.
+fn slice_polyline(points: &[LatLng], from_m: f64, to_m: f64) -> Vec<LatLng> {
+    let (lo, hi) = if from_m <= to_m {
+        (from_m, to_m)
+    } else {
+        (to_m, from_m)
+    };
+    let mut out = Vec::new();
+    let mut walked = 0.0;
+    let interpolate = |p: LatLng, q: LatLng, t: f64| {
+        LatLng::new(
+            p.lat() + (q.lat() - p.lat()) * t,
+            p.lng() + (q.lng() - p.lng()) * t,
+        )
+        .unwrap_or(p)
+    };
+    for pair in points.windows(2) {
+        let (p, q) = (pair[0], pair[1]);
+        let length = p.distance_m(q);
+        let (start, end) = (walked, walked + length);
+        if end >= lo && start <= hi {
+            let at = |m: f64| {
+                if length > 0.0 {
+                    interpolate(p, q, ((m - start) / length).clamp(0.0, 1.0))
+                } else {
+                    p
+                }
+            };
+            if out.is_empty() {
+                out.push(at(lo.max(start)));
+            }
+            let last = at(hi.min(end));
+            if out.last() != Some(&last) {
+                out.push(last);
+            }
+        }
+        walked = end;
+    }
+    if out.is_empty() {
+        // Offsets past the end (rounding): the nearest end point.
+        out.push(if lo <= 0.0 {
+            points[0]
+        } else {
+            points[points.len() - 1]
+        });
+    }
+    if from_m > to_m {
+        out.reverse();
+    }
+    out
+}

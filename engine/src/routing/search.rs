@@ -1,0 +1,283 @@
+//! The A* search with landmark bounds, and alternatives by the penalty method.
+
+use alloc::collections::BinaryHeap;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::cost::{CostModel, SearchCosts};
+use super::heap::Entry;
+use super::index::{NONE, RouteIndex};
+use super::path::{Path, Piece};
+use super::snap::Snap;
+use super::{
+    ALTERNATIVE_MAX_OVERLAP, ALTERNATIVE_MAX_STRETCH, ALTERNATIVE_PENALTY, MAX_ALTERNATIVES,
+};
+use crate::roads::RoadGraph;
+
+/// Penalised searches tried before giving up on more alternatives.
+const ALTERNATIVE_ATTEMPTS: usize = 8;
+
+/// Where a search starts or ends: a node reached along part of a way.
+#[derive(Debug, Clone, Copy)]
+struct Terminal {
+    node: u32,
+    cost: f64,
+    piece: Piece,
+}
+
+impl RouteIndex {
+    fn sources(&self, graph: &RoadGraph, costs: &SearchCosts<'_>, from: &Snap) -> Vec<Terminal> {
+        let way = from.way as usize;
+        let length = f64::from(graph.way_length_m[way]);
+        let [forward, backward] = self.way_edges[way];
+        let [start, end] = self.way_nodes[way];
+        let mut out = Vec::with_capacity(2);
+        if forward != NONE {
+            out.push(Terminal {
+                node: end,
+                cost: costs.part(way, from.offset_m, length),
+                piece: Piece {
+                    way: from.way,
+                    from_m: from.offset_m,
+                    to_m: length,
+                },
+            });
+        }
+        if backward != NONE {
+            out.push(Terminal {
+                node: start,
+                cost: costs.part(way, 0.0, from.offset_m),
+                piece: Piece {
+                    way: from.way,
+                    from_m: from.offset_m,
+                    to_m: 0.0,
+                },
+            });
+        }
+        out
+    }
+
+    fn targets(&self, graph: &RoadGraph, costs: &SearchCosts<'_>, to: &Snap) -> Vec<Terminal> {
+        let way = to.way as usize;
+        let length = f64::from(graph.way_length_m[way]);
+        let [forward, backward] = self.way_edges[way];
+        let [start, end] = self.way_nodes[way];
+        let mut out = Vec::with_capacity(2);
+        if forward != NONE {
+            out.push(Terminal {
+                node: start,
+                cost: costs.part(way, 0.0, to.offset_m),
+                piece: Piece {
+                    way: to.way,
+                    from_m: 0.0,
+                    to_m: to.offset_m,
+                },
+            });
+        }
+        if backward != NONE {
+            out.push(Terminal {
+                node: end,
+                cost: costs.part(way, to.offset_m, length),
+                piece: Piece {
+                    way: to.way,
+                    from_m: length,
+                    to_m: to.offset_m,
+                },
+            });
+        }
+        out
+    }
+
+    /// The cheapest path between two snapped points under `costs` (optimal: A* with
+    /// admissible landmark bounds), or `None` when the destination is unreachable.
+    #[must_use]
+    pub fn search(
+        &self,
+        graph: &RoadGraph,
+        costs: &CostModel,
+        penalties: Option<&[f64]>,
+        from: &Snap,
+        to: &Snap,
+    ) -> Option<Path> {
+        let costs = SearchCosts::new(graph, costs, penalties);
+        let sources = self.sources(graph, &costs, from);
+        let targets = self.targets(graph, &costs, to);
+
+        // Along the shared way, if its direction allows.
+        let mut best = f64::INFINITY;
+        let mut best_path: Option<Vec<Piece>> = None;
+        if from.way == to.way {
+            let [forward, backward] = self.way_edges[from.way as usize];
+            let along = (forward != NONE && from.offset_m <= to.offset_m)
+                || (backward != NONE && from.offset_m >= to.offset_m);
+            if along {
+                best = costs.part(from.way as usize, from.offset_m, to.offset_m);
+                best_path = Some(vec![Piece {
+                    way: from.way,
+                    from_m: from.offset_m,
+                    to_m: to.offset_m,
+                }]);
+            }
+        }
+
+        let n = graph.node_count();
+        let mut dist = vec![f64::INFINITY; n];
+        // Edge into each node; sources hold `NONE - 1 - k` for source `k`.
+        let mut parent = vec![NONE; n];
+        let scale = costs.model.min_factor();
+        // Lower bounds are computed once per node: nodes are often pushed again.
+        let mut bounds = vec![f64::NAN; n];
+        let mut bound = |v: u32| -> f64 {
+            let known = bounds[v as usize];
+            if !known.is_nan() {
+                return known;
+            }
+            let b = targets
+                .iter()
+                .map(|t| self.landmarks.lower_bound(v, t.node))
+                .fold(f64::INFINITY, f64::min)
+                * scale;
+            bounds[v as usize] = b;
+            b
+        };
+        let mut heap = BinaryHeap::new();
+        for (k, source) in sources.iter().enumerate() {
+            let v = source.node as usize;
+            if source.cost < dist[v] {
+                dist[v] = source.cost;
+                parent[v] = NONE - 1 - k as u32;
+                heap.push(Entry {
+                    key: source.cost + bound(source.node),
+                    cost: source.cost,
+                    node: source.node,
+                });
+            }
+        }
+        let mut best_target: Option<(usize, u32)> = None;
+        while let Some(Entry { key, cost, node }) = heap.pop() {
+            if key >= best {
+                break;
+            }
+            if cost > dist[node as usize] {
+                continue;
+            }
+            for (k, target) in targets.iter().enumerate() {
+                if target.node == node && cost + target.cost < best {
+                    best = cost + target.cost;
+                    best_target = Some((k, node));
+                    best_path = None;
+                }
+            }
+            for e in graph.out_edges(node) {
+                let next = cost + costs.edge(e);
+                let t = graph.edge_target[e];
+                if next < dist[t as usize] {
+                    dist[t as usize] = next;
+                    parent[t as usize] = e as u32;
+                    heap.push(Entry {
+                        key: next + bound(t),
+                        cost: next,
+                        node: t,
+                    });
+                }
+            }
+        }
+
+        let pieces = match (best_path, best_target) {
+            (Some(direct), _) => direct,
+            (None, Some((k, node))) => {
+                self.unwind(graph, &parent, &sources, targets[k].piece, node)
+            }
+            (None, None) => return None,
+        };
+        let cost = pieces
+            .iter()
+            .map(|p| {
+                costs
+                    .model
+                    .way_cost_between(graph, p.way as usize, p.from_m, p.to_m)
+            })
+            .sum();
+        Some(Path { cost, pieces })
+    }
+
+    /// Follows parent edges back from `node` to a source, returning the pieces in
+    /// travel order, ending with `last`.
+    fn unwind(
+        &self,
+        graph: &RoadGraph,
+        parent: &[u32],
+        sources: &[Terminal],
+        last: Piece,
+        mut node: u32,
+    ) -> Vec<Piece> {
+        let mut reversed = vec![last];
+        // Each step moves to an edge's source; a source marker ends the walk. The bound
+        // only guards against a corrupt parent table.
+        for _ in 0..=parent.len() {
+            let e = parent[node as usize];
+            if e >= NONE - sources.len() as u32 {
+                if let Some(source) = sources.get((NONE - 1 - e) as usize) {
+                    reversed.push(source.piece);
+                }
+                break;
+            }
+            let (way, against) = graph.edge_way(e as usize);
+            let length = f64::from(graph.way_length_m[way]);
+            reversed.push(Piece {
+                way: way as u32,
+                from_m: if against { length } else { 0.0 },
+                to_m: if against { 0.0 } else { length },
+            });
+            node = self.edge_source[e as usize];
+        }
+        reversed.reverse();
+        reversed
+    }
+
+    /// The best path and up to `wanted` alternatives (penalty method; see the module
+    /// documentation).
+    #[must_use]
+    pub fn search_with_alternatives(
+        &self,
+        graph: &RoadGraph,
+        costs: &CostModel,
+        from: &Snap,
+        to: &Snap,
+        wanted: usize,
+    ) -> Option<(Path, Vec<Path>)> {
+        let best = self.search(graph, costs, None, from, to)?;
+        let mut kept: Vec<Path> = Vec::new();
+        if wanted == 0 || best.length_m() <= 0.0 {
+            return Some((best, kept));
+        }
+        let mut penalties = vec![1.0; graph.way_count()];
+        let penalise = |penalties: &mut [f64], path: &Path| {
+            for piece in &path.pieces {
+                penalties[piece.way as usize] *= ALTERNATIVE_PENALTY;
+            }
+        };
+        penalise(&mut penalties, &best);
+        for _ in 0..ALTERNATIVE_ATTEMPTS {
+            if kept.len() >= wanted.min(MAX_ALTERNATIVES) {
+                break;
+            }
+            let Some(candidate) = self.search(graph, costs, Some(&penalties), from, to) else {
+                break;
+            };
+            penalise(&mut penalties, &candidate);
+            if candidate.cost > ALTERNATIVE_MAX_STRETCH * best.cost {
+                // Penalties only grow, so later candidates cost more still.
+                break;
+            }
+            let length = candidate.length_m();
+            let distinct = core::iter::once(&best)
+                .chain(&kept)
+                .all(|other| candidate.shared_m(other) <= ALTERNATIVE_MAX_OVERLAP * length);
+            if distinct {
+                kept.push(candidate);
+            }
+        }
+        Some((best, kept))
+    }
+}
