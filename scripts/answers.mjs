@@ -1,0 +1,177 @@
+// Records the answers of a fixed request set, over HTTP (both APIs under `wrangler dev`)
+// and from the npm package, so that a change meant to keep behaviour can be checked
+// byte for byte:
+//
+//   node scripts/answers.mjs record FILE     # before the change (needs make artifacts pkg worker)
+//   node scripts/answers.mjs compare FILE    # after it: exit 1 and the differences if any
+//
+// Every status, body and header is kept except the headers that change from run to
+// run by design (date, the seconds to the quota's reset).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { keyStore, startWorker } from '../tests/support/wrangler.mjs';
+import * as hexrisk from '../pkg/dist/node/hexrisk_engine.js';
+
+const { HexRisk } = hexrisk;
+
+const CLOCK = '2022-01-03';
+const NOW_MS = Date.parse(`${CLOCK}T12:00:00Z`);
+const ORIGIN = 'http://127.0.0.1:8080';
+const VOLATILE_HEADERS = new Set(['date', 'ratelimit-reset', 'keep-alive', 'connection']);
+const artifacts = new URL('../build/artifacts/', import.meta.url);
+
+const TOR = { lat: 43.6532, lng: -79.3832 };
+const TOR2 = { lat: 43.6645, lng: -79.4206 };
+const SF = { lat: 37.7793, lng: -122.4193 };
+const SF2 = { lat: 37.7599, lng: -122.4148 };
+const HOU = { lat: 29.7604, lng: -95.3698 };
+const HOU2 = { lat: 29.7499, lng: -95.3584 };
+const TOR_CELL = '882b9bc46dfffff';
+const line = (a, b) => ({ type: 'LineString', coordinates: [[a.lng, a.lat], [b.lng, b.lat]] });
+
+// [method, path, body (POST) or undefined, extra headers]
+const router = [
+  ['GET', '/health'], ['GET', '/openapi.json'], ['GET', '/hexes/config'], ['GET', '/route/config'],
+  ['POST', '/hexes/score', { hexIds: [TOR_CELL, '8828308281fffff', 'nonsense'] }],
+  ['POST', '/hexes/score', { hexIds: [TOR_CELL], intent: 'night', activeCodes: ['THEFT_BURGLARY'] }],
+  ['POST', '/hexes/score', { hexIds: 'x' }],
+  ['POST', '/hexes/score', { hexIds: Array(5001).fill(TOR_CELL) }],
+  ['POST', '/hexes/lookup', { ...TOR, ring: 2, detail: true }],
+  ['POST', '/hexes/lookup', { ...SF, ring: 1, intent: 'walking', modifiers: { week: '2022-02-01' } }],
+  ['POST', '/hexes/lookup', { lat: 91, lng: 0 }],
+  ['POST', '/hexes/lookup', { lat: 0, lng: 0 }],
+  ['POST', '/hexes/lookup', { ...TOR, ring: 42 }],
+  ['GET', `/hexes/breakdown?h3=${TOR_CELL}&intent=walking`],
+  ['GET', '/hexes/breakdown?h3=zzz'],
+  ['GET', '/hexes/all?west=-79.40&south=43.64&east=-79.37&north=43.66'],
+  ['GET', '/hexes/all?west=-79&south=43&east=-76&north=43.5'],
+  ['POST', '/route', { origin: TOR, destination: TOR2, alternatives: 2 }],
+  ['POST', '/route', { origin: TOR, destination: TOR2, method: 'shortest', mode: 'cycling' }],
+  ['POST', '/route', { origin: SF, destination: SF2, method: 'balanced', intent: 'night', snapToRoads: false }],
+  ['POST', '/route', { origin: HOU, destination: HOU2, alternatives: 1 }],
+  ['POST', '/route', { origin: TOR, destination: TOR2, alternatives: 4 }],
+  ['POST', '/route', { origin: TOR, destination: { lat: 43.58, lng: -79.60 } }],
+  ['POST', '/route', { origin: TOR, destination: SF }],
+  ['POST', '/route', { origin: TOR, destination: TOR2, method: 'fastest' }],
+  ['POST', '/route', { origin: TOR, destination: TOR2, mode: 'flying' }],
+  ['POST', '/evaluate', { geometry: line(TOR, TOR2), mode: 'walking' }],
+  ['POST', '/evaluate', { geometry: { type: 'Point', coordinates: [0, 0] } }],
+  ['POST', '/evaluate-hex-path', { hexPath: [TOR_CELL, '882b9bc469fffff'] }],
+  ['POST', '/evaluate-hex-path', { hexPath: [] }],
+  ['GET', '/precincts/status'], ['GET', '/precincts/all-scores?intent=night'],
+  ['GET', '/precincts'], ['GET', '/precincts?city=city_us_sfo'],
+  ['GET', '/nowhere'], ['DELETE', '/route'],
+  ['OPTIONS', '/route', undefined, { origin: ORIGIN, 'access-control-request-method': 'POST' }],
+  ['POST', '/route', { origin: TOR, destination: TOR2 }, { origin: 'http://evil.example' }],
+  ['POST', '/route', '{"origin":', {}],
+];
+const prediction = [
+  ['GET', '/v1/health'], ['GET', '/v1/openapi.json'], ['GET', '/v1/classes'], ['GET', '/v1/cities'],
+  ['GET', '/v1/coverage?lat=43.65&lng=-79.38'], ['GET', '/v1/coverage?lat=0&lng=0'],
+  ['GET', '/v1/prediction/range?city=city_ca_tor'], ['GET', '/v1/prediction/range?city=nowhere'],
+  ['POST', '/v1/predict', { latitude: TOR.lat, longitude: TOR.lng }],
+  ['POST', '/v1/predict', { latitude: SF.lat, longitude: SF.lng, datetime: '2022-02-10T23:00:00Z' }],
+  ['POST', '/v1/predict', { latitude: HOU.lat, longitude: HOU.lng, datetime: '2031-01-01T00:00:00Z' }],
+  ['POST', '/v1/predict', { latitude: 'x', longitude: 0 }],
+  ['POST', '/v1/predict', { latitude: 0, longitude: 0 }],
+  ['POST', '/v1/predict/batch', { locations: [{ latitude: TOR.lat, longitude: TOR.lng }, { latitude: 0, longitude: 0 }, { latitude: 95, longitude: 0 }] }],
+  ['POST', '/v1/predict/batch', { locations: [] }],
+  ['POST', '/v1/route/risk', { waypoints: [{ latitude: TOR.lat, longitude: TOR.lng }, { latitude: TOR2.lat, longitude: TOR2.lng }] }],
+  ['POST', '/v1/route/risk', { waypoints: [{ latitude: TOR.lat, longitude: TOR.lng }] }],
+  ['POST', '/v1/predict', { latitude: TOR.lat, longitude: TOR.lng }, { authorization: 'Bearer nope' }],
+];
+
+async function httpAnswers() {
+  const { state, keys } = await keyStore('answers', { live: { kind: 'live', origins: [ORIGIN] } });
+  const worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK } });
+  const answers = [];
+  try {
+    for (const [api, requests] of [['router', router], ['prediction', prediction]]) {
+      for (const [method, path, body, extra = {}] of requests) {
+        const headers = api === 'router' ? { 'x-api-key': keys.live } : { authorization: `Bearer ${keys.live}` };
+        Object.assign(headers, extra);
+        const init = { method, headers };
+        if (body !== undefined) {
+          headers['content-type'] = 'application/json';
+          init.body = typeof body === 'string' ? body : JSON.stringify(body);
+        }
+        const response = await fetch(`${worker.url}${path}`, init);
+        const kept = [...response.headers].filter(([name]) => !VOLATILE_HEADERS.has(name)).sort();
+        answers.push({ request: `${method} ${path} ${init.body ?? ''}`.slice(0, 300), status: response.status, headers: kept, body: await response.text() });
+      }
+    }
+  } finally {
+    await worker.stop();
+  }
+  return answers;
+}
+
+function packageAnswers() {
+  const engine = new HexRisk();
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', artifacts)));
+  const calls = [
+    ['cellAt', () => hexrisk.cellAt(TOR.lat, TOR.lng)], ['cellAt bad', () => hexrisk.cellAt(91, 0)],
+    ['gridDisk', () => hexrisk.gridDisk(TOR_CELL, 2)], ['gridDisk bad', () => hexrisk.gridDisk(TOR_CELL, 42)],
+    ['cellBoundary', () => hexrisk.cellBoundary(TOR_CELL)], ['crimeClasses', () => hexrisk.crimeClasses()],
+    ['riskLevel', () => hexrisk.riskLevel(0.3)], ['riskLevel bad', () => hexrisk.riskLevel(2)],
+    ['palette', () => hexrisk.palette()], ['colorIndex', () => hexrisk.colorIndex(72.5)],
+  ];
+  for (const city of manifest.cities) {
+    calls.push(['addCity', () => engine.addCity(readFileSync(new URL(city.file, artifacts)))]);
+    calls.push(['streets', () => engine.streets(city.code)]);
+    calls.push(['predictionRange', () => engine.predictionRange(city.code, NOW_MS)]);
+  }
+  const request = (name, arg) => calls.push([`${name} ${JSON.stringify(arg).slice(0, 200)}`, () => engine[name](arg, NOW_MS)]);
+  for (const [, path, body] of router.concat(prediction)) {
+    if (body === undefined || typeof body === 'string') continue;
+    const name = { '/hexes/score': 'scoreHexes', '/hexes/lookup': 'lookup', '/route': 'route', '/evaluate': 'evaluate', '/evaluate-hex-path': 'evaluateHexPath', '/v1/predict': 'predict' }[path];
+    if (name) request(name, body);
+  }
+  request('breakdown', { h3: TOR_CELL, intent: 'walking' });
+  request('breakdown', { h3: 'zzz' });
+  request('hexesInBox', { west: -79.40, south: 43.64, east: -79.37, north: 43.66 });
+  request('precinctScores', { intent: 'night' });
+  request('precincts', {});
+  request('ringScores', { ...TOR, ring: 3 });
+  request('boxScores', { west: -122.43, south: 37.77, east: -122.41, north: 37.79 });
+  calls.push(['cellScores', () => engine.cellScores(new BigUint64Array([0x882b9bc46dfffffn, 1n]), { intent: 'night' }, NOW_MS)]);
+  calls.push(['forecast', () => engine.forecast(TOR.lat, TOR.lng, '2022-01-05')]);
+  const plain = (value) => JSON.parse(JSON.stringify(value, (_, v) => {
+    if (typeof v === 'bigint') return v.toString(16);
+    if (ArrayBuffer.isView(v)) return { [v.constructor.name]: Array.from(v, (x) => (typeof x === 'bigint' ? x.toString(16) : (Number.isNaN(x) ? 'NaN' : x))) };
+    if (v instanceof Map) return Object.fromEntries(v);
+    return v;
+  }));
+  return calls.map(([name, call]) => {
+    try {
+      return { call: name, ok: plain(call()) };
+    } catch (err) {
+      return { call: name, error: { code: err.code, message: err.message, details: plain(err.details ?? null) } };
+    }
+  });
+}
+
+const [mode, file] = process.argv.slice(2);
+if (!['record', 'compare'].includes(mode) || !file) {
+  console.error('usage: node scripts/answers.mjs record|compare FILE');
+  process.exit(2);
+}
+const now = { http: await httpAnswers(), package: packageAnswers() };
+if (mode === 'record') {
+  writeFileSync(file, JSON.stringify(now, null, 1));
+  console.log(`answers: ${now.http.length} HTTP and ${now.package.length} package answers written to ${file}`);
+} else {
+  const then = JSON.parse(readFileSync(file, 'utf8'));
+  let differences = 0;
+  for (const part of ['http', 'package']) {
+    const count = Math.max(then[part].length, now[part].length);
+    for (let i = 0; i < count; i += 1) {
+      const [a, b] = [JSON.stringify(then[part][i]), JSON.stringify(now[part][i])];
+      if (a !== b) {
+        differences += 1;
+        console.log(`differs: ${part} #${i}\n  was: ${a?.slice(0, 600)}\n  now: ${b?.slice(0, 600)}`);
+      }
+    }
+  }
+  console.log(`answers: ${now.http.length} HTTP and ${now.package.length} package answers compared, ${differences} differ`);
+  process.exit(differences ? 1 : 0);
+}
