@@ -162,7 +162,7 @@ pub enum HexPathError {
     #[error("hexPath must contain at least one cell")]
     Empty,
     /// More cells than [`MAX_HEX_PATH_CELLS`].
-    #[error("hexPath has {0} cells; the limit is 5000")]
+    #[error("hexPath has {0} cells; the limit is {limit}", limit = MAX_HEX_PATH_CELLS)]
     TooLong(usize),
     /// A cell of another resolution.
     #[error("hexPath[{index}] has resolution {resolution}; only 8 is accepted")]

@@ -242,7 +242,7 @@ fn lookup_request(body: &Map<String, Value>) -> Result<LookupRequest, QueryError
         return Err(QueryError::new(
             ErrorCode::InvalidRequest,
             "",
-            format!("ring must be between 0 and 41, got {ring}"),
+            format!("ring must be between 0 and {MAX_RING_DISTANCE}, got {ring}"),
         )
         .on("ring")
         .with("valid_range", json!([0, MAX_RING_DISTANCE])));

@@ -122,7 +122,9 @@ impl ScoringQuery {
             if !(0.0..=MAX_CLASS_WEIGHT).contains(&weight) {
                 return Err(QueryError::invalid(
                     "modifiers.classWeights",
-                    format!("class weights must be between 0 and 10, got {weight} for {code}"),
+                    format!(
+                        "class weights must be between 0 and {MAX_CLASS_WEIGHT}, got {weight} for {code}"
+                    ),
                 ));
             }
             overrides[position] = weight;

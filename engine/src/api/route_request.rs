@@ -289,8 +289,9 @@ pub fn evaluate(
         return Err(QueryError::invalid(
             field,
             format!(
-                "the line is {:.0} km long; the limit is 200 km",
-                length / 1000.0
+                "the line is {:.0} km long; the limit is {:.0} km",
+                length / 1000.0,
+                crate::routing::MAX_LINE_LENGTH_M / 1000.0
             ),
         ));
     }

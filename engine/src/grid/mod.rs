@@ -87,7 +87,7 @@ pub enum RingError {
     #[error("cell resolution must be 8, got {0}")]
     WrongResolution(u8),
     /// The ring distance exceeds [`MAX_RING_DISTANCE`].
-    #[error("ring distance must be between 0 and 41, got {0}")]
+    #[error("ring distance must be between 0 and {max}, got {0}", max = MAX_RING_DISTANCE)]
     DistanceTooLarge(u32),
 }
 
