@@ -42,11 +42,13 @@ impl MicroDegrees {
     /// range (a corrupt table) is clamped rather than allowed to panic.
     #[must_use]
     pub fn to_lat_lng(self) -> LatLng {
+        // Finite integers times 1e-6 are finite, so after clamping `new` cannot fail;
+        // `LatLng::default()` (0, 0) is only a type-level fallback.
         LatLng::new(
             self.lat().clamp(-90.0, 90.0),
             self.lng().clamp(-180.0, 180.0),
         )
-        .unwrap_or_else(|_| LatLng::new(0.0, 0.0).expect("origin is a valid coordinate"))
+        .unwrap_or_default()
     }
 }
 
