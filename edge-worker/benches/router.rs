@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use hexrisk_edge::api::router;
-use hexrisk_engine::model::{Atlas, CityModel};
+use hexrisk_engine::city::{Atlas, CityModel};
 use serde_json::{Map, Value, json};
 
 fn atlas() -> Atlas {

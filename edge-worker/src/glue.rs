@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use bytes::{Bytes, BytesMut};
 use chrono::NaiveDate;
 use futures_util::StreamExt;
-use hexrisk_engine::model::{Atlas, CityModel};
+use hexrisk_engine::city::{Atlas, CityModel};
 use http_body_util::Full;
 use serde::{Deserialize, Serialize};
 use worker::{

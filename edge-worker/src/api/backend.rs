@@ -3,7 +3,7 @@
 //! assets; tests implement it in memory.
 
 use chrono::NaiveDate;
-use hexrisk_engine::model::Atlas;
+use hexrisk_engine::city::Atlas;
 
 use super::keys::KeyRecord;
 use super::quota::QuotaState;

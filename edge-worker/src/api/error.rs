@@ -86,10 +86,10 @@ pub struct ApiError {
     pub details: Map<String, Value>,
 }
 
-impl From<hexrisk_engine::query::QueryError> for ApiError {
+impl From<hexrisk_engine::api::QueryError> for ApiError {
     /// An engine request error (shared with the npm package) in the API's shape.
-    fn from(err: hexrisk_engine::query::QueryError) -> Self {
-        let code = match err.code {
+    fn from(err: hexrisk_engine::api::QueryError) -> Self {
+        let code = match err.code.as_str() {
             "INVALID_COORDINATES" => ErrorCode::InvalidCoordinates,
             "LOCATION_NOT_COVERED" => ErrorCode::LocationNotCovered,
             "DATE_OUT_OF_RANGE" => ErrorCode::DateOutOfRange,

@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value};
 
+use hexrisk_engine::api::prediction as predictions;
+pub use hexrisk_engine::api::prediction::When;
 use hexrisk_engine::grid::CoordinateError;
-use hexrisk_engine::predictions;
-pub use hexrisk_engine::predictions::When;
 
 use super::{ApiError, ErrorCode};
 
@@ -66,7 +66,7 @@ pub fn malformed(field: &str, expected: &str) -> ApiError {
 /// The error for a coordinate that is out of range or not finite.
 #[must_use]
 pub fn coordinate_error(err: &CoordinateError, field_path: &str, value: f64) -> ApiError {
-    predictions::coordinate_error(err, field_path, value).into()
+    hexrisk_engine::api::coordinate_error(err, field_path, value).into()
 }
 
 /// Reads and validates `latitude` and `longitude` of an object; `prefix` is prepended

@@ -7,12 +7,10 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
-use hexrisk_engine::classes::{ClassRecord, CrimeClass};
-use hexrisk_engine::forecast::CRIME_CLASSES;
+use hexrisk_engine::api::prediction::{self as predictions, probabilities};
+use hexrisk_engine::city::{Atlas, CityModel};
+use hexrisk_engine::forecast::{CRIME_CLASSES, ClassRecord, CrimeClass, RiskLevel};
 use hexrisk_engine::grid::{self, RESOLUTION};
-use hexrisk_engine::model::{Atlas, CityModel};
-use hexrisk_engine::predictions::{self, probabilities};
-use hexrisk_engine::risk::RiskLevel;
 
 use super::input::{self, When};
 use super::{ApiError, ErrorCode};

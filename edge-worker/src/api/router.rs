@@ -7,9 +7,9 @@
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
-use hexrisk_engine::model::Atlas;
-use hexrisk_engine::query::QueryError;
-use hexrisk_engine::service;
+use hexrisk_engine::api as service;
+use hexrisk_engine::api::QueryError;
+use hexrisk_engine::city::Atlas;
 
 use super::ApiError;
 
@@ -124,8 +124,8 @@ mod tests {
     use crate::api::ErrorCode;
     use crate::api::prediction::tests::{atlas, now};
     use hexrisk_engine::artifact::PrecinctRecord;
-    use hexrisk_engine::grid;
-    use hexrisk_engine::model::CityModel;
+    use hexrisk_engine::city::CityModel;
+    use hexrisk_engine::grid::{self, MicroDegrees};
     use serde_json::json;
 
     fn body(value: Value) -> Map<String, Value> {
@@ -144,11 +144,11 @@ mod tests {
             name: "52 Division".into(),
             // Clockwise on purpose: the GeoJSON must come out anticlockwise.
             polygons: vec![vec![vec![
-                [-79_420_000, 43_630_000],
-                [-79_420_000, 43_680_000],
-                [-79_350_000, 43_680_000],
-                [-79_350_000, 43_630_000],
-                [-79_420_000, 43_630_000],
+                MicroDegrees([-79_420_000, 43_630_000]),
+                MicroDegrees([-79_420_000, 43_680_000]),
+                MicroDegrees([-79_350_000, 43_680_000]),
+                MicroDegrees([-79_350_000, 43_630_000]),
+                MicroDegrees([-79_420_000, 43_630_000]),
             ]]],
         }];
         Atlas::new(vec![CityModel::from_artifact(artifact)])

@@ -7,7 +7,7 @@ use http::header::{ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderVa
 use http::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
 
-use hexrisk_engine::model::CityModel;
+use hexrisk_engine::city::CityModel;
 
 use super::backend::{Backend, BackendError};
 use super::health::{self, Component, ServiceHealth};
@@ -452,7 +452,7 @@ pub(crate) mod tests {
     use super::*;
     use crate::api::keys::{PresentedKey, Tier};
     use crate::api::prediction::tests::{atlas, now};
-    use hexrisk_engine::model::Atlas;
+    use hexrisk_engine::city::Atlas;
     use std::cell::RefCell;
     use std::collections::HashMap;
 
