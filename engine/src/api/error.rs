@@ -2,7 +2,7 @@
 //! npm package, and the field, index and context that go in `details`.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 

@@ -1,6 +1,6 @@
 //! Reading JSON request objects and writing answers, shared by the operations.
 
-use alloc::string::ToString;
+use alloc::string::{String, ToString};
 
 use serde::Deserialize;
 use serde_json::{Map, Value, json};

@@ -1,6 +1,7 @@
 //! The JSON form of route answers: GeoJSON lines, cell ids as text, and the
 //! members of `POST /route`'s answer in the router API's order.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use h3o::LatLng;
