@@ -26,66 +26,46 @@ struct Terminal {
 }
 
 impl RouteIndex {
-    fn sources(&self, graph: &RoadGraph, costs: &SearchCosts<'_>, from: &Snap) -> Vec<Terminal> {
-        let way = from.way as usize;
+    /// The nodes a search leaves from (`leaving`) or arrives at, each reached along
+    /// the part of the snapped point's way that its directions allow.
+    fn terminals(
+        &self,
+        graph: &RoadGraph,
+        costs: &SearchCosts<'_>,
+        at: &Snap,
+        leaving: bool,
+    ) -> Vec<Terminal> {
+        let way = at.way as usize;
         let length = f64::from(graph.way_length_m[way]);
         let [forward, backward] = self.way_edges[way];
         let [start, end] = self.way_nodes[way];
-        let mut out = Vec::with_capacity(2);
-        if forward != NONE {
-            out.push(Terminal {
-                node: end,
-                cost: costs.part(way, from.offset_m, length),
+        let offset = at.offset_m;
+        // Along the way, a search leaves towards its end and arrives from its start;
+        // against it, the other way round.
+        let along = if leaving {
+            (end, offset, length)
+        } else {
+            (start, 0.0, offset)
+        };
+        let against = if leaving {
+            (start, offset, 0.0)
+        } else {
+            (end, length, offset)
+        };
+        [(forward, along), (backward, against)]
+            .into_iter()
+            .filter(|&(edge, _)| edge != NONE)
+            .map(|(_, (node, from_m, to_m))| Terminal {
+                node,
+                // Part costs do not depend on the order of the two offsets.
+                cost: costs.part(way, from_m, to_m),
                 piece: Piece {
-                    way: from.way,
-                    from_m: from.offset_m,
-                    to_m: length,
+                    way: at.way,
+                    from_m,
+                    to_m,
                 },
-            });
-        }
-        if backward != NONE {
-            out.push(Terminal {
-                node: start,
-                cost: costs.part(way, 0.0, from.offset_m),
-                piece: Piece {
-                    way: from.way,
-                    from_m: from.offset_m,
-                    to_m: 0.0,
-                },
-            });
-        }
-        out
-    }
-
-    fn targets(&self, graph: &RoadGraph, costs: &SearchCosts<'_>, to: &Snap) -> Vec<Terminal> {
-        let way = to.way as usize;
-        let length = f64::from(graph.way_length_m[way]);
-        let [forward, backward] = self.way_edges[way];
-        let [start, end] = self.way_nodes[way];
-        let mut out = Vec::with_capacity(2);
-        if forward != NONE {
-            out.push(Terminal {
-                node: start,
-                cost: costs.part(way, 0.0, to.offset_m),
-                piece: Piece {
-                    way: to.way,
-                    from_m: 0.0,
-                    to_m: to.offset_m,
-                },
-            });
-        }
-        if backward != NONE {
-            out.push(Terminal {
-                node: end,
-                cost: costs.part(way, to.offset_m, length),
-                piece: Piece {
-                    way: to.way,
-                    from_m: length,
-                    to_m: to.offset_m,
-                },
-            });
-        }
-        out
+            })
+            .collect()
     }
 
     /// The cheapest path between two snapped points under `costs` (optimal: A* with
@@ -100,8 +80,8 @@ impl RouteIndex {
         to: &Snap,
     ) -> Option<Path> {
         let costs = SearchCosts::new(graph, costs, penalties);
-        let sources = self.sources(graph, &costs, from);
-        let targets = self.targets(graph, &costs, to);
+        let sources = self.terminals(graph, &costs, from, true);
+        let targets = self.terminals(graph, &costs, to, false);
 
         // Along the shared way, if its direction allows.
         let mut best = f64::INFINITY;

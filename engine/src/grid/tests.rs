@@ -1,0 +1,223 @@
+//! Unit tests of the grid helpers and of the cells a line crosses (against a sampling oracle).
+
+use super::*;
+use alloc::string::ToString;
+
+/// Test oracle for [`cells_crossed`]: the cells a straight segment crosses, found by
+/// sampling every `step_m` metres (so a cell clipped by less than a step is missed),
+/// each with the metres of segment inside it.
+fn cells_along(from: LatLng, to: LatLng, step_m: f64) -> Vec<(CellIndex, f64)> {
+    let length = distance_m(from, to);
+    let steps = if step_m > 0.0 && length.is_finite() {
+        libm::ceil(length / step_m).max(1.0) as usize
+    } else {
+        1
+    };
+    let piece = length / steps as f64;
+    let mut out: Vec<(CellIndex, f64)> = Vec::new();
+    for i in 0..steps {
+        // Midpoint of each piece, interpolated linearly (segments are city-scale).
+        let t = (i as f64 + 0.5) / steps as f64;
+        let lat = from.lat() + (to.lat() - from.lat()) * t;
+        let lng = from.lng() + (to.lng() - from.lng()) * t;
+        let Ok(point) = LatLng::new(lat, lng) else {
+            continue;
+        };
+        let cell = point.to_cell(RESOLUTION);
+        match out.last_mut() {
+            Some((previous, metres)) if *previous == cell => *metres += piece,
+            _ => out.push((cell, piece)),
+        }
+    }
+    if out.is_empty() {
+        out.push((from.to_cell(RESOLUTION), 0.0));
+    }
+    out
+}
+
+#[test]
+fn known_cells_of_the_three_cities() {
+    // Reference ids computed with the h3-js npm package (latLngToCell, res 8).
+    let cases = [
+        (43.6532, -79.3832, "882b9bc46dfffff"),
+        (37.7749, -122.4194, "8828308281fffff"),
+        (29.7604, -95.3698, "88446ca995fffff"),
+    ];
+    for (lat, lng, expected) in cases {
+        assert_eq!(cell_at(lat, lng).unwrap().to_string(), expected);
+    }
+}
+
+#[test]
+fn out_of_range_and_non_finite_coordinates_are_errors() {
+    assert_eq!(
+        cell_at(90.5, 0.0),
+        Err(CoordinateError::LatitudeOutOfRange(90.5))
+    );
+    assert_eq!(
+        cell_at(-91.0, 0.0),
+        Err(CoordinateError::LatitudeOutOfRange(-91.0))
+    );
+    assert_eq!(
+        cell_at(0.0, 180.01),
+        Err(CoordinateError::LongitudeOutOfRange(180.01))
+    );
+    assert_eq!(
+        cell_at(0.0, -181.0),
+        Err(CoordinateError::LongitudeOutOfRange(-181.0))
+    );
+    assert_eq!(
+        cell_at(f64::NAN, 0.0),
+        Err(CoordinateError::NotFinite(CoordinateField::Latitude))
+    );
+    assert_eq!(
+        cell_at(0.0, f64::INFINITY),
+        Err(CoordinateError::NotFinite(CoordinateField::Longitude))
+    );
+}
+
+#[test]
+fn range_edges_are_valid() {
+    for (lat, lng) in [(90.0, 180.0), (-90.0, -180.0), (0.0, 0.0)] {
+        assert!(cell_at(lat, lng).is_ok(), "{lat},{lng}");
+    }
+}
+
+#[test]
+fn error_messages_name_the_field_and_range() {
+    let err = cell_at(95.0, 0.0).unwrap_err();
+    assert_eq!(err.to_string(), "latitude must be between -90 and 90");
+    assert_eq!(err.field().valid_range(), [-90.0, 90.0]);
+    let err = cell_at(0.0, 200.0).unwrap_err();
+    assert_eq!(err.field().name(), "longitude");
+}
+
+#[test]
+fn disks_have_the_hexagon_count_and_start_with_the_centre() {
+    let cell = cell_at(43.6532, -79.3832).unwrap();
+    for k in [0, 1, 5, 41] {
+        let cells = disk(cell, k).unwrap();
+        assert_eq!(cells.len(), disk_size(k), "k={k}");
+        assert_eq!(cells[0], cell);
+    }
+    assert_eq!(disk_size(41), 5167);
+    assert_eq!(disk(cell, 42), Err(RingError::DistanceTooLarge(42)));
+}
+
+#[test]
+fn parse_cell_checks_text_and_resolution() {
+    let cell = cell_at(29.7604, -95.3698).unwrap();
+    assert_eq!(parse_cell(&cell.to_string()), Ok(cell));
+    assert_eq!(parse_cell("not-a-cell"), Err(RingError::InvalidCell));
+    assert_eq!(parse_cell(""), Err(RingError::InvalidCell));
+    let parent = cell.parent(Resolution::Seven).unwrap();
+    assert_eq!(
+        parse_cell(&parent.to_string()),
+        Err(RingError::WrongResolution(7))
+    );
+}
+
+#[test]
+fn boundary_is_a_hexagon_around_the_centre() {
+    let cell = cell_at(43.6532, -79.3832).unwrap();
+    let corners = cell_boundary(cell);
+    assert_eq!(corners.len(), 6);
+    let (lat, lng) = cell_centre(cell);
+    for (corner_lat, corner_lng) in corners {
+        // Resolution-8 edges are about 0.46 km: corners lie within 0.01 degrees.
+        assert!((corner_lat - lat).abs() < 0.01 && (corner_lng - lng).abs() < 0.01);
+    }
+}
+
+#[test]
+fn cells_along_a_segment_are_contiguous_and_sum_to_its_length() {
+    let a = validate(43.6450, -79.3900).unwrap();
+    let b = validate(43.6700, -79.3500).unwrap();
+    let cells = cells_along(a, b, 25.0);
+    let total: f64 = cells.iter().map(|(_, m)| m).sum();
+    assert!((total - distance_m(a, b)).abs() < 1e-6);
+    assert_eq!(cells[0].0, a.to_cell(RESOLUTION));
+    assert_eq!(cells.last().unwrap().0, b.to_cell(RESOLUTION));
+    for pair in cells.windows(2) {
+        assert!(
+            pair[0].0.is_neighbor_with(pair[1].0).unwrap_or(false),
+            "{pair:?}"
+        );
+    }
+    // A zero-length segment is its one cell.
+    assert_eq!(
+        cells_along(a, a, 25.0),
+        alloc::vec![(a.to_cell(RESOLUTION), 0.0)]
+    );
+}
+
+#[test]
+fn crossed_cells_are_contiguous_and_catch_corner_clips() {
+    let a = validate(43.6450, -79.3900).unwrap();
+    let b = validate(43.6700, -79.3500).unwrap();
+    let c = validate(43.6500, -79.3300).unwrap();
+    let crossed = cells_crossed(&[a, b, c], RESOLUTION);
+    let total: f64 = crossed.iter().map(|(_, m)| m).sum();
+    let length = distance_m(a, b) + distance_m(b, c);
+    assert!(
+        (total - length).abs() < 1e-6 * length,
+        "{total} vs {length}"
+    );
+    assert_eq!(crossed[0].0, a.to_cell(RESOLUTION));
+    assert_eq!(crossed.last().unwrap().0, c.to_cell(RESOLUTION));
+    for pair in crossed.windows(2) {
+        assert!(pair[0].0.is_neighbor_with(pair[1].0).unwrap(), "{pair:?}");
+    }
+    // Dense sampling never finds a cell the traversal missed.
+    let sampled = cells_along(a, b, 0.5);
+    for (cell, _) in &sampled {
+        assert!(crossed.iter().any(|(c, _)| c == cell), "{cell} missed");
+    }
+    // Metres per cell agree with fine sampling to within a couple of sample steps.
+    for (cell, metres) in cells_crossed(&[a, b], RESOLUTION) {
+        let sampled_m: f64 = sampled
+            .iter()
+            .filter(|(c, _)| *c == cell)
+            .map(|(_, m)| m)
+            .sum();
+        assert!(
+            (metres - sampled_m).abs() < 2.0,
+            "{cell}: {metres} vs {sampled_m}"
+        );
+    }
+}
+
+#[test]
+fn crossing_a_corner_lists_the_clipped_cell() {
+    // A short segment through a point just beside a hexagon corner.
+    let cell = cell_at(43.6532, -79.3832).unwrap();
+    let corner = *cell.boundary().first().unwrap();
+    let (lat, lng) = (corner.lat(), corner.lng());
+    let from = validate(lat - 0.0004, lng - 0.0004).unwrap();
+    let to = validate(lat + 0.0004, lng + 0.0004).unwrap();
+    let crossed = cells_crossed(&[from, to], RESOLUTION);
+    let sampled = cells_along(from, to, 0.05);
+    for (cell, _) in &sampled {
+        assert!(crossed.iter().any(|(c, _)| c == cell), "{cell} missed");
+    }
+    for pair in crossed.windows(2) {
+        assert!(pair[0].0.is_neighbor_with(pair[1].0).unwrap(), "{pair:?}");
+    }
+    // One point and repeated points are their one cell.
+    assert_eq!(
+        cells_crossed(&[from], RESOLUTION),
+        [(from.to_cell(RESOLUTION), 0.0)]
+    );
+    assert_eq!(
+        cells_crossed(&[from, from], RESOLUTION),
+        [(from.to_cell(RESOLUTION), 0.0)]
+    );
+    assert!(cells_crossed(&[], RESOLUTION).is_empty());
+}
+
+#[test]
+fn centre_lies_in_its_own_cell() {
+    let cell = cell_at(37.7749, -122.4194).unwrap();
+    let (lat, lng) = cell_centre(cell);
+    assert_eq!(cell_at(lat, lng).unwrap(), cell);
+}
