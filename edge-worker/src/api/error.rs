@@ -1,77 +1,28 @@
 //! The error body shared by both APIs: `{status: "error", code, message, details}`.
 
-use core::fmt;
-
+use hexrisk_engine::api::QueryError;
 use http::StatusCode;
 use serde_json::{Map, Value};
 
-/// Machine-readable error codes, with their HTTP statuses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ErrorCode {
-    /// Coordinates outside every covered city (404).
-    LocationNotCovered,
-    /// Requested date not available for predictions (400).
-    DateOutOfRange,
-    /// Coordinates malformed or out of bounds (400).
-    InvalidCoordinates,
-    /// Request malformed (400).
-    InvalidRequest,
-    /// Key missing or invalid (401).
-    Unauthorized,
-    /// Browser origin not allowed for the key (403).
-    Forbidden,
-    /// No such path (404).
-    NotFound,
-    /// Path exists but not for this method (405).
-    MethodNotAllowed,
-    /// Daily limit exceeded (429).
-    RateLimited,
-    /// Server error (500).
-    InternalError,
-    /// A dependency such as the model is not available (503).
-    ServiceUnavailable,
-}
+/// The machine-readable error codes, shared with the engine and the npm package.
+pub use hexrisk_engine::api::ErrorCode;
 
-impl ErrorCode {
-    /// The code as it appears in the body.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::LocationNotCovered => "LOCATION_NOT_COVERED",
-            Self::DateOutOfRange => "DATE_OUT_OF_RANGE",
-            Self::InvalidCoordinates => "INVALID_COORDINATES",
-            Self::InvalidRequest => "INVALID_REQUEST",
-            Self::Unauthorized => "UNAUTHORIZED",
-            Self::Forbidden => "FORBIDDEN",
-            Self::NotFound => "NOT_FOUND",
-            Self::MethodNotAllowed => "METHOD_NOT_ALLOWED",
-            Self::RateLimited => "RATE_LIMITED",
-            Self::InternalError => "INTERNAL_ERROR",
-            Self::ServiceUnavailable => "SERVICE_UNAVAILABLE",
+/// The HTTP status that goes with a code (the Worker's, not the engine's: the
+/// codes are the same offline and online, the statuses exist only here).
+#[must_use]
+pub const fn status(code: ErrorCode) -> StatusCode {
+    match code {
+        ErrorCode::LocationNotCovered | ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::DateOutOfRange | ErrorCode::InvalidCoordinates | ErrorCode::InvalidRequest => {
+            StatusCode::BAD_REQUEST
         }
-    }
-
-    /// The HTTP status that goes with the code.
-    #[must_use]
-    pub const fn status(self) -> StatusCode {
-        match self {
-            Self::LocationNotCovered | Self::NotFound => StatusCode::NOT_FOUND,
-            Self::DateOutOfRange | Self::InvalidCoordinates | Self::InvalidRequest => {
-                StatusCode::BAD_REQUEST
-            }
-            Self::Unauthorized => StatusCode::UNAUTHORIZED,
-            Self::Forbidden => StatusCode::FORBIDDEN,
-            Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
-            Self::RateLimited => StatusCode::TOO_MANY_REQUESTS,
-            Self::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
-            Self::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
-        }
-    }
-}
-
-impl fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        ErrorCode::Unauthorized => StatusCode::UNAUTHORIZED,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        // The Worker loads its own artifacts: one that cannot be loaded is its fault.
+        ErrorCode::InternalError | ErrorCode::InvalidArtifact => StatusCode::INTERNAL_SERVER_ERROR,
+        ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
     }
 }
 
@@ -86,19 +37,14 @@ pub struct ApiError {
     pub details: Map<String, Value>,
 }
 
-impl From<hexrisk_engine::api::QueryError> for ApiError {
+impl From<QueryError> for ApiError {
     /// An engine request error (shared with the npm package) in the API's shape.
-    fn from(err: hexrisk_engine::api::QueryError) -> Self {
-        let code = match err.code.as_str() {
-            "INVALID_COORDINATES" => ErrorCode::InvalidCoordinates,
-            "LOCATION_NOT_COVERED" => ErrorCode::LocationNotCovered,
-            "DATE_OUT_OF_RANGE" => ErrorCode::DateOutOfRange,
-            _ => ErrorCode::InvalidRequest,
-        };
-        let details = err.details();
-        let mut api = Self::new(code, err.message);
-        api.details = details;
-        api
+    fn from(err: QueryError) -> Self {
+        Self {
+            code: err.code,
+            details: err.details(),
+            message: err.message,
+        }
     }
 }
 
@@ -140,6 +86,12 @@ impl ApiError {
             format!("method {method} is not allowed here"),
         )
         .with("allowed", allowed)
+    }
+
+    /// The HTTP status of the answer.
+    #[must_use]
+    pub const fn status(&self) -> StatusCode {
+        status(self.code)
     }
 
     /// The JSON body.
@@ -186,18 +138,46 @@ mod tests {
             (ErrorCode::InvalidCoordinates, 400),
             (ErrorCode::InvalidRequest, 400),
             (ErrorCode::Unauthorized, 401),
+            (ErrorCode::Forbidden, 403),
+            (ErrorCode::NotFound, 404),
+            (ErrorCode::MethodNotAllowed, 405),
             (ErrorCode::RateLimited, 429),
             (ErrorCode::InternalError, 500),
+            (ErrorCode::InvalidArtifact, 500),
+            (ErrorCode::ServiceUnavailable, 503),
         ];
-        for (code, status) in table {
-            assert_eq!(code.status().as_u16(), status, "{code}");
+        for (code, expected) in table {
+            assert_eq!(status(code).as_u16(), expected, "{code}");
+        }
+    }
+
+    #[test]
+    fn engine_errors_keep_their_code_message_and_details() {
+        for code in [
+            ErrorCode::InvalidRequest,
+            ErrorCode::InvalidCoordinates,
+            ErrorCode::LocationNotCovered,
+            ErrorCode::DateOutOfRange,
+            ErrorCode::InternalError,
+        ] {
+            let err = ApiError::from(
+                QueryError::new(code, "hexIds", "something is wrong")
+                    .at(3)
+                    .with("limit", 5),
+            );
+            assert_eq!(err.code, code);
+            assert_eq!(err.message, "something is wrong");
+            assert_eq!(
+                Value::Object(err.details),
+                serde_json::json!({"field": "hexIds", "index": 3, "limit": 5})
+            );
         }
     }
 
     #[test]
     fn method_not_allowed_lists_the_allowed_methods() {
         let err = ApiError::method_not_allowed(&http::Method::DELETE, &[http::Method::GET]);
-        assert_eq!(err.code.status(), StatusCode::METHOD_NOT_ALLOWED);
+        assert_eq!(err.status(), StatusCode::METHOD_NOT_ALLOWED);
         assert_eq!(err.details["allowed"], serde_json::json!(["GET"]));
     }
 }

@@ -122,7 +122,7 @@ mod tests {
         let now = at("2026-11-22T23:00:00Z");
         let state = decide(100, 100);
         let err = rate_limited(state, now);
-        assert_eq!(err.code.status().as_u16(), 429);
+        assert_eq!(err.status().as_u16(), 429);
         assert_eq!(err.details["limit"], 100);
         assert_eq!(err.details["used"], 100);
         assert_eq!(err.details["reset_at"], "2026-11-23T00:00:00Z");

@@ -126,7 +126,7 @@ pub fn compress(response: &mut Response<Bytes>, accept_encoding: Option<&str>) {
 /// The response for an error, with its code's status.
 #[must_use]
 pub fn error(err: &ApiError) -> Response<Bytes> {
-    json(err.code.status(), &err.body())
+    json(err.status(), &err.body())
 }
 
 #[cfg(test)]
