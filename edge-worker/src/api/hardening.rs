@@ -1,5 +1,5 @@
 //! Bad input against every POST endpoint of both APIs, through the whole request
-//! path (`routes::handle` with the in-memory backend): malformed, hostile and
+//! path (`dispatch::handle` with the in-memory backend): malformed, hostile and
 //! wrongly typed bodies must get a 4xx answer in the documented error shape, never
 //! a panic, a 5xx or a hang.
 
@@ -7,8 +7,8 @@ use bytes::Bytes;
 use http::{Method, Request, StatusCode};
 use serde_json::{Value, json};
 
-use super::routes::handle;
-use super::routes::tests::{LIVE_KEY, Memory, ctx};
+use super::dispatch::handle;
+use super::dispatch::tests::{LIVE_KEY, Memory, ctx};
 
 /// The POST endpoints, each with a valid body.
 fn endpoints() -> Vec<(&'static str, Value)> {

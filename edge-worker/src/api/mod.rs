@@ -3,6 +3,7 @@
 pub mod backend;
 pub mod clock;
 pub mod cors;
+pub mod dispatch;
 pub mod error;
 #[cfg(test)]
 mod hardening;
@@ -13,10 +14,9 @@ pub mod prediction;
 pub mod quota;
 pub mod response;
 pub mod router;
-pub mod routes;
 
+pub use dispatch::{RequestContext, handle};
 pub use error::{ApiError, ErrorCode};
-pub use routes::{RequestContext, handle};
 
 /// Largest request body accepted, in bytes (1 MiB). Larger bodies are refused
 /// with `INVALID_REQUEST` and `details.limit` before they are read in full.

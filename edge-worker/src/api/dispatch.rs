@@ -1,0 +1,451 @@
+//! Dispatch: method and path to endpoint, authentication and quota around the
+//! handlers, and the headers every answer carries.
+
+use bytes::Bytes;
+use chrono::{DateTime, Utc};
+use http::header::{ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, ORIGIN};
+use http::{Method, Request, Response, StatusCode};
+use serde_json::{Value, json};
+
+use hexrisk_engine::city::CityModel;
+
+use super::backend::{Backend, BackendError};
+use super::health::{self, Component, ServiceHealth};
+use super::keys::{self, KeyKind, KeyRecord};
+use super::{ApiError, ErrorCode, cors, input, prediction, quota, response, router};
+
+/// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
+pub const PREDICTION_OPENAPI: &str = include_str!("../../openapi/prediction-v1.json");
+
+/// The router API's OpenAPI 3.1 document, served at `GET /openapi.json`.
+pub const ROUTER_OPENAPI: &str = include_str!("../../openapi/router.json");
+
+/// What the Worker supplies with each request besides the request itself.
+#[derive(Debug, Clone, Copy)]
+pub struct RequestContext {
+    /// The real current time: quotas, key expiry, timestamps.
+    pub now: DateTime<Utc>,
+    /// The forecasting clock: which week is "current". Equal to `now` unless pinned
+    /// for replay (`HEXRISK_CLOCK`).
+    pub forecast_now: DateTime<Utc>,
+    /// Whether `GET /__bench/noop` answers (benchmark runs only; `HEXRISK_BENCH_NOOP=1`).
+    pub bench_noop: bool,
+}
+
+/// The endpoints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Endpoint {
+    PredictionHealth,
+    PredictionOpenApi,
+    RouterHealth,
+    Predict,
+    PredictBatch,
+    RouteRisk,
+    Cities,
+    Coverage,
+    Classes,
+    PredictionRange,
+    RouterOpenApi,
+    HexesConfig,
+    HexesScore,
+    HexesLookup,
+    HexesBreakdown,
+    HexesAll,
+    RouteConfig,
+    Route,
+    Evaluate,
+    EvaluateHexPath,
+    PrecinctsStatus,
+    PrecinctsAllScores,
+    Precincts,
+}
+
+/// Which API an endpoint belongs to: they differ in how keys are presented.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Api {
+    /// `/v1/…`: `Authorization: Bearer`.
+    Prediction,
+    /// Everything else: `X-API-Key`, with browser origin allowlists.
+    Router,
+}
+
+impl Endpoint {
+    const ALL: [(&'static str, Method, Self); 23] = [
+        ("/v1/health", Method::GET, Self::PredictionHealth),
+        ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
+        ("/health", Method::GET, Self::RouterHealth),
+        ("/v1/predict", Method::POST, Self::Predict),
+        ("/v1/predict/batch", Method::POST, Self::PredictBatch),
+        ("/v1/route/risk", Method::POST, Self::RouteRisk),
+        ("/v1/cities", Method::GET, Self::Cities),
+        ("/v1/coverage", Method::GET, Self::Coverage),
+        ("/v1/classes", Method::GET, Self::Classes),
+        ("/v1/prediction/range", Method::GET, Self::PredictionRange),
+        ("/openapi.json", Method::GET, Self::RouterOpenApi),
+        ("/hexes/config", Method::GET, Self::HexesConfig),
+        ("/hexes/score", Method::POST, Self::HexesScore),
+        ("/hexes/lookup", Method::POST, Self::HexesLookup),
+        ("/hexes/breakdown", Method::GET, Self::HexesBreakdown),
+        ("/hexes/all", Method::GET, Self::HexesAll),
+        ("/route/config", Method::GET, Self::RouteConfig),
+        ("/route", Method::POST, Self::Route),
+        ("/evaluate", Method::POST, Self::Evaluate),
+        ("/evaluate-hex-path", Method::POST, Self::EvaluateHexPath),
+        ("/precincts/status", Method::GET, Self::PrecinctsStatus),
+        (
+            "/precincts/all-scores",
+            Method::GET,
+            Self::PrecinctsAllScores,
+        ),
+        ("/precincts", Method::GET, Self::Precincts),
+    ];
+
+    /// The endpoint at a path for a method, or the methods the path does allow.
+    fn find(path: &str, method: &Method) -> Result<Self, Vec<Method>> {
+        let path = if path.len() > 1 {
+            path.trim_end_matches('/')
+        } else {
+            path
+        };
+        let at_path: Vec<&(&str, Method, Self)> =
+            Self::ALL.iter().filter(|(p, _, _)| *p == path).collect();
+        // HEAD is answered like GET (without a body, by the runtime).
+        let wanted = if *method == Method::HEAD {
+            &Method::GET
+        } else {
+            method
+        };
+        at_path
+            .iter()
+            .find(|(_, m, _)| m == wanted)
+            .map(|(_, _, e)| *e)
+            .ok_or_else(|| at_path.iter().map(|(_, m, _)| m.clone()).collect())
+    }
+
+    const fn is_public(self) -> bool {
+        matches!(
+            self,
+            Self::PredictionHealth
+                | Self::RouterHealth
+                | Self::PredictionOpenApi
+                | Self::RouterOpenApi
+        )
+    }
+
+    const fn api(self) -> Api {
+        match self {
+            Self::PredictionHealth
+            | Self::PredictionOpenApi
+            | Self::Predict
+            | Self::PredictBatch
+            | Self::RouteRisk
+            | Self::Cities
+            | Self::Coverage
+            | Self::Classes
+            | Self::PredictionRange => Api::Prediction,
+            _ => Api::Router,
+        }
+    }
+
+    /// The methods a path allows (empty for an unknown path).
+    fn methods_at(path: &str) -> Vec<Method> {
+        let path = if path.len() > 1 {
+            path.trim_end_matches('/')
+        } else {
+            path
+        };
+        Self::ALL
+            .iter()
+            .filter(|(p, _, _)| *p == path)
+            .map(|(_, m, _)| m.clone())
+            .collect()
+    }
+}
+
+fn internal(err: &BackendError) -> ApiError {
+    // The reason stays in the Worker's logs; clients get the code only.
+    let _ = err;
+    ApiError::new(
+        ErrorCode::InternalError,
+        "the service could not complete the request",
+    )
+}
+
+async fn service_health<B: Backend>(backend: &B) -> ServiceHealth {
+    let atlas = backend.atlas().await.ok();
+    let component = |ok: bool| {
+        if ok {
+            Component::Healthy
+        } else {
+            Component::Unhealthy
+        }
+    };
+    ServiceHealth {
+        api: Component::Healthy,
+        models: component(atlas.is_some_and(|a| !a.cities().is_empty())),
+        database: component(backend.database_ok().await),
+        cities: atlas
+            .map(|a| {
+                a.cities()
+                    .iter()
+                    .map(|c| c.artifact().city.code.clone())
+                    .collect()
+            })
+            .unwrap_or_default(),
+        precincts: atlas.map_or(0, |a| {
+            a.cities()
+                .iter()
+                .map(|c| c.artifact().precincts.len())
+                .sum()
+        }),
+        cells: atlas.map_or(0, |a| a.cities().iter().map(CityModel::cell_count).sum()),
+    }
+}
+
+/// Checks the key (and, for the router, the browser origin) and counts the
+/// request; returns the key and the quota state.
+async fn authenticate<B: Backend>(
+    request: &Request<Bytes>,
+    api: Api,
+    backend: &B,
+    now: DateTime<Utc>,
+) -> Result<(KeyRecord, quota::QuotaState), Response<Bytes>> {
+    let header = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok());
+    let presented = match api {
+        Api::Prediction => keys::bearer(header(AUTHORIZATION.as_str())),
+        Api::Router => keys::x_api_key(header(keys::X_API_KEY)),
+    }
+    .map_err(|e| response::error(&e))?;
+    if presented.kind().is_none() {
+        return Err(response::error(&keys::invalid_key(&presented)));
+    }
+    let digest = presented.digest();
+    let record = backend
+        .key_by_digest(&digest)
+        .await
+        .map_err(|e| response::error(&internal(&e)))?
+        .filter(|r| r.is_usable(now))
+        .ok_or_else(|| response::error(&keys::invalid_key(&presented)))?;
+    if let Some(origin) = header(ORIGIN.as_str()) {
+        // Only router keys carry allowlists; a browser may not use another's key.
+        if api == Api::Router && !cors::origin_listed(&record.origins, origin) {
+            return Err(response::error(&cors::origin_refused(origin)));
+        }
+    }
+    let state = backend
+        .consume(&record, quota::day_of(now))
+        .await
+        .map_err(|e| response::error(&internal(&e)))?;
+    if !state.allowed {
+        let mut answer = response::error(&quota::rate_limited(state, now));
+        add_headers(&mut answer, quota::headers(state, now));
+        return Err(answer);
+    }
+    Ok((record, state))
+}
+
+fn add_headers(response: &mut Response<Bytes>, headers: Vec<(&'static str, HeaderValue)>) {
+    for (name, value) in headers {
+        response.headers_mut().insert(name, value);
+    }
+}
+
+/// Runs the handler of an authenticated endpoint; `X-Hex-Count` goes in the
+/// headers when the endpoint lists hexes.
+async fn run<B: Backend>(
+    endpoint: Endpoint,
+    request: &Request<Bytes>,
+    backend: &B,
+    ctx: RequestContext,
+) -> Result<(Value, Option<usize>), ApiError> {
+    let query = input::query_pairs(request.uri().query());
+    let now = ctx.forecast_now;
+    let body = || -> Result<_, ApiError> {
+        let content_type = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        input::require_json(content_type)?;
+        input::json_object(request.body())
+    };
+    match endpoint {
+        Endpoint::Classes => return Ok((prediction::classes(), None)),
+        Endpoint::HexesConfig => return Ok((router::hexes_config(), None)),
+        Endpoint::RouteConfig => return Ok((router::route_config(), None)),
+        _ => {}
+    }
+    let atlas = backend.atlas().await.map_err(|e| internal(&e))?;
+    let body_of = |result: Result<Value, ApiError>| result.map(|v| (v, None));
+    match endpoint {
+        Endpoint::Predict => body_of(prediction::predict(atlas, &body()?, now)),
+        Endpoint::PredictBatch => body_of(prediction::predict_batch(atlas, &body()?, now)),
+        Endpoint::RouteRisk => body_of(prediction::route_risk(atlas, &body()?, now)),
+        Endpoint::Cities => Ok((prediction::cities(atlas, now), None)),
+        Endpoint::Coverage => body_of(prediction::coverage(
+            atlas,
+            input::query_param(&query, "city"),
+        )),
+        Endpoint::PredictionRange => body_of(prediction::prediction_range(atlas, &query, now)),
+        Endpoint::HexesScore => router::hexes_score(atlas, &body()?, now).map(|v| {
+            let count = v.as_array().map(Vec::len);
+            (v, count)
+        }),
+        Endpoint::HexesLookup => router::hexes_lookup(atlas, &body()?, now).map(|v| {
+            let count = v["count"].as_u64().map(|c| c as usize);
+            (v, count)
+        }),
+        Endpoint::HexesBreakdown => body_of(router::hexes_breakdown(atlas, &query, now)),
+        Endpoint::HexesAll => router::hexes_all(atlas, &query, now).map(|(v, n)| (v, Some(n))),
+        Endpoint::Route => body_of(router::route(atlas, &body()?, now)),
+        Endpoint::Evaluate => body_of(router::evaluate(atlas, &body()?, now)),
+        Endpoint::EvaluateHexPath => body_of(router::evaluate_hex_path(atlas, &body()?, now)),
+        Endpoint::PrecinctsStatus => Ok((router::precincts_status(atlas), None)),
+        Endpoint::PrecinctsAllScores => body_of(router::precincts_all_scores(atlas, &query, now)),
+        Endpoint::Precincts => body_of(router::precincts_geojson(atlas, &query, now)),
+        Endpoint::Classes
+        | Endpoint::HexesConfig
+        | Endpoint::RouteConfig
+        | Endpoint::PredictionHealth
+        | Endpoint::RouterHealth
+        | Endpoint::PredictionOpenApi
+        | Endpoint::RouterOpenApi => Err(ApiError::new(
+            ErrorCode::InternalError,
+            "unreachable endpoint",
+        )),
+    }
+}
+
+/// Answers one request: the endpoint's answer, compressed with gzip when the
+/// client accepts it and the body is large enough to gain.
+pub async fn handle<B: Backend>(
+    request: &Request<Bytes>,
+    ctx: RequestContext,
+    backend: &B,
+) -> Response<Bytes> {
+    let mut answer = answer(request, ctx, backend).await;
+    let accept = request
+        .headers()
+        .get(ACCEPT_ENCODING)
+        .and_then(|v| v.to_str().ok());
+    if request.method() != Method::HEAD {
+        response::compress(&mut answer, accept);
+    }
+    answer
+}
+
+async fn answer<B: Backend>(
+    request: &Request<Bytes>,
+    ctx: RequestContext,
+    backend: &B,
+) -> Response<Bytes> {
+    let path = request.uri().path();
+    if ctx.bench_noop && path == "/__bench/noop" {
+        // The cheapest answer the Worker can give: the baseline of the HTTP benchmarks.
+        return response::json_bytes(
+            StatusCode::OK,
+            Bytes::from_static(b"{\"status\":\"success\"}"),
+        );
+    }
+    let origin = request.headers().get(ORIGIN).and_then(|v| v.to_str().ok());
+    if request.method() == Method::OPTIONS {
+        return preflight(path, origin, backend).await;
+    }
+    let endpoint = match Endpoint::find(path, request.method()) {
+        Ok(endpoint) => endpoint,
+        Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
+        Err(allowed) => {
+            let mut answer =
+                response::error(&ApiError::method_not_allowed(request.method(), &allowed));
+            if let Ok(value) = HeaderValue::from_str(&allow_list(&allowed)) {
+                answer.headers_mut().insert(ALLOW, value);
+            }
+            return answer;
+        }
+    };
+    match endpoint {
+        Endpoint::PredictionOpenApi => {
+            return response::json_bytes(
+                StatusCode::OK,
+                Bytes::from_static(PREDICTION_OPENAPI.as_bytes()),
+            );
+        }
+        Endpoint::RouterOpenApi => {
+            return response::json_bytes(
+                StatusCode::OK,
+                Bytes::from_static(ROUTER_OPENAPI.as_bytes()),
+            );
+        }
+        _ => {}
+    }
+    if endpoint.is_public() {
+        let health = service_health(backend).await;
+        let (status, body) = if endpoint == Endpoint::PredictionHealth {
+            health::prediction_health(&health, ctx.now)
+        } else {
+            health::router_health(&health, ctx.now)
+        };
+        return response::json(status, &body);
+    }
+    let api = endpoint.api();
+    let (key, state) = match authenticate(request, api, backend, ctx.now).await {
+        Ok(pair) => pair,
+        Err(answer) => return answer,
+    };
+    let mut answer = match run(endpoint, request, backend, ctx).await {
+        Ok((mut body, hex_count)) => {
+            if key.kind == KeyKind::Sandbox
+                && let Value::Object(map) = &mut body
+            {
+                map.insert("sandbox_mode".into(), json!(true));
+            }
+            let mut answer = response::json(StatusCode::OK, &body);
+            if let Some(count) = hex_count {
+                answer
+                    .headers_mut()
+                    .insert(router::HEX_COUNT_HEADER, HeaderValue::from(count));
+            }
+            answer
+        }
+        Err(err) => response::error(&err),
+    };
+    add_headers(&mut answer, quota::headers(state, ctx.now));
+    if let (Api::Router, Some(origin)) = (api, origin) {
+        // `authenticate` refused origins the key does not list.
+        add_headers(&mut answer, cors::allow_headers(origin));
+    }
+    answer
+}
+
+fn allow_list(methods: &[Method]) -> String {
+    let mut names: Vec<&str> = methods.iter().map(Method::as_str).collect();
+    names.push("OPTIONS");
+    names.join(", ")
+}
+
+/// `OPTIONS`: a CORS preflight when the browser sends `Origin`, else the methods.
+async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) -> Response<Bytes> {
+    let methods = Endpoint::methods_at(path);
+    if methods.is_empty() {
+        return response::error(&ApiError::not_found(path));
+    }
+    let mut answer = response::empty(StatusCode::NO_CONTENT);
+    if let Ok(value) = HeaderValue::from_str(&allow_list(&methods)) {
+        answer.headers_mut().insert(ALLOW, value);
+    }
+    let Some(origin) = origin else {
+        return answer;
+    };
+    // The preflight carries no key, so an origin passes when some usable key lists it;
+    // the real request is then checked against its own key's list.
+    match backend.origin_listed(origin).await {
+        Ok(true) => {
+            add_headers(&mut answer, cors::preflight_headers(origin, &methods));
+            answer
+        }
+        Ok(false) => response::error(&cors::origin_refused(origin)),
+        Err(err) => response::error(&internal(&err)),
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests;

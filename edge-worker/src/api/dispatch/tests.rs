@@ -1,0 +1,508 @@
+//! The dispatcher through `handle`, with an in-memory backend: keys, quotas, origins,
+//! methods, health, compression, and the backend and test helpers other tests share.
+
+use super::*;
+use crate::api::keys::{PresentedKey, Tier};
+use crate::api::prediction::tests::{atlas, now};
+use hexrisk_engine::city::Atlas;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
+pub(crate) const LIVE_KEY: &str = "hexrisk_live_0123456789abcdefghijABCDEFGHIJKL";
+pub(crate) const DEMO_ORIGIN: &str = "http://127.0.0.1:8080";
+
+/// An in-memory backend.
+pub(crate) struct Memory {
+    pub(crate) keys: HashMap<String, KeyRecord>,
+    pub(crate) used: RefCell<HashMap<(String, chrono::NaiveDate), u32>>,
+    pub(crate) atlas: Option<Atlas>,
+    pub(crate) database_up: bool,
+}
+
+fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
+    KeyRecord {
+        id: id.into(),
+        kind,
+        tier,
+        daily_limit: limit,
+        issued_at: now() - chrono::Duration::days(1),
+        expires_at: (kind == KeyKind::Sandbox).then(|| now() + chrono::Duration::days(29)),
+        revoked_at: None,
+        origins: Vec::new(),
+    }
+}
+
+impl Memory {
+    pub(crate) fn new() -> Self {
+        let mut keys = HashMap::new();
+        keys.insert(
+            PresentedKey::new(SANDBOX_KEY).digest(),
+            record("sandbox-1", KeyKind::Sandbox, Tier::Sandbox, 3),
+        );
+        keys.insert(
+            PresentedKey::new(LIVE_KEY).digest(),
+            KeyRecord {
+                origins: vec![DEMO_ORIGIN.to_owned()],
+                ..record("live-1", KeyKind::Live, Tier::Partner, 10_000)
+            },
+        );
+        Self {
+            keys,
+            used: RefCell::new(HashMap::new()),
+            atlas: Some(atlas()),
+            database_up: true,
+        }
+    }
+}
+
+impl Backend for Memory {
+    async fn key_by_digest(&self, digest: &str) -> Result<Option<KeyRecord>, BackendError> {
+        if !self.database_up {
+            return Err(BackendError::new("database", "down"));
+        }
+        Ok(self.keys.get(digest).cloned())
+    }
+
+    async fn consume(
+        &self,
+        key: &KeyRecord,
+        day: chrono::NaiveDate,
+    ) -> Result<quota::QuotaState, BackendError> {
+        let mut used = self.used.borrow_mut();
+        let count = used.entry((key.id.clone(), day)).or_default();
+        let state = quota::decide(*count, key.daily_limit);
+        *count = state.used;
+        Ok(state)
+    }
+
+    async fn atlas(&self) -> Result<&Atlas, BackendError> {
+        self.atlas
+            .as_ref()
+            .ok_or_else(|| BackendError::new("models", "artifact missing"))
+    }
+
+    async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
+        if !self.database_up {
+            return Err(BackendError::new("database", "down"));
+        }
+        Ok(self
+            .keys
+            .values()
+            .any(|k| crate::api::cors::origin_listed(&k.origins, origin)))
+    }
+
+    async fn database_ok(&self) -> bool {
+        self.database_up
+    }
+}
+
+pub(crate) fn ctx() -> RequestContext {
+    RequestContext {
+        now: now(),
+        forecast_now: now(),
+        bench_noop: false,
+    }
+}
+
+pub(crate) fn call(
+    backend: &Memory,
+    method: Method,
+    uri: &str,
+    key: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value, Response<Bytes>) {
+    let mut builder = Request::builder().method(method).uri(uri);
+    if let Some(key) = key {
+        builder = builder.header("authorization", format!("Bearer {key}"));
+    }
+    if body.is_some() {
+        builder = builder.header("content-type", "application/json");
+    }
+    let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
+    let request = builder.body(bytes).unwrap();
+    let response = futures_executor::block_on(handle(&request, ctx(), backend));
+    let value = serde_json::from_slice(response.body()).unwrap();
+    (response.status().as_u16(), value, response)
+}
+
+/// A GET without a body.
+pub(crate) fn get(backend: &Memory, uri: &str, key: Option<&str>) -> (u16, Value, Response<Bytes>) {
+    call(backend, Method::GET, uri, key, None)
+}
+
+#[test]
+fn health_needs_no_key_and_reports_components() {
+    let mut backend = Memory::new();
+    let (status, body, _) = get(&backend, "http://x/v1/health", None);
+    assert_eq!((status, body["status"].as_str()), (200, Some("healthy")));
+    let (_, body, _) = get(&backend, "http://x/health", None);
+    assert_eq!(body["coverage"]["cities"], json!(["city_ca_tor"]));
+    backend.atlas = None;
+    let (status, body, _) = get(&backend, "http://x/v1/health", None);
+    assert_eq!(
+        (status, body["services"]["models"].as_str()),
+        (503, Some("unhealthy"))
+    );
+}
+
+#[test]
+fn missing_wrong_and_malformed_keys_are_401_as_specified() {
+    let backend = Memory::new();
+    let (status, body, _) = get(&backend, "http://x/v1/cities", None);
+    assert_eq!(status, 401);
+    assert_eq!(body["message"], "API key is required");
+    assert!(body["details"]["suggestion"].is_string());
+    let wrong = "hexrisk_live_ZZZZ456789abcdefghijABCDEFGHIJKL";
+    let (status, body, _) = get(&backend, "http://x/v1/cities", Some(wrong));
+    assert_eq!(status, 401);
+    assert_eq!(body["message"], "API key is invalid");
+    assert_eq!(body["details"]["key_prefix"], "hexrisk_live_ZZZZ...");
+    let (status, _, _) = get(&backend, "http://x/v1/cities", Some("garbage"));
+    assert_eq!(status, 401);
+}
+
+#[test]
+fn sandbox_keys_are_marked_counted_and_limited() {
+    let backend = Memory::new();
+    for remaining in [2, 1, 0] {
+        let (status, body, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+        assert_eq!(status, 200);
+        assert_eq!(body["sandbox_mode"], true);
+        assert_eq!(
+            response.headers()["ratelimit-remaining"],
+            remaining.to_string().as_str()
+        );
+    }
+    let (status, body, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+    assert_eq!(status, 429);
+    assert_eq!(body["code"], "RATE_LIMITED");
+    assert_eq!(
+        (
+            body["details"]["limit"].clone(),
+            body["details"]["used"].clone()
+        ),
+        (json!(3), json!(3))
+    );
+    assert_eq!(body["details"]["reset_at"], "2022-01-06T00:00:00Z");
+    assert!(response.headers().contains_key("retry-after"));
+    // Live keys carry no sandbox marker.
+    let (_, body, _) = get(&backend, "http://x/v1/classes", Some(LIVE_KEY));
+    assert!(body.get("sandbox_mode").is_none());
+}
+
+#[test]
+fn expired_and_revoked_keys_are_refused() {
+    let mut backend = Memory::new();
+    let digest = PresentedKey::new(LIVE_KEY).digest();
+    backend.keys.get_mut(&digest).unwrap().revoked_at = Some(now() - chrono::Duration::seconds(1));
+    let (status, body, _) = get(&backend, "http://x/v1/classes", Some(LIVE_KEY));
+    assert_eq!(
+        (status, body["message"].as_str()),
+        (401, Some("API key is invalid"))
+    );
+    let digest = PresentedKey::new(SANDBOX_KEY).digest();
+    backend.keys.get_mut(&digest).unwrap().expires_at = Some(now());
+    let (status, _, _) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+    assert_eq!(status, 401);
+}
+
+#[test]
+fn posts_need_json_and_answer_predictions() {
+    let backend = Memory::new();
+    let body = json!({"latitude": 43.6534, "longitude": -79.3841});
+    let (status, out, _) = call(
+        &backend,
+        Method::POST,
+        "http://x/v1/predict",
+        Some(LIVE_KEY),
+        Some(body.clone()),
+    );
+    assert_eq!((status, out["status"].as_str()), (200, Some("success")));
+    let request = Request::builder()
+        .method(Method::POST)
+        .uri("http://x/v1/predict")
+        .header("authorization", format!("Bearer {LIVE_KEY}"))
+        .header("content-type", "text/plain")
+        .body(Bytes::from(body.to_string()))
+        .unwrap();
+    let response = futures_executor::block_on(handle(&request, ctx(), &backend));
+    let out: Value = serde_json::from_slice(response.body()).unwrap();
+    assert_eq!(
+        (response.status().as_u16(), out["details"]["field"].as_str()),
+        (400, Some("Content-Type"))
+    );
+}
+
+#[test]
+fn failures_of_dependencies_are_500_without_detail() {
+    let mut backend = Memory::new();
+    backend.database_up = false;
+    let (status, body, _) = get(&backend, "http://x/v1/cities", Some(LIVE_KEY));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (500, Some("INTERNAL_ERROR"))
+    );
+    assert_eq!(body["details"], json!({}));
+    let mut backend = Memory::new();
+    backend.atlas = None;
+    let (status, _, _) = get(&backend, "http://x/v1/cities", Some(LIVE_KEY));
+    assert_eq!(status, 500);
+}
+
+#[test]
+fn the_openapi_document_is_served_without_a_key_and_covers_every_endpoint() {
+    let backend = Memory::new();
+    let (status, doc, _) = get(&backend, "http://x/v1/openapi.json", None);
+    assert_eq!(status, 200);
+    assert_eq!(doc["openapi"], "3.1.0");
+    for (path, method, _) in Endpoint::ALL
+        .iter()
+        .filter(|(p, _, _)| p.starts_with("/v1/"))
+    {
+        let template = &path["/v1".len()..];
+        let operation = &doc["paths"][template][method.as_str().to_ascii_lowercase()];
+        assert!(operation.is_object(), "{method} {path} is not documented");
+    }
+}
+
+#[test]
+fn the_benchmark_noop_exists_only_when_enabled() {
+    let backend = Memory::new();
+    let (status, _, _) = get(&backend, "http://x/__bench/noop", None);
+    assert_eq!(status, 404);
+    let request = Request::builder()
+        .uri("http://x/__bench/noop")
+        .body(Bytes::new())
+        .unwrap();
+    let enabled = RequestContext {
+        bench_noop: true,
+        ..ctx()
+    };
+    let response = futures_executor::block_on(handle(&request, enabled, &backend));
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[test]
+fn unknown_paths_and_wrong_methods() {
+    let backend = Memory::new();
+    let (status, body, _) = get(&backend, "http://x/v2/health", None);
+    assert_eq!((status, body["code"].as_str()), (404, Some("NOT_FOUND")));
+    let (status, body, response) = get(&backend, "http://x/v1/predict", Some(LIVE_KEY));
+    assert_eq!(
+        (status, body["code"].as_str()),
+        (405, Some("METHOD_NOT_ALLOWED"))
+    );
+    assert_eq!(response.headers()["allow"], "POST, OPTIONS");
+    let (status, _, _) = get(&backend, "http://x/v1/cities/", Some(LIVE_KEY));
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn head_is_answered_like_get_and_counts() {
+    let backend = Memory::new();
+    let head = router_call(
+        &backend,
+        Method::HEAD,
+        "http://x/v1/classes",
+        &[
+            ("authorization", &format!("Bearer {SANDBOX_KEY}")),
+            ("accept-encoding", "gzip"),
+        ],
+        None,
+    );
+    assert_eq!(head.status(), 200);
+    assert_eq!(head.headers()["ratelimit-remaining"], "2");
+    // The runtime drops a HEAD body; compressing it would only waste the work.
+    assert!(!head.headers().contains_key("content-encoding"));
+    let (status, _, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+    assert_eq!(status, 200);
+    assert_eq!(response.headers()["ratelimit-remaining"], "1");
+    // Preflights carry no key and do not count.
+    let options = router_call(&backend, Method::OPTIONS, "http://x/v1/classes", &[], None);
+    assert_eq!(options.status(), 204);
+    let (_, _, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+    assert_eq!(response.headers()["ratelimit-remaining"], "0");
+    // A HEAD to a POST-only path is refused like a GET.
+    let head = router_call(
+        &backend,
+        Method::HEAD,
+        "http://x/v1/predict",
+        &[("authorization", &format!("Bearer {LIVE_KEY}"))],
+        None,
+    );
+    assert_eq!(head.status(), 405);
+}
+
+/// A router request with `X-API-Key`, optional `Origin` and `Accept-Encoding`.
+fn router_call(
+    backend: &Memory,
+    method: Method,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> Response<Bytes> {
+    let mut builder = Request::builder().method(method).uri(uri);
+    for (name, value) in headers {
+        builder = builder.header(*name, *value);
+    }
+    if body.is_some() {
+        builder = builder.header("content-type", "application/json");
+    }
+    let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
+    futures_executor::block_on(handle(&builder.body(bytes).unwrap(), ctx(), backend))
+}
+
+fn json_of(response: &Response<Bytes>) -> Value {
+    serde_json::from_slice(response.body()).unwrap()
+}
+
+#[test]
+fn router_keys_go_in_x_api_key_and_origins_must_be_listed() {
+    let backend = Memory::new();
+    let uri = "http://x/hexes/config";
+    let none = router_call(&backend, Method::GET, uri, &[], None);
+    assert_eq!(none.status(), 401);
+    assert!(
+        json_of(&none)["details"]["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("X-API-Key")
+    );
+    // A Bearer header is the prediction API's, not the router's.
+    let bearer = format!("Bearer {LIVE_KEY}");
+    let wrong = router_call(
+        &backend,
+        Method::GET,
+        uri,
+        &[("authorization", &bearer)],
+        None,
+    );
+    assert_eq!(wrong.status(), 401);
+    let bad = router_call(
+        &backend,
+        Method::GET,
+        uri,
+        &[("x-api-key", "hexrisk_live_nope")],
+        None,
+    );
+    assert_eq!(json_of(&bad)["code"], "UNAUTHORIZED");
+    // Servers: no Origin, the key alone.
+    let server = router_call(&backend, Method::GET, uri, &[("x-api-key", LIVE_KEY)], None);
+    assert_eq!(server.status(), 200);
+    assert!(!server.headers().contains_key("access-control-allow-origin"));
+    // Browsers: the origin must be on the key's list and is echoed exactly.
+    let browser = router_call(
+        &backend,
+        Method::GET,
+        uri,
+        &[("x-api-key", LIVE_KEY), ("origin", DEMO_ORIGIN)],
+        None,
+    );
+    assert_eq!(browser.status(), 200);
+    assert_eq!(
+        browser.headers()["access-control-allow-origin"],
+        DEMO_ORIGIN
+    );
+    assert!(
+        browser.headers()["vary"]
+            .to_str()
+            .unwrap()
+            .contains("Origin")
+    );
+    let evil = router_call(
+        &backend,
+        Method::GET,
+        uri,
+        &[("x-api-key", LIVE_KEY), ("origin", "https://evil.example")],
+        None,
+    );
+    assert_eq!(evil.status(), 403);
+    assert_eq!(json_of(&evil)["code"], "FORBIDDEN");
+    assert!(!evil.headers().contains_key("access-control-allow-origin"));
+    // The sandbox key lists no origin at all.
+    let sandbox = router_call(
+        &backend,
+        Method::GET,
+        uri,
+        &[("x-api-key", SANDBOX_KEY), ("origin", DEMO_ORIGIN)],
+        None,
+    );
+    assert_eq!(sandbox.status(), 403);
+}
+
+#[test]
+fn preflights_allow_exactly_listed_origins() {
+    let backend = Memory::new();
+    let ask = |origin: &str| {
+        router_call(
+            &backend,
+            Method::OPTIONS,
+            "http://x/hexes/score",
+            &[
+                ("origin", origin),
+                ("access-control-request-method", "POST"),
+                ("access-control-request-headers", "x-api-key, content-type"),
+            ],
+            None,
+        )
+    };
+    let ok = ask(DEMO_ORIGIN);
+    assert_eq!(ok.status(), 204);
+    assert_eq!(ok.headers()["access-control-allow-origin"], DEMO_ORIGIN);
+    assert_eq!(
+        ok.headers()["access-control-allow-methods"],
+        "POST, OPTIONS"
+    );
+    assert!(
+        ok.headers()["access-control-allow-headers"]
+            .to_str()
+            .unwrap()
+            .contains("X-API-Key")
+    );
+    assert!(ok.body().is_empty());
+    let refused = ask("https://evil.example");
+    assert_eq!(refused.status(), 403);
+    assert!(
+        !refused
+            .headers()
+            .contains_key("access-control-allow-origin")
+    );
+    let unknown = router_call(
+        &backend,
+        Method::OPTIONS,
+        "http://x/nowhere",
+        &[("origin", DEMO_ORIGIN)],
+        None,
+    );
+    assert_eq!(unknown.status(), 404);
+}
+
+#[test]
+fn large_answers_are_gzipped_and_lists_count_their_hexes() {
+    let backend = Memory::new();
+    let headers = [("x-api-key", LIVE_KEY), ("accept-encoding", "gzip")];
+    let lookup = router_call(
+        &backend,
+        Method::POST,
+        "http://x/hexes/lookup",
+        &headers,
+        Some(json!({"lat": 43.6534, "lng": -79.3841, "ring": 41, "detail": true})),
+    );
+    assert_eq!(lookup.status(), 200);
+    assert_eq!(lookup.headers()["content-encoding"], "gzip");
+    assert_eq!(lookup.headers()["x-hex-count"], "5167");
+    let all = router_call(
+        &backend,
+        Method::GET,
+        "http://x/hexes/all?west=-79.5&south=43.6&east=-79.3&north=43.7",
+        &[("x-api-key", LIVE_KEY)],
+        None,
+    );
+    assert_eq!(all.headers()["x-hex-count"], "37");
+    assert!(
+        !all.headers().contains_key("content-encoding"),
+        "not accepted, not compressed"
+    );
+    assert_eq!(json_of(&all).as_array().unwrap().len(), 37);
+}

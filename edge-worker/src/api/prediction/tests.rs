@@ -1,0 +1,335 @@
+//! The prediction API's handlers on a small Toronto (shared with the other tests).
+
+use super::*;
+use chrono::NaiveDate;
+use hexrisk_engine::artifact::{self, Bounds, CityArtifact, CityInfo, ForecastCalendar, ModelInfo};
+
+/// A small Toronto: every cell within 3 rings of the city hall cell, four forecast
+/// weeks from 2021-12-27, busier towards the centre.
+pub(crate) fn atlas() -> Atlas {
+    let centre = grid::cell_at(43.6534, -79.3841).unwrap();
+    let mut cells: Vec<u64> = grid::disk(centre, 3)
+        .unwrap()
+        .into_iter()
+        .map(u64::from)
+        .collect();
+    cells.sort_unstable();
+    let weeks = 4;
+    let mut rates = Vec::new();
+    for week in 0..weeks {
+        for &raw in &cells {
+            let cell = hexrisk_engine::CellIndex::try_from(raw).unwrap();
+            let ring = f64::from(centre.grid_distance(cell).unwrap());
+            let base = 2.0 / (1.0 + ring) * (1.0 + 0.1 * week as f64);
+            for share in [0.3, 0.4, 0.15, 0.1, 0.05] {
+                rates.push(artifact::quantise_rate(base * share));
+            }
+        }
+    }
+    let artifact = CityArtifact {
+        city: CityInfo {
+            code: "city_ca_tor".into(),
+            name: "Toronto".into(),
+            country: "Canada".into(),
+            timezone: "America/Toronto".into(),
+        },
+        model: ModelInfo {
+            version: "test-model".into(),
+            mae: 0.5,
+            last_updated: NaiveDate::from_ymd_opt(2021, 12, 26).unwrap(),
+            note: None,
+        },
+        calendar: ForecastCalendar {
+            first_week: NaiveDate::from_ymd_opt(2021, 12, 27).unwrap(),
+            weeks: weeks as u32,
+            observed_weeks: 1,
+        },
+        bounds: Bounds {
+            north: 43.68,
+            south: 43.63,
+            east: -79.35,
+            west: -79.42,
+        },
+        precinct_of: vec![u16::MAX; cells.len()],
+        precincts: Vec::new(),
+        rates,
+        dispersion: vec![[2.0; 5]; weeks],
+        // EST throughout.
+        utc_offsets: vec![(0, -5 * 3600)],
+        road_graph: None,
+        cells,
+    };
+    Atlas::new(vec![CityModel::from_artifact(artifact)])
+}
+
+pub(crate) fn now() -> DateTime<Utc> {
+    "2022-01-05T12:00:00Z".parse().unwrap()
+}
+
+fn body(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+#[test]
+fn point_prediction_has_every_specified_field() {
+    let out = predict(
+        &atlas(),
+        &body(json!({"latitude": 43.6534, "longitude": -79.3841})),
+        now(),
+    )
+    .unwrap();
+    assert_eq!(out["status"], "success");
+    assert_eq!(
+        out["city"],
+        json!({"code": "city_ca_tor", "name": "Toronto"})
+    );
+    assert_eq!(
+        out["location"]["cell_id"],
+        grid::cell_at(43.6534, -79.3841).unwrap().to_string()
+    );
+    assert!(out["location"]["grid_center"]["latitude"].is_f64());
+    let p = &out["prediction"];
+    assert_eq!(p["week_of"], "2022-01-03");
+    assert_eq!(p["datetime"], "2022-01-05T12:00:00Z");
+    let probs = p["probabilities"].as_object().unwrap();
+    assert_eq!(probs.len(), 6);
+    let sum: f64 = probs.values().map(|v| v.as_f64().unwrap()).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+    let dominant = p["dominant_type"].as_str().unwrap();
+    assert_eq!(p["confidence"], probs[dominant]);
+    assert!(["LOW", "MODERATE", "HIGH", "VERY_HIGH"].contains(&p["risk_level"].as_str().unwrap()));
+    assert_eq!(
+        out["model_info"],
+        json!({"version": "test-model", "mae": 0.5, "last_updated": "2021-12-26"})
+    );
+}
+
+#[test]
+fn weeks_follow_the_datetime_in_local_time() {
+    let at = |dt: &str| {
+        let out = predict(
+            &atlas(),
+            &body(json!({"latitude": 43.6534, "longitude": -79.3841, "datetime": dt})),
+            now(),
+        )
+        .unwrap();
+        out["prediction"]["week_of"].as_str().unwrap().to_owned()
+    };
+    // Monday 04:30 UTC is Sunday night in Toronto.
+    assert_eq!(at("2022-01-10T04:30:00Z"), "2022-01-03");
+    assert_eq!(at("2022-01-10T05:30:00Z"), "2022-01-10");
+    assert_eq!(at("2022-01-10"), "2022-01-10");
+    let err = predict(
+        &atlas(),
+        &body(json!({"latitude": 43.6534, "longitude": -79.3841, "datetime": "2023-06-01"})),
+        now(),
+    )
+    .unwrap_err();
+    assert_eq!(err.code, ErrorCode::DateOutOfRange);
+    assert_eq!(
+        err.details["valid_range"],
+        json!(["2021-12-27", "2022-01-23"])
+    );
+}
+
+#[test]
+fn point_errors_use_the_specified_codes() {
+    let call = |v: Value| predict(&atlas(), &body(v), now()).unwrap_err();
+    let err = call(json!({"latitude": 51.5, "longitude": -0.12}));
+    assert_eq!(err.code, ErrorCode::LocationNotCovered);
+    assert_eq!(
+        (
+            err.details["latitude"].clone(),
+            err.details["longitude"].clone()
+        ),
+        (json!(51.5), json!(-0.12))
+    );
+    assert!(
+        err.details["suggestion"]
+            .as_str()
+            .unwrap()
+            .contains("/v1/cities")
+    );
+    assert_eq!(
+        call(json!({"latitude": 100, "longitude": 0})).code,
+        ErrorCode::InvalidCoordinates
+    );
+    assert_eq!(
+        call(json!({"longitude": 0})).code,
+        ErrorCode::InvalidRequest
+    );
+    assert_eq!(
+        call(json!({"latitude": 43.65, "longitude": -79.38, "datetime": "nope"})).code,
+        ErrorCode::InvalidRequest
+    );
+    // Outside the range when no datetime is sent and the clock is past it.
+    let late = "2023-01-01T00:00:00Z".parse().unwrap();
+    let err = predict(
+        &atlas(),
+        &body(json!({"latitude": 43.6534, "longitude": -79.3841})),
+        late,
+    )
+    .unwrap_err();
+    assert_eq!(err.code, ErrorCode::DateOutOfRange);
+}
+
+#[test]
+fn batches_keep_order_and_report_failures_in_place() {
+    let out = predict_batch(
+        &atlas(),
+        &body(json!({"locations": [
+            {"latitude": 43.6534, "longitude": -79.3841},
+            {"latitude": 51.5, "longitude": -0.12},
+            {"latitude": 95, "longitude": 0},
+            "nonsense",
+            {"latitude": 43.655, "longitude": -79.38},
+        ]})),
+        now(),
+    )
+    .unwrap();
+    let results = out["results"].as_array().unwrap();
+    let statuses: Vec<&str> = results
+        .iter()
+        .map(|r| r["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["success", "error", "error", "error", "success"]);
+    for (i, r) in results.iter().enumerate() {
+        assert_eq!(r["index"], i);
+    }
+    assert_eq!(results[0]["city"], "city_ca_tor");
+    assert!(results[0]["location"].get("grid_center").is_none());
+    assert!(results[0]["prediction"].get("confidence").is_none());
+    assert_eq!(results[1]["code"], "LOCATION_NOT_COVERED");
+    assert_eq!(results[2]["code"], "INVALID_COORDINATES");
+    assert_eq!(results[2]["details"]["field"], "locations[2].latitude");
+    assert_eq!(results[3]["code"], "INVALID_REQUEST");
+    assert_eq!(
+        out["summary"],
+        json!({"total": 5, "successful": 2, "failed": 3})
+    );
+}
+
+#[test]
+fn batch_limits() {
+    let err = predict_batch(&atlas(), &body(json!({"locations": []})), now()).unwrap_err();
+    assert_eq!(
+        (err.code, err.details["field"].as_str()),
+        (ErrorCode::InvalidRequest, Some("locations"))
+    );
+    let many: Vec<Value> = (0..=MAX_BATCH_LOCATIONS)
+        .map(|_| json!({"latitude": 43.65, "longitude": -79.38}))
+        .collect();
+    let err = predict_batch(&atlas(), &body(json!({ "locations": many })), now()).unwrap_err();
+    assert_eq!(err.details["limit"], MAX_BATCH_LOCATIONS);
+    let err = predict_batch(&atlas(), &body(json!({"locations": {}})), now()).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidRequest);
+}
+
+#[test]
+fn route_risk_scores_every_segment() {
+    let waypoints = json!([
+        {"latitude": 43.6534, "longitude": -79.3841},
+        {"latitude": 43.6580, "longitude": -79.3800},
+        {"latitude": 43.6600, "longitude": -79.3700},
+    ]);
+    let out = route_risk(&atlas(), &body(json!({ "waypoints": waypoints })), now()).unwrap();
+    assert_eq!(out["route"]["total_waypoints"], 3);
+    assert_eq!(out["route"]["total_segments"], 2);
+    let segments = out["segments"].as_array().unwrap();
+    assert_eq!(segments.len(), 2);
+    let total: f64 = segments
+        .iter()
+        .map(|s| s["distance_km"].as_f64().unwrap())
+        .sum();
+    assert!((total - out["route"]["total_distance_km"].as_f64().unwrap()).abs() < 1e-12);
+    for s in segments {
+        let score = s["risk_score"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&score));
+        assert!(s["start"]["cell_id"].is_string());
+    }
+    // The first segment starts in the busiest cell, so it is the riskiest.
+    assert_eq!(out["recommendations"]["highest_risk_segment"], 0);
+    assert_eq!(out["recommendations"]["safest_segment"], 1);
+    assert!(out["recommendations"]["caution_areas"].is_array());
+}
+
+#[test]
+fn route_risk_limits_and_errors() {
+    let one = json!({"waypoints": [{"latitude": 43.65, "longitude": -79.38}]});
+    assert_eq!(
+        route_risk(&atlas(), &body(one), now()).unwrap_err().details["field"],
+        "waypoints"
+    );
+    let far = json!({"waypoints": [{"latitude": 43.65, "longitude": -79.38}, {"latitude": 45.5, "longitude": -73.6}]});
+    assert_eq!(
+        route_risk(&atlas(), &body(far), now()).unwrap_err().details["limit"],
+        MAX_ROUTE_KM
+    );
+    let outside = json!({"waypoints": [{"latitude": 51.5, "longitude": -0.12}, {"latitude": 51.51, "longitude": -0.12}]});
+    assert_eq!(
+        route_risk(&atlas(), &body(outside), now())
+            .unwrap_err()
+            .code,
+        ErrorCode::LocationNotCovered
+    );
+    let many: Vec<Value> = (0..=MAX_WAYPOINTS)
+        .map(|_| json!({"latitude": 43.65, "longitude": -79.38}))
+        .collect();
+    assert_eq!(
+        route_risk(&atlas(), &body(json!({ "waypoints": many })), now())
+            .unwrap_err()
+            .details["limit"],
+        MAX_WAYPOINTS
+    );
+}
+
+#[test]
+fn cities_coverage_classes_and_range() {
+    let atlas = atlas();
+    let out = cities(&atlas, now());
+    assert_eq!(out["total"], 1);
+    let city = &out["cities"][0];
+    assert_eq!(city["status"], "active");
+    assert_eq!(
+        city["prediction_range"],
+        json!({"start": "2021-12-27", "end": "2022-01-23"})
+    );
+    assert_eq!(city["grid_cells"], 37);
+    let one = coverage(&atlas, Some("city_ca_tor")).unwrap();
+    assert_eq!(
+        (
+            one["status"].clone(),
+            one["spatial_system"].clone(),
+            one["h3_resolution"].clone()
+        ),
+        (json!("success"), json!("H3"), json!(8))
+    );
+    assert!((one["cell_size_km2"].as_f64().unwrap() - 0.737).abs() < 0.001);
+    let all = coverage(&atlas, None).unwrap();
+    assert_eq!(all["coverage"].as_array().unwrap().len(), 1);
+    let err = coverage(&atlas, Some("city_xx_nowhere")).unwrap_err();
+    assert_eq!(err.details["valid_values"], json!(["city_ca_tor"]));
+    assert_eq!(classes()["classes"].as_array().unwrap().len(), 6);
+    let range = prediction_range(
+        &atlas,
+        &input::query_pairs(Some("latitude=43.6534&longitude=-79.3841")),
+        now(),
+    )
+    .unwrap();
+    assert_eq!(
+        range["range"],
+        json!({"start": "2021-12-27", "end": "2022-01-23", "weeks_available": 4})
+    );
+    assert_eq!(range["current_week"], "2022-01-03");
+    assert_eq!(range["location"]["city"], "city_ca_tor");
+    let err = prediction_range(
+        &atlas,
+        &input::query_pairs(Some("latitude=0&longitude=0")),
+        now(),
+    )
+    .unwrap_err();
+    assert_eq!(err.code, ErrorCode::LocationNotCovered);
+}
