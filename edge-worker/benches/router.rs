@@ -1,6 +1,6 @@
-//! The router API's heaviest handlers called directly (no HTTP, no workerd), on the
-//! real artifacts: the same bodies `make bench-http` sends over HTTP, so the HTTP
-//! overhead is the difference. Each handler includes parsing its JSON body, the
+//! The router API's heaviest handlers (the engine's operations the Worker calls)
+//! called directly (no HTTP, no workerd), on the real artifacts: the same bodies
+//! `make bench-http` sends over HTTP, so the HTTP overhead is the difference. Each handler includes parsing its JSON body, the
 //! engine work and building the JSON answer (not serialising it to bytes).
 //!
 //! Writes the figures to `build/bench/router-direct.json` (for `bench/report.mjs`).
@@ -10,7 +10,7 @@
 use std::time::Instant;
 
 use chrono::{DateTime, Utc};
-use hexrisk_edge::api::router;
+use hexrisk_engine::api as engine;
 use hexrisk_engine::city::{Atlas, CityModel};
 use serde_json::{Map, Value, json};
 
@@ -55,9 +55,12 @@ fn time(runs: usize, mut call: impl FnMut()) -> (f64, f64) {
 
 fn main() {
     let atlas = atlas();
-    let now: DateTime<Utc> = "2022-01-03T12:00:00Z".parse().expect("a time");
+    let now = "2022-01-03T12:00:00Z"
+        .parse::<DateTime<Utc>>()
+        .expect("a time")
+        .timestamp();
     let lookup = object(json!({"lat": 43.6532, "lng": -79.3832, "ring": 41}));
-    let disk = router::hexes_lookup(&atlas, &lookup, now).expect("a lookup");
+    let disk = engine::hexes_lookup(&atlas, &lookup, now).expect("a lookup");
     let ids: Vec<Value> = disk["cells"].as_array().expect("cells")[..5000]
         .iter()
         .map(|c| c["h3"].clone())
@@ -72,17 +75,17 @@ fn main() {
         (
             "hexes_score (5000 ids)",
             "POST /hexes/score (5000 ids)",
-            Box::new(|| drop(router::hexes_score(&atlas, &score, now).expect("scores"))),
+            Box::new(|| drop(engine::hexes_score(&atlas, &score, now).expect("scores"))),
         ),
         (
             "hexes_lookup (ring 41)",
             "POST /hexes/lookup (ring 41)",
-            Box::new(|| drop(router::hexes_lookup(&atlas, &lookup, now).expect("a lookup"))),
+            Box::new(|| drop(engine::hexes_lookup(&atlas, &lookup, now).expect("a lookup"))),
         ),
         (
             "route (Toronto, 5 km)",
             "POST /route (Toronto, 5 km)",
-            Box::new(|| drop(router::route(&atlas, &route, now).expect("a route"))),
+            Box::new(|| drop(engine::route(&atlas, &route, now).expect("a route"))),
         ),
     ];
     println!("| handler, called directly | median ms | p90 ms |");

@@ -1,5 +1,7 @@
 //! Dispatch: method and path to endpoint, authentication and quota around the
-//! handlers, and the headers every answer carries.
+//! handlers, and the headers every answer carries. The handlers are the engine's
+//! operations (`hexrisk_engine::api`, shared with the npm package: the router API
+//! and the point prediction) and the Worker's own in [`super::prediction`].
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
@@ -7,12 +9,13 @@ use http::header::{ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderVa
 use http::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
 
+use hexrisk_engine::api as engine;
 use hexrisk_engine::city::CityModel;
 
 use super::backend::{Backend, BackendError};
 use super::health::{self, Component, ServiceHealth};
 use super::keys::{self, KeyKind, KeyRecord};
-use super::{ApiError, ErrorCode, cors, input, prediction, quota, response, router};
+use super::{ApiError, ErrorCode, cors, input, prediction, quota, response};
 
 /// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
 pub const PREDICTION_OPENAPI: &str = include_str!("../../openapi/prediction-v1.json");
@@ -250,6 +253,14 @@ fn add_headers(response: &mut Response<Bytes>, headers: Vec<(&'static str, Heade
     }
 }
 
+/// An answer that lists no hexes (so no `X-Hex-Count`), from the Worker's handlers
+/// or the engine's operations.
+fn uncounted<E: Into<ApiError>>(
+    result: Result<Value, E>,
+) -> Result<(Value, Option<usize>), ApiError> {
+    result.map(|body| (body, None)).map_err(Into::into)
+}
+
 /// Runs the handler of an authenticated endpoint; `X-Hex-Count` goes in the
 /// headers when the endpoint lists hexes.
 async fn run<B: Backend>(
@@ -270,38 +281,46 @@ async fn run<B: Backend>(
     };
     match endpoint {
         Endpoint::Classes => return Ok((prediction::classes(), None)),
-        Endpoint::HexesConfig => return Ok((router::hexes_config(), None)),
-        Endpoint::RouteConfig => return Ok((router::route_config(), None)),
+        Endpoint::HexesConfig => return Ok((engine::hexes_config(), None)),
+        Endpoint::RouteConfig => return Ok((engine::route_config(), None)),
         _ => {}
     }
     let atlas = backend.atlas().await.map_err(|e| internal(&e))?;
-    let body_of = |result: Result<Value, ApiError>| result.map(|v| (v, None));
+    let seconds = now.timestamp();
+    let params = || input::query_object(&query);
     match endpoint {
-        Endpoint::Predict => body_of(prediction::predict(atlas, &body()?, now)),
-        Endpoint::PredictBatch => body_of(prediction::predict_batch(atlas, &body()?, now)),
-        Endpoint::RouteRisk => body_of(prediction::route_risk(atlas, &body()?, now)),
+        Endpoint::Predict => uncounted(engine::predict(atlas, &body()?, seconds)),
+        Endpoint::PredictBatch => uncounted(prediction::predict_batch(atlas, &body()?, now)),
+        Endpoint::RouteRisk => uncounted(prediction::route_risk(atlas, &body()?, now)),
         Endpoint::Cities => Ok((prediction::cities(atlas, now), None)),
-        Endpoint::Coverage => body_of(prediction::coverage(
+        Endpoint::Coverage => uncounted(prediction::coverage(
             atlas,
             input::query_param(&query, "city"),
         )),
-        Endpoint::PredictionRange => body_of(prediction::prediction_range(atlas, &query, now)),
-        Endpoint::HexesScore => router::hexes_score(atlas, &body()?, now).map(|v| {
-            let count = v.as_array().map(Vec::len);
-            (v, count)
-        }),
-        Endpoint::HexesLookup => router::hexes_lookup(atlas, &body()?, now).map(|v| {
-            let count = v["count"].as_u64().map(|c| c as usize);
-            (v, count)
-        }),
-        Endpoint::HexesBreakdown => body_of(router::hexes_breakdown(atlas, &query, now)),
-        Endpoint::HexesAll => router::hexes_all(atlas, &query, now).map(|(v, n)| (v, Some(n))),
-        Endpoint::Route => body_of(router::route(atlas, &body()?, now)),
-        Endpoint::Evaluate => body_of(router::evaluate(atlas, &body()?, now)),
-        Endpoint::EvaluateHexPath => body_of(router::evaluate_hex_path(atlas, &body()?, now)),
-        Endpoint::PrecinctsStatus => Ok((router::precincts_status(atlas), None)),
-        Endpoint::PrecinctsAllScores => body_of(router::precincts_all_scores(atlas, &query, now)),
-        Endpoint::Precincts => body_of(router::precincts_geojson(atlas, &query, now)),
+        Endpoint::PredictionRange => uncounted(prediction::prediction_range(atlas, &query, now)),
+        Endpoint::HexesScore => {
+            let rows = engine::hexes_score(atlas, &body()?, seconds)?;
+            let count = rows.as_array().map(Vec::len);
+            Ok((rows, count))
+        }
+        Endpoint::HexesLookup => {
+            let ring = engine::hexes_lookup(atlas, &body()?, seconds)?;
+            let count = ring["count"].as_u64().map(|c| c as usize);
+            Ok((ring, count))
+        }
+        Endpoint::HexesBreakdown => uncounted(engine::hexes_breakdown(atlas, &params(), seconds)),
+        Endpoint::HexesAll => {
+            let (hexes, count) = engine::hexes_all(atlas, &params(), seconds)?;
+            Ok((hexes, Some(count)))
+        }
+        Endpoint::Route => uncounted(engine::route(atlas, &body()?, seconds)),
+        Endpoint::Evaluate => uncounted(engine::evaluate(atlas, &body()?, seconds)),
+        Endpoint::EvaluateHexPath => uncounted(engine::evaluate_hex_path(atlas, &body()?, seconds)),
+        Endpoint::PrecinctsStatus => Ok((engine::precincts_status(atlas), None)),
+        Endpoint::PrecinctsAllScores => {
+            uncounted(engine::precincts_all_scores(atlas, &params(), seconds))
+        }
+        Endpoint::Precincts => uncounted(engine::precincts_geojson(atlas, &params(), seconds)),
         Endpoint::Classes
         | Endpoint::HexesConfig
         | Endpoint::RouteConfig
@@ -402,7 +421,7 @@ async fn answer<B: Backend>(
             if let Some(count) = hex_count {
                 answer
                     .headers_mut()
-                    .insert(router::HEX_COUNT_HEADER, HeaderValue::from(count));
+                    .insert(engine::HEX_COUNT_HEADER, HeaderValue::from(count));
             }
             answer
         }
@@ -447,5 +466,7 @@ async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) ->
     }
 }
 
+#[cfg(test)]
+mod router_api_tests;
 #[cfg(test)]
 pub(crate) mod tests;

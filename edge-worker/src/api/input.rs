@@ -1,11 +1,12 @@
-//! Reading request input: JSON bodies, fields, coordinates, datetimes and query
-//! strings, each failure an [`ApiError`] naming the field at fault.
+//! Reading request input: JSON bodies and query strings, each failure an
+//! [`ApiError`] naming the field at fault. Fields inside a body are read with the
+//! engine's readers (`hexrisk_engine::api::{missing, malformed, array}` and
+//! `api::prediction::{coordinates, datetime}`), shared with the npm package; their
+//! errors become [`ApiError`]s through `From`.
 
 use serde_json::{Map, Value};
 
-use hexrisk_engine::api::prediction as predictions;
-pub use hexrisk_engine::api::prediction::When;
-use hexrisk_engine::grid::CoordinateError;
+use hexrisk_engine::api::prediction::coordinates;
 
 use super::{ApiError, ErrorCode};
 
@@ -47,58 +48,6 @@ pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
     }
 }
 
-/// `INVALID_REQUEST` for a missing field.
-#[must_use]
-pub fn missing(field: &str) -> ApiError {
-    ApiError::new(ErrorCode::InvalidRequest, format!("{field} is required")).with("field", field)
-}
-
-/// `INVALID_REQUEST` for a field of the wrong type or form.
-#[must_use]
-pub fn malformed(field: &str, expected: &str) -> ApiError {
-    ApiError::new(
-        ErrorCode::InvalidRequest,
-        format!("{field} must be {expected}"),
-    )
-    .with("field", field)
-}
-
-/// The error for a coordinate that is out of range or not finite.
-#[must_use]
-pub fn coordinate_error(err: &CoordinateError, field_path: &str, value: f64) -> ApiError {
-    hexrisk_engine::api::coordinate_error(err, field_path, value).into()
-}
-
-/// Reads and validates `latitude` and `longitude` of an object; `prefix` is prepended
-/// to field names in errors (for example `locations[3].`).
-///
-/// # Errors
-/// As [`predictions::coordinates`]: missing is `INVALID_REQUEST`; not a number or
-/// out of range is `INVALID_COORDINATES` with `field`, `value` and `valid_range`.
-pub fn coordinates(map: &Map<String, Value>, prefix: &str) -> Result<(f64, f64), ApiError> {
-    Ok(predictions::coordinates(map, prefix)?)
-}
-
-/// Reads the optional `datetime` field.
-///
-/// # Errors
-/// `INVALID_REQUEST` with `field: "datetime"` when present but not ISO 8601.
-pub fn datetime(map: &Map<String, Value>) -> Result<Option<When>, ApiError> {
-    Ok(predictions::datetime(map)?)
-}
-
-/// Reads an array field.
-///
-/// # Errors
-/// `INVALID_REQUEST` when missing or not an array.
-pub fn array<'a>(map: &'a Map<String, Value>, field: &str) -> Result<&'a Vec<Value>, ApiError> {
-    match map.get(field) {
-        None => Err(missing(field)),
-        Some(Value::Array(items)) => Ok(items),
-        Some(_) => Err(malformed(field, "an array")),
-    }
-}
-
 /// Query-string parameters, percent-decoded.
 #[must_use]
 pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {
@@ -114,6 +63,18 @@ pub fn query_param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a 
         .iter()
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.as_str())
+}
+
+/// Query-string pairs as the parameter object the engine's GET operations take
+/// (the first of repeated names wins).
+#[must_use]
+pub fn query_object(pairs: &[(String, String)]) -> Map<String, Value> {
+    let mut map = Map::new();
+    for (name, value) in pairs {
+        map.entry(name.clone())
+            .or_insert_with(|| Value::String(value.clone()));
+    }
+    map
 }
 
 /// A numeric coordinate from the query string: missing is `INVALID_REQUEST`,
@@ -134,14 +95,21 @@ pub fn query_coordinates(pairs: &[(String, String)]) -> Result<(f64, f64), ApiEr
             map.insert(name.to_owned(), value);
         }
     }
-    coordinates(&map, "")
+    Ok(coordinates(&map, "")?)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use chrono::NaiveDateTime;
+    use hexrisk_engine::api::QueryError;
+    use hexrisk_engine::api::prediction::{When, datetime};
     use serde_json::json;
+
+    /// The error of a field reader, as the API sends it.
+    fn api_error<T: std::fmt::Debug>(read: Result<T, QueryError>) -> ApiError {
+        read.unwrap_err().into()
+    }
 
     fn obj(value: Value) -> Map<String, Value> {
         match value {
@@ -180,25 +148,32 @@ mod tests {
         }
     }
 
+    // The engine reads the fields inside bodies; these pin what the API answers.
+
     #[test]
     fn coordinates_missing_malformed_and_out_of_range() {
-        let err = coordinates(&obj(json!({"longitude": 1})), "").unwrap_err();
+        let err = api_error(coordinates(&obj(json!({"longitude": 1})), ""));
         assert_eq!(
             (err.code, err.details["field"].as_str()),
             (ErrorCode::InvalidRequest, Some("latitude"))
         );
-        let err = coordinates(&obj(json!({"latitude": "43", "longitude": 1})), "").unwrap_err();
+        let err = api_error(coordinates(
+            &obj(json!({"latitude": "43", "longitude": 1})),
+            "",
+        ));
         assert_eq!(err.code, ErrorCode::InvalidCoordinates);
-        let err = coordinates(&obj(json!({"latitude": 91.5, "longitude": 1})), "").unwrap_err();
+        let err = api_error(coordinates(
+            &obj(json!({"latitude": 91.5, "longitude": 1})),
+            "",
+        ));
         assert_eq!(err.code, ErrorCode::InvalidCoordinates);
         assert_eq!(err.message, "latitude must be between -90 and 90");
         assert_eq!(err.details["valid_range"], json!([-90.0, 90.0]));
         assert_eq!(err.details["value"], json!(91.5));
-        let err = coordinates(
+        let err = api_error(coordinates(
             &obj(json!({"latitude": 1, "longitude": -200})),
             "locations[2].",
-        )
-        .unwrap_err();
+        ));
         assert_eq!(err.message, "longitude must be between -180 and 180");
         assert_eq!(err.details["field"], "locations[2].longitude");
         assert_eq!(err.details["valid_range"], json!([-180.0, 180.0]));
@@ -238,13 +213,23 @@ mod tests {
         ] {
             assert_eq!(When::parse(bad), None, "{bad}");
         }
-        let err = datetime(&obj(json!({"datetime": "soon"}))).unwrap_err();
+        let err = api_error(datetime(&obj(json!({"datetime": "soon"}))));
         assert_eq!(
             (err.code, err.details["field"].as_str()),
             (ErrorCode::InvalidRequest, Some("datetime"))
         );
         assert_eq!(datetime(&obj(json!({}))).unwrap(), None);
         assert!(datetime(&obj(json!({"datetime": 5}))).is_err());
+    }
+
+    #[test]
+    fn query_objects_keep_the_first_of_repeated_names() {
+        let object = query_object(&query_pairs(Some("h3=a%20b&intent=night&h3=c")));
+        assert_eq!(
+            Value::Object(object),
+            json!({"h3": "a b", "intent": "night"})
+        );
+        assert!(query_object(&query_pairs(None)).is_empty());
     }
 
     #[test]

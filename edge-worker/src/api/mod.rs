@@ -13,7 +13,6 @@ pub mod keys;
 pub mod prediction;
 pub mod quota;
 pub mod response;
-pub mod router;
 
 pub use dispatch::{RequestContext, handle};
 pub use error::{ApiError, ErrorCode};

@@ -1,18 +1,24 @@
-//! The prediction API's resources (`/v1`): point, batch and route predictions,
-//! cities, coverage, classes and prediction ranges, built from the engine's models.
+//! The prediction API's resources (`/v1`): batch and route predictions, cities,
+//! coverage, classes and prediction ranges, built from the engine's models.
 //!
 //! Handlers take parsed input and the [`Atlas`] and return the JSON body, or an
 //! [`ApiError`]; authentication and quotas are applied around them in `dispatch`.
+//! The point prediction (`POST /v1/predict`) is the engine's
+//! [`hexrisk_engine::api::predict`], shared with the npm package, like the field
+//! readers and the forecast week used here.
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
-use hexrisk_engine::api::prediction::{self as predictions, probabilities};
+use hexrisk_engine::api::prediction::{
+    When, applies_at, coordinates, datetime, locate, not_covered, probabilities, week,
+};
+use hexrisk_engine::api::{array, coordinate_error, malformed};
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::forecast::{CRIME_CLASSES, ClassRecord, CrimeClass, RiskLevel};
 use hexrisk_engine::grid::{self, RESOLUTION};
 
-use super::input::{self, When};
+use super::input;
 use super::{ApiError, ErrorCode};
 
 /// Most locations in one batch request.
@@ -24,43 +30,6 @@ pub const MAX_WAYPOINTS: usize = 100;
 /// Longest route accepted, in kilometres (sum of the segments).
 pub const MAX_ROUTE_KM: f64 = 200.0;
 
-// The point prediction and its helpers live in the engine, shared with the npm
-// package; these wrappers keep the HTTP layer's types.
-
-fn not_covered(latitude: f64, longitude: f64) -> ApiError {
-    predictions::not_covered(latitude, longitude).into()
-}
-
-fn locate(
-    atlas: &Atlas,
-    latitude: f64,
-    longitude: f64,
-) -> Result<(&CityModel, hexrisk_engine::CellIndex, usize), ApiError> {
-    Ok(predictions::locate(atlas, latitude, longitude)?)
-}
-
-/// The forecast week of `city` for a request's time, or `DATE_OUT_OF_RANGE`.
-fn week(city: &CityModel, when: Option<When>, now: DateTime<Utc>) -> Result<usize, ApiError> {
-    Ok(predictions::week(city, when, now.timestamp())?)
-}
-
-/// The instant a prediction applies to, for `prediction.datetime` and `timestamp`.
-fn applies_at(city: Option<&CityModel>, when: Option<When>, now: DateTime<Utc>) -> String {
-    predictions::applies_at(city, when, now.timestamp())
-}
-
-/// `POST /v1/predict` ([`predictions::predict`]).
-///
-/// # Errors
-/// `INVALID_REQUEST`, `INVALID_COORDINATES`, `LOCATION_NOT_COVERED`, `DATE_OUT_OF_RANGE`.
-pub fn predict(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    Ok(predictions::predict(atlas, body, now.timestamp())?)
-}
-
 fn batch_item(
     atlas: &Atlas,
     index: usize,
@@ -70,14 +39,14 @@ fn batch_item(
 ) -> Result<Value, ApiError> {
     let prefix = format!("locations[{index}].");
     let map = item.as_object().ok_or_else(|| {
-        input::malformed(
+        malformed(
             &format!("locations[{index}]"),
             "an object with latitude and longitude",
         )
     })?;
-    let (latitude, longitude) = input::coordinates(map, &prefix)?;
+    let (latitude, longitude) = coordinates(map, &prefix)?;
     let (city, cell, position) = locate(atlas, latitude, longitude)?;
-    let week = week(city, when, now)?;
+    let week = week(city, when, now.timestamp())?;
     let forecast = city.forecast(position, week);
     Ok(json!({
         "index": index,
@@ -101,7 +70,7 @@ pub fn predict_batch(
     body: &Map<String, Value>,
     now: DateTime<Utc>,
 ) -> Result<Value, ApiError> {
-    let locations = input::array(body, "locations")?;
+    let locations = array(body, "locations")?;
     if locations.is_empty() {
         return Err(
             ApiError::new(ErrorCode::InvalidRequest, "locations must not be empty")
@@ -117,7 +86,7 @@ pub fn predict_batch(
         .with("limit", MAX_BATCH_LOCATIONS)
         .with("value", locations.len()));
     }
-    let when = input::datetime(body)?;
+    let when = datetime(body)?;
     let results: Vec<Value> = locations
         .iter()
         .enumerate()
@@ -136,7 +105,7 @@ pub fn predict_batch(
     let successful = results.iter().filter(|r| r["status"] == "success").count();
     Ok(json!({
         "status": "success",
-        "timestamp": applies_at(None, when, now),
+        "timestamp": applies_at(None, when, now.timestamp()),
         "results": results,
         "summary": {
             "total": results.len(),
@@ -164,9 +133,8 @@ fn segment_risk(
     now: DateTime<Utc>,
 ) -> Result<SegmentRisk, ApiError> {
     let a = grid::validate(from.0, from.1)
-        .map_err(|e| input::coordinate_error(&e, e.field().name(), from.0))?;
-    let b = grid::validate(to.0, to.1)
-        .map_err(|e| input::coordinate_error(&e, e.field().name(), to.0))?;
+        .map_err(|e| coordinate_error(&e, e.field().name(), from.0))?;
+    let b = grid::validate(to.0, to.1).map_err(|e| coordinate_error(&e, e.field().name(), to.0))?;
     // Every cell the segment passes, exactly, with the metres inside each.
     let cells = grid::cells_crossed(&[a, b], grid::RESOLUTION);
     let mut weight = 0.0;
@@ -177,7 +145,7 @@ fn segment_risk(
         let Some((city, position)) = atlas.locate_cell(cell) else {
             continue;
         };
-        let forecast = city.forecast(position, week(city, when, now)?);
+        let forecast = city.forecast(position, week(city, when, now.timestamp())?);
         // Zero-length segments weigh their one cell fully.
         let w = metres.max(1e-9);
         weight += w;
@@ -190,7 +158,7 @@ fn segment_risk(
         }
     }
     if weight == 0.0 {
-        return Err(not_covered(to.0, to.1));
+        return Err(not_covered(to.0, to.1).into());
     }
     let mean_probabilities = mean.map(|m| m / weight);
     Ok(SegmentRisk {
@@ -256,12 +224,12 @@ fn dominant_crime(probabilities: &[f64; 6]) -> CrimeClass {
 
 fn point(value: &Value, index: usize) -> Result<(f64, f64), ApiError> {
     let map = value.as_object().ok_or_else(|| {
-        input::malformed(
+        malformed(
             &format!("waypoints[{index}]"),
             "an object with latitude and longitude",
         )
     })?;
-    input::coordinates(map, &format!("waypoints[{index}]."))
+    Ok(coordinates(map, &format!("waypoints[{index}]."))?)
 }
 
 /// `POST /v1/route/risk`.
@@ -281,7 +249,7 @@ pub fn route_risk(
     body: &Map<String, Value>,
     now: DateTime<Utc>,
 ) -> Result<Value, ApiError> {
-    let waypoints = input::array(body, "waypoints")?;
+    let waypoints = array(body, "waypoints")?;
     if waypoints.len() < 2 {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
@@ -299,7 +267,7 @@ pub fn route_risk(
         .with("limit", MAX_WAYPOINTS)
         .with("value", waypoints.len()));
     }
-    let when = input::datetime(body)?;
+    let when = datetime(body)?;
     let points = waypoints
         .iter()
         .enumerate()

@@ -62,6 +62,15 @@ pub(crate) fn atlas() -> Atlas {
     Atlas::new(vec![CityModel::from_artifact(artifact)])
 }
 
+/// `POST /v1/predict`: the engine's point prediction, as the API answers it.
+fn predict(
+    atlas: &Atlas,
+    body: &Map<String, Value>,
+    now: DateTime<Utc>,
+) -> Result<Value, ApiError> {
+    Ok(hexrisk_engine::api::predict(atlas, body, now.timestamp())?)
+}
+
 pub(crate) fn now() -> DateTime<Utc> {
     "2022-01-05T12:00:00Z".parse().unwrap()
 }
