@@ -10,11 +10,12 @@ use hexrisk_engine::api::{
 use hexrisk_engine::artifact::PrecinctRecord;
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::grid::{self, MicroDegrees};
+use http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use crate::api::ErrorCode;
 use crate::api::input::{query_object, query_pairs};
 use crate::api::prediction::tests::atlas;
+use crate::api::{ApiError, ErrorCode};
 
 /// The forecasting clock of the tests, in seconds.
 fn now() -> i64 {
@@ -127,23 +128,43 @@ fn score_limits_and_bad_ids_are_400_with_the_index() {
     )
     .unwrap_err();
     assert_eq!(err.details()["field"], "activeCodes");
-    // Options are checked even when no cell is covered.
-    let outside = grid::cell_at(10.0, 10.0).unwrap().to_string();
-    let err = hexes_score(
-        &atlas(),
-        &body(json!({"hexIds": [outside], "intent": "flying"})),
-        now(),
-    )
-    .unwrap_err();
-    assert_eq!(err.details()["field"], "intent");
-    let err = hexes_score(
-        &atlas(),
-        &body(json!({"hexIds": cells(), "activeCodes": ["BOGUS"]})),
-        now(),
-    )
-    .unwrap_err();
-    assert_eq!(err.details()["field"], "activeCodes");
     assert!(hexes_score(&atlas(), &body(json!({})), now()).is_err());
+}
+
+#[test]
+fn score_options_are_checked_even_when_no_cell_is_covered() {
+    // Valid resolution-8 cells in the middle of the Atlantic, outside every city.
+    let ocean: Vec<String> = [(0.0, -30.0), (1.0, -31.0)]
+        .iter()
+        .map(|&(lat, lng)| grid::cell_at(lat, lng).unwrap())
+        .inspect(|&cell| assert!(atlas().locate_cell(cell).is_none(), "{cell} is covered"))
+        .map(|cell| cell.to_string())
+        .collect();
+    let rows = hexes_score(&atlas(), &body(json!({"hexIds": ocean})), now()).unwrap();
+    assert!(
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .all(|row| row["colorIndex"] == -1)
+    );
+    for (option, value) in [
+        ("intent", json!("flying")),
+        ("activeCodes", json!(["BOGUS"])),
+    ] {
+        let err = ApiError::from(
+            hexes_score(
+                &atlas(),
+                &body(json!({"hexIds": ocean, option: value})),
+                now(),
+            )
+            .unwrap_err(),
+        );
+        assert_eq!(err.status(), StatusCode::BAD_REQUEST, "{option}");
+        assert_eq!(
+            (err.code, err.details["field"].as_str()),
+            (ErrorCode::InvalidRequest, Some(option))
+        );
+    }
 }
 
 #[test]
