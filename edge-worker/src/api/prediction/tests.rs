@@ -2,63 +2,37 @@
 
 use super::*;
 use chrono::NaiveDate;
-use hexrisk_engine::artifact::{self, Bounds, CityArtifact, CityInfo, ForecastCalendar, ModelInfo};
+use hexrisk_engine::artifact::Bounds;
+use hexrisk_engine::artifact::fixture::CityFixture;
 
 /// A small Toronto: every cell within 3 rings of the city hall cell, four forecast
-/// weeks from 2021-12-27, busier towards the centre.
+/// weeks from 2021-12-27, busier towards the centre; EST throughout, no precincts
+/// and no roads.
 pub(crate) fn atlas() -> Atlas {
-    let centre = grid::cell_at(43.6534, -79.3841).unwrap();
-    let mut cells: Vec<u64> = grid::disk(centre, 3)
-        .unwrap()
-        .into_iter()
-        .map(u64::from)
-        .collect();
-    cells.sort_unstable();
-    let weeks = 4;
-    let mut rates = Vec::new();
-    for week in 0..weeks {
-        for &raw in &cells {
-            let cell = hexrisk_engine::CellIndex::try_from(raw).unwrap();
+    let (lat, lng) = (43.6534, -79.3841);
+    let centre = grid::cell_at(lat, lng).unwrap();
+    let shares = [0.3, 0.4, 0.15, 0.1, 0.05];
+    let date = |day| NaiveDate::from_ymd_opt(2021, 12, day).unwrap();
+    let artifact = CityFixture::default()
+        .disk_around(lat, lng, 3)
+        .weeks(4)
+        .first_week(date(27))
+        .rates(move |week, _, cell, class| {
             let ring = f64::from(centre.grid_distance(cell).unwrap());
-            let base = 2.0 / (1.0 + ring) * (1.0 + 0.1 * week as f64);
-            for share in [0.3, 0.4, 0.15, 0.1, 0.05] {
-                rates.push(artifact::quantise_rate(base * share));
-            }
-        }
-    }
-    let artifact = CityArtifact {
-        city: CityInfo {
-            code: "city_ca_tor".into(),
-            name: "Toronto".into(),
-            country: "Canada".into(),
-            timezone: "America/Toronto".into(),
-        },
-        model: ModelInfo {
-            version: "test-model".into(),
-            mae: 0.5,
-            last_updated: NaiveDate::from_ymd_opt(2021, 12, 26).unwrap(),
-            note: None,
-        },
-        calendar: ForecastCalendar {
-            first_week: NaiveDate::from_ymd_opt(2021, 12, 27).unwrap(),
-            weeks: weeks as u32,
-            observed_weeks: 1,
-        },
-        bounds: Bounds {
+            2.0 / (1.0 + ring) * (1.0 + 0.1 * week as f64) * shares[class]
+        })
+        .dispersion([2.0; 5])
+        .model("test-model", None, date(26))
+        .bounds(Bounds {
             north: 43.68,
             south: 43.63,
             east: -79.35,
             west: -79.42,
-        },
-        precinct_of: vec![u16::MAX; cells.len()],
-        precincts: Vec::new(),
-        rates,
-        dispersion: vec![[2.0; 5]; weeks],
-        // EST throughout.
-        utc_offsets: vec![(0, -5 * 3600)],
-        road_graph: None,
-        cells,
-    };
+        })
+        .fixed_utc_offset(-5 * 3600)
+        .without_precincts()
+        .without_roads()
+        .build();
     Atlas::new(vec![CityModel::from_artifact(artifact)])
 }
 
