@@ -11,19 +11,19 @@ use std::time::Instant;
 
 use chrono::{DateTime, Utc};
 use hexrisk_engine::api as engine;
+use hexrisk_engine::artifact::Manifest;
 use hexrisk_engine::city::{Atlas, CityModel};
 use serde_json::{Map, Value, json};
 
 fn atlas() -> Atlas {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../build/artifacts");
-    let manifest: Value = serde_json::from_slice(
-        &std::fs::read(dir.join("manifest.json")).expect("run `make artifacts` first"),
+    let manifest: Manifest = serde_json::from_slice(
+        &std::fs::read(dir.join(Manifest::FILE_NAME)).expect("run `make artifacts` first"),
     )
     .expect("a manifest");
     let mut atlas = Atlas::default();
-    for city in manifest["cities"].as_array().expect("cities") {
-        let file = city["file"].as_str().expect("a file name");
-        let bytes = std::fs::read(dir.join(file)).expect("an artifact");
+    for city in &manifest.cities {
+        let bytes = std::fs::read(dir.join(&city.file)).expect("an artifact");
         atlas.insert(CityModel::from_bytes(&bytes).expect("a valid artifact"));
     }
     atlas

@@ -9,6 +9,7 @@ use std::sync::OnceLock;
 use bytes::{Bytes, BytesMut};
 use chrono::NaiveDate;
 use futures_util::StreamExt;
+use hexrisk_engine::artifact::Manifest;
 use hexrisk_engine::city::{Atlas, CityModel};
 use http_body_util::Full;
 use serde::{Deserialize, Serialize};
@@ -44,18 +45,8 @@ async fn asset(env: &Env, path: &str) -> Result<Vec<u8>, BackendError> {
     Ok(bytes.to_vec())
 }
 
-#[derive(Deserialize)]
-struct ManifestCity {
-    file: String,
-}
-
-#[derive(Deserialize)]
-struct Manifest {
-    cities: Vec<ManifestCity>,
-}
-
 async fn load_atlas(env: &Env) -> Result<Atlas, BackendError> {
-    let manifest: Manifest = serde_json::from_slice(&asset(env, "manifest.json").await?)
+    let manifest: Manifest = serde_json::from_slice(&asset(env, Manifest::FILE_NAME).await?)
         .map_err(|e| BackendError::new("models", format!("manifest: {e}")))?;
     let mut atlas = Atlas::default();
     for city in manifest.cities {
