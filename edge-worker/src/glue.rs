@@ -1,7 +1,8 @@
 //! The workerd entry point and the [`Backend`] over workerd's services:
 //! D1 (`KEYS`) for keys, a Durable Object per key (`QUOTA`) for daily counts, and the
-//! static assets binding (`ARTIFACTS`) for the model files. Everything else lives in
-//! [`crate::api`].
+//! static assets binding (`ARTIFACTS`) for the model files, and the Workers console
+//! (`console_error!`) for the failures the API layer logs through
+//! [`Backend::log_failure`]. Everything else lives in [`crate::api`].
 
 use std::cell::RefCell;
 use std::sync::OnceLock;
@@ -88,6 +89,15 @@ impl Backend for WorkerBackend {
             key.daily_limit
         );
         let mut answer = stub.fetch_with_str(&url).await.map_err(fail)?;
+        if answer.status_code() != 200 {
+            // The counter's own failure, with its cause (see `QuotaCounter::fetch`).
+            let status = answer.status_code();
+            let text = answer.text().await.unwrap_or_default();
+            return Err(BackendError::new(
+                "quota",
+                format!("counter answered HTTP {status}: {text}"),
+            ));
+        }
         answer.json::<QuotaState>().await.map_err(fail)
     }
 
@@ -129,14 +139,20 @@ impl Backend for WorkerBackend {
         }))
     }
 
-    async fn database_ok(&self) -> bool {
-        let Ok(db) = self.env.d1("KEYS") else {
-            return false;
-        };
-        db.prepare("SELECT COUNT(*) AS n FROM api_keys")
+    async fn check_database(&self) -> Result<(), BackendError> {
+        let fail = |e: worker::Error| BackendError::new("database", e.to_string());
+        self.env
+            .d1("KEYS")
+            .map_err(fail)?
+            .prepare("SELECT COUNT(*) AS n FROM api_keys")
             .first::<serde_json::Value>(None)
             .await
-            .is_ok()
+            .map_err(fail)?;
+        Ok(())
+    }
+
+    fn log_failure(&self, err: &BackendError) {
+        worker::console_error!("{err}");
     }
 }
 
@@ -254,6 +270,17 @@ impl DurableObject for QuotaCounter {
         ) else {
             return Response::error("bad counter request", 400);
         };
+        match self.count(day, limit).await {
+            Ok(decision) => Response::from_json(&decision),
+            // Answered, not thrown: `WorkerBackend::consume` logs it once, with the cause.
+            Err(err) => Response::error(format!("counter storage: {err}"), 500),
+        }
+    }
+}
+
+impl QuotaCounter {
+    /// Counts one request on `day` against `limit`, in memory and in storage.
+    async fn count(&self, day: NaiveDate, limit: u32) -> worker::Result<QuotaState> {
         if self.cached.borrow().is_none() {
             let stored: Option<Count> = self.state.storage().get("count").await?;
             let mut cached = self.cached.borrow_mut();
@@ -278,6 +305,6 @@ impl DurableObject for QuotaCounter {
         if let Some(count) = to_store {
             self.state.storage().put("count", count).await?;
         }
-        Response::from_json(&decision)
+        Ok(decision)
     }
 }

@@ -14,7 +14,8 @@ use super::quota::QuotaState;
 pub struct BackendError {
     /// `database`, `quota` or `models`.
     pub component: &'static str,
-    /// What went wrong (logged, never sent to clients).
+    /// What went wrong (logged through [`Backend::log_failure`], never sent to
+    /// clients).
     pub reason: String,
 }
 
@@ -45,6 +46,12 @@ pub trait Backend {
     /// key).
     async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError>;
 
-    /// Whether the key store answers.
-    async fn database_ok(&self) -> bool;
+    /// Whether the key store answers, and if not why.
+    async fn check_database(&self) -> Result<(), BackendError>;
+
+    /// Records a failure of a dependency with its cause. The dispatcher calls it
+    /// exactly once for each failure it turns into `INTERNAL_ERROR` or an unhealthy
+    /// component; clients never see the cause. The Worker writes it to the Workers
+    /// console.
+    fn log_failure(&self, err: &BackendError);
 }

@@ -165,9 +165,10 @@ impl Endpoint {
     }
 }
 
-fn internal(err: &BackendError) -> ApiError {
-    // The reason stays in the Worker's logs; clients get the code only.
-    let _ = err;
+/// `INTERNAL_ERROR` for a failure of a dependency, which is logged here (once) with
+/// its cause; clients get the code only.
+fn internal<B: Backend>(backend: &B, err: &BackendError) -> ApiError {
+    backend.log_failure(err);
     ApiError::new(
         ErrorCode::InternalError,
         "the service could not complete the request",
@@ -175,7 +176,17 @@ fn internal(err: &BackendError) -> ApiError {
 }
 
 async fn service_health<B: Backend>(backend: &B) -> ServiceHealth {
-    let atlas = backend.atlas().await.ok();
+    // A component that fails is reported unhealthy; why goes to the log.
+    let atlas = backend
+        .atlas()
+        .await
+        .inspect_err(|e| backend.log_failure(e))
+        .ok();
+    let database = backend
+        .check_database()
+        .await
+        .inspect_err(|e| backend.log_failure(e))
+        .is_ok();
     let component = |ok: bool| {
         if ok {
             Component::Healthy
@@ -186,7 +197,7 @@ async fn service_health<B: Backend>(backend: &B) -> ServiceHealth {
     ServiceHealth {
         api: Component::Healthy,
         models: component(atlas.is_some_and(|a| !a.cities().is_empty())),
-        database: component(backend.database_ok().await),
+        database: component(database),
         cities: atlas
             .map(|a| {
                 a.cities()
@@ -226,7 +237,7 @@ async fn authenticate<B: Backend>(
     let record = backend
         .key_by_digest(&digest)
         .await
-        .map_err(|e| response::error(&internal(&e)))?
+        .map_err(|e| response::error(&internal(backend, &e)))?
         .filter(|r| r.is_usable(now))
         .ok_or_else(|| response::error(&keys::invalid_key(&presented)))?;
     if let Some(origin) = header(ORIGIN.as_str()) {
@@ -238,7 +249,7 @@ async fn authenticate<B: Backend>(
     let state = backend
         .consume(&record, quota::day_of(now))
         .await
-        .map_err(|e| response::error(&internal(&e)))?;
+        .map_err(|e| response::error(&internal(backend, &e)))?;
     if !state.allowed {
         let mut answer = response::error(&quota::rate_limited(state, now));
         add_headers(&mut answer, quota::headers(state, now));
@@ -285,7 +296,7 @@ async fn run<B: Backend>(
         Endpoint::RouteConfig => return Ok((engine::route_config(), None)),
         _ => {}
     }
-    let atlas = backend.atlas().await.map_err(|e| internal(&e))?;
+    let atlas = backend.atlas().await.map_err(|e| internal(backend, &e))?;
     let seconds = now.timestamp();
     let params = || input::query_object(&query);
     match endpoint {
@@ -462,7 +473,7 @@ async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) ->
             answer
         }
         Ok(false) => response::error(&cors::origin_refused(origin)),
-        Err(err) => response::error(&internal(&err)),
+        Err(err) => response::error(&internal(backend, &err)),
     }
 }
 

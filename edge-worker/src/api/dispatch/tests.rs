@@ -12,12 +12,17 @@ pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz
 pub(crate) const LIVE_KEY: &str = "hexrisk_live_0123456789abcdefghijABCDEFGHIJKL";
 pub(crate) const DEMO_ORIGIN: &str = "http://127.0.0.1:8080";
 
-/// An in-memory backend.
+/// An in-memory backend that keeps the failures it is asked to log.
 pub(crate) struct Memory {
     pub(crate) keys: HashMap<String, KeyRecord>,
     pub(crate) used: RefCell<HashMap<(String, chrono::NaiveDate), u32>>,
     pub(crate) atlas: Option<Atlas>,
+    /// The key store (keys, origins) answers.
     pub(crate) database_up: bool,
+    /// The quota counters answer.
+    pub(crate) quota_up: bool,
+    /// The failures passed to `log_failure`, in order.
+    pub(crate) logged: RefCell<Vec<BackendError>>,
 }
 
 fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
@@ -52,7 +57,14 @@ impl Memory {
             used: RefCell::new(HashMap::new()),
             atlas: Some(atlas()),
             database_up: true,
+            quota_up: true,
+            logged: RefCell::new(Vec::new()),
         }
+    }
+
+    /// The failures logged so far.
+    pub(crate) fn logged(&self) -> Vec<BackendError> {
+        self.logged.borrow().clone()
     }
 }
 
@@ -69,6 +81,9 @@ impl Backend for Memory {
         key: &KeyRecord,
         day: chrono::NaiveDate,
     ) -> Result<quota::QuotaState, BackendError> {
+        if !self.quota_up {
+            return Err(BackendError::new("quota", "counter unreachable"));
+        }
         let mut used = self.used.borrow_mut();
         let count = used.entry((key.id.clone(), day)).or_default();
         let state = quota::decide(*count, key.daily_limit);
@@ -92,8 +107,16 @@ impl Backend for Memory {
             .any(|k| crate::api::cors::origin_listed(&k.origins, origin)))
     }
 
-    async fn database_ok(&self) -> bool {
-        self.database_up
+    async fn check_database(&self) -> Result<(), BackendError> {
+        if self.database_up {
+            Ok(())
+        } else {
+            Err(BackendError::new("database", "down"))
+        }
+    }
+
+    fn log_failure(&self, err: &BackendError) {
+        self.logged.borrow_mut().push(err.clone());
     }
 }
 
@@ -234,20 +257,108 @@ fn posts_need_json_and_answer_predictions() {
     );
 }
 
+/// A backend with one dependency broken: `database`, `quota` or `models`.
+fn broken(component: &str) -> Memory {
+    let mut backend = Memory::new();
+    match component {
+        "database" => backend.database_up = false,
+        "quota" => backend.quota_up = false,
+        "models" => backend.atlas = None,
+        other => panic!("no component {other}"),
+    }
+    backend
+}
+
 #[test]
-fn failures_of_dependencies_are_500_without_detail() {
-    let mut backend = Memory::new();
-    backend.database_up = false;
-    let (status, body, _) = get(&backend, "http://x/v1/cities", Some(LIVE_KEY));
-    assert_eq!(
-        (status, body["code"].as_str()),
-        (500, Some("INTERNAL_ERROR"))
+fn failures_of_dependencies_are_500_without_detail_and_logged_once_with_the_cause() {
+    for (component, reason) in [
+        ("database", "down"),
+        ("quota", "counter unreachable"),
+        ("models", "artifact missing"),
+    ] {
+        for (uri, key) in [
+            ("http://x/v1/cities", Some(LIVE_KEY)),
+            ("http://x/hexes/config", None),
+        ] {
+            let backend = broken(component);
+            let (status, body) = if let Some(key) = key {
+                let (status, body, _) = get(&backend, uri, Some(key));
+                (status, body)
+            } else {
+                let answer =
+                    router_call(&backend, Method::GET, uri, &[("x-api-key", LIVE_KEY)], None);
+                (answer.status().as_u16(), json_of(&answer))
+            };
+            // The router's configuration needs no model.
+            if component == "models" && key.is_none() {
+                assert_eq!(status, 200, "{uri}");
+                assert!(backend.logged().is_empty(), "{uri}");
+                continue;
+            }
+            assert_eq!(
+                (status, body["code"].as_str()),
+                (500, Some("INTERNAL_ERROR")),
+                "{component} {uri}"
+            );
+            assert_eq!(body["details"], json!({}));
+            assert_eq!(
+                backend.logged(),
+                [BackendError::new(component, reason)],
+                "{component} {uri}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_preflight_logs_a_failing_key_store() {
+    let backend = broken("database");
+    let answer = router_call(
+        &backend,
+        Method::OPTIONS,
+        "http://x/hexes/score",
+        &[("origin", DEMO_ORIGIN)],
+        None,
     );
-    assert_eq!(body["details"], json!({}));
-    let mut backend = Memory::new();
-    backend.atlas = None;
-    let (status, _, _) = get(&backend, "http://x/v1/cities", Some(LIVE_KEY));
-    assert_eq!(status, 500);
+    assert_eq!(answer.status(), 500);
+    assert_eq!(backend.logged(), [BackendError::new("database", "down")]);
+}
+
+#[test]
+fn health_logs_each_unhealthy_component_once() {
+    for path in ["http://x/v1/health", "http://x/health"] {
+        let mut backend = broken("models");
+        backend.database_up = false;
+        let (status, body, _) = get(&backend, path, None);
+        assert_eq!((status, body["status"].as_str()), (503, Some("unhealthy")));
+        assert_eq!(
+            backend.logged(),
+            [
+                BackendError::new("models", "artifact missing"),
+                BackendError::new("database", "down"),
+            ],
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn answers_without_a_failing_dependency_log_nothing() {
+    let backend = Memory::new();
+    for (uri, key) in [
+        ("http://x/v1/health", None),
+        ("http://x/v1/cities", Some(LIVE_KEY)),
+        ("http://x/v1/cities", None),
+        ("http://x/v1/cities", Some("hexrisk_live_nope")),
+        ("http://x/v1/predict", Some(LIVE_KEY)),
+        ("http://x/nowhere", None),
+    ] {
+        get(&backend, uri, key);
+    }
+    for _ in 0..4 {
+        get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+    }
+    assert!(backend.logged().is_empty(), "{:?}", backend.logged());
 }
 
 #[test]
