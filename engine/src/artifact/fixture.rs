@@ -82,6 +82,9 @@ fn date(year: i32, month: u32, day: u32) -> NaiveDate {
 
 impl CityFixture {
     /// The cells containing these points (sorted, as an artifact stores them).
+    ///
+    /// # Panics
+    /// On an invalid coordinate: a fixture is test code, where a panic is the report.
     #[must_use]
     pub fn cells_at(mut self, points: &[(f64, f64)]) -> Self {
         self.cells = points
@@ -96,6 +99,9 @@ impl CityFixture {
     }
 
     /// Every cell within `k` rings of the cell containing a point.
+    ///
+    /// # Panics
+    /// On an invalid coordinate or `k` above the largest ring distance.
     #[must_use]
     pub fn disk_around(mut self, lat: f64, lng: f64, k: u32) -> Self {
         let centre = grid::cell_at(lat, lng).expect("fixture points are valid");
@@ -183,6 +189,9 @@ impl CityFixture {
     }
 
     /// The artifact.
+    ///
+    /// # Panics
+    /// Never for cells set through this builder (they are valid cell ids).
     #[must_use]
     pub fn build(self) -> CityArtifact {
         let mut rates = Vec::with_capacity(self.weeks * self.cells.len() * RATE_CLASSES);
