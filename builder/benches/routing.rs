@@ -1,6 +1,6 @@
 //! Routing speed on Toronto's street network, natively: random origin-destination
 //! pairs 2 to 15 km apart, timed one by one for
-//! - the whole request as the APIs serve it (`query::route`: scores for the week,
+//! - the whole request as the APIs serve it (`route_request::route`: scores for the week,
 //!   snapping, the search, the shortest route for the detour, corridor and metrics),
 //! - the engine's A* search alone, and
 //! - petgraph's Dijkstra on the same graph, costs and snapped end points.
@@ -14,10 +14,11 @@ use std::time::Instant;
 
 use hexrisk_builder::reference::Reference;
 use hexrisk_builder::samples::{ROUTE_SAMPLE_NOW, SplitMix};
-use hexrisk_engine::model::{Atlas, CityModel};
-use hexrisk_engine::query::{self, RouteQuery};
+use hexrisk_engine::api::options::default_week;
+use hexrisk_engine::api::route_request::{self, RouteQuery};
+use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::routing::{CostModel, RouteMethod};
-use hexrisk_engine::scores::{CityScores, ScoringParams};
+use hexrisk_engine::scoring::{CityScores, ScoringParams};
 use serde_json::json;
 
 const PAIRS: usize = 300;
@@ -87,16 +88,19 @@ fn main() {
         })
         .collect();
 
-    let week = query::default_week(model, ROUTE_SAMPLE_NOW);
+    let week = default_week(model, ROUTE_SAMPLE_NOW);
     let scores = CityScores::compute(model, week, &ScoringParams::default());
-    let costs = CostModel::new(&scores, model.cell_count(), RouteMethod::Safest.alpha());
+    let costs = CostModel::from_safety(
+        (0..model.cell_count()).map(|p| scores.safety(p)),
+        RouteMethod::Safest.alpha(),
+    );
     let mut reference = Reference::new(graph, &costs);
 
     let (mut full, mut search, mut dijkstra) = (Vec::new(), Vec::new(), Vec::new());
     for (request, (a, b)) in requests.iter().zip(&pairs) {
         let query: RouteQuery = serde_json::from_value(request.clone()).expect("a valid request");
         let t = Instant::now();
-        let answer = query::route(&atlas, &query, ROUTE_SAMPLE_NOW).expect("a route");
+        let answer = route_request::route(&atlas, &query, ROUTE_SAMPLE_NOW).expect("a route");
         full.push(t.elapsed().as_secs_f64() * 1e3);
         std::hint::black_box(answer);
 

@@ -13,6 +13,7 @@ use hexrisk_engine::forecast::{
     ClassRates, Dispersion, OutcomeProbabilities, POISSON, outcome_distribution,
     outcome_distribution_with,
 };
+use hexrisk_engine::roads::RoadGraph;
 use indicatif::ProgressBar;
 
 use crate::backtest::{Metrics, ReliabilityBin, Scoreboard, outcome};
@@ -20,6 +21,7 @@ use crate::config::CityConfig;
 use crate::counts::{CLASSES, WeeklyCounts};
 use crate::ingest::{self, IngestError, SourceReport};
 use crate::model::{self, FeatureBuilder};
+use crate::position::micro_degrees;
 
 /// Model version label written into every artifact.
 pub const MODEL_VERSION: &str = "hexrisk-glm-1";
@@ -117,7 +119,6 @@ fn ewma(counts: &WeeklyCounts, cell: usize, t: usize) -> ClassRates {
 }
 
 fn precinct_records(grid: &crate::boundary::CityGrid) -> Vec<PrecinctRecord> {
-    let micro = |v: f64| (v * 1e6).round() as i32;
     grid.precincts
         .iter()
         .map(|p| PrecinctRecord {
@@ -131,7 +132,7 @@ fn precinct_records(grid: &crate::boundary::CityGrid) -> Vec<PrecinctRecord> {
                 .map(|polygon| {
                     std::iter::once(polygon.exterior())
                         .chain(polygon.interiors())
-                        .map(|ring| ring.coords().map(|c| [micro(c.x), micro(c.y)]).collect())
+                        .map(|ring| ring.coords().map(|c| micro_degrees(c.y, c.x)).collect())
                         .collect()
                 })
                 .collect(),
@@ -295,13 +296,13 @@ fn bounds_of(grid: &crate::boundary::CityGrid) -> Bounds {
 pub const LATTICE_RESOLUTION: h3o::Resolution = h3o::Resolution::Nine;
 
 /// The lattice over the children of the grid `cells` (sorted).
-fn hex_lattice(cells: &[h3o::CellIndex]) -> hexrisk_engine::graph::RoadGraph {
+fn hex_lattice(cells: &[h3o::CellIndex]) -> RoadGraph {
     let children: Vec<h3o::CellIndex> = cells
         .iter()
         .flat_map(|c| c.children(LATTICE_RESOLUTION))
         .collect();
     let grid: Vec<u64> = cells.iter().map(|&c| u64::from(c)).collect();
-    hexrisk_engine::graph::hex_lattice(
+    hexrisk_engine::roads::hex_lattice(
         &children,
         &grid,
         "H3 resolution-9 lattice (no road data for this city)",
@@ -315,7 +316,7 @@ fn road_graph(
     data_dir: &Path,
     cells: &[h3o::CellIndex],
     progress: &ProgressBar,
-) -> Result<Option<hexrisk_engine::graph::RoadGraph>, IngestError> {
+) -> Result<Option<RoadGraph>, IngestError> {
     let Some(roads) = &city.roads else {
         progress.set_message(format!("{}: hex lattice", city.name));
         let graph = hex_lattice(cells);

@@ -2,7 +2,7 @@
 //! edge costs, to check that the engine's routes are optimal and to time it beside
 //! the engine's search.
 
-use hexrisk_engine::graph::RoadGraph;
+use hexrisk_engine::roads::RoadGraph;
 use hexrisk_engine::routing::{CostModel, RouteIndex, Snap};
 use petgraph::graph::{DiGraph, NodeIndex};
 

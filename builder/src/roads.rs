@@ -8,9 +8,13 @@ use std::fs::File;
 use std::io::{Cursor, Read, Seek};
 use std::path::{Path, PathBuf};
 
+use hexrisk_engine::grid::{self, MicroDegrees};
+use hexrisk_engine::roads::{NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph};
 use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 use shapefile::dbase::{self, FieldValue};
+
+use crate::position::micro_degrees;
 
 /// Which way traffic may use a polyline, relative to its point order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -392,7 +396,7 @@ pub fn city_graph(
     config: &crate::config::RoadsConfig,
     data_dir: &Path,
     cells: &[h3o::CellIndex],
-) -> Result<(hexrisk_engine::graph::RoadGraph, Pruned), RoadError> {
+) -> Result<(RoadGraph, Pruned), RoadError> {
     use crate::config::RoadFormat;
     let path = data_dir.join(&config.file);
     let (lines, split) = match config.format {
@@ -409,26 +413,21 @@ pub fn city_graph(
     ))
 }
 
-fn micro(p: (f64, f64)) -> [i32; 2] {
-    [(p.1 * 1e6).round() as i32, (p.0 * 1e6).round() as i32]
+/// A `(latitude, longitude)` point as the graph stores it.
+fn stored((lat, lng): (f64, f64)) -> MicroDegrees {
+    micro_degrees(lat, lng)
 }
 
 /// Packs a network into the engine's [`RoadGraph`]: ways shared by the two
 /// directions of a street, lengths along the geometry, the grid cells each way
 /// crosses (`cells` is the sorted city grid) and CSR edges.
 #[must_use]
-pub fn to_graph(
-    network: &RoadNetwork,
-    cells: &[h3o::CellIndex],
-    source: &str,
-) -> hexrisk_engine::graph::RoadGraph {
-    use hexrisk_engine::graph::{NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph};
-    use hexrisk_engine::grid;
-
+pub fn to_graph(network: &RoadNetwork, cells: &[h3o::CellIndex], source: &str) -> RoadGraph {
     // One way per street piece: an edge and its reverse share it.
-    let key =
-        |geometry: &[(f64, f64)]| -> Vec<[i32; 2]> { geometry.iter().map(|&p| micro(p)).collect() };
-    let mut way_index: HashMap<Vec<[i32; 2]>, u32> = HashMap::new();
+    let key = |geometry: &[(f64, f64)]| -> Vec<MicroDegrees> {
+        geometry.iter().map(|&p| stored(p)).collect()
+    };
+    let mut way_index: HashMap<Vec<MicroDegrees>, u32> = HashMap::new();
     let mut ways: Vec<&RoadEdge> = Vec::new();
     let mut edge_way = Vec::with_capacity(network.edges.len());
     for edge in &network.edges {
@@ -450,7 +449,7 @@ pub fn to_graph(
     let mut graph = RoadGraph {
         kind: NetworkKind::Roads,
         source: source.to_owned(),
-        nodes: network.nodes.iter().map(|&p| micro(p)).collect(),
+        nodes: network.nodes.iter().map(|&p| stored(p)).collect(),
         first_edge: Vec::with_capacity(network.nodes.len() + 1),
         edge_target: Vec::with_capacity(network.edges.len()),
         edge_way: Vec::with_capacity(network.edges.len()),
@@ -473,11 +472,9 @@ pub fn to_graph(
             .sum();
         let crossed = grid::cells_crossed(&points, grid::RESOLUTION);
         graph.way_length_m.push(length as f32);
-        graph.way_points.extend(
-            way.geometry[1..way.geometry.len() - 1]
-                .iter()
-                .map(|&p| micro(p)),
-        );
+        // The ends are the way's nodes; only the interior points are stored.
+        let interior = &way.geometry[1..way.geometry.len() - 1];
+        graph.way_points.extend(interior.iter().map(|&p| stored(p)));
         graph.way_points_start.push(graph.way_points.len() as u32);
         for (cell, metres) in crossed {
             graph.way_cells.push(

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use hexrisk_engine::CrimeClass;
-use hexrisk_engine::model::{Atlas, CityModel};
+use hexrisk_engine::city::{Atlas, CityModel};
 use serde_json::{Value, json};
 
 /// splitmix64: a tiny seeded generator, enough to pick sample cells and weeks.
@@ -141,7 +141,7 @@ pub fn reference_routes(atlas: &Atlas, per_city: usize, seed: u64) -> Value {
             let Value::Object(body) = &request else {
                 continue;
             };
-            let response = match hexrisk_engine::service::route(atlas, body, ROUTE_SAMPLE_NOW) {
+            let response = match hexrisk_engine::api::route(atlas, body, ROUTE_SAMPLE_NOW) {
                 Ok(answer) => answer,
                 Err(err) => json!({"error": err}),
             };
