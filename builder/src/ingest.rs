@@ -148,7 +148,7 @@ pub enum IngestError {
     Config(String),
     /// The road file failed.
     #[error(transparent)]
-    Roads(#[from] crate::roads::RoadError),
+    Roads(#[from] crate::road_lines::RoadError),
 }
 
 /// A row that passed mapping, date and coordinate checks.

@@ -20,6 +20,7 @@ pub mod position;
 pub mod progress;
 pub mod reference;
 pub mod report;
+pub mod road_lines;
 pub mod roads;
 pub mod samples;
 pub mod sources;

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use quick_xml::events::Event;
 
-use crate::roads::{Direction, RoadError, RoadLine};
+use crate::road_lines::{Direction, RoadError, RoadLine};
 
 /// `highway` values that carry people or vehicles (everything else, such as
 /// `proposed`, `construction` or `platform`, is left out).

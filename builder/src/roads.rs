@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::fs::File;
 use std::io::{Cursor, Read, Seek};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use hexrisk_engine::grid::{self, MicroDegrees};
 use hexrisk_engine::roads::{NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph};
@@ -15,41 +15,7 @@ use petgraph::graph::DiGraph;
 use shapefile::dbase::{self, FieldValue};
 
 use crate::position::micro_degrees;
-
-/// Which way traffic may use a polyline, relative to its point order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Both ways.
-    Both,
-    /// From the first point to the last only.
-    Forward,
-    /// From the last point to the first only.
-    Backward,
-}
-
-/// One road polyline.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RoadLine {
-    /// Points as `(latitude, longitude)`.
-    pub points: Vec<(f64, f64)>,
-    /// Travel direction.
-    pub direction: Direction,
-    /// Street name (may be empty).
-    pub name: String,
-}
-
-/// A road file that cannot be read.
-#[derive(Debug, thiserror::Error)]
-pub enum RoadError {
-    /// Opening or unpacking failed.
-    #[error("cannot read {path}: {reason}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What failed.
-        reason: String,
-    },
-}
+use crate::road_lines::{Direction, RoadError, RoadLine};
 
 fn io(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> RoadError + '_ {
     move |e| RoadError::Io {
