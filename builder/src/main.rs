@@ -154,12 +154,12 @@ fn build(
     }
     progress.finish_and_clear();
     let manifest = report::write_artifacts(out, &builds)?;
-    for city in manifest["cities"].as_array().into_iter().flatten() {
+    for city in &manifest.cities {
         println!(
             "wrote {}/{} ({} bytes)",
             out.display(),
-            city["file"].as_str().unwrap_or(""),
-            city["bytes"]
+            city.file,
+            city.bytes
         );
     }
     if !card.as_os_str().is_empty() {

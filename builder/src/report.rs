@@ -9,8 +9,8 @@ use std::path::Path;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use hexrisk_engine::CrimeClass;
+use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
 use hexrisk_engine::forecast::CRIME_CLASSES;
-use serde_json::json;
 use sha2::{Digest, Sha256};
 
 use crate::backtest::RELIABILITY_BINS;
@@ -20,28 +20,28 @@ use crate::pipeline::{self, CityBuild};
 ///
 /// # Errors
 /// I/O errors, or an artifact that cannot be encoded.
-pub fn write_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<serde_json::Value> {
+pub fn write_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Manifest> {
     std::fs::create_dir_all(dir)?;
     let mut cities = Vec::new();
     for build in builds {
-        let bytes = hexrisk_engine::artifact::encode(&build.artifact)?;
+        let bytes = artifact::encode(&build.artifact)?;
         let file = format!("{}.hxrk", build.artifact.city.code);
         std::fs::write(dir.join(&file), &bytes)?;
-        cities.push(json!({
-            "code": build.artifact.city.code,
-            "name": build.artifact.city.name,
-            "file": file,
-            "bytes": bytes.len(),
-            "sha256": hex::encode(Sha256::digest(&bytes)),
-        }));
+        cities.push(ManifestCity {
+            bytes: bytes.len() as u64,
+            code: build.artifact.city.code.clone(),
+            file,
+            name: build.artifact.city.name.clone(),
+            sha256: hex::encode(Sha256::digest(&bytes)),
+        });
     }
-    let manifest = json!({
-        "format_version": hexrisk_engine::artifact::FORMAT_VERSION,
-        "model_version": pipeline::MODEL_VERSION,
-        "cities": cities,
-    });
+    let manifest = Manifest {
+        cities,
+        format_version: artifact::FORMAT_VERSION,
+        model_version: pipeline::MODEL_VERSION.to_owned(),
+    };
     std::fs::write(
-        dir.join("manifest.json"),
+        dir.join(Manifest::FILE_NAME),
         serde_json::to_string_pretty(&manifest)? + "\n",
     )?;
     Ok(manifest)

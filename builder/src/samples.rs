@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use hexrisk_engine::CrimeClass;
+use hexrisk_engine::artifact::Manifest;
 use hexrisk_engine::city::{Atlas, CityModel};
 use serde_json::{Value, json};
 
@@ -38,11 +39,13 @@ impl SplitMix {
 /// # Errors
 /// I/O errors and artifacts that do not decode.
 pub fn load_atlas(dir: &Path) -> anyhow::Result<Atlas> {
-    let manifest: Value = serde_json::from_slice(&std::fs::read(dir.join("manifest.json"))?)?;
+    let manifest: Manifest =
+        serde_json::from_slice(&std::fs::read(dir.join(Manifest::FILE_NAME))?)?;
     let mut atlas = Atlas::default();
-    for city in manifest["cities"].as_array().into_iter().flatten() {
-        let file = city["file"].as_str().unwrap_or_default();
-        atlas.insert(CityModel::from_bytes(&std::fs::read(dir.join(file))?)?);
+    for city in &manifest.cities {
+        atlas.insert(CityModel::from_bytes(&std::fs::read(
+            dir.join(&city.file),
+        )?)?);
     }
     Ok(atlas)
 }
