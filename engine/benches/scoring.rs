@@ -3,9 +3,9 @@
 //! - scoring 5,000 given cells (the first 5,000 of that ring),
 //! - listing the covered cells of a viewport (Toronto's bounds) with their scores,
 //!
-//! each in columns (`columns::ScoredCells`, what the npm package's `ringScores`,
+//! each in columns (`api::ScoredCells`, what the npm package's `ringScores`,
 //! `cellScores` and `boxScores` return) and as the router API's JSON answers
-//! (`service::hexes_lookup`, `hexes_score`, `hexes_all`), plus two of the parts
+//! (`api::hexes_lookup`, `hexes_score`, `hexes_all`), plus two of the parts
 //! (H3 `grid_disk` alone; one city's scores for a week).
 //!
 //! Writes the cases to `build/bench/scoring-cases.json` (the wasm and h3-js
@@ -16,11 +16,11 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use hexrisk_engine::columns::{ScoreMemo, ScoredCells};
-use hexrisk_engine::model::{Atlas, CityModel};
-use hexrisk_engine::query::ScoringQuery;
-use hexrisk_engine::scores::CityScores;
-use hexrisk_engine::{grid, service};
+use hexrisk_engine::api::options::ScoringQuery;
+use hexrisk_engine::api::{self, ScoreMemo, ScoredCells};
+use hexrisk_engine::city::{Atlas, CityModel};
+use hexrisk_engine::grid;
+use hexrisk_engine::scoring::CityScores;
 use serde_json::{Map, Value, json};
 
 /// 2022-01-03 12:00 UTC, the clock of every benchmark (a week inside every city's
@@ -71,14 +71,14 @@ fn main() {
     let bounds = city.artifact().bounds;
     let lookup = object(json!({"lat": 43.6532, "lng": -79.3832, "ring": 41}));
     let mut memo = ScoreMemo::new();
-    let ring = service::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring");
+    let ring = api::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring");
     let ids: Vec<u64> = ring.cells[..5000].iter().map(|&c| u64::from(c)).collect();
     let texts: Vec<String> = ring.cells[..5000].iter().map(ToString::to_string).collect();
     let score = object(json!({ "hexIds": texts }));
     let viewport = object(json!({
         "west": bounds.west, "south": bounds.south, "east": bounds.east, "north": bounds.north,
     }));
-    let in_view = service::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a viewport");
+    let in_view = api::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a viewport");
     let no_options = Map::new();
     let scoring = ScoringQuery::default();
     let week = scoring.resolve(city, NOW).expect("a week");
@@ -93,34 +93,34 @@ fn main() {
         // Fresh memo each call: the city's scores are computed every time.
         "columns": {
             "ring41": time(|| {
-                drop(service::ring_scores(&atlas, &lookup, NOW, &mut ScoreMemo::new()).expect("a ring"));
+                drop(api::ring_scores(&atlas, &lookup, NOW, &mut ScoreMemo::new()).expect("a ring"));
             }),
             "score5000": time(|| {
                 drop(
-                    service::cell_scores(&atlas, &ids, &no_options, NOW, &mut ScoreMemo::new())
+                    api::cell_scores(&atlas, &ids, &no_options, NOW, &mut ScoreMemo::new())
                         .expect("scores"),
                 );
             }),
             "viewport": time(|| {
-                drop(service::box_scores(&atlas, &viewport, NOW, &mut ScoreMemo::new()).expect("a box"));
+                drop(api::box_scores(&atlas, &viewport, NOW, &mut ScoreMemo::new()).expect("a box"));
             }),
         },
         // One memo across calls: the same options again, as a map repeats them.
         "columns_kept": {
             "ring41": time(|| {
-                drop(service::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring"));
+                drop(api::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring"));
             }),
             "score5000": time(|| {
-                drop(service::cell_scores(&atlas, &ids, &no_options, NOW, &mut memo).expect("scores"));
+                drop(api::cell_scores(&atlas, &ids, &no_options, NOW, &mut memo).expect("scores"));
             }),
             "viewport": time(|| {
-                drop(service::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a box"));
+                drop(api::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a box"));
             }),
         },
         "json": {
-            "ring41": time(|| drop(service::hexes_lookup(&atlas, &lookup, NOW).expect("a lookup"))),
-            "score5000": time(|| drop(service::hexes_score(&atlas, &score, NOW).expect("scores"))),
-            "viewport": time(|| drop(service::hexes_all(&atlas, &viewport, NOW).expect("a box"))),
+            "ring41": time(|| drop(api::hexes_lookup(&atlas, &lookup, NOW).expect("a lookup"))),
+            "score5000": time(|| drop(api::hexes_score(&atlas, &score, NOW).expect("scores"))),
+            "viewport": time(|| drop(api::hexes_all(&atlas, &viewport, NOW).expect("a box"))),
         },
         "parts": {
             "grid_disk41": time(|| drop(grid::disk(ring.cells[0], 41).expect("a disk"))),

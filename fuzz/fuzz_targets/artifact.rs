@@ -5,7 +5,7 @@
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    if let Ok(model) = hexrisk_engine::model::CityModel::from_bytes(data) {
+    if let Ok(model) = hexrisk_engine::city::CityModel::from_bytes(data) {
         let _ = model.cell_count();
         if let Some(network) = model.road_network() {
             let _ = network.graph.node_count();

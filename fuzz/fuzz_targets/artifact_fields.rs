@@ -10,9 +10,10 @@
 
 use std::sync::OnceLock;
 
+use hexrisk_engine::api;
 use hexrisk_engine::artifact::{self, CityArtifact};
-use hexrisk_engine::model::{Atlas, CityModel};
-use hexrisk_engine::{grid, predictions, service};
+use hexrisk_engine::city::{Atlas, CityModel};
+use hexrisk_engine::grid::{self, MicroDegrees};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
 
@@ -109,7 +110,7 @@ fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
                 if let Some(polygon) = precinct.polygons.first_mut() {
                     if let Some(ring) = polygon.first_mut() {
                         if v & 1 == 0 {
-                            set(ring, i >> 8, [v as i32, (v >> 3) as i32]);
+                            set(ring, i >> 8, MicroDegrees([v as i32, (v >> 3) as i32]));
                         } else {
                             cut(ring, v >> 1);
                         }
@@ -124,13 +125,21 @@ fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
                 return false;
             };
             match field {
-                12 => set(&mut g.nodes, i, [v as i32, (v.rotate_left(11)) as i32]),
+                12 => set(
+                    &mut g.nodes,
+                    i,
+                    MicroDegrees([v as i32, (v.rotate_left(11)) as i32]),
+                ),
                 13 => set(&mut g.first_edge, i, v),
                 14 => set(&mut g.edge_target, i, v),
                 15 => set(&mut g.edge_way, i, v),
                 16 => set(&mut g.way_length_m, i, f32::from_bits(v)),
                 17 => set(&mut g.way_points_start, i, v),
-                18 => set(&mut g.way_points, i, [v as i32, (v >> 2) as i32]),
+                18 => set(
+                    &mut g.way_points,
+                    i,
+                    MicroDegrees([v as i32, (v >> 2) as i32]),
+                ),
                 19 => set(&mut g.way_cells_start, i, v),
                 20 => set(&mut g.way_cells, i, v),
                 21 => set(&mut g.way_cell_m, i, f32::from_bits(v)),
@@ -164,38 +173,38 @@ fn exercise(atlas: &Atlas, routes: bool) {
         .collect();
     let (lat, lng) = city.cell(0).map_or((37.77, -122.42), grid::cell_centre);
     let b = city.artifact().bounds;
-    let _ = service::hexes_score(atlas, &body(json!({ "hexIds": cells })), NOW);
-    let _ = service::hexes_lookup(
+    let _ = api::hexes_score(atlas, &body(json!({ "hexIds": cells })), NOW);
+    let _ = api::hexes_lookup(
         atlas,
         &body(json!({"lat": lat, "lng": lng, "ring": 3, "detail": true})),
         NOW,
     );
-    let _ = service::hexes_breakdown(atlas, &body(json!({ "h3": cells.first() })), NOW);
+    let _ = api::hexes_breakdown(atlas, &body(json!({ "h3": cells.first() })), NOW);
     let viewport = json!({"west": b.west, "south": b.south, "east": b.east, "north": b.north});
-    let _ = service::hexes_all(atlas, &body(viewport.clone()), NOW);
-    let _ = service::hexes_all(
+    let _ = api::hexes_all(atlas, &body(viewport.clone()), NOW);
+    let _ = api::hexes_all(
         atlas,
         &body(json!({"west": -122.6, "south": 37.6, "east": -122.3, "north": 37.9})),
         NOW,
     );
-    let _ = service::precincts_status(atlas);
-    let _ = service::precincts_all_scores(atlas, &Map::new(), NOW);
-    let _ = service::precincts_geojson(atlas, &Map::new(), NOW);
-    let _ = predictions::predict(
+    let _ = api::precincts_status(atlas);
+    let _ = api::precincts_all_scores(atlas, &Map::new(), NOW);
+    let _ = api::precincts_geojson(atlas, &Map::new(), NOW);
+    let _ = api::predict(
         atlas,
         &body(json!({"latitude": lat, "longitude": lng})),
         NOW,
     );
-    let _ = service::evaluate_hex_path(atlas, &body(json!({ "hexIds": cells })), NOW);
+    let _ = api::evaluate_hex_path(atlas, &body(json!({ "hexIds": cells })), NOW);
     if routes {
         let request = json!({
             "origin": {"lat": 37.7793, "lng": -122.4193},
             "destination": {"lat": 37.7599, "lng": -122.4148},
             "alternatives": 2,
         });
-        let _ = service::route(atlas, &body(request), NOW);
+        let _ = api::route(atlas, &body(request), NOW);
         let line = json!({"geometry": {"type": "LineString", "coordinates": [[-122.4193, 37.7793], [-122.4148, 37.7599]]}});
-        let _ = service::evaluate(atlas, &body(line), NOW);
+        let _ = api::evaluate(atlas, &body(line), NOW);
     }
 }
 
