@@ -10,8 +10,11 @@ use hexrisk_builder::counts::WeeklyCounts;
 use hexrisk_builder::pipeline::{self, CityBuild};
 use hexrisk_builder::{data, ingest, model};
 use hexrisk_engine::artifact;
-use hexrisk_engine::model::CityModel;
+use hexrisk_engine::city::CityModel;
 use indicatif::ProgressBar;
+
+#[path = "support/graph_size.rs"]
+mod graph_size;
 
 fn data_dir() -> PathBuf {
     data::workspace_data_dir()
@@ -143,12 +146,8 @@ fn artifacts_are_small_valid_and_deterministic() {
                 forecast_bytes < 1_500_000,
                 "Toronto forecasts take {forecast_bytes} bytes"
             );
-            let graph = build
-                .artifact
-                .road_graph
-                .as_ref()
-                .expect("Toronto has roads");
-            let graph_bytes = artifact::encode_graph_for_size(graph);
+            assert!(build.artifact.road_graph.is_some(), "Toronto has roads");
+            let graph_bytes = graph_size::stored_graph_bytes(&build.artifact);
             assert!(
                 graph_bytes < 3_000_000,
                 "Toronto's road graph takes {graph_bytes} bytes"

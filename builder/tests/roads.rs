@@ -5,7 +5,13 @@ use std::collections::HashSet;
 use std::path::PathBuf;
 
 use hexrisk_builder::data;
-use hexrisk_builder::roads::{self, Direction};
+use hexrisk_builder::road_lines::Direction;
+use hexrisk_builder::roads;
+use hexrisk_engine::artifact::CityArtifact;
+use hexrisk_engine::artifact::fixture::CityFixture;
+
+#[path = "support/graph_size.rs"]
+mod graph_size;
 
 fn data_dir() -> PathBuf {
     data::workspace_data_dir()
@@ -121,6 +127,23 @@ fn toronto_graph_packs_ways_once_and_validates() {
             "way {way}: {in_cells} vs {length}"
         );
     }
-    let bytes = hexrisk_engine::artifact::encode_graph_for_size(&graph);
+    // Every way's stored polyline runs from node to node along points that are its
+    // length apart (to the micro-degree rounding of each point).
+    for (way, ends) in graph.way_ends().into_iter().enumerate() {
+        let line = graph.way_polyline(way, ends);
+        assert_eq!(line.len(), graph.way_interior(way).len() + 2);
+        let along: f64 = line.windows(2).map(|p| p[0].distance_m(p[1])).sum();
+        let length = f64::from(graph.way_length_m[way]);
+        assert!(
+            (along - length).abs() < 0.5 + 1e-4 * length,
+            "way {way}: {along} m along its points, {length} m stored"
+        );
+    }
+    // In a small city's artifact, the graph takes what it takes in Toronto's.
+    let artifact = CityArtifact {
+        road_graph: Some(graph),
+        ..CityFixture::default().build()
+    };
+    let bytes = graph_size::stored_graph_bytes(&artifact);
     assert!(bytes < 3_000_000, "graph compresses to {bytes} bytes");
 }
