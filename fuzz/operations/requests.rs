@@ -1,0 +1,64 @@
+//! The operations of the `requests` fuzz target: the first byte of an input picks one
+//! of both APIs' request-body parsers, the rest is its JSON body.
+//!
+//! Shared (by `#[path]`) between the fuzz target and the builder's native test of the
+//! committed seeds (`builder/tests/fuzz_seeds.rs`), so the seeds are checked against
+//! exactly the operations the fuzzer runs.
+
+use hexrisk_edge::api::prediction;
+use hexrisk_engine::api;
+use hexrisk_engine::city::Atlas;
+use serde_json::{Map, Value};
+
+/// How many operations there are; the first byte picks one modulo this.
+pub(crate) const OPERATIONS: u8 = 12;
+
+/// The clock of every operation: 2022-01-03 12:00 UTC.
+pub(crate) const NOW: i64 = 1_641_211_200;
+
+/// An input as the operation it picks and its body, or `None` when it is empty or
+/// its body is not a JSON object (the fuzzer skips those).
+pub(crate) fn parse(data: &[u8]) -> Option<(u8, Map<String, Value>)> {
+    let (&which, body) = data.split_first()?;
+    match serde_json::from_slice::<Value>(body) {
+        Ok(Value::Object(body)) => Some((which % OPERATIONS, body)),
+        _ => None,
+    }
+}
+
+/// Why an operation refused its body: an engine error (the router API and the
+/// prediction API's single prediction) or one of the prediction API's own.
+#[derive(Debug)]
+// Read only through `Debug`, when a test reports a refused seed.
+#[allow(dead_code)]
+pub(crate) enum Refusal {
+    /// From `hexrisk_engine::api`.
+    Engine(api::QueryError),
+    /// From `hexrisk_edge::api::prediction`.
+    Edge(hexrisk_edge::api::ApiError),
+}
+
+/// Runs operation `which % OPERATIONS` on `body`: `Ok` for an answer, or the error.
+pub(crate) fn run(atlas: &Atlas, which: u8, body: &Map<String, Value>) -> Result<(), Refusal> {
+    let now = NOW;
+    let at = chrono::DateTime::from_timestamp(now, 0).expect("a valid instant");
+    let engine = |result: Result<Value, api::QueryError>| result.map(drop).map_err(Refusal::Engine);
+    match which % OPERATIONS {
+        0 => engine(api::predict(atlas, body, now)),
+        1 => prediction::predict_batch(atlas, body, at)
+            .map(drop)
+            .map_err(Refusal::Edge),
+        2 => prediction::route_risk(atlas, body, at)
+            .map(drop)
+            .map_err(Refusal::Edge),
+        3 => engine(api::hexes_score(atlas, body, now)),
+        4 => engine(api::hexes_lookup(atlas, body, now)),
+        5 => engine(api::route(atlas, body, now)),
+        6 => engine(api::evaluate(atlas, body, now)),
+        7 => engine(api::evaluate_hex_path(atlas, body, now)),
+        8 => engine(api::hexes_breakdown(atlas, body, now)),
+        9 => engine(api::hexes_all(atlas, body, now).map(|(answer, _)| answer)),
+        10 => engine(api::precincts_all_scores(atlas, body, now)),
+        _ => engine(api::precincts_geojson(atlas, body, now)),
+    }
+}
