@@ -16,7 +16,6 @@ pub mod ingest;
 pub mod model;
 pub mod osm;
 pub mod pipeline;
-pub mod position;
 pub mod progress;
 pub mod reference;
 pub mod report;

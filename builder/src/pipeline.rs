@@ -13,6 +13,7 @@ use hexrisk_engine::forecast::{
     ClassRates, Dispersion, OutcomeProbabilities, POISSON, outcome_distribution,
     outcome_distribution_with,
 };
+use hexrisk_engine::grid::MicroDegrees;
 use hexrisk_engine::roads::RoadGraph;
 use indicatif::ProgressBar;
 
@@ -21,7 +22,6 @@ use crate::config::CityConfig;
 use crate::counts::{CLASSES, WeeklyCounts};
 use crate::ingest::{self, IngestError, SourceReport};
 use crate::model::{self, FeatureBuilder};
-use crate::position::micro_degrees;
 
 /// Model version label written into every artifact.
 pub const MODEL_VERSION: &str = "hexrisk-glm-1";
@@ -132,7 +132,11 @@ fn precinct_records(grid: &crate::boundary::CityGrid) -> Vec<PrecinctRecord> {
                 .map(|polygon| {
                     std::iter::once(polygon.exterior())
                         .chain(polygon.interiors())
-                        .map(|ring| ring.coords().map(|c| micro_degrees(c.y, c.x)).collect())
+                        .map(|ring| {
+                            ring.coords()
+                                .map(|c| MicroDegrees::from_degrees(c.y, c.x))
+                                .collect()
+                        })
                         .collect()
                 })
                 .collect(),

@@ -14,7 +14,6 @@ use petgraph::algo::kosaraju_scc;
 use petgraph::graph::DiGraph;
 use shapefile::dbase::{self, FieldValue};
 
-use crate::position::micro_degrees;
 use crate::road_lines::{Direction, RoadError, RoadLine};
 
 fn io(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> RoadError + '_ {
@@ -381,7 +380,7 @@ pub fn city_graph(
 
 /// A `(latitude, longitude)` point as the graph stores it.
 fn stored((lat, lng): (f64, f64)) -> MicroDegrees {
-    micro_degrees(lat, lng)
+    MicroDegrees::from_degrees(lat, lng)
 }
 
 /// Packs a network into the engine's [`RoadGraph`]: ways shared by the two
