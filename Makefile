@@ -81,12 +81,14 @@ check-model-card: artifacts
 run: tools artifacts pkg worker
 	bash scripts/run.sh
 
+# The thumbv7em build proves the engine is no_std: that target has no std to fall back on.
 lint: tools-lint
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --no-default-features --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --features wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-edge --target wasm32-unknown-unknown --quiet -- -D warnings
+	cargo build -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet
 
 rust-test: artifacts
 	cargo test --workspace

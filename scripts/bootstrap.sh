@@ -5,7 +5,8 @@
 #              h3-js, playwright-core, sirv, Leaflet), the wasm32 Rust target, and in
 #              .tools/bin wasm-bindgen (the version in Cargo.lock) and worker-build
 #              (the version of `worker` in Cargo.lock)
-#   --lint     the Rust target `make lint` checks beside the native one: wasm32
+#   --lint     the Rust targets `make lint` builds for: wasm32 and thumbv7em-none-eabihf
+#              (a target without std, which proves the engine is no_std)
 #   --fuzz     cargo-fuzz in .tools/bin
 #   --schema   schemathesis in .tools/venv
 #   --browser  Debian's chromium (as root)
@@ -81,6 +82,7 @@ if $want_schema && [ "$("$tools/venv/bin/schemathesis" --version 2>/dev/null | a
 fi
 
 if $want_run || $want_lint; then rust_target wasm32-unknown-unknown; fi
+if $want_lint; then rust_target thumbv7em-none-eabihf; fi
 
 # The cargo installs share one target folder so common dependencies build once.
 export CARGO_TARGET_DIR="$tools/cargo-target"
