@@ -78,7 +78,11 @@ check-model-card: artifacts
 	@if [ "$${CI:-}" = true ] && ! git diff --quiet -- docs/MODEL.md; then \
 	  echo "docs/MODEL.md differs from what the build writes:"; git --no-pager diff --stat -- docs/MODEL.md; exit 1; fi
 
-run: tools artifacts pkg worker
+# Two jobs at a time: the tool installs and the model build need nothing of each other,
+# so on a cold machine they run side by side, as do one wasm build's wasm-opt and the
+# other's compile.
+run:
+	@$(MAKE) --no-print-directory -j2 tools artifacts pkg worker
 	bash scripts/run.sh
 
 # The thumbv7em build proves the engine is no_std: that target has no std to fall back on.
