@@ -18,7 +18,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-browser pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke schema load
+.PHONY: help run test tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke schema load
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -31,11 +31,29 @@ help:
 	@echo "make bench-routing - routing natively beside petgraph Dijkstra, and in wasm"
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
 
+# What running needs (npm packages, wasm-bindgen, worker-build); the test-only tools
+# come with the targets that use them. Each install happens only when it is missing.
 tools:
-	@bash scripts/bootstrap.sh
+	@bash scripts/bootstrap.sh --run
+
+tools-lint:
+	@bash scripts/bootstrap.sh --lint
+
+tools-fuzz:
+	@bash scripts/bootstrap.sh --fuzz
+
+tools-schema:
+	@bash scripts/bootstrap.sh --schema
 
 tools-browser:
 	@bash scripts/bootstrap.sh --browser
+
+tools-wrk:
+	@bash scripts/bootstrap.sh --wrk
+
+# Everything `make test` needs in one pass, so the downloads overlap the compiling.
+tools-test:
+	@bash scripts/bootstrap.sh --run --lint --fuzz --schema --browser
 
 pkg: tools
 	bash scripts/build-pkg.sh
@@ -60,20 +78,26 @@ check-model-card: artifacts
 	@if [ "$${CI:-}" = true ] && ! git diff --quiet -- docs/MODEL.md; then \
 	  echo "docs/MODEL.md differs from what the build writes:"; git --no-pager diff --stat -- docs/MODEL.md; exit 1; fi
 
-run: tools artifacts pkg worker
+# Two jobs at a time: the tool installs and the model build need nothing of each other,
+# so on a cold machine they run side by side, as do one wasm build's wasm-opt and the
+# other's compile.
+run:
+	@$(MAKE) --no-print-directory -j2 tools artifacts pkg worker
 	bash scripts/run.sh
 
-lint:
+# The thumbv7em build proves the engine is no_std: that target has no std to fall back on.
+lint: tools-lint
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --no-default-features --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --features wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-edge --target wasm32-unknown-unknown --quiet -- -D warnings
+	cargo build -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet
 
 rust-test: artifacts
 	cargo test --workspace
 
-js-test:
+js-test: tools tools-browser tools-schema
 	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs' 'tests/package/*.test.mjs'
 
 # Coverage-guided fuzzing (cargo fuzz / libFuzzer, AddressSanitizer). The machine has
@@ -85,7 +109,7 @@ FUZZ_TARGETS := artifact artifact_fields cells requests
 FUZZ_SECONDS ?= 300
 FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(ROOT)/.tools/bin/cargo-fuzz
 
-fuzz: tools artifacts
+fuzz: tools-fuzz artifacts
 	$(FUZZ) build -O
 	@for t in $(FUZZ_TARGETS); do echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 	  mkdir -p fuzz/corpus/$$t; \
@@ -99,13 +123,12 @@ fuzz-smoke: fuzz
 # Schemathesis against both served OpenAPI documents with more generated requests than
 # the bounded pass of `make test` (60 per operation and phase there).
 SCHEMATHESIS_EXAMPLES ?= 500
-schema: tools artifacts worker
+schema: tools tools-schema artifacts worker
 	SCHEMATHESIS_EXAMPLES=$(SCHEMATHESIS_EXAMPLES) $(NODE) --test tests/api/schemathesis.test.mjs
 
 # Bounded load of both APIs (wrk, 64 connections, 60 s) with zero errors allowed and
 # an exact quota under load; memory beside a no-op baseline.
-load: tools artifacts worker
-	@bash scripts/bootstrap.sh --wrk
+load: tools tools-wrk artifacts worker
 	$(NODE) bench/http/load.mjs
 
 # Each benchmark's commands, shared by `make bench` and the single targets.
@@ -118,7 +141,6 @@ cargo bench -p hexrisk-builder --bench routing
 $(NODE) bench/wasm/route.mjs
 endef
 define run-bench-http
-@bash scripts/bootstrap.sh --wrk
 $(NODE) bench/http/run.mjs
 cargo bench -p hexrisk-edge --bench router
 endef
@@ -126,7 +148,7 @@ endef
 # Every benchmark, one after the other (about 4.5 minutes), then the tables of
 # docs/BENCHMARKS.md regenerated from their figures (build/bench/*.json). Old figures
 # are removed first, so a failed step never passes old numbers off as new.
-bench: tools artifacts pkg worker
+bench: tools tools-wrk artifacts pkg worker
 	rm -f build/bench/*.json
 	$(run-bench-scoring)
 	$(run-bench-routing)
@@ -144,7 +166,7 @@ bench-routing: tools artifacts pkg
 
 # Both APIs over HTTP (wrk) beside the no-op route, then the router handlers called
 # directly, so the HTTP overhead shows.
-bench-http: tools artifacts worker
+bench-http: tools tools-wrk artifacts worker
 	$(run-bench-http)
 
-test: tools-browser lint rust-test check-model-card fuzz-smoke pkg worker js-test
+test: tools-test lint rust-test check-model-card fuzz-smoke pkg worker js-test

@@ -18,6 +18,8 @@ const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_STATE = path.join(root, '.state/wrangler');
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+// Daily request limits by tier: the one place they are set. Each key's record stores
+// its limit, which the Worker enforces; enterprise keys need --limit.
 const TIER_LIMITS = { sandbox: 100, partner: 10000 };
 const SANDBOX_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 

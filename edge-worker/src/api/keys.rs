@@ -24,7 +24,7 @@ pub const SHOWN_SECRET_CHARS: usize = 4;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum KeyKind {
-    /// `hexrisk_sandbox_`: 100 requests a day, 30-day lifetime, `sandbox_mode: true`.
+    /// `hexrisk_sandbox_`: sandbox tier, 30-day lifetime, `sandbox_mode: true`.
     Sandbox,
     /// `hexrisk_live_`: limit by tier, no expiry, revocable.
     Live,
@@ -41,28 +41,17 @@ impl KeyKind {
     }
 }
 
-/// Access tier, which sets the daily limit.
+/// Access tier. The Worker enforces the daily limit stored with each key
+/// ([`KeyRecord::daily_limit`]); `scripts/keys.mjs` sets it from the tier at issue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
-    /// 100 requests a day.
+    /// Sandbox keys.
     Sandbox,
-    /// 10,000 requests a day.
+    /// Partner keys.
     Partner,
-    /// The limit stored with the key.
+    /// Enterprise keys, each with the limit agreed for it.
     Enterprise,
-}
-
-impl Tier {
-    /// The daily limit of the tier; enterprise keys carry their own.
-    #[must_use]
-    pub const fn default_daily_limit(self) -> Option<u32> {
-        match self {
-            Self::Sandbox => Some(100),
-            Self::Partner => Some(10_000),
-            Self::Enterprise => None,
-        }
-    }
 }
 
 /// What the key store holds about one key.
