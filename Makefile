@@ -86,6 +86,7 @@ run:
 	bash scripts/run.sh
 
 # The thumbv7em build proves the engine is no_std: that target has no std to fall back on.
+# module-cycles.py fails when two modules of a crate import each other (ARCHITECTURE.md).
 lint: tools-lint
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -93,6 +94,7 @@ lint: tools-lint
 	cargo clippy -p hexrisk-engine --features wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-edge --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo build -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet
+	python3 scripts/module-cycles.py engine/src edge-worker/src builder/src
 
 rust-test: artifacts
 	cargo test --workspace
