@@ -1,12 +1,13 @@
-//! The JSON form of route answers: GeoJSON lines, cell ids as text, and the
-//! members of `POST /route`'s answer in the router API's order.
+//! The router API's route operations on JSON (`GET /route/config`, `POST /route`,
+//! `/evaluate`, `/evaluate-hex-path`), and the JSON form of route answers: GeoJSON
+//! lines, cell ids as text, and the members of `POST /route`'s answer in the
+//! router API's order.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use h3o::LatLng;
 use serde::Serialize;
-
 use serde_json::{Map, Value, json};
 
 use super::QueryError;
