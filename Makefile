@@ -52,6 +52,8 @@ tools-wrk:
 	@bash scripts/bootstrap.sh --wrk
 
 # Everything `make test` needs in one pass, so the downloads overlap the compiling.
+# The steps of `make test` still name their own tools (so each works alone); those
+# later bootstrap calls find everything installed and only check versions.
 tools-test:
 	@bash scripts/bootstrap.sh --run --lint --fuzz --schema --browser
 
@@ -80,7 +82,7 @@ check-model-card: artifacts
 
 # Two jobs at a time: the tool installs and the model build need nothing of each other,
 # so on a cold machine they run side by side, as do one wasm build's wasm-opt and the
-# other's compile.
+# other's compile. (A `make -jN run` keeps this sub-make at two jobs.)
 run:
 	@$(MAKE) --no-print-directory -j2 tools artifacts pkg worker
 	bash scripts/run.sh

@@ -2,9 +2,7 @@
 //! exactly as cheap as a plain reference Dijkstra (petgraph) on hundreds of random
 //! pairs per city, and route answers must hold together.
 //!
-//! The tests read the shipped artifacts from `build/artifacts` (`make test` builds
-//! them first; `HEXRISK_ARTIFACT_DIR` points elsewhere) and build from the data
-//! only when a city's artifact is missing, which is much slower in a test build.
+//! The cities' models come from `support/city_models.rs`.
 
 // Zero-length routes have exactly zero length.
 #![allow(clippy::float_cmp)]

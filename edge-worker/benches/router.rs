@@ -1,7 +1,8 @@
 //! The router API's heaviest handlers (the engine's operations the Worker calls)
 //! called directly (no HTTP, no workerd), on the real artifacts: the same bodies
-//! `make bench-http` sends over HTTP, so the HTTP overhead is the difference. Each handler includes parsing its JSON body, the
-//! engine work and building the JSON answer (not serialising it to bytes).
+//! `make bench-http` sends over HTTP, so the HTTP overhead is the difference. Each
+//! handler includes parsing its JSON body, the engine work and building the JSON
+//! answer (not serialising it to bytes).
 //!
 //! Writes the figures to `build/bench/router-direct.json` (for `bench/report.mjs`).
 //!

@@ -106,16 +106,11 @@ mod tests {
     use hexrisk_engine::api::prediction::{When, datetime};
     use serde_json::json;
 
+    use crate::api::prediction::tests::body;
+
     /// The error of a field reader, as the API sends it.
     fn api_error<T: std::fmt::Debug>(read: Result<T, QueryError>) -> ApiError {
         read.unwrap_err().into()
-    }
-
-    fn obj(value: Value) -> Map<String, Value> {
-        match value {
-            Value::Object(map) => map,
-            other => panic!("not an object: {other}"),
-        }
     }
 
     #[test]
@@ -152,18 +147,18 @@ mod tests {
 
     #[test]
     fn coordinates_missing_malformed_and_out_of_range() {
-        let err = api_error(coordinates(&obj(json!({"longitude": 1})), ""));
+        let err = api_error(coordinates(&body(json!({"longitude": 1})), ""));
         assert_eq!(
             (err.code, err.details["field"].as_str()),
             (ErrorCode::InvalidRequest, Some("latitude"))
         );
         let err = api_error(coordinates(
-            &obj(json!({"latitude": "43", "longitude": 1})),
+            &body(json!({"latitude": "43", "longitude": 1})),
             "",
         ));
         assert_eq!(err.code, ErrorCode::InvalidCoordinates);
         let err = api_error(coordinates(
-            &obj(json!({"latitude": 91.5, "longitude": 1})),
+            &body(json!({"latitude": 91.5, "longitude": 1})),
             "",
         ));
         assert_eq!(err.code, ErrorCode::InvalidCoordinates);
@@ -171,14 +166,14 @@ mod tests {
         assert_eq!(err.details["valid_range"], json!([-90.0, 90.0]));
         assert_eq!(err.details["value"], json!(91.5));
         let err = api_error(coordinates(
-            &obj(json!({"latitude": 1, "longitude": -200})),
+            &body(json!({"latitude": 1, "longitude": -200})),
             "locations[2].",
         ));
         assert_eq!(err.message, "longitude must be between -180 and 180");
         assert_eq!(err.details["field"], "locations[2].longitude");
         assert_eq!(err.details["valid_range"], json!([-180.0, 180.0]));
         assert_eq!(
-            coordinates(&obj(json!({"latitude": 43.6, "longitude": -79.4})), "").unwrap(),
+            coordinates(&body(json!({"latitude": 43.6, "longitude": -79.4})), "").unwrap(),
             (43.6, -79.4)
         );
     }
@@ -213,13 +208,13 @@ mod tests {
         ] {
             assert_eq!(When::parse(bad), None, "{bad}");
         }
-        let err = api_error(datetime(&obj(json!({"datetime": "soon"}))));
+        let err = api_error(datetime(&body(json!({"datetime": "soon"}))));
         assert_eq!(
             (err.code, err.details["field"].as_str()),
             (ErrorCode::InvalidRequest, Some("datetime"))
         );
-        assert_eq!(datetime(&obj(json!({}))).unwrap(), None);
-        assert!(datetime(&obj(json!({"datetime": 5}))).is_err());
+        assert_eq!(datetime(&body(json!({}))).unwrap(), None);
+        assert!(datetime(&body(json!({"datetime": 5}))).is_err());
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! HTTP answers do) costs more than the scoring itself. [`ScoredCells`] keeps the
 //! cells, their safety scores and their colour indexes in three parallel vectors,
 //! which the npm package hands to JavaScript as typed arrays in one copy each. The
-//! router API's row answers (`service::hexes_score`, `service::hexes_lookup`) are
+//! router API's row answers ([`super::hexes_score`], [`super::hexes_lookup`]) are
 //! built from the same columns, so both forms always agree.
 
 use alloc::vec::Vec;
@@ -202,7 +202,7 @@ impl ScoredCells {
     }
 
     /// Scores the covered cells whose centres lie in a box, city by city in grid
-    /// order. The caller checks the box (see `service::hexes_all` for the limits
+    /// order. The caller checks the box (see [`super::hexes_all`] for the limits
     /// the HTTP API enforces).
     ///
     /// # Errors

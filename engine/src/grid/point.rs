@@ -66,10 +66,7 @@ impl MicroDegrees {
 /// [`MicroDegrees::from_degrees`] for inputs given in degrees).
 impl From<LatLng> for MicroDegrees {
     fn from(point: LatLng) -> Self {
-        Self([
-            libm::round(point.lng() * 1e6) as i32,
-            libm::round(point.lat() * 1e6) as i32,
-        ])
+        Self::from_degrees(point.lat(), point.lng())
     }
 }
 

@@ -11,6 +11,7 @@ use rstar::primitives::{GeomWithData, Line};
 use super::MAX_SNAP_DISTANCE_M;
 use super::landmarks::Landmarks;
 use super::snap::{LocalFrame, Segment, Snap};
+use crate::grid::MicroDegrees;
 use crate::roads::RoadGraph;
 
 /// Marks a missing edge in [`RouteIndex`]'s tables and the source entries of a
@@ -48,8 +49,11 @@ impl RouteIndex {
         let way_nodes = graph.way_ends();
         let frame = LocalFrame::new(graph);
         let mut segments = Vec::new();
+        // One buffer for every way's polyline: a city has tens of thousands of ways.
+        let mut points = Vec::new();
         for (way, &ends) in way_nodes.iter().enumerate() {
-            let points = graph.way_polyline(way, ends);
+            points.clear();
+            points.extend(graph.way_points(way, ends).map(MicroDegrees::to_lat_lng));
             for (i, pair) in points.windows(2).enumerate() {
                 let a = frame.project(pair[0].lat(), pair[0].lng());
                 let b = frame.project(pair[1].lat(), pair[1].lng());
@@ -90,7 +94,12 @@ impl RouteIndex {
             return Err(f64::INFINITY);
         };
         let (way, segment) = nearest.data;
-        let points = graph.way_polyline(way as usize, self.way_nodes[way as usize]);
+        // The way's points up to the end of the nearest segment are all that is needed.
+        let points: Vec<LatLng> = graph
+            .way_points(way as usize, self.way_nodes[way as usize])
+            .take(segment as usize + 2)
+            .map(MicroDegrees::to_lat_lng)
+            .collect();
         let (start_xy, end_xy) = (nearest.geom().from, nearest.geom().to);
         let (dx, dy) = (end_xy[0] - start_xy[0], end_xy[1] - start_xy[1]);
         let span = dx * dx + dy * dy;

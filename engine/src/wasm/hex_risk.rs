@@ -9,7 +9,7 @@ use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use super::{ForecastRecord, api_error, from_js, now_seconds, query_error, to_js};
-use crate::api::{self as service, ErrorCode};
+use crate::api::{self, ErrorCode};
 use crate::forecast::CrimeClass;
 use crate::grid::MicroDegrees;
 
@@ -62,7 +62,7 @@ fn scored_cells(scored: &crate::api::ScoredCells) -> JsValue {
 }
 
 impl HexRisk {
-    /// Runs a service operation on a request object (`undefined` or `null` means `{}`).
+    /// Runs an `api` operation on a request object (`undefined` or `null` means `{}`).
     fn call(
         &self,
         request: JsValue,
@@ -209,7 +209,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "RouteRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, service::route)
+        self.call(request, now_ms, api::route)
     }
 
     /// Scores a GeoJSON LineString (`POST /evaluate`).
@@ -222,7 +222,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "EvaluateRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, service::evaluate)
+        self.call(request, now_ms, api::evaluate)
     }
 
     /// Scores an ordered hex path (`POST /evaluate-hex-path`).
@@ -235,7 +235,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "HexPathRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, service::evaluate_hex_path)
+        self.call(request, now_ms, api::evaluate_hex_path)
     }
 
     /// A point prediction with exactly the body and answer of the prediction API's
@@ -265,7 +265,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "ScoreRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, service::hexes_score)
+        self.call(request, now_ms, api::hexes_score)
     }
 
     /// Scores the cells within `ring` (0..41) of a point (`POST /hexes/lookup`).
@@ -279,7 +279,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "LookupRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, service::hexes_lookup)
+        self.call(request, now_ms, api::hexes_lookup)
     }
 
     /// One cell's per-class breakdown (`GET /hexes/breakdown`): `{h3, intent?,
@@ -293,7 +293,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "BreakdownRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, service::hexes_breakdown)
+        self.call(request, now_ms, api::hexes_breakdown)
     }
 
     /// Slim objects for the covered cells in a box (`GET /hexes/all`): `{west,
@@ -308,7 +308,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, params, now| {
-            service::hexes_all(atlas, params, now).map(|(list, _)| list)
+            api::hexes_all(atlas, params, now).map(|(list, _)| list)
         })
     }
 
@@ -325,7 +325,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "LookupRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call_columns(request, now_ms, service::ring_scores)
+        self.call_columns(request, now_ms, api::ring_scores)
     }
 
     /// Scores cells given as 64-bit H3 indexes, in order, in columns: the job of
@@ -343,7 +343,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call_columns(options, now_ms, |atlas, options, now, memo| {
-            service::cell_scores(atlas, cells, options, now, memo)
+            api::cell_scores(atlas, cells, options, now, memo)
         })
     }
 
@@ -358,7 +358,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call_columns(request, now_ms, service::box_scores)
+        self.call_columns(request, now_ms, api::box_scores)
     }
 
     /// Every precinct's scores (`GET /precincts/all-scores`).
@@ -371,7 +371,7 @@ impl HexRisk {
         request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, service::precincts_all_scores)
+        self.call(request, now_ms, api::precincts_all_scores)
     }
 
     /// Precinct boundaries with scores, a GeoJSON FeatureCollection (`GET /precincts`).
@@ -380,7 +380,7 @@ impl HexRisk {
     /// Bad scoring options.
     #[wasm_bindgen]
     pub fn precincts(&self, request: JsValue, now_ms: Option<f64>) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, service::precincts_geojson)
+        self.call(request, now_ms, api::precincts_geojson)
     }
 
     /// A city's street network for drawing an offline base map: a GeoJSON

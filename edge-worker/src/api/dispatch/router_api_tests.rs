@@ -14,7 +14,7 @@ use http::StatusCode;
 use serde_json::{Map, Value, json};
 
 use crate::api::input::{query_object, query_pairs};
-use crate::api::prediction::tests::atlas;
+use crate::api::prediction::tests::{atlas, body};
 use crate::api::{ApiError, ErrorCode};
 
 /// The forecasting clock of the tests, in seconds.
@@ -25,13 +25,6 @@ fn now() -> i64 {
 /// A query string's parameters as the dispatcher hands them to the engine.
 fn query(text: &str) -> Map<String, Value> {
     query_object(&query_pairs(Some(text)))
-}
-
-fn body(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
 }
 
 /// The test city with one square precinct holding every cell.

@@ -49,7 +49,8 @@ pub(crate) fn now() -> DateTime<Utc> {
     "2022-01-05T12:00:00Z".parse().unwrap()
 }
 
-fn body(value: Value) -> Map<String, Value> {
+/// A JSON object literal as the body map the handlers take.
+pub(crate) fn body(value: Value) -> Map<String, Value> {
     match value {
         Value::Object(map) => map,
         other => panic!("not an object: {other}"),
