@@ -61,7 +61,7 @@ fn pairs(model: &CityModel) -> Vec<(h3o::LatLng, h3o::LatLng)> {
 fn main() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let artifact = std::env::var_os("HEXRISK_BENCH_ARTIFACT").map_or_else(
-        || root.join("build/artifacts/city_ca_tor.hxrk"),
+        || hexrisk_builder::samples::current_file(&root.join("build/artifacts"), "city_ca_tor"),
         std::path::PathBuf::from,
     );
     let bytes = std::fs::read(&artifact)

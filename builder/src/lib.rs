@@ -7,6 +7,7 @@
 // Tests compare exact values the code copies through unchanged.
 #![cfg_attr(test, allow(clippy::float_cmp))]
 
+pub mod atomic;
 pub mod backtest;
 pub mod boundary;
 pub mod config;

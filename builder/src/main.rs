@@ -156,14 +156,17 @@ fn build(
     let manifest = report::write_artifacts(out, &builds)?;
     for city in &manifest.cities {
         println!(
-            "wrote {}/{} ({} bytes)",
+            "{}: version {} in {}/{} ({} bytes)",
+            city.code,
+            city.version,
             out.display(),
             city.file,
             city.bytes
         );
     }
+    println!("manifest {} written", manifest.version);
     if !card.as_os_str().is_empty() {
-        std::fs::write(card, report::model_card(&builds, &configs))?;
+        hexrisk_builder::atomic::write(card, report::model_card(&builds, &configs).as_bytes())?;
         println!("wrote {}", card.display());
     }
     println!(

@@ -2,48 +2,110 @@
 //! the model card `docs/MODEL.md`.
 
 use std::fmt::Write as _;
-use std::fs::File;
-use std::io::{BufWriter, Write};
 use std::path::Path;
 
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use hexrisk_engine::CrimeClass;
-use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
+use hexrisk_engine::artifact::{self, Bounds, CityArtifact, Manifest, ManifestCity};
 use hexrisk_engine::forecast::CRIME_CLASSES;
 use sha2::{Digest, Sha256};
 
+use crate::atomic;
 use crate::backtest::RELIABILITY_BINS;
 use crate::pipeline::{self, CityBuild};
 
-/// Writes `<code>.hxrk` per city and `manifest.json`; returns the manifest.
+/// The box holding every cell of `cells` whole (their boundaries, not their centres),
+/// so a point inside any cell lies inside it.
+#[must_use]
+pub fn cell_bounds(cells: &[u64]) -> Bounds {
+    let mut bounds = Bounds {
+        north: f64::NEG_INFINITY,
+        south: f64::INFINITY,
+        east: f64::NEG_INFINITY,
+        west: f64::INFINITY,
+    };
+    for cell in cells.iter().filter_map(|&c| h3o::CellIndex::try_from(c).ok()) {
+        for vertex in cell.boundary().iter() {
+            bounds.north = bounds.north.max(vertex.lat());
+            bounds.south = bounds.south.min(vertex.lat());
+            bounds.east = bounds.east.max(vertex.lng());
+            bounds.west = bounds.west.min(vertex.lng());
+        }
+    }
+    bounds
+}
+
+/// The manifest entry of an encoded artifact.
+#[must_use]
+pub fn manifest_entry(artifact: &CityArtifact, bytes: &[u8]) -> ManifestCity {
+    let sha256 = hex::encode(Sha256::digest(bytes));
+    let data_through = artifact.model.last_updated;
+    let version = ManifestCity::version_label(data_through, &sha256);
+    ManifestCity {
+        bounds: cell_bounds(&artifact.cells),
+        bytes: bytes.len() as u64,
+        code: artifact.city.code.clone(),
+        data_through,
+        file: ManifestCity::file_name(&artifact.city.code, &version),
+        name: artifact.city.name.clone(),
+        sha256,
+        version,
+    }
+}
+
+/// A manifest over `cities`, labelled from their versions.
+#[must_use]
+pub fn manifest_of(mut cities: Vec<ManifestCity>) -> Manifest {
+    cities.sort_by(|a, b| a.code.cmp(&b.code));
+    let digest = hex::encode(Sha256::digest(Manifest::label_input(&cities)));
+    Manifest {
+        version: Manifest::label(&cities, &digest),
+        cities,
+        format_version: artifact::FORMAT_VERSION,
+        model_version: pipeline::MODEL_VERSION.to_owned(),
+    }
+}
+
+/// The current manifest of an artifacts folder, if it has a usable one.
+#[must_use]
+pub fn current_manifest(dir: &Path) -> Option<Manifest> {
+    let text = std::fs::read(dir.join(Manifest::FILE_NAME)).ok()?;
+    serde_json::from_slice::<Manifest>(&text)
+        .ok()
+        .filter(|m| m.validate().is_ok())
+}
+
+/// Writes one new version: each city's artifact as `<code>/<version>.hxrk` (files
+/// are immutable; an existing one is not rewritten), then the manifest, which keeps
+/// the current entries of the cities not built, as `manifests/<version>.json` and
+/// last as `manifest.json`. Every file is written through a rename, and the manifest
+/// last, so a build stopped at any point leaves the previous version whole and
+/// current. Older versions stay until pruned. Returns the new manifest.
 ///
 /// # Errors
 /// I/O errors, or an artifact that cannot be encoded.
 pub fn write_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Manifest> {
-    std::fs::create_dir_all(dir)?;
-    let mut cities = Vec::new();
+    let mut cities = current_manifest(dir).map_or_else(Vec::new, |m| m.cities);
     for build in builds {
         let bytes = artifact::encode(&build.artifact)?;
-        let file = format!("{}.hxrk", build.artifact.city.code);
-        std::fs::write(dir.join(&file), &bytes)?;
-        cities.push(ManifestCity {
-            bytes: bytes.len() as u64,
-            code: build.artifact.city.code.clone(),
-            file,
-            name: build.artifact.city.name.clone(),
-            sha256: hex::encode(Sha256::digest(&bytes)),
-        });
+        let entry = manifest_entry(&build.artifact, &bytes);
+        let path = dir.join(&entry.file);
+        let unchanged = std::fs::read(&path).is_ok_and(|old| old == bytes);
+        if !unchanged {
+            atomic::write(&path, &bytes)?;
+        }
+        cities.retain(|c| c.code != entry.code);
+        cities.push(entry);
     }
-    let manifest = Manifest {
-        cities,
-        format_version: artifact::FORMAT_VERSION,
-        model_version: pipeline::MODEL_VERSION.to_owned(),
-    };
-    std::fs::write(
-        dir.join(Manifest::FILE_NAME),
-        serde_json::to_string_pretty(&manifest)? + "\n",
+    let manifest = manifest_of(cities);
+    let text = serde_json::to_string_pretty(&manifest)? + "\n";
+    atomic::write(
+        &dir.join(Manifest::HISTORY_DIR)
+            .join(format!("{}.json", manifest.version)),
+        text.as_bytes(),
     )?;
+    atomic::write(&dir.join(Manifest::FILE_NAME), text.as_bytes())?;
     Ok(manifest)
 }
 
@@ -52,9 +114,8 @@ pub fn write_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Manif
 /// # Errors
 /// I/O errors.
 pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
-    std::fs::create_dir_all(dir)?;
     let path = dir.join(format!("backtest_{}.csv.gz", build.artifact.city.code));
-    let gzip = GzEncoder::new(BufWriter::new(File::create(path)?), Compression::default());
+    let gzip = GzEncoder::new(Vec::new(), Compression::default());
     let mut out = csv::Writer::from_writer(gzip);
     let mut header = vec![
         "week_start".to_owned(),
@@ -80,7 +141,8 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
         record.extend(row.counts.iter().map(ToString::to_string));
         out.write_record(&record)?;
     }
-    out.into_inner()?.finish()?.flush()?;
+    let bytes = out.into_inner()?.finish()?;
+    atomic::write(&path, &bytes)?;
     Ok(())
 }
 

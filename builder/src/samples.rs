@@ -34,6 +34,16 @@ impl SplitMix {
     }
 }
 
+/// The current artifact file of a city in an artifacts folder (a path that does not
+/// exist when the folder has no manifest or no such city).
+#[must_use]
+pub fn current_file(dir: &Path, code: &str) -> std::path::PathBuf {
+    let file = crate::report::current_manifest(dir)
+        .and_then(|m| m.city(code).map(|c| c.file.clone()))
+        .unwrap_or_else(|| format!("{code}: not in {}", Manifest::FILE_NAME));
+    dir.join(file)
+}
+
 /// Loads every artifact a manifest lists.
 ///
 /// # Errors

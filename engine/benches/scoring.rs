@@ -18,6 +18,7 @@ use std::time::Instant;
 
 use hexrisk_engine::api::options::ScoringQuery;
 use hexrisk_engine::api::{self, ScoreMemo, ScoredCells};
+use hexrisk_engine::artifact::Manifest;
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::grid;
 use hexrisk_engine::scoring::CityScores;
@@ -34,7 +35,12 @@ fn root() -> PathBuf {
 fn toronto() -> Atlas {
     let dir = std::env::var_os("HEXRISK_ARTIFACT_DIR")
         .map_or_else(|| root().join("build/artifacts"), PathBuf::from);
-    let bytes = std::fs::read(dir.join("city_ca_tor.hxrk")).expect("run `make artifacts` first");
+    let manifest: Manifest = serde_json::from_slice(
+        &std::fs::read(dir.join(Manifest::FILE_NAME)).expect("run `make artifacts` first"),
+    )
+    .expect("a valid manifest");
+    let file = &manifest.city("city_ca_tor").expect("Toronto is built").file;
+    let bytes = std::fs::read(dir.join(file)).expect("the manifest's file");
     Atlas::new(vec![
         CityModel::from_bytes(&bytes).expect("a valid artifact"),
     ])

@@ -10,6 +10,9 @@
 
 use std::sync::OnceLock;
 
+#[path = "../operations/artifacts.rs"]
+mod artifacts;
+
 use hexrisk_engine::api;
 use hexrisk_engine::artifact::{self, CityArtifact};
 use hexrisk_engine::city::{Atlas, CityModel};
@@ -23,12 +26,7 @@ const NOW: i64 = 1_641_211_200;
 fn base() -> &'static CityArtifact {
     static BASE: OnceLock<CityArtifact> = OnceLock::new();
     BASE.get_or_init(|| {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../build/artifacts/city_us_sfo.hxrk"
-        );
-        let bytes = std::fs::read(path).expect("run `make artifacts` first");
-        artifact::decode(&bytes).expect("a valid artifact")
+        artifact::decode(&artifacts::current("city_us_sfo")).expect("a valid artifact")
     })
 }
 

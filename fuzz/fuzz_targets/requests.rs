@@ -9,20 +9,18 @@ use std::sync::OnceLock;
 use hexrisk_engine::city::{Atlas, CityModel};
 use libfuzzer_sys::fuzz_target;
 
+#[path = "../operations/artifacts.rs"]
+mod artifacts;
 #[path = "../operations/requests.rs"]
 mod operations;
 
 fn atlas() -> &'static Atlas {
     static ATLAS: OnceLock<Atlas> = OnceLock::new();
     ATLAS.get_or_init(|| {
-        let path = std::env::var("HEXRISK_FUZZ_ARTIFACT").unwrap_or_else(|_| {
-            concat!(
-                env!("CARGO_MANIFEST_DIR"),
-                "/../build/artifacts/city_us_sfo.hxrk"
-            )
-            .to_owned()
-        });
-        let bytes = std::fs::read(&path).expect("run `make artifacts` first");
+        let bytes = std::env::var("HEXRISK_FUZZ_ARTIFACT").map_or_else(
+            |_| artifacts::current("city_us_sfo"),
+            |path| std::fs::read(path).expect("HEXRISK_FUZZ_ARTIFACT is readable"),
+        );
         Atlas::new(vec![
             CityModel::from_bytes(&bytes).expect("a valid artifact"),
         ])

@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use hexrisk_builder::config::CityConfig;
-use hexrisk_builder::{data, pipeline};
+use hexrisk_builder::{data, pipeline, samples};
 use hexrisk_engine::city::CityModel;
 use indicatif::ProgressBar;
 
@@ -20,7 +20,7 @@ pub(crate) fn artifact_dir() -> PathBuf {
 /// A city's model from its shipped artifact, or built from the data when there is
 /// none.
 pub(crate) fn city_model(city: &CityConfig) -> CityModel {
-    if let Ok(bytes) = std::fs::read(artifact_dir().join(format!("{}.hxrk", city.code))) {
+    if let Ok(bytes) = std::fs::read(samples::current_file(&artifact_dir(), &city.code)) {
         return CityModel::from_bytes(&bytes).unwrap();
     }
     let build =

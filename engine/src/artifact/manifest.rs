@@ -1,39 +1,300 @@
-//! `manifest.json`: the list of a build's artifacts, written by the builder and read
-//! by the Worker, the npm tests and the benchmarks.
+//! `manifest.json`: which artifact version of each city is current. The builder
+//! writes it, the Worker rereads it from its bucket to swap versions while serving,
+//! and the npm tests and benchmarks read it to find the files.
+//!
+//! Artifact files are immutable and named by what they hold: `<code>/<version>.hxrk`
+//! where the version is `<data-through date>.<first 12 hex digits of the file's
+//! SHA-256>`. Publishing a version uploads its files first and the manifest last, so
+//! a reader that follows the manifest always finds complete files; rolling back is
+//! writing an older manifest again.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-/// The artifacts of one build. Members are declared in alphabetical order, the
-/// order the file has always had.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+use super::{Bounds, FORMAT_VERSION};
+
+/// Hex digits of the SHA-256 kept in a version label.
+pub const VERSION_HASH_DIGITS: usize = 12;
+
+/// The artifacts of one publication. Members are declared in alphabetical order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Manifest {
-    /// One entry per city.
+    /// One entry per city, by code.
     pub cities: Vec<ManifestCity>,
     /// The artifact format version ([`super::FORMAT_VERSION`]).
     pub format_version: u16,
-    /// The model's version label.
+    /// The model's version label (the method, not the data).
     pub model_version: String,
+    /// Label of this publication: the newest data-through date and a hash of the
+    /// cities' versions (see [`Manifest::label`]).
+    pub version: String,
 }
 
-/// One city's artifact.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// One city's current artifact.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ManifestCity {
+    /// A box holding every grid cell whole, so a point can be matched to the
+    /// cities that may cover it without decoding any artifact.
+    pub bounds: Bounds,
     /// Size of the file in bytes.
     pub bytes: u64,
     /// City code, for example `city_ca_tor`.
     pub code: String,
-    /// File name beside the manifest.
+    /// The last date of the data the model was fitted on.
+    pub data_through: NaiveDate,
+    /// Path of the file relative to the manifest: `<code>/<version>.hxrk`.
     pub file: String,
     /// Display name.
     pub name: String,
     /// SHA-256 of the file, lowercase hex.
     pub sha256: String,
+    /// The artifact's version label, `<data_through>.<sha256 prefix>`.
+    pub version: String,
+}
+
+/// Why a manifest cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ManifestError {
+    /// Written for another artifact format.
+    #[error("manifest is for artifact format {found}, this engine reads {expected}")]
+    WrongFormat {
+        /// Format in the manifest.
+        found: u16,
+        /// Format this engine reads.
+        expected: u16,
+    },
+    /// No city at all.
+    #[error("manifest lists no city")]
+    Empty,
+    /// A city code appears twice.
+    #[error("manifest lists {0} twice")]
+    DuplicateCity(String),
+    /// An entry's digest is not 64 lowercase hex digits.
+    #[error("{0}: sha256 is not 64 lowercase hex digits")]
+    BadDigest(String),
+    /// An entry's version or file does not follow from its date and digest.
+    #[error("{code}: expected version {expected} in file {file}")]
+    BadName {
+        /// The city.
+        code: String,
+        /// The version its date and digest give.
+        expected: String,
+        /// The file name that version gives.
+        file: String,
+    },
+}
+
+impl ManifestCity {
+    /// The version label of an artifact with this data-through date and digest.
+    #[must_use]
+    pub fn version_label(data_through: NaiveDate, sha256: &str) -> String {
+        let digits = sha256.get(..VERSION_HASH_DIGITS).unwrap_or(sha256);
+        format!("{data_through}.{digits}")
+    }
+
+    /// The file of a city's artifact version, relative to the manifest.
+    #[must_use]
+    pub fn file_name(code: &str, version: &str) -> String {
+        format!("{code}/{version}.hxrk")
+    }
+
+    /// Whether `bytes` could be this entry's file: the same length (the digest is
+    /// checked by the reader, which has a hash function).
+    #[must_use]
+    pub fn has_length(&self, bytes: &[u8]) -> bool {
+        bytes.len() as u64 == self.bytes
+    }
+
+    /// Whether the point lies in the entry's bounds widened by `margin_deg`.
+    #[must_use]
+    pub fn may_cover(&self, latitude: f64, longitude: f64, margin_deg: f64) -> bool {
+        let b = &self.bounds;
+        latitude >= b.south - margin_deg
+            && latitude <= b.north + margin_deg
+            && longitude >= b.west - margin_deg
+            && longitude <= b.east + margin_deg
+    }
+
+    fn check(&self) -> Result<(), ManifestError> {
+        let digest_ok = self.sha256.len() == 64
+            && self
+                .sha256
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
+        if !digest_ok {
+            return Err(ManifestError::BadDigest(self.code.clone()));
+        }
+        let expected = Self::version_label(self.data_through, &self.sha256);
+        let file = Self::file_name(&self.code, &expected);
+        if self.version != expected || self.file != file {
+            return Err(ManifestError::BadName {
+                code: self.code.clone(),
+                expected,
+                file,
+            });
+        }
+        Ok(())
+    }
 }
 
 impl Manifest {
-    /// The name of the file in an artifacts folder.
+    /// The name of the current manifest in an artifacts folder or bucket.
     pub const FILE_NAME: &'static str = "manifest.json";
+
+    /// Folder of every published manifest, `<version>.json`, kept for rollback.
+    pub const HISTORY_DIR: &'static str = "manifests";
+
+    /// The entry of a city.
+    #[must_use]
+    pub fn city(&self, code: &str) -> Option<&ManifestCity> {
+        self.cities.iter().find(|c| c.code == code)
+    }
+
+    /// Checks what can be checked without the files: the format, one entry per
+    /// city, and names that follow from each entry's date and digest.
+    ///
+    /// # Errors
+    /// The first [`ManifestError`] found.
+    pub fn validate(&self) -> Result<(), ManifestError> {
+        if self.format_version != FORMAT_VERSION {
+            return Err(ManifestError::WrongFormat {
+                found: self.format_version,
+                expected: FORMAT_VERSION,
+            });
+        }
+        if self.cities.is_empty() {
+            return Err(ManifestError::Empty);
+        }
+        for (i, city) in self.cities.iter().enumerate() {
+            if self.cities[..i].iter().any(|c| c.code == city.code) {
+                return Err(ManifestError::DuplicateCity(city.code.clone()));
+            }
+            city.check()?;
+        }
+        Ok(())
+    }
+
+    /// The publication label of a set of cities: the newest data-through date and
+    /// the first digits of `digest`, a hash the caller computes over
+    /// [`Manifest::label_input`].
+    #[must_use]
+    pub fn label(cities: &[ManifestCity], digest: &str) -> String {
+        let newest = cities.iter().map(|c| c.data_through).max();
+        let digits = digest.get(..VERSION_HASH_DIGITS).unwrap_or(digest);
+        match newest {
+            Some(date) => format!("{date}.{digits}"),
+            None => format!("empty.{digits}"),
+        }
+    }
+
+    /// What the publication label hashes: one `<code>=<version>` line per city, in
+    /// code order, so the label changes exactly when some city's version does.
+    #[must_use]
+    pub fn label_input(cities: &[ManifestCity]) -> String {
+        let mut lines: Vec<String> = cities
+            .iter()
+            .map(|c| format!("{}={}\n", c.code, c.version))
+            .collect();
+        lines.sort();
+        lines.concat()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(code: &str, sha: &str) -> ManifestCity {
+        let data_through = NaiveDate::from_ymd_opt(2021, 12, 26).unwrap();
+        let version = ManifestCity::version_label(data_through, sha);
+        ManifestCity {
+            bounds: Bounds {
+                north: 43.9,
+                south: 43.5,
+                east: -79.1,
+                west: -79.7,
+            },
+            bytes: 10,
+            code: code.into(),
+            data_through,
+            file: ManifestCity::file_name(code, &version),
+            name: code.into(),
+            sha256: sha.into(),
+            version,
+        }
+    }
+
+    fn manifest(cities: Vec<ManifestCity>) -> Manifest {
+        Manifest {
+            cities,
+            format_version: FORMAT_VERSION,
+            model_version: "m".into(),
+            version: "v".into(),
+        }
+    }
+
+    #[test]
+    fn names_follow_from_date_and_digest() {
+        let city = entry("city_ca_tor", &"ab".repeat(32));
+        assert_eq!(city.version, "2021-12-26.abababababab");
+        assert_eq!(city.file, "city_ca_tor/2021-12-26.abababababab.hxrk");
+        assert_eq!(manifest(vec![city]).validate(), Ok(()));
+    }
+
+    #[test]
+    fn bad_entries_are_refused() {
+        let good = entry("city_ca_tor", &"ab".repeat(32));
+        let renamed = ManifestCity {
+            file: "city_ca_tor.hxrk".into(),
+            ..good.clone()
+        };
+        assert!(matches!(
+            manifest(vec![renamed]).validate(),
+            Err(ManifestError::BadName { .. })
+        ));
+        let upper = entry("city_ca_tor", &"AB".repeat(32));
+        assert_eq!(
+            manifest(vec![upper]).validate(),
+            Err(ManifestError::BadDigest("city_ca_tor".into()))
+        );
+        assert_eq!(
+            manifest(vec![good.clone(), good.clone()]).validate(),
+            Err(ManifestError::DuplicateCity("city_ca_tor".into()))
+        );
+        assert_eq!(manifest(vec![]).validate(), Err(ManifestError::Empty));
+        let old = Manifest {
+            format_version: FORMAT_VERSION - 1,
+            ..manifest(vec![good])
+        };
+        assert!(matches!(
+            old.validate(),
+            Err(ManifestError::WrongFormat { .. })
+        ));
+    }
+
+    #[test]
+    fn the_label_changes_with_any_city_version() {
+        let a = entry("city_ca_tor", &"ab".repeat(32));
+        let b = entry("city_us_sfo", &"cd".repeat(32));
+        let input = Manifest::label_input(&[a.clone(), b.clone()]);
+        assert_eq!(input, Manifest::label_input(&[b.clone(), a.clone()]));
+        let c = entry("city_us_sfo", &"ce".repeat(32));
+        assert_ne!(input, Manifest::label_input(&[a.clone(), c]));
+        assert_eq!(
+            Manifest::label(&[a, b], &"0123456789abcdef".repeat(4)),
+            "2021-12-26.0123456789ab"
+        );
+    }
+
+    #[test]
+    fn bounds_with_a_margin_say_which_cities_may_cover_a_point() {
+        let city = entry("city_ca_tor", &"ab".repeat(32));
+        assert!(city.may_cover(43.65, -79.38, 0.0));
+        assert!(!city.may_cover(43.95, -79.38, 0.0));
+        assert!(city.may_cover(43.95, -79.38, 0.1));
+    }
 }

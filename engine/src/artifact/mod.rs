@@ -27,7 +27,7 @@ use crate::grid::MicroDegrees;
 pub mod fixture;
 mod manifest;
 
-pub use manifest::{Manifest, ManifestCity};
+pub use manifest::{Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS};
 
 /// The file magic.
 pub const MAGIC: [u8; 4] = *b"HXRK";

@@ -1,0 +1,63 @@
+//! Files that are either wholly the old bytes or wholly the new: each is written to a
+//! temporary file beside its destination, flushed to disk and renamed over it, so a
+//! crash or a kill mid-build never leaves a half-written output.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+/// Writes `bytes` to `path` through a temporary file and a rename.
+///
+/// # Errors
+/// I/O errors; on failure the destination keeps its old content (the temporary file
+/// is removed).
+pub fn write(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let name = path
+        .file_name()
+        .map_or_else(|| "out".into(), |n| n.to_string_lossy().into_owned());
+    let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+    let written = (|| {
+        let mut file = File::create(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn replaces_the_file_and_leaves_no_temporary() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub/out.json");
+        write(&path, b"old").unwrap();
+        write(&path, b"new").unwrap();
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+        let names: Vec<_> = std::fs::read_dir(dir.path().join("sub"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, ["out.json"]);
+    }
+
+    #[test]
+    fn a_failed_write_keeps_the_old_content() {
+        let dir = tempfile::tempdir().unwrap();
+        // A directory where the file should go: the rename fails.
+        let path = dir.path().join("taken");
+        std::fs::create_dir(path.join("x").parent().unwrap()).unwrap();
+        std::fs::write(path.join("x"), b"inside").unwrap();
+        assert!(write(&path, b"new").is_err());
+        assert_eq!(std::fs::read(path.join("x")).unwrap(), b"inside");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}
