@@ -7,7 +7,7 @@ use std::path::Path;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use hexrisk_engine::CrimeClass;
-use hexrisk_engine::artifact::{self, Bounds, CityArtifact, Manifest, ManifestCity};
+use hexrisk_engine::artifact::{self, CityArtifact, Manifest, ManifestCity};
 use hexrisk_engine::forecast::CRIME_CLASSES;
 use sha2::{Digest, Sha256};
 
@@ -15,56 +15,21 @@ use crate::atomic;
 use crate::backtest::RELIABILITY_BINS;
 use crate::pipeline::{self, CityBuild};
 
-/// The box holding every cell of `cells` whole (their boundaries, not their centres),
-/// so a point inside any cell lies inside it.
-#[must_use]
-pub fn cell_bounds(cells: &[u64]) -> Bounds {
-    let mut bounds = Bounds {
-        north: f64::NEG_INFINITY,
-        south: f64::INFINITY,
-        east: f64::NEG_INFINITY,
-        west: f64::INFINITY,
-    };
-    for cell in cells.iter().filter_map(|&c| h3o::CellIndex::try_from(c).ok()) {
-        for vertex in cell.boundary().iter() {
-            bounds.north = bounds.north.max(vertex.lat());
-            bounds.south = bounds.south.min(vertex.lat());
-            bounds.east = bounds.east.max(vertex.lng());
-            bounds.west = bounds.west.min(vertex.lng());
-        }
-    }
-    bounds
-}
-
 /// The manifest entry of an encoded artifact.
 #[must_use]
 pub fn manifest_entry(artifact: &CityArtifact, bytes: &[u8]) -> ManifestCity {
-    let sha256 = hex::encode(Sha256::digest(bytes));
-    let data_through = artifact.model.last_updated;
-    let version = ManifestCity::version_label(data_through, &sha256);
-    ManifestCity {
-        bounds: cell_bounds(&artifact.cells),
-        bytes: bytes.len() as u64,
-        code: artifact.city.code.clone(),
-        data_through,
-        file: ManifestCity::file_name(&artifact.city.code, &version),
-        name: artifact.city.name.clone(),
-        sha256,
-        version,
-    }
+    ManifestCity::describe(
+        artifact,
+        bytes.len() as u64,
+        hex::encode(Sha256::digest(bytes)),
+    )
 }
 
 /// A manifest over `cities`, labelled from their versions.
 #[must_use]
-pub fn manifest_of(mut cities: Vec<ManifestCity>) -> Manifest {
-    cities.sort_by(|a, b| a.code.cmp(&b.code));
+pub fn manifest_of(cities: Vec<ManifestCity>) -> Manifest {
     let digest = hex::encode(Sha256::digest(Manifest::label_input(&cities)));
-    Manifest {
-        version: Manifest::label(&cities, &digest),
-        cities,
-        format_version: artifact::FORMAT_VERSION,
-        model_version: pipeline::MODEL_VERSION.to_owned(),
-    }
+    Manifest::over(cities, pipeline::MODEL_VERSION, &digest)
 }
 
 /// The current manifest of an artifacts folder, if it has a usable one.

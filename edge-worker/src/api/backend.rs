@@ -1,10 +1,10 @@
 //! What the API needs from its environment: the key store, the quota counters and
-//! the models. The Worker implements it over D1, Durable Objects and static
-//! assets; tests implement it in memory.
+//! the model files. The Worker implements it over D1, Durable Objects and R2; tests
+//! implement it in memory.
 
 use chrono::NaiveDate;
-use hexrisk_engine::city::Atlas;
 
+use super::models::ModelStore;
 use super::keys::KeyRecord;
 use super::quota::QuotaState;
 
@@ -39,8 +39,12 @@ pub trait Backend {
     /// Counts one request of `key` on UTC day `day` against its daily limit.
     async fn consume(&self, key: &KeyRecord, day: NaiveDate) -> Result<QuotaState, BackendError>;
 
-    /// The loaded city models.
-    async fn atlas(&self) -> Result<&Atlas, BackendError>;
+    /// A file of the model bucket (`manifest.json`, `<code>/<version>.hxrk`), `None`
+    /// when there is no such file.
+    async fn read_model_file(&self, key: &str) -> Result<Option<Vec<u8>>, BackendError>;
+
+    /// The isolate's model store, which reads through [`Backend::read_model_file`].
+    fn models(&self) -> &ModelStore;
 
     /// Whether some usable key lists `origin` (for CORS preflights, which carry no
     /// key).

@@ -10,11 +10,11 @@ use http::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
 
 use hexrisk_engine::api as engine;
-use hexrisk_engine::city::CityModel;
 
 use super::backend::{Backend, BackendError};
-use super::health::{self, Component, ServiceHealth};
+use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyKind, KeyRecord};
+use super::models::needs::{self, Reach};
 use super::{ApiError, ErrorCode, cors, input, prediction, quota, response};
 
 /// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
@@ -22,6 +22,9 @@ pub const PREDICTION_OPENAPI: &str = include_str!("../../openapi/prediction-v1.j
 
 /// The router API's OpenAPI 3.1 document, served at `GET /openapi.json`.
 pub const ROUTER_OPENAPI: &str = include_str!("../../openapi/router.json");
+
+/// The header naming the model versions an answer comes from.
+pub const MODEL_VERSION_HEADER: &str = "hexrisk-model-version";
 
 /// What the Worker supplies with each request besides the request itself.
 #[derive(Debug, Clone, Copy)]
@@ -150,6 +153,36 @@ impl Endpoint {
         }
     }
 
+    /// Where the places of the endpoint's requests are, to load only the cities
+    /// they need (`None` for endpoints that read no model).
+    const fn reach(self) -> Option<Reach> {
+        match self {
+            Self::Cities
+            | Self::PrecinctsStatus
+            | Self::PrecinctsAllScores
+            | Self::Precincts => Some(Reach::Everywhere),
+            Self::Coverage => Some(Reach::NamedCity),
+            Self::HexesAll => Some(Reach::Viewport),
+            Self::RouteRisk => Some(Reach::Lines),
+            Self::Predict
+            | Self::PredictBatch
+            | Self::PredictionRange
+            | Self::HexesScore
+            | Self::HexesLookup
+            | Self::HexesBreakdown
+            | Self::Route
+            | Self::Evaluate
+            | Self::EvaluateHexPath => Some(Reach::Places),
+            Self::PredictionHealth
+            | Self::PredictionOpenApi
+            | Self::RouterHealth
+            | Self::Classes
+            | Self::RouterOpenApi
+            | Self::HexesConfig
+            | Self::RouteConfig => None,
+        }
+    }
+
     /// The methods a path allows (empty for an unknown path).
     fn methods_at(path: &str) -> Vec<Method> {
         let path = if path.len() > 1 {
@@ -175,10 +208,11 @@ fn internal<B: Backend>(backend: &B, err: &BackendError) -> ApiError {
     )
 }
 
-async fn service_health<B: Backend>(backend: &B) -> ServiceHealth {
+async fn service_health<B: Backend>(backend: &B, now: DateTime<Utc>) -> ServiceHealth {
     // A component that fails is reported unhealthy; why goes to the log.
-    let atlas = backend
-        .atlas()
+    let models = backend
+        .models()
+        .status(backend, now)
         .await
         .inspect_err(|e| backend.log_failure(e))
         .ok();
@@ -187,33 +221,7 @@ async fn service_health<B: Backend>(backend: &B) -> ServiceHealth {
         .await
         .inspect_err(|e| backend.log_failure(e))
         .is_ok();
-    let component = |ok: bool| {
-        if ok {
-            Component::Healthy
-        } else {
-            Component::Unhealthy
-        }
-    };
-    ServiceHealth {
-        api: Component::Healthy,
-        models: component(atlas.is_some_and(|a| !a.cities().is_empty())),
-        database: component(database),
-        cities: atlas
-            .map(|a| {
-                a.cities()
-                    .iter()
-                    .map(|c| c.artifact().city.code.clone())
-                    .collect()
-            })
-            .unwrap_or_default(),
-        precincts: atlas.map_or(0, |a| {
-            a.cities()
-                .iter()
-                .map(|c| c.artifact().precincts.len())
-                .sum()
-        }),
-        cells: atlas.map_or(0, |a| a.cities().iter().map(CityModel::cell_count).sum()),
-    }
+    ServiceHealth::new(models, database)
 }
 
 /// Checks the key (and, for the router, the browser origin) and counts the
@@ -272,6 +280,18 @@ fn uncounted<E: Into<ApiError>>(
     result.map(|body| (body, None)).map_err(Into::into)
 }
 
+/// The `Hexrisk-Model-Version` header: `<code>=<version>` of each city the answer
+/// was computed from, comma-separated (none when it read no city).
+fn model_versions(versions: &[(String, String)]) -> Option<HeaderValue> {
+    let text: Vec<String> = versions
+        .iter()
+        .map(|(code, version)| format!("{code}={version}"))
+        .collect();
+    (!text.is_empty())
+        .then(|| HeaderValue::from_str(&text.join(", ")).ok())
+        .flatten()
+}
+
 /// Runs the handler of an authenticated endpoint; `X-Hex-Count` goes in the
 /// headers when the endpoint lists hexes.
 async fn run<B: Backend>(
@@ -279,6 +299,7 @@ async fn run<B: Backend>(
     request: &Request<Bytes>,
     backend: &B,
     ctx: RequestContext,
+    versions: &mut Option<HeaderValue>,
 ) -> Result<(Value, Option<usize>), ApiError> {
     let query = input::query_pairs(request.uri().query());
     let now = ctx.forecast_now;
@@ -296,7 +317,26 @@ async fn run<B: Backend>(
         Endpoint::RouteConfig => return Ok((engine::route_config(), None)),
         _ => {}
     }
-    let atlas = backend.atlas().await.map_err(|e| internal(backend, &e))?;
+    let Some(reach) = endpoint.reach() else {
+        return Err(ApiError::new(
+            ErrorCode::InternalError,
+            "unreachable endpoint",
+        ));
+    };
+    let parsed_body: Option<Value> = (request.method() == Method::POST)
+        .then(|| serde_json::from_slice(request.body()).ok())
+        .flatten();
+    let snapshot = backend
+        .models()
+        .snapshot(
+            backend,
+            |manifest| needs::needs(reach, manifest, parsed_body.as_ref(), &query),
+            ctx.now,
+        )
+        .await
+        .map_err(|e| internal(backend, &e))?;
+    *versions = model_versions(&snapshot.versions);
+    let atlas = &snapshot.atlas;
     let seconds = now.timestamp();
     let params = || input::query_object(&query);
     match endpoint {
@@ -408,7 +448,7 @@ async fn answer<B: Backend>(
         _ => {}
     }
     if endpoint.is_public() {
-        let health = service_health(backend).await;
+        let health = service_health(backend, ctx.now).await;
         let (status, body) = if endpoint == Endpoint::PredictionHealth {
             health::prediction_health(&health, ctx.now)
         } else {
@@ -421,7 +461,8 @@ async fn answer<B: Backend>(
         Ok(pair) => pair,
         Err(answer) => return answer,
     };
-    let mut answer = match run(endpoint, request, backend, ctx).await {
+    let mut versions = None;
+    let mut answer = match run(endpoint, request, backend, ctx, &mut versions).await {
         Ok((mut body, hex_count)) => {
             if key.kind == KeyKind::Sandbox
                 && let Value::Object(map) = &mut body
@@ -439,6 +480,11 @@ async fn answer<B: Backend>(
         Err(err) => response::error(&err),
     };
     add_headers(&mut answer, quota::headers(state, ctx.now));
+    if let Some(versions) = versions {
+        answer
+            .headers_mut()
+            .insert(MODEL_VERSION_HEADER, versions);
+    }
     if let (Api::Router, Some(origin)) = (api, origin) {
         // `authenticate` refused origins the key does not list.
         add_headers(&mut answer, cors::allow_headers(origin));

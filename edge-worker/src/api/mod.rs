@@ -10,6 +10,7 @@ mod hardening;
 pub mod health;
 pub mod input;
 pub mod keys;
+pub mod models;
 pub mod prediction;
 pub mod quota;
 pub mod response;

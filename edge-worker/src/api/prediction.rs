@@ -362,7 +362,7 @@ fn city_record(city: &CityModel, now: DateTime<Utc>) -> Value {
 }
 
 fn sorted_cities(atlas: &Atlas) -> Vec<&CityModel> {
-    let mut cities: Vec<&CityModel> = atlas.cities().iter().collect();
+    let mut cities: Vec<&CityModel> = atlas.cities().iter().map(AsRef::as_ref).collect();
     cities.sort_by(|a, b| a.artifact().city.code.cmp(&b.artifact().city.code));
     cities
 }

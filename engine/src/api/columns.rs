@@ -120,7 +120,7 @@ pub(crate) fn locate(atlas: &Atlas, cell: CellIndex) -> Option<(usize, &CityMode
         .cities()
         .iter()
         .enumerate()
-        .find_map(|(index, city)| city.position(cell).map(|position| (index, city, position)))
+        .find_map(|(index, city)| city.position(cell).map(|position| (index, &**city, position)))
 }
 
 /// Cells with their safety scores and colour indexes, in parallel columns.

@@ -59,7 +59,7 @@ fn precinct_rows<'a>(
             let resolved = scoring.resolve(city, now)?;
             let scores = CityScores::compute(city, resolved.week, &resolved.params);
             let rows = scoring::precinct_scores(city, resolved.week, &scores);
-            Ok((city, resolved, rows))
+            Ok((&**city, resolved, rows))
         })
         .collect()
 }

@@ -35,6 +35,7 @@ type RateFn = Box<dyn Fn(usize, usize, CellIndex, usize) -> f64>;
 /// mixed dispersions, one precinct over the first two cells, the EST/EDT offsets of
 /// 2022 and [`tiny_graph`] as its road network; each setter changes one aspect.
 pub struct CityFixture {
+    code: String,
     cells: Vec<u64>,
     first_week: NaiveDate,
     weeks: usize,
@@ -52,6 +53,7 @@ pub struct CityFixture {
 impl Default for CityFixture {
     fn default() -> Self {
         Self {
+            code: "city_ca_tor".into(),
             cells: Vec::new(),
             first_week: date(2021, 12, 20),
             weeks: 3,
@@ -174,6 +176,13 @@ impl CityFixture {
         self
     }
 
+    /// The city code (`city_ca_tor` by default).
+    #[must_use]
+    pub fn code(mut self, code: &str) -> Self {
+        self.code = code.into();
+        self
+    }
+
     /// No precincts.
     #[must_use]
     pub fn without_precincts(mut self) -> Self {
@@ -225,7 +234,7 @@ impl CityFixture {
         };
         CityArtifact {
             city: CityInfo {
-                code: "city_ca_tor".into(),
+                code: self.code,
                 name: "Toronto".into(),
                 country: "Canada".into(),
                 timezone: "America/Toronto".into(),

@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
-use super::{Bounds, FORMAT_VERSION};
+use super::{Bounds, CityArtifact, FORMAT_VERSION};
 
 /// Hex digits of the SHA-256 kept in a version label.
 pub const VERSION_HASH_DIGITS: usize = 12;
@@ -42,6 +42,8 @@ pub struct ManifestCity {
     pub bounds: Bounds,
     /// Size of the file in bytes.
     pub bytes: u64,
+    /// Grid cells of the city.
+    pub cells: u64,
     /// City code, for example `city_ca_tor`.
     pub code: String,
     /// The last date of the data the model was fitted on.
@@ -50,6 +52,8 @@ pub struct ManifestCity {
     pub file: String,
     /// Display name.
     pub name: String,
+    /// Precincts of the city.
+    pub precincts: u64,
     /// SHA-256 of the file, lowercase hex.
     pub sha256: String,
     /// The artifact's version label, `<data_through>.<sha256 prefix>`.
@@ -89,6 +93,26 @@ pub enum ManifestError {
 }
 
 impl ManifestCity {
+    /// The entry of an encoded artifact of `bytes` bytes whose SHA-256 is `sha256`
+    /// (lowercase hex; the caller hashes, this crate has no hash function).
+    #[must_use]
+    pub fn describe(artifact: &CityArtifact, bytes: u64, sha256: String) -> Self {
+        let data_through = artifact.model.last_updated;
+        let version = Self::version_label(data_through, &sha256);
+        Self {
+            bounds: cell_bounds(&artifact.cells),
+            bytes,
+            cells: artifact.cells.len() as u64,
+            code: artifact.city.code.clone(),
+            data_through,
+            file: Self::file_name(&artifact.city.code, &version),
+            name: artifact.city.name.clone(),
+            precincts: artifact.precincts.len() as u64,
+            sha256,
+            version,
+        }
+    }
+
     /// The version label of an artifact with this data-through date and digest.
     #[must_use]
     pub fn version_label(data_through: NaiveDate, sha256: &str) -> String {
@@ -141,7 +165,44 @@ impl ManifestCity {
     }
 }
 
+/// The box holding every cell of `cells` whole (their boundaries, not their
+/// centres), so a point inside any cell lies inside it.
+#[must_use]
+pub fn cell_bounds(cells: &[u64]) -> Bounds {
+    let mut bounds = Bounds {
+        north: f64::NEG_INFINITY,
+        south: f64::INFINITY,
+        east: f64::NEG_INFINITY,
+        west: f64::INFINITY,
+    };
+    for cell in cells
+        .iter()
+        .filter_map(|&c| h3o::CellIndex::try_from(c).ok())
+    {
+        for vertex in cell.boundary().iter() {
+            bounds.north = bounds.north.max(vertex.lat());
+            bounds.south = bounds.south.min(vertex.lat());
+            bounds.east = bounds.east.max(vertex.lng());
+            bounds.west = bounds.west.min(vertex.lng());
+        }
+    }
+    bounds
+}
+
 impl Manifest {
+    /// A manifest over `cities` (sorted here by code), labelled with `digest`, the
+    /// caller's SHA-256 of [`Manifest::label_input`] of the same cities.
+    #[must_use]
+    pub fn over(mut cities: Vec<ManifestCity>, model_version: &str, digest: &str) -> Self {
+        cities.sort_by(|a, b| a.code.cmp(&b.code));
+        Self {
+            version: Self::label(&cities, digest),
+            cities,
+            format_version: FORMAT_VERSION,
+            model_version: model_version.into(),
+        }
+    }
+
     /// The name of the current manifest in an artifacts folder or bucket.
     pub const FILE_NAME: &'static str = "manifest.json";
 
@@ -219,10 +280,12 @@ mod tests {
                 west: -79.7,
             },
             bytes: 10,
+            cells: 3,
             code: code.into(),
             data_through,
             file: ManifestCity::file_name(code, &version),
             name: code.into(),
+            precincts: 1,
             sha256: sha.into(),
             version,
         }

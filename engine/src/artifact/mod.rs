@@ -27,7 +27,7 @@ use crate::grid::MicroDegrees;
 pub mod fixture;
 mod manifest;
 
-pub use manifest::{Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS};
+pub use manifest::{Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS, cell_bounds};
 
 /// The file magic.
 pub const MAGIC: [u8; 4] = *b"HXRK";

@@ -1,5 +1,6 @@
 //! The cities an engine serves, and finding the city of a point or a cell.
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use h3o::CellIndex;
@@ -8,10 +9,12 @@ use crate::grid::{self, CoordinateError};
 
 use super::CityModel;
 
-/// The cities an engine serves.
+/// The cities an engine serves. Models are shared, so a server can hand each
+/// request an atlas of just the cities it needs, taken from a cache, without copying
+/// them.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Atlas {
-    cities: Vec<CityModel>,
+    cities: Vec<Arc<CityModel>>,
 }
 
 /// A point no city covers.
@@ -29,11 +32,18 @@ impl Atlas {
     /// An atlas of the given cities.
     #[must_use]
     pub fn new(cities: Vec<CityModel>) -> Self {
-        Self { cities }
+        Self {
+            cities: cities.into_iter().map(Arc::new).collect(),
+        }
     }
 
     /// Adds or replaces a city (by code).
     pub fn insert(&mut self, city: CityModel) {
+        self.insert_shared(Arc::new(city));
+    }
+
+    /// Adds or replaces a shared city (by code).
+    pub fn insert_shared(&mut self, city: Arc<CityModel>) {
         let code = city.artifact().city.code.clone();
         self.cities.retain(|c| c.artifact().city.code != code);
         self.cities.push(city);
@@ -41,14 +51,17 @@ impl Atlas {
 
     /// The cities.
     #[must_use]
-    pub fn cities(&self) -> &[CityModel] {
+    pub fn cities(&self) -> &[Arc<CityModel>] {
         &self.cities
     }
 
     /// A city by code.
     #[must_use]
     pub fn city(&self, code: &str) -> Option<&CityModel> {
-        self.cities.iter().find(|c| c.artifact().city.code == code)
+        self.cities
+            .iter()
+            .find(|c| c.artifact().city.code == code)
+            .map(AsRef::as_ref)
     }
 
     /// The city and grid position of a cell.
@@ -56,7 +69,7 @@ impl Atlas {
     pub fn locate_cell(&self, cell: CellIndex) -> Option<(&CityModel, usize)> {
         self.cities
             .iter()
-            .find_map(|city| city.position(cell).map(|position| (city, position)))
+            .find_map(|city| city.position(cell).map(|position| (&**city, position)))
     }
 
     /// The city, cell and grid position of a point.

@@ -4,7 +4,10 @@
 use super::*;
 use crate::api::keys::{PresentedKey, Tier};
 use crate::api::prediction::tests::{atlas, now};
+use crate::api::models::{ModelStore, StoreSettings};
+use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
 use hexrisk_engine::city::Atlas;
+use sha2::{Digest, Sha256};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -16,7 +19,11 @@ pub(crate) const DEMO_ORIGIN: &str = "http://127.0.0.1:8080";
 pub(crate) struct Memory {
     pub(crate) keys: HashMap<String, KeyRecord>,
     pub(crate) used: RefCell<HashMap<(String, chrono::NaiveDate), u32>>,
-    pub(crate) atlas: Option<Atlas>,
+    /// The model bucket: file name to bytes.
+    pub(crate) files: RefCell<HashMap<String, Vec<u8>>>,
+    /// The bucket files read, in order.
+    pub(crate) reads: RefCell<Vec<String>>,
+    pub(crate) store: ModelStore,
     /// The key store (keys, origins) answers.
     pub(crate) database_up: bool,
     /// The quota counters answer.
@@ -55,11 +62,19 @@ impl Memory {
         Self {
             keys,
             used: RefCell::new(HashMap::new()),
-            atlas: Some(atlas()),
+            files: RefCell::new(bucket(&atlas())),
+            reads: RefCell::new(Vec::new()),
+            store: ModelStore::new(StoreSettings::default()),
             database_up: true,
             quota_up: true,
             logged: RefCell::new(Vec::new()),
         }
+    }
+
+    /// Removes every model file (the bucket is empty).
+    pub(crate) fn without_models(self) -> Self {
+        self.files.borrow_mut().clear();
+        self
     }
 
     /// The failures logged so far.
@@ -91,10 +106,13 @@ impl Backend for Memory {
         Ok(state)
     }
 
-    async fn atlas(&self) -> Result<&Atlas, BackendError> {
-        self.atlas
-            .as_ref()
-            .ok_or_else(|| BackendError::new("models", "artifact missing"))
+    async fn read_model_file(&self, key: &str) -> Result<Option<Vec<u8>>, BackendError> {
+        self.reads.borrow_mut().push(key.to_owned());
+        Ok(self.files.borrow().get(key).cloned())
+    }
+
+    fn models(&self) -> &ModelStore {
+        &self.store
     }
 
     async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
@@ -156,12 +174,12 @@ pub(crate) fn get(backend: &Memory, uri: &str, key: Option<&str>) -> (u16, Value
 
 #[test]
 fn health_needs_no_key_and_reports_components() {
-    let mut backend = Memory::new();
+    let backend = Memory::new();
     let (status, body, _) = get(&backend, "http://x/v1/health", None);
     assert_eq!((status, body["status"].as_str()), (200, Some("healthy")));
     let (_, body, _) = get(&backend, "http://x/health", None);
     assert_eq!(body["coverage"]["cities"], json!(["city_ca_tor"]));
-    backend.atlas = None;
+    let backend = Memory::new().without_models();
     let (status, body, _) = get(&backend, "http://x/v1/health", None);
     assert_eq!(
         (status, body["services"]["models"].as_str()),
@@ -263,7 +281,7 @@ fn broken(component: &str) -> Memory {
     match component {
         "database" => backend.database_up = false,
         "quota" => backend.quota_up = false,
-        "models" => backend.atlas = None,
+        "models" => backend = backend.without_models(),
         other => panic!("no component {other}"),
     }
     backend
@@ -274,7 +292,7 @@ fn failures_of_dependencies_are_500_without_detail_and_logged_once_with_the_caus
     for (component, reason) in [
         ("database", "down"),
         ("quota", "counter unreachable"),
-        ("models", "artifact missing"),
+        ("models", "manifest.json is missing"),
     ] {
         for (uri, key) in [
             ("http://x/v1/cities", Some(LIVE_KEY)),
@@ -334,7 +352,7 @@ fn health_logs_each_unhealthy_component_once() {
         assert_eq!(
             backend.logged(),
             [
-                BackendError::new("models", "artifact missing"),
+                BackendError::new("models", "manifest.json is missing"),
                 BackendError::new("database", "down"),
             ],
             "{path}"
@@ -616,4 +634,28 @@ fn large_answers_are_gzipped_and_lists_count_their_hexes() {
         "not accepted, not compressed"
     );
     assert_eq!(json_of(&all).as_array().unwrap().len(), 37);
+}
+
+/// The files a bucket holds for `atlas`: each city's artifact under its versioned
+/// name and the manifest, as the builder writes them.
+pub(crate) fn bucket(atlas: &Atlas) -> HashMap<String, Vec<u8>> {
+    let mut files = HashMap::new();
+    let mut cities = Vec::new();
+    for city in atlas.cities() {
+        let bytes = artifact::encode(city.artifact()).unwrap();
+        let entry = ManifestCity::describe(
+            city.artifact(),
+            bytes.len() as u64,
+            hex::encode(Sha256::digest(&bytes)),
+        );
+        files.insert(entry.file.clone(), bytes);
+        cities.push(entry);
+    }
+    let digest = hex::encode(Sha256::digest(Manifest::label_input(&cities)));
+    let manifest = Manifest::over(cities, "test", &digest);
+    files.insert(
+        Manifest::FILE_NAME.to_owned(),
+        serde_json::to_vec(&manifest).unwrap(),
+    );
+    files
 }

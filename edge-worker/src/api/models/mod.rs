@@ -1,0 +1,521 @@
+//! The model versions an isolate serves: the manifest reread from the bucket at
+//! most every [`StoreSettings::manifest_ttl_seconds`], each city decoded only when a
+//! request needs it and kept in a bounded cache, and every new version checked
+//! whole (length, SHA-256, full decode and validation) before any request sees it.
+//!
+//! A request takes a [`Snapshot`]: shared handles to the models it needs, each one
+//! version, which later swaps cannot change. When a city's new version is missing
+//! or corrupt the store keeps serving the last version of that city that worked
+//! (or, in an isolate that has not loaded it yet, the version the previous manifest
+//! named), and reports the failure in [`ModelStatus`] until a manifest replaces it.
+//! A manifest that cannot be read or is invalid leaves the previous one in force.
+
+pub mod cache;
+pub mod needs;
+
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
+use hexrisk_engine::city::{Atlas, CityModel};
+use sha2::{Digest, Sha256};
+
+use self::cache::{CachedCity, CityCache};
+use self::needs::CityNeeds;
+use super::backend::{Backend, BackendError};
+
+/// Default seconds between rereads of the manifest.
+pub const DEFAULT_MANIFEST_TTL_SECONDS: i64 = 30;
+
+/// Default number of decoded cities an isolate keeps.
+pub const DEFAULT_MAX_CITIES: usize = 8;
+
+/// The store's settings (Worker variables `HEXRISK_MANIFEST_TTL_SECONDS` and
+/// `HEXRISK_MAX_CITIES`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StoreSettings {
+    /// A manifest read this many seconds ago is read again on the next request.
+    pub manifest_ttl_seconds: i64,
+    /// At most this many decoded cities stay cached between requests.
+    pub max_cities: usize,
+}
+
+impl Default for StoreSettings {
+    fn default() -> Self {
+        Self {
+            manifest_ttl_seconds: DEFAULT_MANIFEST_TTL_SECONDS,
+            max_cities: DEFAULT_MAX_CITIES,
+        }
+    }
+}
+
+impl StoreSettings {
+    /// Settings from the Worker's variables; a missing or unreadable value takes
+    /// its default.
+    #[must_use]
+    pub fn from_vars(ttl: Option<&str>, max_cities: Option<&str>) -> Self {
+        let defaults = Self::default();
+        Self {
+            manifest_ttl_seconds: ttl
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .filter(|v| *v >= 0)
+                .unwrap_or(defaults.manifest_ttl_seconds),
+            max_cities: max_cities
+                .and_then(|v| v.trim().parse::<usize>().ok())
+                .filter(|v| *v > 0)
+                .unwrap_or(defaults.max_cities),
+        }
+    }
+}
+
+/// The models one request reads, each at one version.
+#[derive(Debug, Clone)]
+pub struct Snapshot {
+    /// The needed cities.
+    pub atlas: Atlas,
+    /// The label of the manifest in force.
+    pub manifest_version: String,
+    /// `(code, version)` of each city in the atlas, by code.
+    pub versions: Vec<(String, String)>,
+}
+
+/// A version that could not be used, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// The city, or `None` for the manifest itself.
+    pub city: Option<String>,
+    /// The refused version label, when known.
+    pub version: Option<String>,
+    /// What was wrong.
+    pub reason: String,
+}
+
+/// One city as health reports it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CityStatus {
+    /// City code.
+    pub code: String,
+    /// The version the manifest names.
+    pub version: String,
+    /// The version answers come from: the manifest's, or an older one while the
+    /// manifest's cannot be used; `None` before the city is first needed.
+    pub serving: Option<String>,
+    /// The last date of the data behind the manifest's version.
+    pub data_through: chrono::NaiveDate,
+    /// Grid cells.
+    pub cells: u64,
+    /// Precincts.
+    pub precincts: u64,
+}
+
+/// What the store knows for the health endpoints.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModelStatus {
+    /// The label of the manifest in force.
+    pub manifest_version: String,
+    /// Each city of that manifest.
+    pub cities: Vec<CityStatus>,
+    /// Versions refused and still named by the manifest in force, or a manifest
+    /// refused; non-empty means degraded.
+    pub problems: Vec<Problem>,
+}
+
+#[derive(Debug, Clone)]
+struct Failure {
+    version: String,
+    reason: String,
+    at: DateTime<Utc>,
+}
+
+#[derive(Debug)]
+struct State {
+    manifest: Option<Arc<Manifest>>,
+    previous: Option<Arc<Manifest>>,
+    checked_at: Option<DateTime<Utc>>,
+    manifest_problem: Option<String>,
+    cache: CityCache,
+    /// The last version of each city that decoded in this isolate.
+    good: BTreeMap<String, ManifestCity>,
+    /// The version of each city that last failed, while it is the manifest's.
+    failures: BTreeMap<String, Failure>,
+    /// `(code, version)` whose file has passed the length and digest checks.
+    verified: BTreeSet<(String, String)>,
+}
+
+/// The isolate's model versions (see the module documentation).
+#[derive(Debug)]
+pub struct ModelStore {
+    settings: StoreSettings,
+    state: RefCell<State>,
+}
+
+fn models_error(reason: impl Into<String>) -> BackendError {
+    BackendError::new("models", reason)
+}
+
+impl ModelStore {
+    /// An empty store.
+    #[must_use]
+    pub fn new(settings: StoreSettings) -> Self {
+        Self {
+            settings,
+            state: RefCell::new(State {
+                manifest: None,
+                previous: None,
+                checked_at: None,
+                manifest_problem: None,
+                cache: CityCache::new(settings.max_cities),
+                good: BTreeMap::new(),
+                failures: BTreeMap::new(),
+                verified: BTreeSet::new(),
+            }),
+        }
+    }
+
+    /// The settings.
+    #[must_use]
+    pub const fn settings(&self) -> StoreSettings {
+        self.settings
+    }
+
+    /// The cached cities and versions, least recently used first.
+    #[must_use]
+    pub fn cached(&self) -> Vec<(String, String)> {
+        self.state.borrow().cache.contents()
+    }
+
+    /// The manifest in force, reread first when it is older than the TTL.
+    ///
+    /// # Errors
+    /// `models` when no valid manifest has ever been read.
+    pub async fn manifest<B: Backend>(
+        &self,
+        backend: &B,
+        now: DateTime<Utc>,
+    ) -> Result<Arc<Manifest>, BackendError> {
+        let due = {
+            let mut state = self.state.borrow_mut();
+            let due = state.checked_at.is_none_or(|at| {
+                (now - at).num_seconds() >= self.settings.manifest_ttl_seconds || now < at
+            });
+            if due {
+                // Set before reading, so requests arriving meanwhile do not reread too.
+                state.checked_at = Some(now);
+            }
+            due
+        };
+        if due {
+            let read = read_manifest(backend).await;
+            let mut state = self.state.borrow_mut();
+            match read {
+                Ok(manifest) => {
+                    state.manifest_problem = None;
+                    let changed = state
+                        .manifest
+                        .as_ref()
+                        .is_none_or(|m| m.version != manifest.version);
+                    if changed {
+                        let manifest = Arc::new(manifest);
+                        state.failures.retain(|code, failure| {
+                            manifest
+                                .city(code)
+                                .is_some_and(|c| c.version == failure.version)
+                        });
+                        state.previous = state.manifest.replace(manifest);
+                    }
+                }
+                Err(reason) => {
+                    // With no manifest in force the caller fails and logs the error.
+                    if state.manifest.is_some() {
+                        backend.log_failure(&models_error(format!(
+                            "manifest refused, the previous one stays: {reason}"
+                        )));
+                    }
+                    state.manifest_problem = Some(reason);
+                }
+            }
+        }
+        let state = self.state.borrow();
+        state.manifest.clone().ok_or_else(|| {
+            models_error(
+                state
+                    .manifest_problem
+                    .clone()
+                    .unwrap_or_else(|| "no manifest".into()),
+            )
+        })
+    }
+
+    /// The models a request needs, each at one version.
+    ///
+    /// # Errors
+    /// `models` when there is no manifest, or a needed city has no usable version.
+    pub async fn snapshot<B: Backend>(
+        &self,
+        backend: &B,
+        needs: impl FnOnce(&Manifest) -> CityNeeds,
+        now: DateTime<Utc>,
+    ) -> Result<Snapshot, BackendError> {
+        let manifest = self.manifest(backend, now).await?;
+        let codes: Vec<String> = match needs(&manifest) {
+            CityNeeds::All => manifest.cities.iter().map(|c| c.code.clone()).collect(),
+            CityNeeds::Some(codes) => codes.into_iter().collect(),
+        };
+        let mut atlas = Atlas::default();
+        let mut versions = Vec::with_capacity(codes.len());
+        for code in codes {
+            let Some(entry) = manifest.city(&code) else {
+                continue;
+            };
+            let (model, version) = self.city(backend, entry, now).await?;
+            atlas.insert_shared(model);
+            versions.push((code, version));
+        }
+        Ok(Snapshot {
+            atlas,
+            manifest_version: manifest.version.clone(),
+            versions,
+        })
+    }
+
+    /// What health reports. Versions not yet checked in this isolate have their
+    /// files' length and digest checked first (once per version), so a corrupt
+    /// publication shows before any request needs the city.
+    ///
+    /// # Errors
+    /// `models` when there is no manifest.
+    pub async fn status<B: Backend>(
+        &self,
+        backend: &B,
+        now: DateTime<Utc>,
+    ) -> Result<ModelStatus, BackendError> {
+        let manifest = self.manifest(backend, now).await?;
+        for entry in &manifest.cities {
+            let known = {
+                let state = self.state.borrow();
+                state
+                    .verified
+                    .contains(&(entry.code.clone(), entry.version.clone()))
+                    || state.failures.get(&entry.code).is_some_and(|f| {
+                        f.version == entry.version && !self.may_retry(f, now)
+                    })
+            };
+            if !known && let Err(reason) = fetch_checked(backend, entry).await {
+                backend.log_failure(&refused(entry, &reason));
+                self.record_failure(entry, reason, now);
+            } else if !known {
+                self.state
+                    .borrow_mut()
+                    .verified
+                    .insert((entry.code.clone(), entry.version.clone()));
+            }
+        }
+        let state = self.state.borrow();
+        let mut problems: Vec<Problem> = state
+            .manifest_problem
+            .iter()
+            .map(|reason| Problem {
+                city: None,
+                version: None,
+                reason: reason.clone(),
+            })
+            .collect();
+        problems.extend(state.failures.iter().map(|(code, f)| Problem {
+            city: Some(code.clone()),
+            version: Some(f.version.clone()),
+            reason: f.reason.clone(),
+        }));
+        let cities = manifest
+            .cities
+            .iter()
+            .map(|entry| CityStatus {
+                code: entry.code.clone(),
+                version: entry.version.clone(),
+                serving: if state.failures.contains_key(&entry.code) {
+                    state.good.get(&entry.code).map(|g| g.version.clone())
+                } else if state.good.get(&entry.code).is_some() {
+                    Some(entry.version.clone())
+                } else {
+                    None
+                },
+                data_through: entry.data_through,
+                cells: entry.cells,
+                precincts: entry.precincts,
+            })
+            .collect();
+        Ok(ModelStatus {
+            manifest_version: manifest.version.clone(),
+            cities,
+            problems,
+        })
+    }
+
+    fn may_retry(&self, failure: &Failure, now: DateTime<Utc>) -> bool {
+        (now - failure.at).num_seconds() >= self.settings.manifest_ttl_seconds
+    }
+
+    fn record_failure(&self, entry: &ManifestCity, reason: String, now: DateTime<Utc>) {
+        self.state.borrow_mut().failures.insert(
+            entry.code.clone(),
+            Failure {
+                version: entry.version.clone(),
+                reason,
+                at: now,
+            },
+        );
+    }
+
+    /// The model of a manifest entry, or the fallback version when the entry's
+    /// cannot be used; with the version label served.
+    async fn city<B: Backend>(
+        &self,
+        backend: &B,
+        entry: &ManifestCity,
+        now: DateTime<Utc>,
+    ) -> Result<(Arc<CityModel>, String), BackendError> {
+        let cached = self
+            .state
+            .borrow_mut()
+            .cache
+            .get(&entry.code, &entry.version);
+        if let Some(model) = cached {
+            return Ok((model, entry.version.clone()));
+        }
+        let known_bad = self
+            .state
+            .borrow()
+            .failures
+            .get(&entry.code)
+            .is_some_and(|f| f.version == entry.version && !self.may_retry(f, now));
+        let reason = if known_bad {
+            None
+        } else {
+            match self.load(backend, entry).await {
+                Ok(model) => {
+                    let mut state = self.state.borrow_mut();
+                    state.failures.remove(&entry.code);
+                    state.good.insert(entry.code.clone(), entry.clone());
+                    return Ok((model, entry.version.clone()));
+                }
+                Err(reason) => Some(reason),
+            }
+        };
+        let refusal = reason.map(|reason| {
+            let error = refused(entry, &reason);
+            self.record_failure(entry, reason, now);
+            error
+        });
+        let fallback = {
+            let state = self.state.borrow();
+            state
+                .good
+                .get(&entry.code)
+                .or_else(|| state.previous.as_ref().and_then(|p| p.city(&entry.code)))
+                .filter(|f| f.version != entry.version)
+                .cloned()
+        };
+        let Some(fallback) = fallback else {
+            // The caller fails the request and logs this, once.
+            return Err(models_error(format!(
+                "{}: version {} cannot be used and no earlier version is known{}",
+                entry.code,
+                entry.version,
+                refusal.map_or_else(String::new, |e| format!(" ({})", e.reason))
+            )));
+        };
+        let cached = self
+            .state
+            .borrow_mut()
+            .cache
+            .get(&fallback.code, &fallback.version);
+        let model = match cached {
+            Some(model) => model,
+            None => self.load(backend, &fallback).await.map_err(|reason| {
+                models_error(format!(
+                    "{}: fallback version {} cannot be used either: {reason}",
+                    fallback.code, fallback.version
+                ))
+            })?,
+        };
+        if let Some(refusal) = refusal {
+            backend.log_failure(&refusal);
+        }
+        self.state
+            .borrow_mut()
+            .good
+            .insert(fallback.code.clone(), fallback.clone());
+        Ok((model, fallback.version))
+    }
+
+    /// Fetches, checks and decodes one version, and caches it.
+    async fn load<B: Backend>(
+        &self,
+        backend: &B,
+        entry: &ManifestCity,
+    ) -> Result<Arc<CityModel>, String> {
+        let bytes = fetch_checked(backend, entry).await?;
+        let mut decoded = artifact::decode(&bytes).map_err(|e| e.to_string())?;
+        if decoded.city.code != entry.code {
+            return Err(format!("the file holds {}", decoded.city.code));
+        }
+        // Answers name the published version, which the file cannot hold (its
+        // label includes the file's own digest).
+        decoded.model.version.clone_from(&entry.version);
+        let model = Arc::new(CityModel::from_artifact(decoded));
+        let mut state = self.state.borrow_mut();
+        state
+            .verified
+            .insert((entry.code.clone(), entry.version.clone()));
+        state.cache.insert(CachedCity {
+            code: entry.code.clone(),
+            version: entry.version.clone(),
+            model: Arc::clone(&model),
+        });
+        Ok(model)
+    }
+}
+
+fn refused(entry: &ManifestCity, reason: &str) -> BackendError {
+    models_error(format!(
+        "{} version {} refused: {reason}",
+        entry.code, entry.version
+    ))
+}
+
+async fn read_manifest<B: Backend>(backend: &B) -> Result<Manifest, String> {
+    let bytes = backend
+        .read_model_file(Manifest::FILE_NAME)
+        .await
+        .map_err(|e| e.reason)?
+        .ok_or_else(|| format!("{} is missing", Manifest::FILE_NAME))?;
+    let manifest: Manifest = serde_json::from_slice(&bytes)
+        .map_err(|e| format!("{} is not a manifest: {e}", Manifest::FILE_NAME))?;
+    manifest.validate().map_err(|e| e.to_string())?;
+    Ok(manifest)
+}
+
+/// The bytes of a version's file, checked against the manifest's length and digest.
+async fn fetch_checked<B: Backend>(backend: &B, entry: &ManifestCity) -> Result<Vec<u8>, String> {
+    let bytes = backend
+        .read_model_file(&entry.file)
+        .await
+        .map_err(|e| e.reason)?
+        .ok_or_else(|| format!("{} is missing", entry.file))?;
+    if !entry.has_length(&bytes) {
+        return Err(format!(
+            "{} has {} bytes, the manifest says {}",
+            entry.file,
+            bytes.len(),
+            entry.bytes
+        ));
+    }
+    if hex::encode(Sha256::digest(&bytes)) != entry.sha256 {
+        return Err(format!("{} does not match its SHA-256", entry.file));
+    }
+    Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,159 @@
+use super::*;
+use hexrisk_engine::artifact::Bounds;
+use serde_json::json;
+
+fn city(code: &str, [south, west, north, east]: [f64; 4]) -> ManifestCity {
+    ManifestCity {
+        bounds: Bounds {
+            north,
+            south,
+            east,
+            west,
+        },
+        bytes: 1,
+        cells: 1,
+        code: code.into(),
+        data_through: chrono::NaiveDate::from_ymd_opt(2021, 12, 26).unwrap(),
+        file: String::new(),
+        name: code.into(),
+        precincts: 0,
+        sha256: String::new(),
+        version: String::new(),
+    }
+}
+
+fn manifest() -> Manifest {
+    Manifest {
+        cities: vec![
+            city("city_ca_tor", [43.58, -79.64, 43.86, -79.11]),
+            city("city_us_sfo", [37.70, -122.52, 37.82, -122.35]),
+        ],
+        format_version: 2,
+        model_version: "m".into(),
+        version: "v".into(),
+    }
+}
+
+fn some(codes: &[&str]) -> CityNeeds {
+    CityNeeds::Some(codes.iter().map(|c| (*c).to_owned()).collect())
+}
+
+fn query(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+#[test]
+fn a_point_needs_the_city_around_it_only() {
+    let m = manifest();
+    let toronto = json!({"latitude": 43.6532, "longitude": -79.3832});
+    assert_eq!(
+        needs(Reach::Places, &m, Some(&toronto), &[]),
+        some(&["city_ca_tor"])
+    );
+    let route = json!({"origin": {"lat": 37.78, "lng": -122.41}, "destination": {"lat": 37.79, "lng": -122.40}});
+    assert_eq!(
+        needs(Reach::Places, &m, Some(&route), &[]),
+        some(&["city_us_sfo"])
+    );
+    let ocean = json!({"latitude": 0.5, "longitude": -30.0});
+    assert_eq!(needs(Reach::Places, &m, Some(&ocean), &[]), some(&[]));
+}
+
+#[test]
+fn pairs_cells_and_query_points_are_places_too() {
+    let m = manifest();
+    let line = json!({"geometry": {"type": "LineString", "coordinates": [[-79.38, 43.65], [-79.37, 43.66]]}});
+    assert_eq!(
+        needs(Reach::Places, &m, Some(&line), &[]),
+        some(&["city_ca_tor"])
+    );
+    let cell = h3o::LatLng::new(37.78, -122.41)
+        .unwrap()
+        .to_cell(h3o::Resolution::Eight)
+        .to_string();
+    let hexes = json!({"hexIds": [cell.clone()]});
+    assert_eq!(
+        needs(Reach::Places, &m, Some(&hexes), &[]),
+        some(&["city_us_sfo"])
+    );
+    assert_eq!(
+        needs(Reach::Places, &m, None, &query(&[("h3", &cell)])),
+        some(&["city_us_sfo"])
+    );
+    assert_eq!(
+        needs(
+            Reach::Places,
+            &m,
+            None,
+            &query(&[("latitude", "43.7"), ("longitude", "-79.4")])
+        ),
+        some(&["city_ca_tor"])
+    );
+}
+
+#[test]
+fn a_point_just_outside_the_bounds_still_needs_the_city() {
+    // Routes snap to roads up to 500 m away and rings reach past a city's edge.
+    let m = manifest();
+    let near = json!({"latitude": 43.87, "longitude": -79.38});
+    assert_eq!(
+        needs(Reach::Places, &m, Some(&near), &[]),
+        some(&["city_ca_tor"])
+    );
+}
+
+#[test]
+fn lines_need_the_cities_they_pass() {
+    let m = manifest();
+    // From west of Toronto to east of it: neither end is near the city.
+    let waypoints = json!({"waypoints": [
+        {"latitude": 43.7, "longitude": -80.2}, {"latitude": 43.7, "longitude": -78.6}
+    ]});
+    assert_eq!(
+        needs(Reach::Places, &m, Some(&waypoints), &[]),
+        some(&[])
+    );
+    assert_eq!(
+        needs(Reach::Lines, &m, Some(&waypoints), &[]),
+        some(&["city_ca_tor"])
+    );
+}
+
+#[test]
+fn lists_need_every_city_and_named_cities_their_own() {
+    let m = manifest();
+    assert_eq!(needs(Reach::Everywhere, &m, None, &[]), CityNeeds::All);
+    assert_eq!(
+        needs(Reach::NamedCity, &m, None, &query(&[("city", "city_us_sfo")])),
+        some(&["city_us_sfo"])
+    );
+    // Unknown or absent: every city, so the answer can list them.
+    assert_eq!(
+        needs(Reach::NamedCity, &m, None, &query(&[("city", "nowhere")])),
+        CityNeeds::All
+    );
+    assert_eq!(needs(Reach::NamedCity, &m, None, &[]), CityNeeds::All);
+}
+
+#[test]
+fn a_viewport_needs_the_cities_it_meets() {
+    let m = manifest();
+    let bbox = |w: &str, s: &str, e: &str, n: &str| {
+        query(&[("west", w), ("south", s), ("east", e), ("north", n)])
+    };
+    assert_eq!(
+        needs(Reach::Viewport, &m, None, &bbox("-79.5", "43.6", "-79.3", "43.7")),
+        some(&["city_ca_tor"])
+    );
+    assert_eq!(
+        needs(Reach::Viewport, &m, None, &bbox("-10", "10", "-9", "11")),
+        some(&[])
+    );
+    assert_eq!(
+        needs(Reach::Viewport, &m, None, &bbox("x", "43.6", "-79.3", "43.7")),
+        some(&[])
+    );
+}
