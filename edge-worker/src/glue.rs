@@ -1,17 +1,15 @@
 //! The workerd entry point and the [`Backend`] over workerd's services:
-//! D1 (`KEYS`) for keys, a Durable Object per key (`QUOTA`) for daily counts, and the
-//! static assets binding (`ARTIFACTS`) for the model files, and the Workers console
+//! D1 (`KEYS`) for keys, a Durable Object per key (`QUOTA`) for daily counts, the R2
+//! bucket (`MODELS`) for the model files, and the Workers console
 //! (`console_error!`) for the failures the API layer logs through
 //! [`Backend::log_failure`]. Everything else lives in [`crate::api`].
 
-use std::cell::RefCell;
-use std::sync::OnceLock;
+use std::cell::{OnceCell, RefCell};
+use std::rc::Rc;
 
 use bytes::{Bytes, BytesMut};
 use chrono::NaiveDate;
 use futures_util::StreamExt;
-use hexrisk_engine::artifact::Manifest;
-use hexrisk_engine::city::{Atlas, CityModel};
 use http_body_util::Full;
 use serde::{Deserialize, Serialize};
 use worker::{
@@ -20,43 +18,32 @@ use worker::{
 
 use crate::api::backend::{Backend, BackendError};
 use crate::api::keys::{KeyRecord, KeyRow};
+use crate::api::models::{ModelStore, StoreSettings};
 use crate::api::quota::{self, QuotaState};
 use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
 
-/// Models, loaded once per isolate on first use.
-static ATLAS: OnceLock<Atlas> = OnceLock::new();
+thread_local! {
+    /// The isolate's model versions, kept across requests (workerd runs one
+    /// request at a time per thread, interleaved only at awaits).
+    static STORE: OnceCell<Rc<ModelStore>> = const { OnceCell::new() };
+}
+
+/// The isolate's store, made on first use with the Worker's settings.
+fn model_store(env: &Env) -> Rc<ModelStore> {
+    STORE.with(|cell| {
+        Rc::clone(cell.get_or_init(|| {
+            let var = |name: &str| env.var(name).ok().map(|v| v.to_string());
+            Rc::new(ModelStore::new(StoreSettings::from_vars(
+                var("HEXRISK_MANIFEST_TTL_SECONDS").as_deref(),
+                var("HEXRISK_MAX_CITIES").as_deref(),
+            )))
+        }))
+    })
+}
 
 struct WorkerBackend {
     env: Env,
-}
-
-async fn asset(env: &Env, path: &str) -> Result<Vec<u8>, BackendError> {
-    let fail = |reason: String| BackendError::new("models", reason);
-    let fetcher = env.assets("ARTIFACTS").map_err(|e| fail(e.to_string()))?;
-    let answer = fetcher
-        .fetch(format!("https://artifacts.invalid/{path}"), None)
-        .await
-        .map_err(|e| fail(e.to_string()))?;
-    if !answer.status().is_success() {
-        return Err(fail(format!("{path}: HTTP {}", answer.status())));
-    }
-    let bytes = read_body(answer.into_body(), usize::MAX)
-        .await
-        .map_err(|_| fail(format!("{path}: unreadable")))?;
-    Ok(bytes.to_vec())
-}
-
-async fn load_atlas(env: &Env) -> Result<Atlas, BackendError> {
-    let manifest: Manifest = serde_json::from_slice(&asset(env, Manifest::FILE_NAME).await?)
-        .map_err(|e| BackendError::new("models", format!("manifest: {e}")))?;
-    let mut atlas = Atlas::default();
-    for city in manifest.cities {
-        let bytes = asset(env, &city.file).await?;
-        let model = CityModel::from_bytes(&bytes)
-            .map_err(|e| BackendError::new("models", format!("{}: {e}", city.file)))?;
-        atlas.insert(model);
-    }
-    Ok(atlas)
+    store: Rc<ModelStore>,
 }
 
 impl Backend for WorkerBackend {
@@ -101,16 +88,20 @@ impl Backend for WorkerBackend {
         answer.json::<QuotaState>().await.map_err(fail)
     }
 
-    async fn atlas(&self) -> Result<&Atlas, BackendError> {
-        if let Some(atlas) = ATLAS.get() {
-            return Ok(atlas);
+    async fn read_model_file(&self, key: &str) -> Result<Option<Vec<u8>>, BackendError> {
+        let fail = |e: worker::Error| BackendError::new("models", format!("{key}: {e}"));
+        let bucket = self.env.bucket("MODELS").map_err(fail)?;
+        let Some(object) = bucket.get(key).execute().await.map_err(fail)? else {
+            return Ok(None);
+        };
+        match object.body() {
+            Some(body) => body.bytes().await.map(Some).map_err(fail),
+            None => Err(BackendError::new("models", format!("{key}: no body"))),
         }
-        let loaded = load_atlas(&self.env).await?;
-        // Another request may have finished loading first; either copy is the same.
-        let _ = ATLAS.set(loaded);
-        ATLAS
-            .get()
-            .ok_or_else(|| BackendError::new("models", "not loaded"))
+    }
+
+    fn models(&self) -> &ModelStore {
+        &self.store
     }
 
     async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
@@ -218,7 +209,8 @@ async fn fetch(
     let answer = match read_body(body, api::MAX_BODY_BYTES).await {
         Ok(bytes) => {
             let request = http::Request::from_parts(parts, bytes);
-            api::handle(&request, ctx, &WorkerBackend { env }).await
+            let store = model_store(&env);
+            api::handle(&request, ctx, &WorkerBackend { env, store }).await
         }
         Err(err) => response::error(&err),
     };
