@@ -18,7 +18,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke schema load
+.PHONY: help run test tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -172,5 +172,18 @@ bench-routing: tools artifacts pkg
 # directly, so the HTTP overhead shows.
 bench-http: tools tools-wrk artifacts worker
 	$(run-bench-http)
+
+# Deploys to Cloudflare (docs/DEPLOY.md): needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID;
+# builds, then creates or reuses the D1 database, the R2 bucket and the Worker.
+# `make deploy DEPLOY_ARGS=--dry-run` prints the wrangler commands and bundles without network.
+DEPLOY_ARGS ?=
+deploy:
+	bash scripts/deploy.sh $(DEPLOY_ARGS)
+
+# No network: the bundle of `wrangler deploy --dry-run` against the Workers size and startup
+# limits, wrangler.toml against placeholders deploy would not replace, deploy.sh's dry run and
+# its runs against a fake account (tests/deploy/).
+check-deploy: tools worker
+	$(NODE) --test --test-concurrency=1 'tests/deploy/*.test.mjs'
 
 test: tools-test lint rust-test check-model-card fuzz-smoke pkg worker js-test

@@ -7,8 +7,11 @@
 //
 // Only the SHA-256 digest of a key is stored; the key itself is printed once.
 // Works on the local store of `wrangler dev --persist-to $HEXRISK_STATE`
-// (default .state/wrangler); pass --remote to act on the deployed database.
+// (default .state/wrangler); pass --remote to act on the deployed database, through the
+// config `make deploy` writes (build/wrangler.deploy.toml, or --config FILE): the committed
+// wrangler.toml holds a placeholder database id.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +20,7 @@ import { promisify } from 'node:util';
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_STATE = path.join(root, '.state/wrangler');
+export const DEPLOY_CONFIG = path.join(root, 'build/wrangler.deploy.toml');
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 // Daily request limits by tier: the one place they are set. Each key's record stores
 // its limit, which the Worker enforces; enterprise keys need --limit.
@@ -42,9 +46,10 @@ function sqlString(value) {
   return value === null || value === undefined ? 'NULL' : `'${String(value).replaceAll("'", "''")}'`;
 }
 
-async function d1(sql, { stateDir = DEFAULT_STATE, remote = false } = {}) {
+async function d1(sql, { stateDir = DEFAULT_STATE, remote = false, config } = {}) {
   const bin = path.join(root, 'node_modules/.bin');
   const where = remote ? ['--remote'] : ['--local', '--persist-to', stateDir];
+  if (config) where.push('-c', config);
   const { stdout } = await run(path.join(bin, 'wrangler'), ['d1', 'execute', 'hexrisk-keys', ...where, '--json', '--command', sql], {
     cwd: path.join(root, 'edge-worker'),
     env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
@@ -63,7 +68,7 @@ export async function applyMigrations({ stateDir = DEFAULT_STATE } = {}) {
 }
 
 /** Issues a key; resolves to `{ key, id, kind, tier, dailyLimit, expiresAt, origins }`. */
-export async function issueKey({ kind, tier, dailyLimit, origins = [], label = '', issuedAt = new Date(), stateDir, remote } = {}) {
+export async function issueKey({ kind, tier, dailyLimit, origins = [], label = '', issuedAt = new Date(), stateDir, remote, config } = {}) {
   if (!['sandbox', 'live'].includes(kind)) throw new Error('kind must be sandbox or live');
   tier ??= kind === 'sandbox' ? 'sandbox' : 'partner';
   if (!['sandbox', 'partner', 'enterprise'].includes(tier)) throw new Error('tier must be sandbox, partner or enterprise');
@@ -81,20 +86,20 @@ export async function issueKey({ kind, tier, dailyLimit, origins = [], label = '
     `INSERT INTO api_keys (id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins, label) VALUES (${[
       id, digest(key), kind, tier, limit, issued.toISOString(), expiresAt, null, JSON.stringify(origins), label,
     ].map((v) => (typeof v === 'number' ? String(v) : sqlString(v))).join(', ')})`,
-    { stateDir, remote },
+    { stateDir, remote, config },
   );
   return { key, id, kind, tier, dailyLimit: limit, expiresAt, origins };
 }
 
 /** Revokes a key by id or by the key itself; effective on the next request. */
-export async function revokeKey({ id, key, stateDir, remote } = {}) {
+export async function revokeKey({ id, key, stateDir, remote, config } = {}) {
   const where = id ? `id = ${sqlString(id)}` : `digest = ${sqlString(digest(key))}`;
-  const result = await d1(`UPDATE api_keys SET revoked_at = ${sqlString(new Date().toISOString())} WHERE ${where} AND revoked_at IS NULL`, { stateDir, remote });
+  const result = await d1(`UPDATE api_keys SET revoked_at = ${sqlString(new Date().toISOString())} WHERE ${where} AND revoked_at IS NULL`, { stateDir, remote, config });
   return result[0]?.meta?.changes ?? 0;
 }
 
-export async function listKeys({ stateDir, remote } = {}) {
-  const result = await d1('SELECT id, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins, label FROM api_keys ORDER BY issued_at', { stateDir, remote });
+export async function listKeys({ stateDir, remote, config } = {}) {
+  const result = await d1('SELECT id, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins, label FROM api_keys ORDER BY issued_at', { stateDir, remote, config });
   return result[0]?.results ?? [];
 }
 
@@ -114,10 +119,15 @@ function parseArgs(argv) {
       case '--key': args.key = value(); break;
       case '--state': args.stateDir = value(); break;
       case '--remote': args.remote = true; break;
+      case '--config': args.config = path.resolve(value()); break;
       default: throw new Error(`unknown option ${flag}`);
     }
   }
   args.stateDir ??= process.env.HEXRISK_STATE ?? DEFAULT_STATE;
+  if (args.remote) {
+    args.config ??= DEPLOY_CONFIG;
+    if (!existsSync(args.config)) throw new Error(`--remote needs the deploy config ${path.relative(process.cwd(), args.config)}: run make deploy first, or pass --config FILE`);
+  }
   return args;
 }
 
