@@ -18,11 +18,13 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test publish tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
 	@echo "make test  - install what is missing and run every test"
+	@echo "make publish       - upload build/artifacts as a new model version (PUBLISH_ARGS=--remote for Cloudflare)"
+	@echo "make deploy        - deploy to Cloudflare (docs/DEPLOY.md)"
 	@echo "make load          - 60 s mixed load at 64 connections, exact quota under load"
 	@echo "make fuzz          - every fuzz target for FUZZ_SECONDS (default 300) each"
 	@echo "make schema        - schemathesis on both APIs, SCHEMATHESIS_EXAMPLES (default 500) per operation"
@@ -65,6 +67,12 @@ worker: tools
 
 BUILD_TOOL := cargo run --quiet --profile native-tool -p hexrisk-builder --
 
+# Uploads build/artifacts (a new model version) to the Worker's R2 bucket: the local one
+# of `make run` (.state/wrangler) or, with PUBLISH_ARGS=--remote, the deployed one.
+# Roll back with PUBLISH_ARGS='--manifest build/artifacts/manifests/<version>.json'.
+publish: tools
+	bash scripts/publish.sh $(PUBLISH_ARGS)
+
 verify-data:
 	$(BUILD_TOOL) verify-data
 
@@ -102,7 +110,7 @@ rust-test: artifacts
 	cargo test --workspace
 
 js-test: tools tools-browser tools-schema
-	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs' 'tests/package/*.test.mjs'
+	$(NODE) --test --test-concurrency=1 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs' 'tests/package/*.test.mjs' 'tests/deploy/*.test.mjs'
 
 # Coverage-guided fuzzing (cargo fuzz / libFuzzer, AddressSanitizer). The machine has
 # only the stable toolchain; RUSTC_BOOTSTRAP=1 lets it take the sanitizer flags

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Starts the edge Worker under `wrangler dev` and the demo page, with fresh demo keys;
-# stops both on Ctrl-C. The forecasting clock is pinned to 2022-01-03, Toronto's first
+# Publishes the built models to the local bucket and starts the edge Worker under
+# `wrangler dev` and the demo page, with fresh demo keys; stops both on Ctrl-C. The forecasting clock is pinned to 2022-01-03, Toronto's first
 # forecast week after its data (HEXRISK_CLOCK= to override, empty for real time).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,6 +11,9 @@ clock=${HEXRISK_CLOCK-2022-01-03}
 issue() { node "$root/scripts/keys.mjs" issue --state "$state" "$@" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).key))'; }
 sandbox_key=$(issue --kind sandbox --label demo-sandbox --origin "http://127.0.0.1:${DEMO_PORT}" --origin "http://localhost:${DEMO_PORT}")
 live_key=$(issue --kind live --label demo-live --origin "http://127.0.0.1:${DEMO_PORT}" --origin "http://localhost:${DEMO_PORT}")
+
+# The models go to the local R2 bucket the Worker reads (as make publish does).
+bash "$root/scripts/publish.sh" --persist-to "$state"
 
 node "$root/scripts/serve-demo.mjs" &
 demo_pid=$!

@@ -1,22 +1,25 @@
-// Faults under `wrangler dev`: a missing or corrupt model artifact makes both health
-// endpoints report `unhealthy` (503) and every model-backed request answer
-// INTERNAL_ERROR in the documented error shape, with no internal detail; and the key
-// store holds digests only, never key text.
+// Faults under `wrangler dev`: a Worker whose bucket holds a missing or corrupt model
+// artifact, with no earlier version to fall back on, reports `unhealthy` (503) on both
+// health endpoints, and every request for that city answers INTERNAL_ERROR in the
+// documented error shape, with no internal detail; and the key store holds digests
+// only, never key text. (A bad version published over a good one: publish.test.mjs.)
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { keyStore, startWorker } from '../support/wrangler.mjs';
+import { keyStore, putObject, startWorker } from '../support/wrangler.mjs';
 
 const artifacts = new URL('../../build/artifacts/', import.meta.url).pathname;
+const manifest = JSON.parse(readFileSync(path.join(artifacts, 'manifest.json')));
+const fileOf = (code) => manifest.cities.find((c) => c.code === code).file;
 const workers = [];
 after(() => Promise.all(workers.map((w) => w.stop())));
 
-/** A Worker serving `assets` (a folder) with one live key; resolves to { worker, key, state }. */
-async function serve(assets) {
+/** A Worker whose bucket holds `objects` (key to bytes) only, with one live key; resolves to { worker, key, state }. */
+async function serve(objects) {
   const { state, keys: { key } } = await keyStore('faults', { key: { kind: 'live', origins: ['http://127.0.0.1:8080'] } });
-  const worker = await startWorker({ persistTo: state, assetsDir: assets, vars: { HEXRISK_CLOCK: '2022-01-03' } });
+  for (const [name, bytes] of Object.entries(objects)) await putObject(state, name, bytes);
+  const worker = await startWorker({ persistTo: state, models: false, vars: { HEXRISK_CLOCK: '2022-01-03' } });
   workers.push(worker);
   return { worker, key, state };
 }
@@ -48,20 +51,29 @@ async function assertBroken(worker, key) {
 }
 
 test('a missing artifact: unhealthy, and INTERNAL_ERROR in the error shape', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-missing-'));
-  copyFileSync(path.join(artifacts, 'manifest.json'), path.join(dir, 'manifest.json'));
-  copyFileSync(path.join(artifacts, 'city_us_sfo.hxrk'), path.join(dir, 'city_us_sfo.hxrk'));
-  const { worker, key } = await serve(dir);
+  const { worker, key } = await serve({
+    'manifest.json': readFileSync(path.join(artifacts, 'manifest.json')),
+    [fileOf('city_us_sfo')]: readFileSync(path.join(artifacts, fileOf('city_us_sfo'))),
+  });
   await assertBroken(worker, key);
+  // The router's record names each city without a usable version, and why.
+  const health = await (await fetch(`${worker.url}/health`)).json();
+  const problems = Object.fromEntries(health.models.problems.map((p) => [p.city, p.reason]));
+  assert.match(problems.city_ca_tor, /missing/);
+  assert.equal(problems.city_us_sfo, undefined);
+  // A city whose file is there still answers.
+  const res = await fetch(`${worker.url}/v1/coverage?city=city_us_sfo`, { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).city, 'city_us_sfo');
 });
 
 test('a corrupt artifact: unhealthy, and INTERNAL_ERROR in the error shape', async () => {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-corrupt-'));
-  for (const file of readdirSync(artifacts)) copyFileSync(path.join(artifacts, file), path.join(dir, file));
-  const toronto = readFileSync(path.join(dir, 'city_ca_tor.hxrk'));
-  toronto[toronto.length >> 1] ^= 0xff; // one flipped byte: the checksum must catch it
-  writeFileSync(path.join(dir, 'city_ca_tor.hxrk'), toronto);
-  const { worker, key, state } = await serve(dir);
+  const toronto = readFileSync(path.join(artifacts, fileOf('city_ca_tor')));
+  toronto[toronto.length >> 1] ^= 0xff; // one flipped byte: the digest must catch it
+  const { worker, key, state } = await serve({
+    'manifest.json': readFileSync(path.join(artifacts, 'manifest.json')),
+    [fileOf('city_ca_tor')]: toronto,
+  });
   await assertBroken(worker, key);
 
   // The key store (SQLite files under the persisted state) holds digests, never the key.

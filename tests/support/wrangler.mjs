@@ -1,13 +1,68 @@
 // Starts the edge Worker under `wrangler dev` (real workerd) for API tests.
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+const ARTIFACTS = path.join(root, 'build/artifacts');
+/** The local R2 store under a `--persist-to` folder. */
+const R2_DIR = ['v3', 'r2'];
+
+/**
+ * Publishes a model version into the local bucket of `state` (a `--persist-to` folder)
+ * with scripts/publish.sh, the command `make run` and `make publish` use. Options:
+ * `artifacts` (an artifacts folder, default build/artifacts), `manifest` (another
+ * manifest of that folder, to roll back).
+ */
+export async function publishModels(state, { artifacts = ARTIFACTS, manifest } = {}) {
+  const bin = path.join(root, 'node_modules/.bin');
+  const args = [path.join(root, 'scripts/publish.sh'), '--persist-to', state, '--artifacts', artifacts];
+  if (manifest) args.push('--manifest', manifest);
+  const { stdout } = await run('bash', args, {
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  });
+  return stdout;
+}
+
+/** Puts one object (`bytes`, a Buffer) into the local bucket of `state`, as is. */
+export async function putObject(state, key, bytes) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-object-'));
+  const file = path.join(dir, 'object');
+  writeFileSync(file, bytes);
+  const bin = path.join(root, 'node_modules/.bin');
+  await run(path.join(bin, 'wrangler'), ['r2', 'object', 'put', `hexrisk-models/${key}`, '--file', file, '--local', '--persist-to', state], {
+    cwd: path.join(root, 'edge-worker'),
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  });
+  rmSync(dir, { recursive: true, force: true });
+}
+
+/**
+ * Fills the local bucket of `state` with the build's models: published once per
+ * manifest version into build/r2-template/<version> (publishing takes seconds), then
+ * copied into each new state folder.
+ */
+async function withBuildModels(state) {
+  const { version } = JSON.parse(readFileSync(path.join(ARTIFACTS, 'manifest.json'), 'utf8'));
+  const template = path.join(root, 'build/r2-template', version);
+  if (!existsSync(path.join(template, ...R2_DIR))) {
+    const scratch = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-r2-'));
+    await publishModels(scratch);
+    rmSync(template, { recursive: true, force: true });
+    cpSync(scratch, `${template}.partial`, { recursive: true });
+    // Whole or absent: another test process may be reading templates too.
+    renameSync(`${template}.partial`, template);
+  }
+  if (!existsSync(path.join(state, ...R2_DIR))) {
+    cpSync(path.join(template, ...R2_DIR), path.join(state, ...R2_DIR), { recursive: true });
+  }
+}
 
 /** A TCP port that was free a moment ago. */
 export function freePort() {
@@ -25,19 +80,21 @@ export function freePort() {
  * Runs `wrangler dev` on a free port and resolves once it serves requests.
  * `persistTo` keeps Durable Object / D1 state between restarts (a fresh temp dir by default);
  * `port` reuses a port (to restart a Worker where its clients expect it).
+ * `models`: `'build'` (default) puts the build's models in the local bucket unless it
+ * has some already; `false` leaves the bucket as it is (a test publishes its own).
  * `stop(signal)` ends wrangler and workerd (SIGTERM by default; SIGKILL for a crash).
  */
-export async function startWorker({ persistTo, vars = {}, assetsDir, port: fixedPort, timeoutMs = 90_000 } = {}) {
+export async function startWorker({ persistTo, vars = {}, models = 'build', port: fixedPort, timeoutMs = 90_000 } = {}) {
   const port = fixedPort ?? await freePort();
   const inspectorPort = await freePort();
   const state = persistTo ?? mkdtempSync(path.join(os.tmpdir(), 'hexrisk-wrangler-'));
+  if (models === 'build') await withBuildModels(state);
   const bin = path.join(root, 'node_modules/.bin');
   const child = spawn(
     path.join(bin, 'wrangler'),
     ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
       '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn',
-      ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`]),
-      ...(assetsDir ? ['--assets', assetsDir] : [])],
+      ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])],
     {
       cwd: path.join(root, 'edge-worker'),
       env: {

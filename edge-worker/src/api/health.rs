@@ -58,6 +58,10 @@ impl ServiceHealth {
     pub fn new(model_status: Option<ModelStatus>, database: bool) -> Self {
         let models = match &model_status {
             None => Component::Unhealthy,
+            // A refused version with no older one to serve: that city fails.
+            Some(status) if status.problems.iter().any(|p| unservable(status, p)) => {
+                Component::Unhealthy
+            }
             Some(status) if !status.problems.is_empty() => Component::Degraded,
             Some(_) => Component::Healthy,
         };
@@ -85,6 +89,15 @@ impl ServiceHealth {
             (StatusCode::OK, Component::Healthy)
         }
     }
+}
+
+fn unservable(status: &ModelStatus, problem: &super::models::Problem) -> bool {
+    problem.city.as_ref().is_some_and(|code| {
+        status
+            .cities
+            .iter()
+            .any(|c| &c.code == code && c.serving.is_none())
+    })
 }
 
 fn timestamp(now: DateTime<Utc>) -> String {
@@ -226,6 +239,19 @@ mod tests {
             body["models"]["problems"],
             json!([{"city": "city_ca_tor", "version": "2022-01-02.ffffffffffff", "reason": "does not match its SHA-256"}])
         );
+    }
+
+    #[test]
+    fn a_refused_version_with_nothing_older_is_unhealthy() {
+        let problem = Problem {
+            city: Some("city_ca_tor".into()),
+            version: Some("2021-12-26.abcdefabcdef".into()),
+            reason: "missing".into(),
+        };
+        let mut models = status(vec![problem]);
+        models.cities[0].serving = None;
+        let (code, body) = router_health(&ServiceHealth::new(Some(models), true), at());
+        assert_eq!((code, &body["status"]), (StatusCode::SERVICE_UNAVAILABLE, &json!("unhealthy")));
     }
 
     #[test]

@@ -100,7 +100,8 @@ pub struct CityStatus {
     /// The version the manifest names.
     pub version: String,
     /// The version answers come from: the manifest's, or an older one while the
-    /// manifest's cannot be used; `None` before the city is first needed.
+    /// manifest's cannot be used; `None` before the city is first needed, and for a
+    /// refused version with nothing to fall back on.
     pub serving: Option<String>,
     /// The last date of the data behind the manifest's version.
     pub data_through: chrono::NaiveDate,
@@ -334,8 +335,14 @@ impl ModelStore {
                 code: entry.code.clone(),
                 version: entry.version.clone(),
                 serving: if state.failures.contains_key(&entry.code) {
-                    state.good.get(&entry.code).map(|g| g.version.clone())
-                } else if state.good.get(&entry.code).is_some() {
+                    // The version a request would fall back to (see `city`).
+                    state
+                        .good
+                        .get(&entry.code)
+                        .or_else(|| state.previous.as_ref().and_then(|p| p.city(&entry.code)))
+                        .filter(|f| f.version != entry.version)
+                        .map(|g| g.version.clone())
+                } else if state.good.contains_key(&entry.code) {
                     Some(entry.version.clone())
                 } else {
                     None

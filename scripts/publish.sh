@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Publishes a model version to the Worker's R2 bucket (binding MODELS): every artifact
+# file the manifest names, the manifest's copy under manifests/, and manifest.json
+# last, so a Worker that rereads the manifest always finds complete files. Artifact
+# files are immutable (named by data-through date and digest), so uploading one again
+# changes nothing.
+#
+#   scripts/publish.sh [--local [--persist-to DIR]] [--remote] [--artifacts DIR]
+#                      [--manifest FILE]
+#
+# --local (default) writes the bucket of `wrangler dev --persist-to DIR` (default
+# .state/wrangler, as make run); --remote the deployed bucket (with the config deploy
+# writes, $HEXRISK_WRANGLER_CONFIG). --manifest publishes another manifest of the
+# artifacts folder, for example manifests/<version>.json to roll back.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+where=(--local --persist-to "$root/.state/wrangler")
+artifacts="$root/build/artifacts"
+manifest=""
+while (($#)); do
+  case $1 in
+    --local) where=(--local --persist-to "${where[2]:-$root/.state/wrangler}") ;;
+    --persist-to) where=(--local --persist-to "$(cd "$2" 2>/dev/null && pwd || echo "$2")"); shift ;;
+    --remote) where=(--remote) ;;
+    --artifacts) artifacts=$(cd "$2" && pwd); shift ;;
+    --manifest) manifest=$2; shift ;;
+    *) echo "publish: unknown argument $1" >&2; exit 2 ;;
+  esac
+  shift
+done
+manifest=${manifest:-$artifacts/manifest.json}
+[[ -f $manifest ]] || { echo "publish: no manifest at $manifest (run make artifacts)" >&2; exit 1; }
+config=()
+if [[ ${where[0]} == --remote && -n ${HEXRISK_WRANGLER_CONFIG:-} ]]; then
+  config=(--config "$HEXRISK_WRANGLER_CONFIG")
+fi
+bucket=hexrisk-models
+
+# The files the manifest names, checked against its sizes and digests before any upload.
+mapfile -t files < <(node - "$manifest" "$artifacts" <<'JS'
+const { readFileSync } = require('node:fs');
+const { createHash } = require('node:crypto');
+const path = require('node:path');
+const [manifestPath, dir] = process.argv.slice(2);
+const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+for (const city of manifest.cities) {
+  const bytes = readFileSync(path.join(dir, city.file));
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  if (bytes.length !== city.bytes || digest !== city.sha256) {
+    console.error(`publish: ${city.file} does not match the manifest; nothing was uploaded`);
+    process.exit(1);
+  }
+  console.log(city.file);
+}
+console.log(`manifests/${manifest.version}.json`);
+JS
+)
+version=${files[-1]#manifests/}
+version=${version%.json}
+
+put() {
+  (cd "$root/edge-worker" && wrangler r2 object put "$bucket/$1" --file "$2" \
+    --content-type "$3" "${where[@]}" "${config[@]}" >/dev/null)
+}
+for file in "${files[@]::${#files[@]}-1}"; do
+  put "$file" "$artifacts/$file" application/octet-stream
+done
+put "manifests/$version.json" "$manifest" application/json
+put manifest.json "$manifest" application/json
+echo "published model version $version (${#files[@]} files) to $bucket ${where[*]}"
