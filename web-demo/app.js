@@ -46,12 +46,38 @@ const offline = {
   precincts: (q) => engine.precincts(q, CLOCK),
 };
 
+// ---- freshness: the data behind what the map colours ------------------------------------
+/** The published models (versioned file names, data-through dates), read once. */
+let manifest;
+const artifactsManifest = async () => (manifest ??= await (await fetch('/artifacts/manifest.json')).json());
+/** Model version label per city, by source: a label is `<data-through date>.<digest>`. */
+const versions = { offline: {}, online: {} };
+
+function showFreshness() {
+  const code = $('city').value;
+  const which = $('source').value === 'online' ? 'online' : 'offline';
+  const label = versions[which][code];
+  $('freshness').textContent = label
+    ? `Data through ${label.split('.')[0]} (model ${label}, ${which === 'online' ? 'from the API' : 'in this browser'})`
+    : '';
+}
+
+/** Notes the versions an API answer names in its Hexrisk-Model-Version header. */
+function noteVersions(header) {
+  for (const pair of (header ?? '').split(',')) {
+    const [code, label] = pair.trim().split('=');
+    if (code && label) versions.online[code] = label;
+  }
+  showFreshness();
+}
+
 async function http(method, path, body) {
   const response = await fetch(`${API}${path}`, {
     method,
     headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
+  noteVersions(response.headers.get('hexrisk-model-version'));
   const answer = await response.json();
   if (!response.ok) throw Object.assign(new Error(answer.message), { code: answer.code, details: answer.details });
   return answer;
@@ -193,8 +219,11 @@ async function drawPrecincts() {
 
 async function loadCity(code) {
   if (!cities[code]) {
-    cities[code] = engine.addCity(await fetchArtifact(`/artifacts/${code}.hxrk`));
+    const entry = (await artifactsManifest()).cities.find((c) => c.code === code);
+    cities[code] = engine.addCity(await fetchArtifact(`/artifacts/${entry.file}`));
+    versions.offline[code] = entry.version;
   }
+  showFreshness();
   const city = cities[code];
   const range = engine.predictionRange(code, CLOCK);
   $('week').min = range.start;
@@ -226,6 +255,7 @@ map.on('click', async (event) => {
 const recolour = () => drawHexes().then(drawPrecincts).then(route).catch(fail);
 $('city').addEventListener('change', () => loadCity($('city').value).catch(fail));
 for (const id of ['intent', 'week', 'source']) $(id).addEventListener('change', recolour);
+$('source').addEventListener('change', showFreshness);
 $('method').addEventListener('change', () => route());
 $('classes').addEventListener('change', recolour);
 $('precincts').addEventListener('change', () => drawPrecincts().catch(fail));

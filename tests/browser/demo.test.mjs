@@ -5,7 +5,7 @@
 // Screenshots of each state go to test-output/; timings to test-output/map-timings.json.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
@@ -14,6 +14,7 @@ import { OUTPUT_DIR, openPage } from '../support/browser.mjs';
 import { startWorker } from '../support/wrangler.mjs';
 
 const UNION = { lat: 43.6453, lng: -79.3806 };
+const manifest = JSON.parse(readFileSync(new URL('../../build/artifacts/manifest.json', import.meta.url)));
 const CHRISTIE_PITS = { lat: 43.6645, lng: -79.4206 };
 let server;
 let worker;
@@ -48,6 +49,15 @@ test('the Toronto grid renders coloured hexes and a 17-band legend', async () =>
   assert.ok(new Set(bands).size >= 10, 'many bands in use');
   assert.equal(await page.locator('#legend li').count(), 17);
   await page.screenshot({ path: `${OUTPUT_DIR}/map-grid.png` });
+});
+
+test('the map says the data-through date and model version of what it colours', async () => {
+  const { page } = session;
+  const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
+  assert.equal(
+    await page.locator('#freshness').textContent(),
+    `Data through ${toronto.data_through} (model ${toronto.version}, in this browser)`,
+  );
 });
 
 test('changing the intent recolours the grid', async () => {
@@ -97,6 +107,12 @@ test('offline and online modes give identical numbers', async () => {
   await page.waitForTimeout(200);
   assert.deepEqual(await colours(page), offlineBands);
   assert.deepEqual(await routeMetrics(page), offlineRoute);
+  // Online, the version is the one the API's answers name (Hexrisk-Model-Version).
+  const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
+  assert.equal(
+    await page.locator('#freshness').textContent(),
+    `Data through ${toronto.data_through} (model ${toronto.version}, from the API)`,
+  );
   await page.screenshot({ path: `${OUTPUT_DIR}/map-online.png` });
   await page.selectOption('#source', 'offline');
 });

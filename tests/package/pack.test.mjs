@@ -19,7 +19,8 @@ const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const node = process.execPath;
 const work = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-pack-'));
-const artifact = path.join(root, 'build/artifacts/city_ca_tor.hxrk');
+const artifacts = path.join(root, 'build/artifacts');
+const artifact = path.join(artifacts, JSON.parse(readFileSync(path.join(artifacts, 'manifest.json'))).cities.find((c) => c.code === 'city_ca_tor').file);
 // The Vite release the package is tested against (installed from npm into a temp dir).
 const VITE = 'vite@8.3.8';
 let tarball;

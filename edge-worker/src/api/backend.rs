@@ -4,8 +4,8 @@
 
 use chrono::NaiveDate;
 
-use super::models::ModelStore;
 use super::keys::KeyRecord;
+use super::models::ModelStore;
 use super::quota::QuotaState;
 
 /// A failure of a dependency (store, counter or model files).

@@ -157,10 +157,9 @@ impl Endpoint {
     /// they need (`None` for endpoints that read no model).
     const fn reach(self) -> Option<Reach> {
         match self {
-            Self::Cities
-            | Self::PrecinctsStatus
-            | Self::PrecinctsAllScores
-            | Self::Precincts => Some(Reach::Everywhere),
+            Self::Cities | Self::PrecinctsStatus | Self::PrecinctsAllScores | Self::Precincts => {
+                Some(Reach::Everywhere)
+            }
             Self::Coverage => Some(Reach::NamedCity),
             Self::HexesAll => Some(Reach::Viewport),
             Self::RouteRisk => Some(Reach::Lines),
@@ -481,9 +480,7 @@ async fn answer<B: Backend>(
     };
     add_headers(&mut answer, quota::headers(state, ctx.now));
     if let Some(versions) = versions {
-        answer
-            .headers_mut()
-            .insert(MODEL_VERSION_HEADER, versions);
+        answer.headers_mut().insert(MODEL_VERSION_HEADER, versions);
     }
     if let (Api::Router, Some(origin)) = (api, origin) {
         // `authenticate` refused origins the key does not list.

@@ -146,7 +146,10 @@ fn models_record(status: &ModelStatus) -> Value {
 #[must_use]
 pub fn router_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusCode, Value) {
     let (status, overall) = health.overall();
-    let cities = health.model_status.as_ref().map_or(&[][..], |s| &s.cities[..]);
+    let cities = health
+        .model_status
+        .as_ref()
+        .map_or(&[][..], |s| &s.cities[..]);
     let body = json!({
         "status": overall.as_str(),
         "service": "hexrisk-router",
@@ -231,10 +234,16 @@ mod tests {
         };
         let degraded = ServiceHealth::new(Some(status(vec![problem])), true);
         let (code, body) = prediction_health(&degraded, at());
-        assert_eq!((code, &body["status"]), (StatusCode::OK, &json!("degraded")));
+        assert_eq!(
+            (code, &body["status"]),
+            (StatusCode::OK, &json!("degraded"))
+        );
         assert_eq!(body["services"]["models"], "degraded");
         let (code, body) = router_health(&degraded, at());
-        assert_eq!((code, &body["status"]), (StatusCode::OK, &json!("degraded")));
+        assert_eq!(
+            (code, &body["status"]),
+            (StatusCode::OK, &json!("degraded"))
+        );
         assert_eq!(
             body["models"]["problems"],
             json!([{"city": "city_ca_tor", "version": "2022-01-02.ffffffffffff", "reason": "does not match its SHA-256"}])
@@ -251,7 +260,10 @@ mod tests {
         let mut models = status(vec![problem]);
         models.cities[0].serving = None;
         let (code, body) = router_health(&ServiceHealth::new(Some(models), true), at());
-        assert_eq!((code, &body["status"]), (StatusCode::SERVICE_UNAVAILABLE, &json!("unhealthy")));
+        assert_eq!(
+            (code, &body["status"]),
+            (StatusCode::SERVICE_UNAVAILABLE, &json!("unhealthy"))
+        );
     }
 
     #[test]
@@ -262,7 +274,10 @@ mod tests {
         assert_eq!(body["coverage"]["precincts"], 16);
         assert_eq!(body["coverage"]["cells"], 815);
         assert_eq!(body["models"]["version"], "2021-12-26.0123456789ab");
-        assert_eq!(body["models"]["cities"][0]["version"], "2021-12-26.abcdefabcdef");
+        assert_eq!(
+            body["models"]["cities"][0]["version"],
+            "2021-12-26.abcdefabcdef"
+        );
         assert_eq!(body["models"]["cities"][0]["data_through"], "2021-12-26");
     }
 }

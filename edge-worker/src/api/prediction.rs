@@ -358,6 +358,7 @@ fn city_record(city: &CityModel, now: DateTime<Utc>) -> Value {
         "prediction_range": { "start": range.start.to_string(), "end": range.end.to_string() },
         "grid_cells": city.cell_count(),
         "model_mae": city.artifact().model.mae,
+        "model_version": city.artifact().model.version,
     })
 }
 

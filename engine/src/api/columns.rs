@@ -116,11 +116,10 @@ impl<'a> ScoreCache<'a> {
 
 /// The city (by position in the atlas) and grid position of a covered cell.
 pub(crate) fn locate(atlas: &Atlas, cell: CellIndex) -> Option<(usize, &CityModel, usize)> {
-    atlas
-        .cities()
-        .iter()
-        .enumerate()
-        .find_map(|(index, city)| city.position(cell).map(|position| (index, &**city, position)))
+    atlas.cities().iter().enumerate().find_map(|(index, city)| {
+        city.position(cell)
+            .map(|position| (index, &**city, position))
+    })
 }
 
 /// Cells with their safety scores and colour indexes, in parallel columns.

@@ -3,8 +3,8 @@
 
 use super::*;
 use crate::api::keys::{PresentedKey, Tier};
-use crate::api::prediction::tests::{atlas, now};
 use crate::api::models::{ModelStore, StoreSettings};
+use crate::api::prediction::tests::{atlas, now};
 use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
 use hexrisk_engine::city::Atlas;
 use sha2::{Digest, Sha256};
@@ -658,4 +658,44 @@ pub(crate) fn bucket(atlas: &Atlas) -> HashMap<String, Vec<u8>> {
         serde_json::to_vec(&manifest).unwrap(),
     );
     files
+}
+
+#[test]
+fn answers_name_the_published_version_and_its_data_through_date() {
+    let backend = Memory::new();
+    let manifest: Manifest =
+        serde_json::from_slice(&backend.files.borrow()[Manifest::FILE_NAME]).unwrap();
+    let toronto = manifest.city("city_ca_tor").unwrap().clone();
+    let (status, out, response) = call(
+        &backend,
+        Method::POST,
+        "http://x/v1/predict",
+        Some(LIVE_KEY),
+        Some(json!({"latitude": 43.6534, "longitude": -79.3841})),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(out["model_info"]["version"], json!(toronto.version));
+    assert_eq!(
+        out["model_info"]["last_updated"],
+        json!(toronto.data_through.to_string())
+    );
+    assert_eq!(
+        response.headers()[MODEL_VERSION_HEADER],
+        format!("city_ca_tor={}", toronto.version).as_str()
+    );
+    let (_, cities, _) = get(&backend, "http://x/v1/cities", Some(LIVE_KEY));
+    assert_eq!(cities["cities"][0]["model_version"], json!(toronto.version));
+    assert_eq!(
+        cities["cities"][0]["last_updated"],
+        json!(toronto.data_through.to_string())
+    );
+    let (_, health, _) = get(&backend, "http://x/health", None);
+    assert_eq!(health["models"]["version"], json!(manifest.version));
+    assert_eq!(
+        health["models"]["cities"][0]["version"],
+        json!(toronto.version)
+    );
+    // An answer that reads no city names none.
+    let (_, _, response) = get(&backend, "http://x/v1/classes", Some(LIVE_KEY));
+    assert!(!response.headers().contains_key(MODEL_VERSION_HEADER));
 }

@@ -299,9 +299,10 @@ impl ModelStore {
                 state
                     .verified
                     .contains(&(entry.code.clone(), entry.version.clone()))
-                    || state.failures.get(&entry.code).is_some_and(|f| {
-                        f.version == entry.version && !self.may_retry(f, now)
-                    })
+                    || state
+                        .failures
+                        .get(&entry.code)
+                        .is_some_and(|f| f.version == entry.version && !self.may_retry(f, now))
             };
             if !known && let Err(reason) = fetch_checked(backend, entry).await {
                 backend.log_failure(&refused(entry, &reason));

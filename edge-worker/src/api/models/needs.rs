@@ -80,7 +80,9 @@ pub fn needs(
             collect_query(query, &mut points);
             let lines = reach == Reach::Lines;
             CityNeeds::Some(cities_where(manifest, |city| {
-                points.iter().any(|&(lat, lng)| city.may_cover(lat, lng, MARGIN_DEG))
+                points
+                    .iter()
+                    .any(|&(lat, lng)| city.may_cover(lat, lng, MARGIN_DEG))
                     || (lines
                         && points.windows(2).any(|w| {
                             let [(lat_a, lng_a), (lat_b, lng_b)] = [w[0], w[1]];
@@ -128,10 +130,9 @@ fn collect(value: &Value, points: &mut Vec<(f64, f64)>) {
     match value {
         Value::Object(map) => {
             let get = |names: &[&str]| names.iter().find_map(|n| map.get(*n).and_then(number));
-            if let (Some(lat), Some(lng)) = (
-                get(&["latitude", "lat"]),
-                get(&["longitude", "lng", "lon"]),
-            ) {
+            if let (Some(lat), Some(lng)) =
+                (get(&["latitude", "lat"]), get(&["longitude", "lng", "lon"]))
+            {
                 points.push((lat, lng));
             }
             map.values().for_each(|v| collect(v, points));

@@ -15,11 +15,7 @@ fn at(seconds: i64) -> DateTime<Utc> {
 /// versions differ in their bytes.
 fn two_cities(rate: f64) -> Atlas {
     Atlas::new(vec![
-        CityModel::from_artifact(
-            CityFixture::default()
-                .rates_by_index(move |_| rate)
-                .build(),
-        ),
+        CityModel::from_artifact(CityFixture::default().rates_by_index(move |_| rate).build()),
         CityModel::from_artifact(
             CityFixture::default()
                 .code("city_us_sfo")
@@ -101,8 +97,16 @@ fn a_bound_of_one_city_evicts_the_other() {
 fn a_new_version_is_served_once_the_manifest_is_reread() {
     let old = bucket(&two_cities(0.1));
     let new = bucket(&two_cities(0.2));
-    let old_version = manifest_of(&old).city("city_ca_tor").unwrap().version.clone();
-    let new_version = manifest_of(&new).city("city_ca_tor").unwrap().version.clone();
+    let old_version = manifest_of(&old)
+        .city("city_ca_tor")
+        .unwrap()
+        .version
+        .clone();
+    let new_version = manifest_of(&new)
+        .city("city_ca_tor")
+        .unwrap()
+        .version
+        .clone();
     assert_ne!(old_version, new_version);
     let backend = backend(settings(30, 8), old);
     let get = |t| block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(t))).unwrap();
@@ -113,7 +117,10 @@ fn a_new_version_is_served_once_the_manifest_is_reread() {
     assert_eq!(served(&get(29))[0].1, old_version);
     assert_eq!(served(&get(30))[0].1, new_version);
     assert_eq!(served(&before)[0].1, old_version);
-    assert_eq!(before.atlas.cities()[0].artifact().model.version, old_version);
+    assert_eq!(
+        before.atlas.cities()[0].artifact().model.version,
+        old_version
+    );
 }
 
 #[test]
@@ -124,7 +131,11 @@ fn a_corrupt_version_is_refused_the_old_one_serves_and_status_says_why() {
     let file = bad.get_mut(&entry.file).unwrap();
     let middle = file.len() / 2;
     file[middle] ^= 0xff;
-    let old_version = manifest_of(&old).city("city_ca_tor").unwrap().version.clone();
+    let old_version = manifest_of(&old)
+        .city("city_ca_tor")
+        .unwrap()
+        .version
+        .clone();
     let backend = backend(settings(0, 8), old);
     block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(0))).unwrap();
     publish(&backend, bad);
@@ -136,9 +147,18 @@ fn a_corrupt_version_is_refused_the_old_one_serves_and_status_says_why() {
     assert_eq!(problem.city.as_deref(), Some("city_ca_tor"));
     assert_eq!(problem.version.as_deref(), Some(entry.version.as_str()));
     assert!(problem.reason.contains("SHA-256"), "{}", problem.reason);
-    let toronto = status.cities.iter().find(|c| c.code == "city_ca_tor").unwrap();
+    let toronto = status
+        .cities
+        .iter()
+        .find(|c| c.code == "city_ca_tor")
+        .unwrap();
     assert_eq!(toronto.serving.as_deref(), Some(old_version.as_str()));
-    assert!(backend.logged().iter().any(|e| e.reason.contains("refused")));
+    assert!(
+        backend
+            .logged()
+            .iter()
+            .any(|e| e.reason.contains("refused"))
+    );
 }
 
 #[test]
@@ -148,7 +168,12 @@ fn health_finds_a_corrupt_version_before_any_request_needs_it() {
     let entry = manifest_of(&bad).city("city_us_sfo").unwrap().clone();
     bad.remove(&entry.file);
     let backend = backend(settings(0, 8), old);
-    assert!(block_on(backend.store.status(&backend, at(0))).unwrap().problems.is_empty());
+    assert!(
+        block_on(backend.store.status(&backend, at(0)))
+            .unwrap()
+            .problems
+            .is_empty()
+    );
     publish(&backend, bad);
     let status = block_on(backend.store.status(&backend, at(1))).unwrap();
     assert_eq!(status.problems.len(), 1, "{status:?}");
@@ -175,7 +200,12 @@ fn a_broken_manifest_leaves_the_previous_one_in_force() {
     assert_eq!(status.problems[0].city, None);
     // A good manifest again clears it.
     publish(&backend, bucket(&two_cities(0.1)));
-    assert!(block_on(backend.store.status(&backend, at(3))).unwrap().problems.is_empty());
+    assert!(
+        block_on(backend.store.status(&backend, at(3)))
+            .unwrap()
+            .problems
+            .is_empty()
+    );
 }
 
 #[test]
@@ -183,7 +213,11 @@ fn pointing_the_manifest_back_rolls_back() {
     let old = bucket(&two_cities(0.1));
     let new = bucket(&two_cities(0.2));
     let old_manifest = old[Manifest::FILE_NAME].clone();
-    let old_version = manifest_of(&old).city("city_ca_tor").unwrap().version.clone();
+    let old_version = manifest_of(&old)
+        .city("city_ca_tor")
+        .unwrap()
+        .version
+        .clone();
     let backend = backend(settings(0, 8), old);
     publish(&backend, new);
     let get = |t| block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(t))).unwrap();
@@ -213,5 +247,8 @@ fn settings_come_from_the_variables_with_defaults() {
         StoreSettings::from_vars(Some("soon"), Some("0")),
         StoreSettings::default()
     );
-    assert_eq!(StoreSettings::from_vars(None, None), StoreSettings::default());
+    assert_eq!(
+        StoreSettings::from_vars(None, None),
+        StoreSettings::default()
+    );
 }

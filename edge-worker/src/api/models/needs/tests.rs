@@ -112,10 +112,7 @@ fn lines_need_the_cities_they_pass() {
     let waypoints = json!({"waypoints": [
         {"latitude": 43.7, "longitude": -80.2}, {"latitude": 43.7, "longitude": -78.6}
     ]});
-    assert_eq!(
-        needs(Reach::Places, &m, Some(&waypoints), &[]),
-        some(&[])
-    );
+    assert_eq!(needs(Reach::Places, &m, Some(&waypoints), &[]), some(&[]));
     assert_eq!(
         needs(Reach::Lines, &m, Some(&waypoints), &[]),
         some(&["city_ca_tor"])
@@ -127,7 +124,12 @@ fn lists_need_every_city_and_named_cities_their_own() {
     let m = manifest();
     assert_eq!(needs(Reach::Everywhere, &m, None, &[]), CityNeeds::All);
     assert_eq!(
-        needs(Reach::NamedCity, &m, None, &query(&[("city", "city_us_sfo")])),
+        needs(
+            Reach::NamedCity,
+            &m,
+            None,
+            &query(&[("city", "city_us_sfo")])
+        ),
         some(&["city_us_sfo"])
     );
     // Unknown or absent: every city, so the answer can list them.
@@ -145,7 +147,12 @@ fn a_viewport_needs_the_cities_it_meets() {
         query(&[("west", w), ("south", s), ("east", e), ("north", n)])
     };
     assert_eq!(
-        needs(Reach::Viewport, &m, None, &bbox("-79.5", "43.6", "-79.3", "43.7")),
+        needs(
+            Reach::Viewport,
+            &m,
+            None,
+            &bbox("-79.5", "43.6", "-79.3", "43.7")
+        ),
         some(&["city_ca_tor"])
     );
     assert_eq!(
@@ -153,7 +160,12 @@ fn a_viewport_needs_the_cities_it_meets() {
         some(&[])
     );
     assert_eq!(
-        needs(Reach::Viewport, &m, None, &bbox("x", "43.6", "-79.3", "43.7")),
+        needs(
+            Reach::Viewport,
+            &m,
+            None,
+            &bbox("x", "43.6", "-79.3", "43.7")
+        ),
         some(&[])
     );
 }
