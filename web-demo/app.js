@@ -220,8 +220,8 @@ async function drawPrecincts() {
 async function loadCity(code) {
   if (!cities[code]) {
     const entry = (await artifactsManifest()).cities.find((c) => c.code === code);
-    cities[code] = engine.addCity(await fetchArtifact(`/artifacts/${entry.file}`));
-    versions.offline[code] = entry.version;
+    cities[code] = engine.addCity(await fetchArtifact(`/artifacts/${entry.file}`), entry.version);
+    versions.offline[code] = cities[code].modelVersion;
   }
   showFreshness();
   const city = cities[code];

@@ -185,6 +185,25 @@ fn now() -> chrono::DateTime<chrono::Utc> {
         .unwrap_or_default()
 }
 
+/// `GET /__bench/memory` (benchmark runs only, with `/__bench/noop`): the isolate's
+/// wasm linear memory in bytes and the cities it keeps decoded, for
+/// `bench/http/cold.mjs`. Linear memory never shrinks; freed space is reused.
+fn wasm_memory() -> http::Response<Full<Bytes>> {
+    let bytes = core::arch::wasm32::memory_size::<0>() * 65_536;
+    let cached: Vec<String> = STORE.with(|cell| {
+        cell.get()
+            .map(|store| store.cached().into_iter().map(|(code, _)| code).collect())
+            .unwrap_or_default()
+    });
+    let body = serde_json::json!({ "wasm_memory_bytes": bytes, "cached": cached });
+    let mut answer = http::Response::new(Full::new(Bytes::from(body.to_string())));
+    answer.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    answer
+}
+
 #[event(start)]
 fn start() {
     console_error_panic_hook::set_once();
@@ -205,6 +224,9 @@ async fn fetch(
             .var("HEXRISK_BENCH_NOOP")
             .is_ok_and(|v| v.to_string() == "1"),
     };
+    if ctx.bench_noop && request.uri().path() == "/__bench/memory" {
+        return Ok(wasm_memory());
+    }
     let (parts, body) = request.into_parts();
     let answer = match read_body(body, api::MAX_BODY_BYTES).await {
         Ok(bytes) => {

@@ -285,7 +285,7 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
   const artifacts = new URL('../../build/artifacts/', import.meta.url);
   const offline = new HexRisk();
   for (const city of JSON.parse(readFileSync(new URL('manifest.json', artifacts))).cities) {
-    offline.addCity(readFileSync(new URL(city.file, artifacts)));
+    offline.addCity(readFileSync(new URL(city.file, artifacts)), city.version);
   }
 
   test('scores, lookups, breakdowns and viewports', async () => {

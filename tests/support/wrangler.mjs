@@ -80,11 +80,16 @@ export function freePort() {
  * Runs `wrangler dev` on a free port and resolves once it serves requests.
  * `persistTo` keeps Durable Object / D1 state between restarts (a fresh temp dir by default);
  * `port` reuses a port (to restart a Worker where its clients expect it).
+ * `readyPath` is polled until it answers (`/openapi.json` reads no model: a cold start
+ * stays cold); `workerDir` runs another checkout's Worker (benchmarks against a base).
  * `models`: `'build'` (default) puts the build's models in the local bucket unless it
  * has some already; `false` leaves the bucket as it is (a test publishes its own).
  * `stop(signal)` ends wrangler and workerd (SIGTERM by default; SIGKILL for a crash).
  */
-export async function startWorker({ persistTo, vars = {}, models = 'build', port: fixedPort, timeoutMs = 90_000 } = {}) {
+export async function startWorker({
+  persistTo, vars = {}, models = 'build', port: fixedPort, timeoutMs = 90_000,
+  readyPath = '/v1/health', workerDir = path.join(root, 'edge-worker'),
+} = {}) {
   const port = fixedPort ?? await freePort();
   const inspectorPort = await freePort();
   const state = persistTo ?? mkdtempSync(path.join(os.tmpdir(), 'hexrisk-wrangler-'));
@@ -96,7 +101,7 @@ export async function startWorker({ persistTo, vars = {}, models = 'build', port
       '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn',
       ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])],
     {
-      cwd: path.join(root, 'edge-worker'),
+      cwd: workerDir,
       env: {
         ...process.env,
         PATH: `${bin}:${process.env.PATH}`,
@@ -122,7 +127,7 @@ export async function startWorker({ persistTo, vars = {}, models = 'build', port
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${output}`);
     try {
-      const response = await fetch(`${url}/v1/health`);
+      const response = await fetch(`${url}${readyPath}`);
       await response.arrayBuffer();
       return { url, port, stop, state, output: () => output };
     } catch {

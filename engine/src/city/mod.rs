@@ -112,6 +112,15 @@ impl CityModel {
         artifact::decode(bytes).map(Self::from_artifact)
     }
 
+    /// The same model answering under a published version label (see
+    /// [`crate::artifact::ManifestCity::version`]) instead of the label written
+    /// into the file, which cannot name the file's own digest.
+    #[must_use]
+    pub fn with_version_label(mut self, label: &str) -> Self {
+        label.clone_into(&mut self.artifact.model.version);
+        self
+    }
+
     /// Wraps an artifact already in memory (the build uses this).
     #[must_use]
     pub fn from_artifact(artifact: CityArtifact) -> Self {

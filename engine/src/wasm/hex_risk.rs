@@ -115,6 +115,8 @@ fn city_record(city: &crate::city::CityModel) -> Result<JsValue, JsValue> {
         first_week: String,
         last_week: String,
         bounds: &'a crate::artifact::Bounds,
+        model_version: &'a str,
+        last_updated: String,
     }
     let info = &city.artifact().city;
     let record = Record {
@@ -126,6 +128,8 @@ fn city_record(city: &crate::city::CityModel) -> Result<JsValue, JsValue> {
         first_week: city.first_week().to_string(),
         last_week: city.last_week().to_string(),
         bounds: &city.artifact().bounds,
+        model_version: &city.artifact().model.version,
+        last_updated: city.artifact().model.last_updated.to_string(),
     };
     to_js(&record)
 }
@@ -140,13 +144,20 @@ impl HexRisk {
     }
 
     /// Loads a city artifact (the bytes of a `.hxrk` file) and returns its record.
+    /// `version` is the published version label of the file (`manifest.json`'s
+    /// `cities[].version`), which answers then name as the HTTP API does; without it
+    /// they name the label written in the file.
     ///
     /// # Errors
     /// Throws `INVALID_ARTIFACT` for a truncated, corrupted or wrong-version file.
     #[wasm_bindgen(js_name = addCity, unchecked_return_type = "CityRecord")]
-    pub fn add_city(&mut self, bytes: &[u8]) -> Result<JsValue, JsValue> {
+    pub fn add_city(&mut self, bytes: &[u8], version: Option<String>) -> Result<JsValue, JsValue> {
         let city = crate::city::CityModel::from_bytes(bytes)
             .map_err(|err| api_error(ErrorCode::InvalidArtifact, &err.to_string()))?;
+        let city = match version {
+            Some(label) => city.with_version_label(&label),
+            None => city,
+        };
         let record = city_record(&city)?;
         self.atlas.insert(city);
         self.memo.get_mut().clear();

@@ -386,5 +386,9 @@ export interface CityRecord {
   lastWeek: string;
   /** The grid's bounding box in degrees. */
   bounds: { north: number; south: number; east: number; west: number };
+  /** The model version answers name: the label given to `addCity`, else the file's. */
+  modelVersion: string;
+  /** The last date of the data the model was fitted on (YYYY-MM-DD). */
+  lastUpdated: string;
 }
 "#;

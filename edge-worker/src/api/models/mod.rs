@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
+use hexrisk_engine::artifact::{Manifest, ManifestCity};
 use hexrisk_engine::city::{Atlas, CityModel};
 use sha2::{Digest, Sha256};
 
@@ -464,14 +464,11 @@ impl ModelStore {
         entry: &ManifestCity,
     ) -> Result<Arc<CityModel>, String> {
         let bytes = fetch_checked(backend, entry).await?;
-        let mut decoded = artifact::decode(&bytes).map_err(|e| e.to_string())?;
-        if decoded.city.code != entry.code {
-            return Err(format!("the file holds {}", decoded.city.code));
+        let model = CityModel::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        if model.artifact().city.code != entry.code {
+            return Err(format!("the file holds {}", model.artifact().city.code));
         }
-        // Answers name the published version, which the file cannot hold (its
-        // label includes the file's own digest).
-        decoded.model.version.clone_from(&entry.version);
-        let model = Arc::new(CityModel::from_artifact(decoded));
+        let model = Arc::new(model.with_version_label(&entry.version));
         let mut state = self.state.borrow_mut();
         state
             .verified
