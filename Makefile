@@ -155,6 +155,7 @@ endef
 define run-bench-http
 $(NODE) bench/http/run.mjs
 cargo bench -p hexrisk-edge --bench router
+$(NODE) bench/http/cold.mjs
 endef
 
 # Every benchmark, one after the other (about 4.5 minutes), then the tables of

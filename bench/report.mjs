@@ -134,8 +134,36 @@ function http() {
   return lines.join('\n');
 }
 
+/** A cold Worker's first Toronto answer and its wasm memory per city (bench/http/cold.mjs). */
+function cold() {
+  const run = figures('cold');
+  if (!run) return null;
+  const base = figures('cold-base');
+  const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : '–');
+  const lines = [
+    `\`wrangler dev\` started afresh for each of ${run.runs} runs, ${today}; milliseconds from the request to the`,
+    'whole answer, on loopback.',
+    '',
+    table(['code', 'first Toronto prediction, median', 'each run', 'second Toronto prediction, median'], [
+      ...(base ? [[`before (${base.label})`, ms(base.first_toronto_median_ms, 0), base.first_toronto_ms.map((x) => ms(x, 0)).join(', '), ms(base.warm_toronto_median_ms, 1)]] : []),
+      ['current', ms(run.first_toronto_median_ms, 0), run.first_toronto_ms.map((x) => ms(x, 0)).join(', '), ms(run.warm_toronto_median_ms, 1)],
+    ]),
+  ];
+  if (base) lines.push('', `Current / before: **${(run.first_toronto_median_ms / base.first_toronto_median_ms).toFixed(2)}** (aim: at most 0.5).`);
+  lines.push(
+    '',
+    'wasm linear memory of the isolate after each city is first needed, in this order (it never shrinks; freed space is reused):',
+    '',
+    table(['after', 'default bound (8 cities)', 'cities kept', 'HEXRISK_MAX_CITIES=1', 'cities kept'], run.memory.map((m, i) => {
+      const one = run.memory_max_cities_1[i] ?? {};
+      return [m.city, mib(m.wasm_memory_bytes), (m.cached ?? []).join(', '), mib(one.wasm_memory_bytes), (one.cached ?? []).join(', ')];
+    })),
+  );
+  return lines.join('\n');
+}
+
 let doc = readFileSync(docPath, 'utf8');
-const blocks = { machine: machine(), scoring: scoring(), routing: routing(), http: http() };
+const blocks = { machine: machine(), scoring: scoring(), routing: routing(), http: http(), cold: cold() };
 for (const [name, body] of Object.entries(blocks)) {
   const pattern = new RegExp(`(<!-- bench:${name} -->)[\\s\\S]*?(<!-- /bench:${name} -->)`);
   if (!pattern.test(doc)) throw new Error(`docs/BENCHMARKS.md has no bench:${name} block`);
