@@ -318,9 +318,9 @@ impl CityFiles {
         rows
     }
 
-    /// Runs `hexrisk-build build` on the folder, exactly as `docs/ADD_A_CITY.md` says;
-    /// returns its log.
-    fn build(&self) -> String {
+    /// Runs `hexrisk-build build` on the folder, exactly as `docs/ADD_A_CITY.md` says,
+    /// into `out` with the model card at `card` (none when empty); returns its log.
+    fn build(&self, out: &Path, card: &str) -> String {
         let output = Command::new(env!("CARGO_BIN_EXE_hexrisk-build"))
             .arg("--data-dir")
             .arg(self.data())
@@ -328,11 +328,10 @@ impl CityFiles {
             .arg("--config-dir")
             .arg(self.config())
             .arg("--out")
-            .arg(self.artifacts())
+            .arg(out)
             .arg("--backtest-dir")
             .arg(self.dir.join("backtest"))
-            .arg("--model-card")
-            .arg(self.dir.join("MODEL.md"))
+            .args(["--model-card", card])
             .args(["--city", CODE])
             .output()
             .unwrap();
@@ -472,9 +471,18 @@ fn a_city_made_of_configuration_and_data_files_builds_predicts_and_routes() {
     };
     let rows = files.write();
     assert!(rows.len() > 100, "{} campus rows", rows.len());
-    let log = files.build();
+    let card = files.dir.join("MODEL.md");
+    let log = files.build(&files.artifacts(), card.to_str().unwrap());
     eprintln!("{log}built in {:.1?}", started.elapsed());
     let atlas = check_build(&files, &rows);
+    // Built again without a model card (`--model-card ''`), into a fresh folder: the
+    // same artifact and manifest, and no card written.
+    std::fs::remove_file(&card).unwrap();
+    let again = files.dir.join("artifacts-again");
+    files.build(&again, "");
+    assert!(!card.exists());
+    let manifest = |dir: &Path| std::fs::read(dir.join(Manifest::FILE_NAME)).unwrap();
+    assert_eq!(manifest(&again), manifest(&files.artifacts()));
 
     // The clock: a Wednesday in the first week beyond the data.
     let calendar = atlas.cities()[0].artifact().calendar;
