@@ -10,7 +10,8 @@
 //! | `id` | optional | the incident's id, unique per incident |
 //! | `description` | optional | free text, matched by the TOML's `overrides` |
 //!
-//! Column names are exact (surrounding spaces ignored); other columns are ignored.
+//! Column names are exact and other columns are ignored; spaces around a name, an
+//! id or an offence are ignored.
 //! The local date of an incident is the date of `occurred_at` in the city's time
 //! zone, whatever offset the file wrote: the offset only fixes the instant.
 //!
@@ -98,7 +99,11 @@ impl GenericColumns {
             date: local_date(text(self.occurred_at), tz),
             latitude: degrees(text(self.latitude)),
             longitude: degrees(text(self.longitude)),
-            offence: self.offence.map(|i| text(i).to_owned()).unwrap_or_default(),
+            // Trimmed so that `"Assault "` finds the mapping's `"Assault"`.
+            offence: self
+                .offence
+                .map(|i| text(i).trim().to_owned())
+                .unwrap_or_default(),
             description: self.description.map(|i| text(i).to_owned()),
         }
     }
@@ -183,7 +188,7 @@ mod tests {
             "incidents.csv",
             "ward,id,occurred_at,longitude,latitude,offence,description\n\
              W1,a-1,2021-06-30T23:30:00-04:00,-79.39,43.66,Assault,with a knife\n\
-             W1,,2021-06-30T23:30:00,-79.39,43.66,Assault,\n\
+             W1,,2021-06-30T23:30:00,-79.39,43.66, Assault ,\n\
              W2,a-3,2021-06-30T23:30:00Z,x,43.66,Robbery\n",
         );
         let rows = sources::read(SourceFormat::Generic, &path, "offence", Toronto).unwrap();
@@ -194,6 +199,7 @@ mod tests {
         assert_eq!(rows[0].offence, "Assault");
         assert_eq!(rows[0].description.as_deref(), Some("with a knife"));
         assert_eq!(rows[1].event_id, None, "a blank id is no id");
+        assert_eq!(rows[1].offence, "Assault");
         assert_eq!(rows[1].date, None, "no offset, no date");
         assert_eq!(rows[2].lng, None);
         assert_eq!(rows[2].description.as_deref(), Some(""), "short row");

@@ -556,13 +556,22 @@ fn small_city(dir: &Path, area: &BoundingBox, days: u64, settings: &str) -> City
 }
 
 /// Builds a small city through the library (the CLI's code path) and decodes its
-/// artifact as the engine would; the error text when either fails.
+/// artifact as the engine would. The error text when either fails, prefixed
+/// `build: ` when the build refused (a refusal must come before anything is
+/// written, not when a server loads the artifact).
 fn build_small(dir: &Path, city: &CityConfig) -> Result<usize, String> {
-    let build =
-        pipeline::build_city(city, dir, &ProgressBar::hidden()).map_err(|e| e.to_string())?;
+    let build = pipeline::build_city(city, dir, &ProgressBar::hidden())
+        .map_err(|e| format!("build: {e}"))?;
     let bytes = hexrisk_engine::artifact::encode(&build.artifact).map_err(|e| e.to_string())?;
-    CityModel::from_bytes(&bytes).map_err(|e| e.to_string())?;
+    CityModel::from_bytes(&bytes).map_err(|e| format!("load: {e}"))?;
     Ok(build.cells)
+}
+
+/// The build's refusal of a city, with the reason it gave.
+fn refusal(dir: &Path, city: &CityConfig) -> String {
+    let err = build_small(dir, city).unwrap_err();
+    assert!(err.starts_with("build: "), "{err}");
+    err
 }
 
 #[test]
@@ -593,12 +602,12 @@ fn small_or_empty_cities_build_or_fail_with_a_reason() {
         east: -79.3938,
     };
     let city = small_city(dir.path(), &speck, 30, settings);
-    let err = build_small(dir.path(), &city).unwrap_err();
+    let err = refusal(dir.path(), &city);
     assert!(err.contains("no H3 resolution-8 cell centre"), "{err}");
     // No incident kept (none written): an error giving the rejections, not a city
     // forecasting no crime.
     let city = small_city(dir.path(), &campus, 0, settings);
-    let err = build_small(dir.path(), &city).unwrap_err();
+    let err = refusal(dir.path(), &city);
     assert!(err.contains("no incident kept"), "{err}");
     // Neither a backtest nor a forecast week.
     for settings in [
@@ -606,7 +615,7 @@ fn small_or_empty_cities_build_or_fail_with_a_reason() {
         "backtest_weeks = 8\nhorizon_weeks = 0",
     ] {
         let city = small_city(dir.path(), &campus, 30, settings);
-        let err = build_small(dir.path(), &city).unwrap_err();
+        let err = refusal(dir.path(), &city);
         assert!(err.contains("must be at least 1"), "{settings}: {err}");
     }
     // A road file of somewhere else: no road near enough is an error, not a city
@@ -626,6 +635,25 @@ fn small_or_empty_cities_build_or_fail_with_a_reason() {
         }),
         ..small_city(dir.path(), &campus, 30, settings)
     };
-    let err = build_small(dir.path(), &city).unwrap_err();
+    let err = refusal(dir.path(), &city);
     assert!(err.contains("no routable roads"), "{err}");
+    // A street running from the campus to a degree north of it: the engine would
+    // refuse the artifact, so the build does.
+    let reaching = dir.path().join("reaching.osm");
+    std::fs::write(
+        &reaching,
+        r#"<osm><node id="1" lat="43.663" lon="-79.394"/><node id="2" lat="44.663" lon="-79.394"/>
+<way id="3"><nd ref="1"/><nd ref="2"/><tag k="highway" v="residential"/></way></osm>"#,
+    )
+    .unwrap();
+    let city = CityConfig {
+        roads: Some(RoadsConfig {
+            format: RoadFormat::OsmXml,
+            file: reaching,
+            source: "far".into(),
+        }),
+        ..small_city(dir.path(), &campus, 30, settings)
+    };
+    let err = refusal(dir.path(), &city);
+    assert!(err.contains("far outside the city"), "{err}");
 }
