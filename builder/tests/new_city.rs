@@ -237,12 +237,30 @@ source = "{ROADS_SOURCE}"
     )
 }
 
-/// The folder the city is written to: `HEXRISK_NEW_CITY_DIR` (emptied first), or a
-/// temporary one removed when the guard drops.
+/// What the test writes in the city's folder.
+const WRITTEN: [&str; 6] = [
+    "data",
+    "config",
+    "artifacts",
+    "artifacts-again",
+    "backtest",
+    "MODEL.md",
+];
+
+/// The folder the city is written to: `HEXRISK_NEW_CITY_DIR` (what an earlier run
+/// wrote there removed first, nothing else), or a temporary one removed when the
+/// guard drops.
 fn city_dir() -> (PathBuf, Option<tempfile::TempDir>) {
     if let Some(dir) = std::env::var_os("HEXRISK_NEW_CITY_DIR") {
         let dir = PathBuf::from(dir);
-        let _ = std::fs::remove_dir_all(&dir);
+        for name in WRITTEN {
+            let path = dir.join(name);
+            if path.is_dir() {
+                std::fs::remove_dir_all(&path).unwrap();
+            } else if path.exists() {
+                std::fs::remove_file(&path).unwrap();
+            }
+        }
         std::fs::create_dir_all(&dir).unwrap();
         (dir, None)
     } else {
