@@ -73,6 +73,11 @@ pub enum BoundaryError {
     /// Too few points to derive a boundary.
     #[error("too few incidents to derive a boundary")]
     TooFewPoints,
+    /// The outline holds no cell centre, so the city would have no grid.
+    #[error(
+        "the boundary holds no H3 resolution-8 cell centre (cells are about 0.74 km2): draw it larger"
+    )]
+    NoCells,
 }
 
 fn property(feature: &geojson::Feature, name: &str) -> Option<String> {
@@ -136,6 +141,10 @@ fn tile(outline: &MultiPolygon<f64>) -> Result<Vec<CellIndex>, BoundaryError> {
             .map_err(|e| BoundaryError::Tiling(e.to_string()))?;
     }
     let cells: BTreeSet<CellIndex> = tiler.into_coverage().collect();
+    // An empty grid would fail later, far from its cause (no cell to backtest).
+    if cells.is_empty() {
+        return Err(BoundaryError::NoCells);
+    }
     Ok(cells.into_iter().collect())
 }
 
@@ -147,7 +156,8 @@ fn centre_point(cell: CellIndex) -> Point<f64> {
 /// The grid inside the union of precinct polygons, each cell tagged with its precinct.
 ///
 /// # Errors
-/// [`BoundaryError::Tiling`] when a polygon is invalid for h3o.
+/// [`BoundaryError::Tiling`] when a polygon is invalid for h3o,
+/// [`BoundaryError::NoCells`] when it holds no cell centre.
 pub fn grid_from_precincts(precincts: Vec<Precinct>) -> Result<CityGrid, BoundaryError> {
     let outline = MultiPolygon(
         precincts
@@ -178,6 +188,7 @@ pub fn grid_from_precincts(precincts: Vec<Precinct>) -> Result<CityGrid, Boundar
 ///
 /// # Errors
 /// [`BoundaryError::TooFewPoints`] with fewer than three anchoring cells.
+/// [`BoundaryError::NoCells`] when their hull holds no cell centre.
 pub fn grid_from_incidents(
     points: impl IntoIterator<Item = (f64, f64)>,
 ) -> Result<CityGrid, BoundaryError> {

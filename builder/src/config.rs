@@ -1,7 +1,10 @@
 //! City configuration: `config/cities/<code>.toml`, committed with the code.
 //!
 //! Each file names the city, its time zone and data span, where its boundary comes
-//! from, and how every source offence field maps to the six crime classes.
+//! from, and how every source offence field maps to the six crime classes. Sources
+//! come in the layouts of [`SourceFormat`]; a new city uses `format = "generic"`
+//! (step by step in `docs/ADD_A_CITY.md`). File paths are relative to the data
+//! directory; an absolute path is used as it is.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -114,6 +117,10 @@ pub enum SourceFormat {
     SfpdIncidents,
     /// Houston Police crime (`time` UTC instant, `offense`, `lon`, `lat`).
     HoustonCrime,
+    /// The generic incident CSV of a new city (`latitude`, `longitude`,
+    /// `occurred_at` with offset, the offence, optional `id` and `description`):
+    /// [`crate::generic_csv`], specified in `docs/ADD_A_CITY.md`.
+    Generic,
 }
 
 /// One source data set of a city.

@@ -13,6 +13,7 @@ pub mod boundary;
 pub mod config;
 pub mod counts;
 pub mod data;
+pub mod generic_csv;
 pub mod ingest;
 pub mod model;
 pub mod osm;

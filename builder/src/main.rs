@@ -35,7 +35,12 @@ enum Command {
         #[arg(long, default_value = "build/backtest")]
         backtest_dir: PathBuf,
         /// Where the model card goes (skipped when empty).
-        #[arg(long, default_value = "docs/MODEL.md")]
+        // clap's own path parser refuses an empty value, the documented way to skip.
+        #[arg(
+            long,
+            default_value = "docs/MODEL.md",
+            value_parser = clap::builder::TypedValueParser::map(clap::builder::OsStringValueParser::new(), PathBuf::from)
+        )]
         model_card: PathBuf,
         /// Build only these city codes (default: all).
         #[arg(long = "city")]

@@ -350,6 +350,40 @@ fn road_graph(
     Ok(Some(graph))
 }
 
+/// Without a backtest week the model card and `mae` have nothing to report;
+/// without a horizon week the artifact's calendar would be empty.
+fn check_weeks(city: &CityConfig) -> Result<(), IngestError> {
+    if city.backtest_weeks == 0 || city.horizon_weeks == 0 {
+        return Err(IngestError::Config(format!(
+            "{}: backtest_weeks and horizon_weeks must be at least 1",
+            city.code
+        )));
+    }
+    Ok(())
+}
+
+/// A mapping or time zone that rejects every row would otherwise ship a city
+/// forecasting no crime anywhere: an error listing the rejections instead.
+fn check_kept(city: &CityConfig, ingested: &ingest::Ingested) -> Result<(), IngestError> {
+    if !ingested.incidents.is_empty() {
+        return Ok(());
+    }
+    let reasons: Vec<String> = ingested
+        .reports
+        .iter()
+        .flat_map(|(source, r)| {
+            r.rejected
+                .iter()
+                .map(move |(k, n)| format!("{source}: {k}: {n}"))
+        })
+        .collect();
+    Err(IngestError::Config(format!(
+        "{}: no incident kept (rejected: {})",
+        city.code,
+        reasons.join(", ")
+    )))
+}
+
 /// Builds one city.
 ///
 /// # Errors
@@ -359,8 +393,10 @@ pub fn build_city(
     data_dir: &Path,
     progress: &ProgressBar,
 ) -> Result<CityBuild, IngestError> {
+    check_weeks(city)?;
     progress.set_message(format!("{}: reading", city.name));
     let ingested = ingest::ingest(city, data_dir)?;
+    check_kept(city, &ingested)?;
     let counts = WeeklyCounts::from_ingested(&ingested);
     let neighbours = model::neighbours(&ingested.grid.cells);
     let features = FeatureBuilder::new(&counts, &neighbours);
@@ -437,6 +473,10 @@ pub fn build_city(
             ingested.weeks.start_of(weeks - 1 + horizon),
         )?,
     };
+    // The engine refuses an inconsistent artifact when it loads one (a road graph
+    // reaching far beyond the city, say): refuse it here, before it is written.
+    artifact::validate(&artifact)
+        .map_err(|e| IngestError::Config(format!("{}: {e}", city.code)))?;
     Ok(CityBuild {
         artifact,
         sources: ingested.reports,

@@ -38,4 +38,10 @@ pub enum RoadError {
         /// What failed.
         reason: String,
     },
+    /// The file holds no routable road near enough to form a network.
+    #[error("{path}: no routable roads (a network needs at least one road usable both ways)")]
+    NoRoads {
+        /// The file.
+        path: PathBuf,
+    },
 }

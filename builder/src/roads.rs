@@ -356,7 +356,7 @@ pub fn contract_chains(network: &RoadNetwork) -> (RoadNetwork, usize) {
 /// keeping the largest strongly connected component.
 ///
 /// # Errors
-/// [`RoadError`] when the road file cannot be read.
+/// [`RoadError`] when the road file cannot be read or holds no routable road.
 pub fn city_graph(
     config: &crate::config::RoadsConfig,
     data_dir: &Path,
@@ -371,6 +371,10 @@ pub fn city_graph(
         RoadFormat::OsmXml => (crate::osm::read_xml(&path)?.road_lines(), true),
     };
     let (strong, pruned) = largest_strong_component(&build_network(&lines, split));
+    // A file of the wrong area or without highway ways would give a city no route.
+    if strong.edges.is_empty() {
+        return Err(RoadError::NoRoads { path });
+    }
     let (contracted, merged) = contract_chains(&strong);
     Ok((
         to_graph(&contracted, cells, &config.source),

@@ -176,6 +176,27 @@ pub fn read(
             event_id: None,
             description: None,
         },
+        SourceFormat::Generic => {
+            let generic = crate::generic_csv::GenericColumns::locate(&columns.headers, offence)
+                .map_err(|column| SourceError::MissingColumn {
+                    path: path.to_owned(),
+                    column: column.to_owned(),
+                })?;
+            return Ok(records
+                .iter()
+                .map(|record| {
+                    let row = generic.row(record, tz);
+                    RawRow {
+                        event_id: row.id,
+                        date: row.date,
+                        lat: row.latitude,
+                        lng: row.longitude,
+                        offence: row.offence,
+                        description: row.description,
+                    }
+                })
+                .collect());
+        }
     };
     Ok(records
         .iter()
