@@ -5,6 +5,7 @@
 mod atlas;
 mod networks;
 
+use alloc::borrow::ToOwned;
 use alloc::vec::Vec;
 
 use chrono::{Datelike, NaiveDate};

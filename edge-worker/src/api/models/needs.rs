@@ -135,7 +135,9 @@ fn collect(value: &Value, points: &mut Vec<(f64, f64)>) {
             {
                 points.push((lat, lng));
             }
-            map.values().for_each(|v| collect(v, points));
+            for v in map.values() {
+                collect(v, points);
+            }
         }
         Value::Array(items) => {
             if let [a, b] = items.as_slice()
@@ -144,7 +146,9 @@ fn collect(value: &Value, points: &mut Vec<(f64, f64)>) {
                 points.push((b, a));
                 points.push((a, b));
             }
-            items.iter().for_each(|v| collect(v, points));
+            for v in items {
+                collect(v, points);
+            }
         }
         Value::String(text) => points.extend(cell_centre(text)),
         _ => {}
