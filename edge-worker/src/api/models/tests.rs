@@ -50,6 +50,11 @@ fn manifest_of(files: &HashMap<String, Vec<u8>>) -> Manifest {
     serde_json::from_slice(&files[Manifest::FILE_NAME]).unwrap()
 }
 
+/// The version a bucket's manifest names for `code`.
+fn version_of(files: &HashMap<String, Vec<u8>>, code: &str) -> String {
+    manifest_of(files).city(code).unwrap().version.clone()
+}
+
 /// Publishes `files` over what the bucket holds (old versions stay, as in R2).
 fn publish(backend: &Memory, files: HashMap<String, Vec<u8>>) {
     backend.files.borrow_mut().extend(files);
@@ -97,16 +102,8 @@ fn a_bound_of_one_city_evicts_the_other() {
 fn a_new_version_is_served_once_the_manifest_is_reread() {
     let old = bucket(&two_cities(0.1));
     let new = bucket(&two_cities(0.2));
-    let old_version = manifest_of(&old)
-        .city("city_ca_tor")
-        .unwrap()
-        .version
-        .clone();
-    let new_version = manifest_of(&new)
-        .city("city_ca_tor")
-        .unwrap()
-        .version
-        .clone();
+    let old_version = version_of(&old, "city_ca_tor");
+    let new_version = version_of(&new, "city_ca_tor");
     assert_ne!(old_version, new_version);
     let backend = backend(settings(30, 8), old);
     let get = |t| block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(t))).unwrap();
@@ -131,11 +128,7 @@ fn a_corrupt_version_is_refused_the_old_one_serves_and_status_says_why() {
     let file = bad.get_mut(&entry.file).unwrap();
     let middle = file.len() / 2;
     file[middle] ^= 0xff;
-    let old_version = manifest_of(&old)
-        .city("city_ca_tor")
-        .unwrap()
-        .version
-        .clone();
+    let old_version = version_of(&old, "city_ca_tor");
     let backend = backend(settings(0, 8), old);
     block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(0))).unwrap();
     publish(&backend, bad);
@@ -213,11 +206,7 @@ fn pointing_the_manifest_back_rolls_back() {
     let old = bucket(&two_cities(0.1));
     let new = bucket(&two_cities(0.2));
     let old_manifest = old[Manifest::FILE_NAME].clone();
-    let old_version = manifest_of(&old)
-        .city("city_ca_tor")
-        .unwrap()
-        .version
-        .clone();
+    let old_version = version_of(&old, "city_ca_tor");
     let backend = backend(settings(0, 8), old);
     publish(&backend, new);
     let get = |t| block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(t))).unwrap();
