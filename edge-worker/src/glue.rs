@@ -88,12 +88,22 @@ impl Backend for WorkerBackend {
         answer.json::<QuotaState>().await.map_err(fail)
     }
 
-    async fn read_model_file(&self, key: &str) -> Result<Option<Vec<u8>>, BackendError> {
+    async fn read_model_file(
+        &self,
+        key: &str,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, BackendError> {
         let fail = |e: worker::Error| BackendError::new("models", format!("{key}: {e}"));
         let bucket = self.env.bucket("MODELS").map_err(fail)?;
         let Some(object) = bucket.get(key).execute().await.map_err(fail)? else {
             return Ok(None);
         };
+        if object.size() > limit {
+            return Err(BackendError::new(
+                "models",
+                format!("{key} has {} bytes, more than {limit}", object.size()),
+            ));
+        }
         match object.body() {
             Some(body) => body.bytes().await.map(Some).map_err(fail),
             None => Err(BackendError::new("models", format!("{key}: no body"))),

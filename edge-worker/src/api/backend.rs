@@ -40,8 +40,10 @@ pub trait Backend {
     async fn consume(&self, key: &KeyRecord, day: NaiveDate) -> Result<QuotaState, BackendError>;
 
     /// A file of the model bucket (`manifest.json`, `<code>/<version>.hxrk`), `None`
-    /// when there is no such file.
-    async fn read_model_file(&self, key: &str) -> Result<Option<Vec<u8>>, BackendError>;
+    /// when there is no such file; a file larger than `limit` bytes is an error, found
+    /// before its body is read.
+    async fn read_model_file(&self, key: &str, limit: u64)
+    -> Result<Option<Vec<u8>>, BackendError>;
 
     /// The isolate's model store, which reads through [`Backend::read_model_file`].
     fn models(&self) -> &ModelStore;

@@ -106,9 +106,19 @@ impl Backend for Memory {
         Ok(state)
     }
 
-    async fn read_model_file(&self, key: &str) -> Result<Option<Vec<u8>>, BackendError> {
+    async fn read_model_file(
+        &self,
+        key: &str,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, BackendError> {
         self.reads.borrow_mut().push(key.to_owned());
-        Ok(self.files.borrow().get(key).cloned())
+        match self.files.borrow().get(key) {
+            Some(bytes) if bytes.len() as u64 > limit => Err(BackendError::new(
+                "models",
+                format!("{key} has {} bytes, more than {limit}", bytes.len()),
+            )),
+            found => Ok(found.cloned()),
+        }
     }
 
     fn models(&self) -> &ModelStore {

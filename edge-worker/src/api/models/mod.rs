@@ -26,6 +26,9 @@ use self::cache::{CachedCity, CityCache};
 use self::needs::CityNeeds;
 use super::backend::{Backend, BackendError};
 
+/// Largest manifest read, in bytes (a manifest of a hundred cities is about 50 KB).
+pub const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
 /// Default seconds between rereads of the manifest.
 pub const DEFAULT_MANIFEST_TTL_SECONDS: i64 = 30;
 
@@ -491,7 +494,7 @@ fn refused(entry: &ManifestCity, reason: &str) -> BackendError {
 
 async fn read_manifest<B: Backend>(backend: &B) -> Result<Manifest, String> {
     let bytes = backend
-        .read_model_file(Manifest::FILE_NAME)
+        .read_model_file(Manifest::FILE_NAME, MAX_MANIFEST_BYTES)
         .await
         .map_err(|e| e.reason)?
         .ok_or_else(|| format!("{} is missing", Manifest::FILE_NAME))?;
@@ -504,7 +507,7 @@ async fn read_manifest<B: Backend>(backend: &B) -> Result<Manifest, String> {
 /// The bytes of a version's file, checked against the manifest's length and digest.
 async fn fetch_checked<B: Backend>(backend: &B, entry: &ManifestCity) -> Result<Vec<u8>, String> {
     let bytes = backend
-        .read_model_file(&entry.file)
+        .read_model_file(&entry.file, entry.bytes)
         .await
         .map_err(|e| e.reason)?
         .ok_or_else(|| format!("{} is missing", entry.file))?;

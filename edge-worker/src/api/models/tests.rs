@@ -219,6 +219,30 @@ fn pointing_the_manifest_back_rolls_back() {
 }
 
 #[test]
+fn files_larger_than_the_manifest_says_are_refused_unread() {
+    let mut files = bucket(&two_cities(0.1));
+    let entry = manifest_of(&files).city("city_ca_tor").unwrap().clone();
+    files.get_mut(&entry.file).unwrap().extend([0; 64]);
+    let padded = backend(settings(0, 8), files);
+    let err = block_on(padded.store.snapshot(&padded, only("city_ca_tor"), at(0))).unwrap_err();
+    assert!(err.reason.contains("more than"), "{}", err.reason);
+    // A manifest over the limit is refused too.
+    let mut files = bucket(&two_cities(0.1));
+    files.insert(
+        Manifest::FILE_NAME.into(),
+        vec![b' '; usize::try_from(MAX_MANIFEST_BYTES).unwrap() + 1],
+    );
+    let oversized = backend(settings(0, 8), files);
+    let err = block_on(
+        oversized
+            .store
+            .snapshot(&oversized, only("city_ca_tor"), at(0)),
+    )
+    .unwrap_err();
+    assert!(err.reason.contains("manifest.json has"), "{}", err.reason);
+}
+
+#[test]
 fn no_manifest_at_all_is_an_error() {
     let backend = backend(settings(0, 8), HashMap::new());
     let err = block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(0))).unwrap_err();
