@@ -21,6 +21,7 @@ use crate::backtest::{Metrics, ReliabilityBin, Scoreboard, outcome};
 use crate::config::CityConfig;
 use crate::counts::{CLASSES, WeeklyCounts};
 use crate::ingest::{self, IngestError, SourceReport};
+use crate::intake::CityIntake;
 use crate::model::{self, FeatureBuilder};
 
 /// Model version label written into every artifact.
@@ -350,7 +351,7 @@ fn road_graph(
     Ok(Some(graph))
 }
 
-/// Builds one city.
+/// Builds one city from its configured files.
 ///
 /// # Errors
 /// [`IngestError`] when its data cannot be read.
@@ -359,8 +360,23 @@ pub fn build_city(
     data_dir: &Path,
     progress: &ProgressBar,
 ) -> Result<CityBuild, IngestError> {
+    build_city_with(city, data_dir, &CityIntake::none(), progress)
+}
+
+/// Builds one city from its configured files and the files taken in, over the span
+/// they cover together ([`CityIntake::span_end`]).
+///
+/// # Errors
+/// [`IngestError`] when its data cannot be read.
+pub fn build_city_with(
+    city: &CityConfig,
+    data_dir: &Path,
+    taken_in: &CityIntake,
+    progress: &ProgressBar,
+) -> Result<CityBuild, IngestError> {
+    let city = &taken_in.extend(city);
     progress.set_message(format!("{}: reading", city.name));
-    let ingested = ingest::ingest(city, data_dir)?;
+    let ingested = ingest::ingest_with(city, data_dir, taken_in)?;
     let counts = WeeklyCounts::from_ingested(&ingested);
     let neighbours = model::neighbours(&ingested.grid.cells);
     let features = FeatureBuilder::new(&counts, &neighbours);
