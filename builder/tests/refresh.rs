@@ -559,7 +559,7 @@ fn bad_files_are_refused_naming_file_line_and_column_and_nothing_is_written() {
     );
 
     // A file cut short mid-row.
-    let truncated = sf.write("truncated.csv", &(good[..good.len() - 40].to_owned()));
+    let truncated = sf.write("truncated.csv", &good[..good.len() - 40]);
     let message = refusal(sf.refresh(&[&truncated]));
     assert!(
         message.contains("truncated.csv") && message.contains(&format!("line {}", lines.len())),
