@@ -378,6 +378,86 @@ const OCT_TO_DEC: (NaiveDate, NaiveDate) = (
 );
 
 #[test]
+fn late_arrivals_are_counted_and_land_in_their_own_week() {
+    let tmp = tempfile::tempdir().unwrap();
+    let source = [data_dir().join("san_francisco/incidents_2012_sample.csv")];
+    let held_back = date(2012, 9, 15);
+    let cut_date = date(2012, 9, 30);
+    // The base lacks the rows of 15 September, which come late with the new weeks.
+    let base = tmp.path().join("base.csv");
+    let before = cut(
+        &source,
+        "Date",
+        iso,
+        (NaiveDate::MIN, held_back - Days::new(1)),
+        &base,
+    );
+    let rest = tmp.path().join("rest.csv");
+    cut(
+        &source,
+        "Date",
+        iso,
+        (held_back + Days::new(1), cut_date),
+        &rest,
+    );
+    let late = tmp.path().join("late.csv");
+    let late_rows = cut(&source, "Date", iso, (held_back, held_back), &late);
+    let new = tmp.path().join("new.csv");
+    cut(
+        &source,
+        "Date",
+        iso,
+        (cut_date + Days::new(1), NaiveDate::MAX),
+        &new,
+    );
+    // One base file, one new file: concatenations of the cuts.
+    let join = |parts: &[&Path], out: &Path| {
+        let text: Vec<String> = parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let t = std::fs::read_to_string(p).unwrap();
+                if i == 0 {
+                    t
+                } else {
+                    t.split_once('\n').unwrap().1.to_owned()
+                }
+            })
+            .collect();
+        std::fs::write(out, text.concat()).unwrap();
+    };
+    join(&[&base, &rest], &tmp.path().join("base_all.csv"));
+    join(&[&late, &new], &tmp.path().join("new_all.csv"));
+    assert!(before > 0 && late_rows > 0);
+    let cuts = BTreeMap::from([(
+        "incidents".to_owned(),
+        Cut {
+            base: tmp.path().join("base_all.csv"),
+            later: vec![],
+        },
+    )]);
+    let sf = based(city("city_us_sfo"), &cuts, cut_date);
+    let state = tmp.path().join("state");
+    build_into(&sf, &state.join("artifacts"));
+    let refreshed = run(
+        &sf,
+        &state,
+        &[file(&tmp.path().join("new_all.csv"))],
+        &mut no_hook(),
+    )
+    .unwrap();
+    assert_eq!(refreshed.late_arrivals, late_rows as u64);
+    let full =
+        pipeline::build_city(&city("city_us_sfo"), &data_dir(), &ProgressBar::hidden()).unwrap();
+    assert_eq!(refreshed.build.unwrap().artifact, full.artifact);
+    let history = History::load(&state.join("artifacts")).unwrap();
+    assert_eq!(
+        history.versions.last().unwrap().late_arrivals,
+        late_rows as u64
+    );
+}
+
+#[test]
 fn the_same_file_twice_changes_nothing_and_overlapping_files_count_once() {
     let started = std::time::Instant::now();
     // Parts: all of October to December; October-November; November-December.
