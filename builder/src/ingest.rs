@@ -1,6 +1,8 @@
 //! From source rows to clean incidents: map each row to a crime class or reject it
 //! with a reason, de-duplicate events reported in several files, build the city grid
-//! and drop what falls outside it.
+//! and drop what falls outside it. A source's rows are its configured files' rows
+//! followed by the new rows of the files `refresh` took in (`intake`); rows of those
+//! files that were already known are rejected as duplicates.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
@@ -13,7 +15,8 @@ use hexrisk_engine::CrimeClass;
 
 use crate::boundary::{self, BoundaryError, CityGrid};
 use crate::config::{CityConfig, SourceFormat};
-use crate::sources::{self, RawRow, SourceError};
+use crate::intake::{self, CityIntake, IntakeError};
+use crate::sources::{RawRow, SourceError};
 
 /// Why a source row is not used.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -149,6 +152,9 @@ pub enum IngestError {
     /// The road file failed.
     #[error(transparent)]
     Roads(#[from] crate::road_lines::RoadError),
+    /// The files taken in by `refresh` failed.
+    #[error(transparent)]
+    Intake(#[from] IntakeError),
 }
 
 /// A row that passed mapping, date and coordinate checks.
@@ -171,11 +177,25 @@ fn reject(reports: &mut BTreeMap<String, SourceReport>, source: &str, reason: Re
         .or_default() += 1;
 }
 
-/// Reads, classifies and cleans every source of a city.
+/// Reads, classifies and cleans every source of a city from its configured files.
 ///
 /// # Errors
 /// [`IngestError`] when a file or the boundary cannot be read.
 pub fn ingest(city: &CityConfig, data_dir: &Path) -> Result<Ingested, IngestError> {
+    ingest_with(city, data_dir, &CityIntake::none())
+}
+
+/// Reads, classifies and cleans every source of a city from its configured files
+/// and the files taken in. The span is `city`'s as given (see
+/// [`CityIntake::extend`]).
+///
+/// # Errors
+/// [`IngestError`] when a file or the boundary cannot be read.
+pub fn ingest_with(
+    city: &CityConfig,
+    data_dir: &Path,
+    taken_in: &CityIntake,
+) -> Result<Ingested, IngestError> {
     let tz: Tz = city
         .timezone
         .parse()
@@ -187,22 +207,23 @@ pub fn ingest(city: &CityConfig, data_dir: &Path) -> Result<Ingested, IngestErro
 
     for (name, source) in &city.sources {
         let report = reports.entry(name.clone()).or_default();
-        for file in &source.files {
-            let rows = sources::read(source.format, &data_dir.join(file), &source.field, tz)?;
-            report.rows += rows.len() as u64;
-            for row in rows {
-                match classify(&row, source, weeks, plausible) {
-                    Ok(class) => candidates.push(Candidate {
-                        source: name.clone(),
-                        event_id: row.event_id,
-                        format: source.format,
-                        date: row.date.unwrap_or(weeks.first),
-                        class,
-                        lat: row.lat.unwrap_or_default(),
-                        lng: row.lng.unwrap_or_default(),
-                    }),
-                    Err(reason) => *report.rejected.entry(reason).or_default() += 1,
-                }
+        let rows = intake::source_rows(name, source, data_dir, taken_in, tz)?;
+        report.rows += rows.read;
+        if rows.duplicates > 0 {
+            *report.rejected.entry(Rejection::Duplicate).or_default() += rows.duplicates;
+        }
+        for row in rows.rows {
+            match classify(&row, source, weeks, plausible) {
+                Ok(class) => candidates.push(Candidate {
+                    source: name.clone(),
+                    event_id: row.event_id,
+                    format: source.format,
+                    date: row.date.unwrap_or(weeks.first),
+                    class,
+                    lat: row.lat.unwrap_or_default(),
+                    lng: row.lng.unwrap_or_default(),
+                }),
+                Err(reason) => *report.rejected.entry(reason).or_default() += 1,
             }
         }
     }

@@ -1,11 +1,14 @@
 //! `hexrisk-build`: the offline build CLI.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use hexrisk_builder::{config, data, pipeline, report, samples};
+use hexrisk_builder::history::{Built, History};
+use hexrisk_builder::intake::CityIntake;
+use hexrisk_builder::intake::take_in::{Offered, Status};
+use hexrisk_builder::{config, data, pipeline, prune, refresh, report, samples};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Build hexrisk artifacts from real police data.
@@ -45,6 +48,45 @@ enum Command {
         /// Build only these city codes (default: all).
         #[arg(long = "city")]
         cities: Vec<String>,
+        /// Intake state folder: files taken in by `refresh`, read after the configured ones.
+        #[arg(long, default_value = "build/intake")]
+        intake: PathBuf,
+    },
+    /// Take new incident files of one city in (checked strictly, each incident
+    /// counted once), refit, and publish a new version (see docs/REFRESH.md).
+    Refresh {
+        /// The city.
+        #[arg(long = "city")]
+        city: String,
+        /// Files in the source's published format, each `FILE` (the source is found
+        /// from the columns) or `SOURCE=FILE`.
+        #[arg(required = true)]
+        files: Vec<String>,
+        /// City configuration directory.
+        #[arg(long, default_value_os_t = config::default_config_dir())]
+        config_dir: PathBuf,
+        /// Where the artifacts and manifest go.
+        #[arg(long, default_value = "build/artifacts")]
+        out: PathBuf,
+        /// Intake state folder: `<intake>/<code>/ledger.json` and `files/`.
+        #[arg(long, default_value = "build/intake")]
+        intake: PathBuf,
+        /// Where the backtest exports go.
+        #[arg(long, default_value = "build/backtest")]
+        backtest_dir: PathBuf,
+        /// Where the model card goes (skipped when empty). Writing it rebuilds the
+        /// other cities too, since the card describes them all.
+        #[arg(long, default_value = "docs/MODEL.md")]
+        model_card: PathBuf,
+    },
+    /// Remove artifact versions that none of the last N manifests names.
+    Prune {
+        /// The artifacts folder.
+        #[arg(long, default_value = "build/artifacts")]
+        out: PathBuf,
+        /// Manifests to keep, the current one included.
+        #[arg(long)]
+        keep: usize,
     },
     /// Write native reference forecasts for random covered cells and weeks (JSON),
     /// to check other builds of the engine against.
@@ -80,7 +122,7 @@ enum Command {
     },
 }
 
-fn verify(dir: &std::path::Path) -> anyhow::Result<bool> {
+fn verify(dir: &Path) -> anyhow::Result<bool> {
     let checks = data::verify(dir)?;
     let bad: Vec<_> = checks.iter().filter(|c| !c.is_ok()).collect();
     for check in &bad {
@@ -100,14 +142,54 @@ fn verify(dir: &std::path::Path) -> anyhow::Result<bool> {
     Ok(bad.is_empty())
 }
 
-fn build(
-    cli: &Cli,
-    config_dir: &std::path::Path,
-    out: &std::path::Path,
-    backtest_dir: &std::path::Path,
-    card: &std::path::Path,
-    only: &[String],
-) -> anyhow::Result<()> {
+/// Records a build's versions in the history, and in each city's ledger the version
+/// built from its files, so that a later refresh offered nothing new knows the
+/// current version already holds them.
+fn record_build(
+    out: &Path,
+    manifest: &hexrisk_engine::artifact::Manifest,
+    builds: &[pipeline::CityBuild],
+    intakes: &mut [CityIntake],
+) -> anyhow::Result<History> {
+    let recorded: Vec<Built<'_>> = builds
+        .iter()
+        .zip(intakes.iter())
+        .map(|(build, taken_in)| Built {
+            build,
+            late_arrivals: 0,
+            files_taken_in: taken_in.ledger.files.len(),
+        })
+        .collect();
+    let history = History::record(out, manifest, &recorded)?;
+    for taken_in in intakes.iter_mut().filter(|t| !t.ledger.files.is_empty()) {
+        let version = manifest
+            .city(&taken_in.ledger.city)
+            .map(|c| c.version.clone());
+        if taken_in.ledger.version != version {
+            taken_in.ledger.version = version;
+            taken_in.ledger.save(&taken_in.ledger_path())?;
+        }
+    }
+    Ok(history)
+}
+
+/// Where `build` reads and writes.
+struct BuildPaths<'a> {
+    config_dir: &'a Path,
+    out: &'a Path,
+    backtest_dir: &'a Path,
+    card: &'a Path,
+    intake: &'a Path,
+}
+
+fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<()> {
+    let BuildPaths {
+        config_dir,
+        out,
+        backtest_dir,
+        card,
+        intake,
+    } = *paths;
     let started = Instant::now();
     let mut configs = config::load_all(config_dir)?;
     if !only.is_empty() {
@@ -120,9 +202,11 @@ fn build(
             .progress_chars("=> "),
     );
     let mut builds = Vec::new();
+    let mut intakes = Vec::new();
     for city in &configs {
         let city_started = Instant::now();
-        let built = pipeline::build_city(city, &cli.data_dir, &progress)?;
+        let taken_in = CityIntake::load(intake, &city.code)?;
+        let built = pipeline::build_city_with(city, &cli.data_dir, &taken_in, &progress)?;
         let model = &built.backtest.metrics["model"];
         let line = format!(
             "{}: {} cells, {} incidents kept, backtest Brier {:.3} log loss {:.3} MAE (median) {:.3} ({:.1} s)",
@@ -156,9 +240,11 @@ fn build(
         }
         report::write_backtest_csv(backtest_dir, &built)?;
         builds.push(built);
+        intakes.push(taken_in);
     }
     progress.finish_and_clear();
     let manifest = report::write_artifacts(out, &builds)?;
+    let history = record_build(out, &manifest, &builds, &mut intakes)?;
     for city in &manifest.cities {
         println!(
             "{}: version {} in {}/{} ({} bytes)",
@@ -171,7 +257,10 @@ fn build(
     }
     println!("manifest {} written", manifest.version);
     if !card.as_os_str().is_empty() {
-        hexrisk_builder::atomic::write(card, report::model_card(&builds, &configs).as_bytes())?;
+        hexrisk_builder::atomic::write(
+            card,
+            report::model_card(&builds, &configs, &history).as_bytes(),
+        )?;
         println!("wrote {}", card.display());
     }
     println!(
@@ -179,6 +268,109 @@ fn build(
         builds.len(),
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+fn refresh_city(
+    cli: &Cli,
+    code: &str,
+    files: &[String],
+    paths: &BuildPaths<'_>,
+) -> anyhow::Result<()> {
+    let started = Instant::now();
+    let configs = config::load_all(paths.config_dir)?;
+    let city = configs
+        .iter()
+        .find(|c| c.code == code)
+        .ok_or_else(|| anyhow::anyhow!("no configured city {code}"))?;
+    let offered: Vec<Offered> = files.iter().map(|f| Offered::parse(f, city)).collect();
+    let progress = ProgressBar::hidden();
+    let done = refresh::refresh(
+        city,
+        refresh::Paths {
+            data_dir: &cli.data_dir,
+            intake_dir: paths.intake,
+            out: paths.out,
+        },
+        &offered,
+        &mut |_| Ok(()),
+        &progress,
+    )?;
+    for file in &done.take_in.files {
+        match &file.status {
+            Status::New(e) => println!(
+                "taken in {} as {}: {} rows, {} new, {} duplicates, {} late; dates {} to {}",
+                file.path.display(),
+                e.source,
+                e.rows,
+                e.new,
+                e.duplicates,
+                e.late,
+                e.first_date,
+                e.last_date
+            ),
+            Status::AlreadyTakenIn(e) => println!(
+                "already taken in {} as {} on {}: nothing to do",
+                file.path.display(),
+                e.source,
+                e.accepted_at
+            ),
+            Status::Repeated => println!("{} repeats an earlier file", file.path.display()),
+        }
+    }
+    if let Some(source) = &done.held_by {
+        println!("data-through held back by source {source}, which covers no further");
+    }
+    let Some(build) = &done.build else {
+        match &done.current {
+            Some(c) => println!("unchanged: {code} stays at version {}", c.version),
+            None => println!("unchanged: {code} has no version"),
+        }
+        return Ok(());
+    };
+    if let Some(current) = &done.current {
+        let was = done
+            .previous
+            .as_ref()
+            .map_or("none", |p| p.version.as_str());
+        println!(
+            "{code}: version {} (data through {}, {} late arrivals) in {}/{}, was {was}",
+            current.version,
+            current.data_through,
+            done.late_arrivals,
+            paths.out.display(),
+            current.file
+        );
+    }
+    if let Some(manifest) = &done.manifest {
+        println!("manifest {} written", manifest.version);
+    }
+    report::write_backtest_csv(paths.backtest_dir, build)?;
+    if !paths.card.as_os_str().is_empty() {
+        // The card describes every city: rebuild the others (deterministic, so
+        // their versions and files stay as they are).
+        let mut builds = Vec::new();
+        for other in &configs {
+            if other.code == code {
+                builds.push(build.clone());
+            } else {
+                let taken_in = CityIntake::load(paths.intake, &other.code)?;
+                builds.push(pipeline::build_city_with(
+                    other,
+                    &cli.data_dir,
+                    &taken_in,
+                    &progress,
+                )?);
+            }
+        }
+        let history = History::load(paths.out)?;
+        hexrisk_builder::atomic::write(
+            paths.card,
+            report::model_card(&builds, &configs, &history).as_bytes(),
+        )?;
+        println!("wrote {}", paths.card.display());
+    }
+    println!("refreshed in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 
@@ -192,7 +384,53 @@ fn main() -> ExitCode {
             backtest_dir,
             model_card,
             cities,
-        } => build(&cli, config_dir, out, backtest_dir, model_card, cities).map(|()| true),
+            intake,
+        } => build(
+            &cli,
+            &BuildPaths {
+                config_dir,
+                out,
+                backtest_dir,
+                card: model_card,
+                intake,
+            },
+            cities,
+        )
+        .map(|()| true),
+        Command::Refresh {
+            city,
+            files,
+            config_dir,
+            out,
+            intake,
+            backtest_dir,
+            model_card,
+        } => refresh_city(
+            &cli,
+            city,
+            files,
+            &BuildPaths {
+                config_dir,
+                out,
+                backtest_dir,
+                card: model_card,
+                intake,
+            },
+        )
+        .map(|()| true),
+        Command::Prune { out, keep } => prune::prune(out, *keep)
+            .map(|pruned| {
+                for file in &pruned.removed {
+                    println!("removed {}/{file}", out.display());
+                }
+                println!(
+                    "kept manifests {}; removed {} files",
+                    pruned.kept_manifests.join(", "),
+                    pruned.removed.len()
+                );
+                true
+            })
+            .map_err(Into::into),
         Command::ForecastSamples {
             artifacts,
             per_city,

@@ -21,6 +21,7 @@ use crate::backtest::{Metrics, ReliabilityBin, Scoreboard, outcome};
 use crate::config::CityConfig;
 use crate::counts::{CLASSES, WeeklyCounts};
 use crate::ingest::{self, IngestError, SourceReport};
+use crate::intake::CityIntake;
 use crate::model::{self, FeatureBuilder};
 
 /// Model version label written into every artifact.
@@ -384,7 +385,7 @@ fn check_kept(city: &CityConfig, ingested: &ingest::Ingested) -> Result<(), Inge
     )))
 }
 
-/// Builds one city.
+/// Builds one city from its configured files.
 ///
 /// # Errors
 /// [`IngestError`] when its data cannot be read.
@@ -393,9 +394,24 @@ pub fn build_city(
     data_dir: &Path,
     progress: &ProgressBar,
 ) -> Result<CityBuild, IngestError> {
+    build_city_with(city, data_dir, &CityIntake::none(), progress)
+}
+
+/// Builds one city from its configured files and the files taken in, over the span
+/// they cover together ([`CityIntake::span_end`]).
+///
+/// # Errors
+/// [`IngestError`] when its data cannot be read.
+pub fn build_city_with(
+    city: &CityConfig,
+    data_dir: &Path,
+    taken_in: &CityIntake,
+    progress: &ProgressBar,
+) -> Result<CityBuild, IngestError> {
     check_weeks(city)?;
+    let city = &taken_in.extend(city);
     progress.set_message(format!("{}: reading", city.name));
-    let ingested = ingest::ingest(city, data_dir)?;
+    let ingested = ingest::ingest_with(city, data_dir, taken_in)?;
     check_kept(city, &ingested)?;
     let counts = WeeklyCounts::from_ingested(&ingested);
     let neighbours = model::neighbours(&ingested.grid.cells);
