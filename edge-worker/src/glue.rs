@@ -110,6 +110,13 @@ impl Backend for WorkerBackend {
         }
     }
 
+    async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError> {
+        web_crypto_sha256(bytes)
+            .await
+            .map(hex::encode)
+            .map_err(|e| BackendError::new("models", format!("SHA-256: {e:?}")))
+    }
+
     fn models(&self) -> &ModelStore {
         &self.store
     }
@@ -155,6 +162,20 @@ impl Backend for WorkerBackend {
     fn log_failure(&self, err: &BackendError) {
         worker::console_error!("{err}");
     }
+}
+
+/// `crypto.subtle.digest("SHA-256", bytes)`: the runtime's native hash.
+async fn web_crypto_sha256(bytes: &[u8]) -> Result<Vec<u8>, worker::wasm_bindgen::JsValue> {
+    use worker::js_sys::{Function, Promise, Reflect, Uint8Array, global};
+    use worker::wasm_bindgen::JsCast;
+    let crypto = Reflect::get(&global(), &"crypto".into())?;
+    let subtle = Reflect::get(&crypto, &"subtle".into())?;
+    let digest: Function = Reflect::get(&subtle, &"digest".into())?.dyn_into()?;
+    let promise: Promise = digest
+        .call2(&subtle, &"SHA-256".into(), &Uint8Array::from(bytes))?
+        .dyn_into()?;
+    let buffer = worker::wasm_bindgen_futures::JsFuture::from(promise).await?;
+    Ok(Uint8Array::new(&buffer).to_vec())
 }
 
 /// Reads a body, refusing it once it grows past `limit` bytes.

@@ -98,7 +98,7 @@ export async function startWorker({
   const child = spawn(
     path.join(bin, 'wrangler'),
     ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
-      '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', 'warn',
+      '--persist-to', state, '--show-interactive-dev-session=false', '--log-level', process.env.WRANGLER_LOG_LEVEL ?? 'warn',
       ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])],
     {
       cwd: workerDir,

@@ -45,6 +45,11 @@ pub trait Backend {
     async fn read_model_file(&self, key: &str, limit: u64)
     -> Result<Option<Vec<u8>>, BackendError>;
 
+    /// The SHA-256 of `bytes`, lowercase hex. The Worker asks the runtime's Web
+    /// Crypto (native code: hashing a 2 MB artifact in wasm took 87 ms of a cold
+    /// isolate's first answer, see docs/BENCHMARKS.md).
+    async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError>;
+
     /// The isolate's model store, which reads through [`Backend::read_model_file`].
     fn models(&self) -> &ModelStore;
 

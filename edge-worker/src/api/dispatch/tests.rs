@@ -121,6 +121,10 @@ impl Backend for Memory {
         }
     }
 
+    async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError> {
+        Ok(hex::encode(Sha256::digest(bytes)))
+    }
+
     fn models(&self) -> &ModelStore {
         &self.store
     }

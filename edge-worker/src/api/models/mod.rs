@@ -20,7 +20,6 @@ use std::sync::Arc;
 use chrono::{DateTime, Utc};
 use hexrisk_engine::artifact::{Manifest, ManifestCity};
 use hexrisk_engine::city::{Atlas, CityModel};
-use sha2::{Digest, Sha256};
 
 use self::cache::{CachedCity, CityCache};
 use self::needs::CityNeeds;
@@ -519,7 +518,7 @@ async fn fetch_checked<B: Backend>(backend: &B, entry: &ManifestCity) -> Result<
             entry.bytes
         ));
     }
-    if hex::encode(Sha256::digest(&bytes)) != entry.sha256 {
+    if backend.sha256_hex(&bytes).await.map_err(|e| e.reason)? != entry.sha256 {
         return Err(format!("{} does not match its SHA-256", entry.file));
     }
     Ok(bytes)
