@@ -58,7 +58,8 @@ pub enum SourceError {
     },
 }
 
-fn open(path: &Path) -> Result<Box<dyn Read>, SourceError> {
+/// A file as the readers see it: decompressed when its name ends in `.gz`.
+pub(crate) fn open(path: &Path) -> Result<Box<dyn Read>, SourceError> {
     let file = File::open(path).map_err(|source| SourceError::Io {
         path: path.to_owned(),
         source,

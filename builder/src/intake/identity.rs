@@ -11,11 +11,8 @@
 //! new exactly when its occurrence number exceeds what the sets before it had.
 
 use std::collections::HashMap;
-use std::fs::File;
-use std::io::{BufReader, Read};
 use std::path::Path;
 
-use flate2::read::GzDecoder;
 use sha2::{Digest, Sha256};
 
 use super::IntakeError;
@@ -35,19 +32,6 @@ pub(crate) struct Records {
     pub(crate) records: Vec<csv::StringRecord>,
 }
 
-fn open(path: &Path) -> Result<Box<dyn Read>, IntakeError> {
-    let file = File::open(path).map_err(|source| IntakeError::Io {
-        path: path.to_owned(),
-        source,
-    })?;
-    let reader = BufReader::with_capacity(1 << 16, file);
-    Ok(if path.extension().is_some_and(|e| e == "gz") {
-        Box::new(GzDecoder::new(reader))
-    } else {
-        Box::new(reader)
-    })
-}
-
 /// Reads every record of a CSV file.
 ///
 /// # Errors
@@ -59,7 +43,7 @@ pub(crate) fn read_records(path: &Path) -> Result<Records, IntakeError> {
     };
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
-        .from_reader(open(path)?);
+        .from_reader(crate::sources::open(path)?);
     let headers = reader.headers().map_err(csv_error)?.clone();
     let records = reader
         .records()
@@ -75,7 +59,7 @@ pub(crate) fn read_records(path: &Path) -> Result<Records, IntakeError> {
 pub(crate) fn read_header(path: &Path) -> Result<Vec<String>, IntakeError> {
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
-        .from_reader(open(path)?);
+        .from_reader(crate::sources::open(path)?);
     let headers = reader.headers().map_err(|source| IntakeError::Csv {
         path: path.to_owned(),
         source,
