@@ -144,12 +144,17 @@ function cold() {
     `\`wrangler dev\` started afresh for each of ${run.runs} runs, ${today}, on ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'};`,
     'milliseconds from the request to the whole answer, on loopback.',
     '',
-    table(['code', 'first Toronto prediction, median', 'each run', 'second Toronto prediction, median'], [
-      ...(base ? [[`before (${base.label})`, ms(base.first_toronto_median_ms, 0), base.first_toronto_ms.map((x) => ms(x, 0)).join(', '), ms(base.warm_toronto_median_ms, 1)]] : []),
-      ['current', ms(run.first_toronto_median_ms, 0), run.first_toronto_ms.map((x) => ms(x, 0)).join(', '), ms(run.warm_toronto_median_ms, 1)],
+    table(['code', 'first Toronto prediction, median', 'each run', 'the same after one request that reads no model (the model loading alone), median', 'each run', 'second Toronto prediction, median'], [
+      ...(base ? [[`before (${base.label})`, ms(base.first_toronto_median_ms, 0), base.first_toronto_ms.map((x) => ms(x, 0)).join(', '),
+        ms(base.keys_warm_first_toronto_median_ms, 0), (base.keys_warm_first_toronto_ms ?? []).map((x) => ms(x, 0)).join(', '), ms(base.warm_toronto_median_ms, 1)]] : []),
+      ['current', ms(run.first_toronto_median_ms, 0), run.first_toronto_ms.map((x) => ms(x, 0)).join(', '),
+        ms(run.keys_warm_first_toronto_median_ms, 0), run.keys_warm_first_toronto_ms.map((x) => ms(x, 0)).join(', '), ms(run.warm_toronto_median_ms, 1)],
     ]),
   ];
-  if (base) lines.push('', `Current / before: **${(run.first_toronto_median_ms / base.first_toronto_median_ms).toFixed(2)}** (aim: at most 0.5).`);
+  if (base) {
+    lines.push('', `Current / before: **${(run.first_toronto_median_ms / base.first_toronto_median_ms).toFixed(2)}** for the first answer `
+      + `(aim: at most 0.5), **${(run.keys_warm_first_toronto_median_ms / base.keys_warm_first_toronto_median_ms).toFixed(2)}** for the model loading alone.`);
+  }
   lines.push(
     '',
     'wasm linear memory of the isolate after each city is first needed, in this order (it never shrinks; freed space is reused):',

@@ -2,7 +2,9 @@
 // (a new isolate, nothing decoded; readiness is polled on /openapi.json, which reads
 // no model), then the time of the first Toronto prediction, and the wasm linear memory
 // after Toronto, Houston and San Francisco are loaded in turn, with the default city
-// bound and with HEXRISK_MAX_CITIES=1. Writes build/bench/cold.json.
+// bound and with HEXRISK_MAX_CITIES=1. A second series first sends GET /v1/classes
+// (the key store and quota counter warm, no model read), so its first Toronto
+// prediction is the model loading alone. Writes build/bench/cold.json.
 //
 //   node bench/http/cold.mjs [--runs N] [--worker-dir DIR] [--label NAME]
 //
@@ -43,13 +45,17 @@ async function memory(url) {
 }
 
 /** One cold start: the first Toronto answer, then memory after each city. */
-async function coldRun(extraVars = {}) {
+async function coldRun(extraVars = {}, { warmKeys = false } = {}) {
   const { state, keys: { key } } = await keyStore('cold', { key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000 } });
   const worker = await startWorker({
     persistTo: state, vars: { ...vars, ...extraVars }, readyPath: '/openapi.json',
     ...(args['worker-dir'] ? { workerDir: args['worker-dir'] } : {}),
   });
   try {
+    if (warmKeys) {
+      const res = await fetch(`${worker.url}/v1/classes`, { headers: { authorization: `Bearer ${key}` } });
+      await res.arrayBuffer();
+    }
     const first = await predict(worker.url, key, PLACES[0][1]);
     const second = await predict(worker.url, key, PLACES[0][1]);
     const after = [];
@@ -65,6 +71,8 @@ async function coldRun(extraVars = {}) {
 
 const results = [];
 for (let i = 0; i < runs; i += 1) results.push(await coldRun());
+const warmed = [];
+for (let i = 0; i < runs; i += 1) warmed.push(await coldRun({}, { warmKeys: true }));
 const bounded = await coldRun({ HEXRISK_MAX_CITIES: '1' });
 const out = {
   label: args.label,
@@ -72,6 +80,8 @@ const out = {
   first_toronto_ms: results.map((r) => r.first_ms),
   first_toronto_median_ms: median(results.map((r) => r.first_ms)),
   warm_toronto_median_ms: median(results.map((r) => r.warm_ms)),
+  keys_warm_first_toronto_ms: warmed.map((r) => r.first_ms),
+  keys_warm_first_toronto_median_ms: median(warmed.map((r) => r.first_ms)),
   memory: results[0].memory,
   memory_max_cities_1: bounded.memory,
 };

@@ -1,6 +1,7 @@
 //! The workerd entry point and the [`Backend`] over workerd's services:
 //! D1 (`KEYS`) for keys, a Durable Object per key (`QUOTA`) for daily counts, the R2
-//! bucket (`MODELS`) for the model files, and the Workers console
+//! bucket (`MODELS`) for the model files, Web Crypto and `DecompressionStream` to
+//! check and inflate them in native code, and the Workers console
 //! (`console_error!`) for the failures the API layer logs through
 //! [`Backend::log_failure`]. Everything else lives in [`crate::api`].
 
@@ -117,6 +118,17 @@ impl Backend for WorkerBackend {
             .map_err(|e| BackendError::new("models", format!("SHA-256: {e:?}")))
     }
 
+    async fn inflate_zlib(&self, compressed: &[u8], limit: usize) -> Result<Vec<u8>, BackendError> {
+        match web_inflate_zlib(compressed, limit).await {
+            Ok(Some(plain)) => Ok(plain),
+            Ok(None) => Err(BackendError::new(
+                "models",
+                format!("inflates to more than {limit} bytes"),
+            )),
+            Err(e) => Err(BackendError::new("models", format!("inflate: {e:?}"))),
+        }
+    }
+
     fn models(&self) -> &ModelStore {
         &self.store
     }
@@ -176,6 +188,48 @@ async fn web_crypto_sha256(bytes: &[u8]) -> Result<Vec<u8>, worker::wasm_bindgen
         .dyn_into()?;
     let buffer = worker::wasm_bindgen_futures::JsFuture::from(promise).await?;
     Ok(Uint8Array::new(&buffer).to_vec())
+}
+
+/// Inflates a zlib stream with the runtime's `DecompressionStream("deflate")` (which
+/// checks the Adler-32), reading it chunk by chunk and stopping past `limit` bytes
+/// (`Ok(None)`).
+async fn web_inflate_zlib(
+    compressed: &[u8],
+    limit: usize,
+) -> Result<Option<Vec<u8>>, worker::wasm_bindgen::JsValue> {
+    use worker::js_sys::{Array, Function, Promise, Reflect, Uint8Array, global};
+    use worker::wasm_bindgen::JsCast;
+    use worker::wasm_bindgen_futures::JsFuture;
+    let method = |target: &worker::wasm_bindgen::JsValue, name: &str| -> Result<Function, _> {
+        Reflect::get(target, &name.into())?.dyn_into::<Function>()
+    };
+    let construct = |name: &str, argument: &worker::wasm_bindgen::JsValue| {
+        let class: Function = Reflect::get(&global(), &name.into())?.dyn_into()?;
+        Reflect::construct(&class, &Array::of1(argument))
+    };
+    let input = construct("Response", &Uint8Array::from(compressed).into())?;
+    let stream = Reflect::get(&input, &"body".into())?;
+    let inflating = construct("DecompressionStream", &"deflate".into())?;
+    let inflated = method(&stream, "pipeThrough")?.call1(&stream, &inflating)?;
+    let reader = method(&inflated, "getReader")?.call0(&inflated)?;
+    let read = method(&reader, "read")?;
+    let mut out = Vec::new();
+    loop {
+        let next: Promise = read.call0(&reader)?.dyn_into()?;
+        let result = JsFuture::from(next).await?;
+        if Reflect::get(&result, &"done".into())?.as_bool() == Some(true) {
+            return Ok(Some(out));
+        }
+        let chunk = Uint8Array::new(&Reflect::get(&result, &"value".into())?);
+        let start = out.len();
+        let end = start + chunk.length() as usize;
+        if end > limit {
+            let _ = method(&reader, "cancel")?.call0(&reader);
+            return Ok(None);
+        }
+        out.resize(end, 0);
+        chunk.copy_to(&mut out[start..]);
+    }
 }
 
 /// Reads a body, refusing it once it grows past `limit` bytes.

@@ -50,6 +50,11 @@ pub trait Backend {
     /// isolate's first answer, see docs/BENCHMARKS.md).
     async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError>;
 
+    /// Inflates a zlib stream (checking its Adler-32), refusing more than `limit`
+    /// bytes of output. The Worker uses the runtime's `DecompressionStream` (native
+    /// code, several times faster than inflating in wasm).
+    async fn inflate_zlib(&self, compressed: &[u8], limit: usize) -> Result<Vec<u8>, BackendError>;
+
     /// The isolate's model store, which reads through [`Backend::read_model_file`].
     fn models(&self) -> &ModelStore;
 

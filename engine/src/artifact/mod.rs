@@ -218,11 +218,23 @@ fn le_u32(bytes: &[u8]) -> u32 {
     u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
 }
 
-/// Decodes and validates an artifact.
+/// Decodes and validates an artifact: [`checked_body`], [`inflate`], then
+/// [`decode_inflated`].
 ///
 /// # Errors
 /// [`ArtifactError`] describing the first check that fails.
 pub fn decode(bytes: &[u8]) -> Result<CityArtifact, ArtifactError> {
+    decode_inflated(&inflate(checked_body(bytes)?)?)
+}
+
+/// The zlib body of an artifact, once its magic, format version, length and CRC-32
+/// have been checked. A runtime with its own zlib (the Worker's
+/// `DecompressionStream`) inflates it there and hands the result to
+/// [`decode_inflated`]; [`inflate`] does it here.
+///
+/// # Errors
+/// [`ArtifactError`] describing the first header check that fails.
+pub fn checked_body(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
     if bytes.len() < HEADER_LEN {
         return Err(ArtifactError::Truncated(bytes.len()));
     }
@@ -248,10 +260,28 @@ pub fn decode(bytes: &[u8]) -> Result<CityArtifact, ArtifactError> {
     if crc32fast::hash(body) != le_u32(&bytes[12..16]) {
         return Err(ArtifactError::ChecksumMismatch);
     }
-    let plain =
-        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(body, MAX_BODY_DECOMPRESSED)
-            .map_err(|_| ArtifactError::Decompress)?;
-    let artifact: CityArtifact = postcard::from_bytes(&plain).map_err(|_| ArtifactError::Decode)?;
+    Ok(body)
+}
+
+/// Inflates a [`checked_body`] (zlib, its Adler-32 checked), refusing more than
+/// [`MAX_BODY_DECOMPRESSED`] bytes.
+///
+/// # Errors
+/// [`ArtifactError::Decompress`] for an invalid or oversized stream.
+pub fn inflate(body: &[u8]) -> Result<Vec<u8>, ArtifactError> {
+    miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(body, MAX_BODY_DECOMPRESSED)
+        .map_err(|_| ArtifactError::Decompress)
+}
+
+/// Decodes and validates an inflated body.
+///
+/// # Errors
+/// [`ArtifactError::Decode`] or [`ArtifactError::Inconsistent`].
+pub fn decode_inflated(plain: &[u8]) -> Result<CityArtifact, ArtifactError> {
+    if plain.len() > MAX_BODY_DECOMPRESSED {
+        return Err(ArtifactError::Decompress);
+    }
+    let artifact: CityArtifact = postcard::from_bytes(plain).map_err(|_| ArtifactError::Decode)?;
     validate(&artifact)?;
     Ok(artifact)
 }

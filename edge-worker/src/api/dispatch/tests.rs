@@ -121,6 +121,13 @@ impl Backend for Memory {
         }
     }
 
+    async fn inflate_zlib(&self, compressed: &[u8], limit: usize) -> Result<Vec<u8>, BackendError> {
+        artifact::inflate(compressed)
+            .ok()
+            .filter(|plain| plain.len() <= limit)
+            .ok_or_else(|| BackendError::new("models", "artifact body cannot be decompressed"))
+    }
+
     async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError> {
         Ok(hex::encode(Sha256::digest(bytes)))
     }

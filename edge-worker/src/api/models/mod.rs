@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use hexrisk_engine::artifact::{Manifest, ManifestCity};
+use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
 use hexrisk_engine::city::{Atlas, CityModel};
 
 use self::cache::{CachedCity, CityCache};
@@ -466,7 +466,14 @@ impl ModelStore {
         entry: &ManifestCity,
     ) -> Result<Arc<CityModel>, String> {
         let bytes = fetch_checked(backend, entry).await?;
-        let model = CityModel::from_bytes(&bytes).map_err(|e| e.to_string())?;
+        let body = artifact::checked_body(&bytes).map_err(|e| e.to_string())?;
+        let plain = backend
+            .inflate_zlib(body, artifact::MAX_BODY_DECOMPRESSED)
+            .await
+            .map_err(|e| e.reason)?;
+        drop(bytes);
+        let model =
+            CityModel::from_artifact(artifact::decode_inflated(&plain).map_err(|e| e.to_string())?);
         if model.artifact().city.code != entry.code {
             return Err(format!("the file holds {}", model.artifact().city.code));
         }
