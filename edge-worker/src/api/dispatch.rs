@@ -302,7 +302,7 @@ async fn run<B: Backend>(
 ) -> Result<(Value, Option<usize>), ApiError> {
     let query = input::query_pairs(request.uri().query());
     let now = ctx.forecast_now;
-    let body = || -> Result<_, ApiError> {
+    let read_body = || -> Result<_, ApiError> {
         let content_type = request
             .headers()
             .get(CONTENT_TYPE)
@@ -310,6 +310,8 @@ async fn run<B: Backend>(
         input::require_json(content_type)?;
         input::json_object(request.body())
     };
+    // Parsed once: the cities a request needs are found in the body its handler reads.
+    let mut parsed = (request.method() == Method::POST).then(read_body);
     match endpoint {
         Endpoint::Classes => return Ok((prediction::classes(), None)),
         Endpoint::HexesConfig => return Ok((engine::hexes_config(), None)),
@@ -322,20 +324,21 @@ async fn run<B: Backend>(
             "unreachable endpoint",
         ));
     };
-    let parsed_body: Option<Value> = (request.method() == Method::POST)
-        .then(|| serde_json::from_slice(request.body()).ok())
-        .flatten();
     let snapshot = backend
         .models()
         .snapshot(
             backend,
-            |manifest| needs::needs(reach, manifest, parsed_body.as_ref(), &query),
+            |manifest| {
+                let body = parsed.as_ref().and_then(|b| b.as_ref().ok());
+                needs::needs(reach, manifest, body, &query)
+            },
             ctx.now,
         )
         .await
         .map_err(|e| internal(backend, &e))?;
     *versions = model_versions(&snapshot.versions);
     let atlas = &snapshot.atlas;
+    let mut body = || parsed.take().unwrap_or_else(read_body);
     let seconds = now.timestamp();
     let params = || input::query_object(&query);
     match endpoint {

@@ -10,7 +10,7 @@
 use std::collections::BTreeSet;
 
 use hexrisk_engine::artifact::{Manifest, ManifestCity};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// How far outside a city's bounds a point may lie and still need the city, in
 /// degrees (about 25 km): more than the snapping distance of a route end and the
@@ -47,7 +47,7 @@ pub enum Reach {
 pub fn needs(
     reach: Reach,
     manifest: &Manifest,
-    body: Option<&Value>,
+    body: Option<&Map<String, Value>>,
     query: &[(String, String)],
 ) -> CityNeeds {
     let param = |name: &str| {
@@ -75,7 +75,7 @@ pub fn needs(
         Reach::Places | Reach::Lines => {
             let mut points = Vec::new();
             if let Some(body) = body {
-                collect(body, &mut points);
+                collect_object(body, &mut points);
             }
             collect_query(query, &mut points);
             let lines = reach == Reach::Lines;
@@ -128,17 +128,7 @@ fn number(value: &Value) -> Option<f64> {
 /// both ways round, as `[lng, lat]` and `[lat, lng]`) and H3 cell ids (their centres).
 fn collect(value: &Value, points: &mut Vec<(f64, f64)>) {
     match value {
-        Value::Object(map) => {
-            let get = |names: &[&str]| names.iter().find_map(|n| map.get(*n).and_then(number));
-            if let (Some(lat), Some(lng)) =
-                (get(&["latitude", "lat"]), get(&["longitude", "lng", "lon"]))
-            {
-                points.push((lat, lng));
-            }
-            for v in map.values() {
-                collect(v, points);
-            }
-        }
+        Value::Object(map) => collect_object(map, points),
         Value::Array(items) => {
             if let [a, b] = items.as_slice()
                 && let (Some(a), Some(b)) = (number(a), number(b))
@@ -152,6 +142,16 @@ fn collect(value: &Value, points: &mut Vec<(f64, f64)>) {
         }
         Value::String(text) => points.extend(cell_centre(text)),
         _ => {}
+    }
+}
+
+fn collect_object(map: &Map<String, Value>, points: &mut Vec<(f64, f64)>) {
+    let get = |names: &[&str]| names.iter().find_map(|n| map.get(*n).and_then(number));
+    if let (Some(lat), Some(lng)) = (get(&["latitude", "lat"]), get(&["longitude", "lng", "lon"])) {
+        points.push((lat, lng));
+    }
+    for v in map.values() {
+        collect(v, points);
     }
 }
 

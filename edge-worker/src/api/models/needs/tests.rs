@@ -34,6 +34,11 @@ fn manifest() -> Manifest {
     }
 }
 
+/// A JSON object literal as the body map the dispatcher hands over.
+fn object(value: &serde_json::Value) -> &serde_json::Map<String, serde_json::Value> {
+    value.as_object().unwrap()
+}
+
 fn some(codes: &[&str]) -> CityNeeds {
     CityNeeds::Some(codes.iter().map(|c| (*c).to_owned()).collect())
 }
@@ -50,16 +55,19 @@ fn a_point_needs_the_city_around_it_only() {
     let m = manifest();
     let toronto = json!({"latitude": 43.6532, "longitude": -79.3832});
     assert_eq!(
-        needs(Reach::Places, &m, Some(&toronto), &[]),
+        needs(Reach::Places, &m, Some(object(&toronto)), &[]),
         some(&["city_ca_tor"])
     );
     let route = json!({"origin": {"lat": 37.78, "lng": -122.41}, "destination": {"lat": 37.79, "lng": -122.40}});
     assert_eq!(
-        needs(Reach::Places, &m, Some(&route), &[]),
+        needs(Reach::Places, &m, Some(object(&route)), &[]),
         some(&["city_us_sfo"])
     );
     let ocean = json!({"latitude": 0.5, "longitude": -30.0});
-    assert_eq!(needs(Reach::Places, &m, Some(&ocean), &[]), some(&[]));
+    assert_eq!(
+        needs(Reach::Places, &m, Some(object(&ocean)), &[]),
+        some(&[])
+    );
 }
 
 #[test]
@@ -67,7 +75,7 @@ fn pairs_cells_and_query_points_are_places_too() {
     let m = manifest();
     let line = json!({"geometry": {"type": "LineString", "coordinates": [[-79.38, 43.65], [-79.37, 43.66]]}});
     assert_eq!(
-        needs(Reach::Places, &m, Some(&line), &[]),
+        needs(Reach::Places, &m, Some(object(&line)), &[]),
         some(&["city_ca_tor"])
     );
     let cell = h3o::LatLng::new(37.78, -122.41)
@@ -76,7 +84,7 @@ fn pairs_cells_and_query_points_are_places_too() {
         .to_string();
     let hexes = json!({"hexIds": [cell.clone()]});
     assert_eq!(
-        needs(Reach::Places, &m, Some(&hexes), &[]),
+        needs(Reach::Places, &m, Some(object(&hexes)), &[]),
         some(&["city_us_sfo"])
     );
     assert_eq!(
@@ -100,7 +108,7 @@ fn a_point_just_outside_the_bounds_still_needs_the_city() {
     let m = manifest();
     let near = json!({"latitude": 43.87, "longitude": -79.38});
     assert_eq!(
-        needs(Reach::Places, &m, Some(&near), &[]),
+        needs(Reach::Places, &m, Some(object(&near)), &[]),
         some(&["city_ca_tor"])
     );
 }
@@ -112,9 +120,12 @@ fn lines_need_the_cities_they_pass() {
     let waypoints = json!({"waypoints": [
         {"latitude": 43.7, "longitude": -80.2}, {"latitude": 43.7, "longitude": -78.6}
     ]});
-    assert_eq!(needs(Reach::Places, &m, Some(&waypoints), &[]), some(&[]));
     assert_eq!(
-        needs(Reach::Lines, &m, Some(&waypoints), &[]),
+        needs(Reach::Places, &m, Some(object(&waypoints)), &[]),
+        some(&[])
+    );
+    assert_eq!(
+        needs(Reach::Lines, &m, Some(object(&waypoints)), &[]),
         some(&["city_ca_tor"])
     );
 }
