@@ -139,7 +139,16 @@ pub fn refresh(
     let published = previous
         .as_ref()
         .is_some_and(|p| intake.ledger.version.as_deref() == Some(p.version.as_str()));
-    if fresh == 0 && (published || intake.ledger.files.is_empty() && previous.is_some()) {
+    // A stop after the manifest but before the history (the last write) left the
+    // version current but unrecorded: rebuild (the same bytes) and finish the steps.
+    let recorded = previous.as_ref().is_some_and(|p| {
+        History::load(paths.out).is_ok_and(|h| {
+            h.versions
+                .iter()
+                .any(|v| v.code == city.code && v.version == p.version)
+        })
+    });
+    if fresh == 0 && recorded && (published || intake.ledger.files.is_empty()) {
         return Ok(Refreshed {
             take_in: plan,
             current: previous.clone(),

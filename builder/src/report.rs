@@ -42,6 +42,44 @@ pub fn current_manifest(dir: &Path) -> Option<Manifest> {
         .filter(|m| m.validate().is_ok())
 }
 
+/// The entries of the current manifest that a new one keeps: all of them when it is
+/// usable, none when there is none, and none when it is of another format (or
+/// fails validation) but every city it names is being rebuilt.
+///
+/// # Errors
+/// A manifest that cannot be read or parsed, or one that cannot be used while some
+/// of its cities are not rebuilt: dropping them silently would unpublish them.
+fn carried_over(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Vec<ManifestCity>> {
+    let path = dir.join(Manifest::FILE_NAME);
+    let text = match std::fs::read(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(anyhow::anyhow!("cannot read {}: {e}", path.display())),
+    };
+    let manifest: Manifest = serde_json::from_slice(&text).map_err(|e| {
+        anyhow::anyhow!(
+            "{} is not a manifest ({e}); move it away to start a new one",
+            path.display()
+        )
+    })?;
+    match manifest.validate() {
+        Ok(()) => Ok(manifest.cities),
+        Err(_)
+            if manifest
+                .cities
+                .iter()
+                .all(|c| builds.iter().any(|b| b.artifact.city.code == c.code)) =>
+        {
+            Ok(Vec::new())
+        }
+        Err(e) => Err(anyhow::anyhow!(
+            "{} cannot be used ({e}) and names cities not being rebuilt; rebuild them all \
+             (hexrisk-build build) or move it away",
+            path.display()
+        )),
+    }
+}
+
 /// A new version whose files are written but which is not yet current.
 #[derive(Debug, Clone)]
 pub struct Staged {
@@ -58,7 +96,7 @@ pub struct Staged {
 /// # Errors
 /// I/O errors, or an artifact that cannot be encoded.
 pub fn stage_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Staged> {
-    let mut cities = current_manifest(dir).map_or_else(Vec::new, |m| m.cities);
+    let mut cities = carried_over(dir, builds)?;
     for build in builds {
         let bytes = artifact::encode(&build.artifact)?;
         let entry = manifest_entry(&build.artifact, &bytes);

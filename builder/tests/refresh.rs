@@ -604,6 +604,27 @@ fn bad_files_are_refused_naming_file_line_and_column_and_nothing_is_written() {
         "{message}"
     );
 
+    // A mistyped source name is an unknown source, not a missing file.
+    let typo = Offered::parse(&format!("incidnts={}", sf.later[0].display()), &sf.city);
+    match run(&sf.city, &sf.state(), &[typo], &mut no_hook()) {
+        Err(RefreshError::Intake(err @ IntakeError::UnknownSource { .. })) => {
+            assert!(err.to_string().contains("has no source incidnts"), "{err}");
+        }
+        Err(other) => panic!("refused for another reason: {other}"),
+        Ok(_) => panic!("a mistyped source was taken in"),
+    }
+
+    // Without the id columns its rows would be keyed by content, not as the rest.
+    let no_id = sf.write(
+        "no_id.csv",
+        &with_line(1, &|h| h.replace("IncidntNum", "IncidentNumber")),
+    );
+    let message = refusal(sf.refresh(&[&no_id]));
+    assert!(
+        message.contains("no_id.csv") && message.contains("line 1, column IncidntNum: missing"),
+        "{message}"
+    );
+
     // The date of line 7 (the header is line 1).
     let bad_date = sf.write(
         "bad_date.csv",
@@ -612,6 +633,17 @@ fn bad_files_are_refused_naming_file_line_and_column_and_nothing_is_written() {
     let message = refusal(sf.refresh(&[&bad_date]));
     assert!(
         message.contains("bad_date.csv") && message.contains("line 7, column Date:"),
+        "{message}"
+    );
+
+    // A mistyped year: a date after today would move data-through years ahead.
+    let future = sf.write(
+        "future.csv",
+        &with_line(9, &|l| l.replacen(",2012-1", ",2102-1", 1)),
+    );
+    let message = refusal(sf.refresh(&[&future]));
+    assert!(
+        message.contains("future.csv") && message.contains("line 9, column Date: date \"2102-1"),
         "{message}"
     );
 
@@ -720,6 +752,32 @@ fn a_refresh_stopped_midway_leaves_the_previous_version_whole() {
         Status::AlreadyTakenIn(_)
     ));
     assert_eq!(healed.current.unwrap().version, version);
+
+    // Stopped after the manifest, before the history: the version is current but not
+    // in the history (nor the card); offering nothing new records it.
+    let sf3 = SanFrancisco::built(&[OCT_TO_DEC]);
+    let offered = [file(&sf3.later[0])];
+    let stopped = run(
+        &sf3.city,
+        &sf3.state(),
+        &offered,
+        &mut stop_at(Stage::Published),
+    );
+    assert!(matches!(
+        stopped,
+        Err(RefreshError::Stopped(Stage::Published))
+    ));
+    let listed = |out: &Path| {
+        History::load(out)
+            .unwrap()
+            .versions
+            .iter()
+            .any(|v| v.version == version)
+    };
+    assert!(!listed(&sf3.out()));
+    let healed = run(&sf3.city, &sf3.state(), &offered, &mut no_hook()).unwrap();
+    assert_eq!(healed.current.unwrap().version, version);
+    assert!(listed(&sf3.out()), "the history lists the healed version");
     eprintln!("stops: {:.1} s", started.elapsed().as_secs_f64());
 }
 
@@ -760,4 +818,50 @@ fn prune_keeps_the_last_manifests_and_the_current_version() {
         listed,
         [std::ffi::OsString::from(format!("{}.json", third.version))]
     );
+}
+
+#[test]
+fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
+    let out = tempfile::tempdir().unwrap();
+    let sf = city("city_us_sfo");
+    let build = pipeline::build_city(&sf, &data_dir(), &ProgressBar::hidden()).unwrap();
+    let manifest_path = out.path().join(artifact::Manifest::FILE_NAME);
+    let write = |manifest: &serde_json::Value| {
+        std::fs::write(&manifest_path, serde_json::to_vec(manifest).unwrap()).unwrap();
+    };
+    let published = report::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap();
+    let mut old: serde_json::Value = serde_json::to_value(&published).unwrap();
+    old["format_version"] = serde_json::json!(1);
+
+    // Another format naming a city that is not rebuilt: refused, nothing changes.
+    let mut toronto = old["cities"][0].clone();
+    toronto["code"] = serde_json::json!("city_ca_tor");
+    old["cities"].as_array_mut().unwrap().push(toronto);
+    write(&old);
+    let refused = report::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap_err();
+    assert!(
+        refused
+            .to_string()
+            .contains("names cities not being rebuilt"),
+        "{refused}"
+    );
+    assert_eq!(
+        std::fs::read(&manifest_path).unwrap(),
+        serde_json::to_vec(&old).unwrap(),
+        "a refused build changed the manifest"
+    );
+
+    // A file that is no manifest at all: refused.
+    std::fs::write(&manifest_path, b"{ not json").unwrap();
+    let refused = report::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap_err();
+    assert!(
+        refused.to_string().contains("is not a manifest"),
+        "{refused}"
+    );
+
+    // Another format naming only rebuilt cities: replaced.
+    old["cities"].as_array_mut().unwrap().pop();
+    write(&old);
+    let replaced = report::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap();
+    assert_eq!(replaced, published);
 }

@@ -191,13 +191,12 @@ async fn web_crypto_sha256(bytes: &[u8]) -> Result<Vec<u8>, worker::wasm_bindgen
 }
 
 /// Inflates a zlib stream with the runtime's `DecompressionStream("deflate")` (which
-/// checks the Adler-32), reading it chunk by chunk and stopping past `limit` bytes
-/// (`Ok(None)`).
+/// checks the Adler-32), stopping past `limit` bytes (`Ok(None)`).
 async fn web_inflate_zlib(
     compressed: &[u8],
     limit: usize,
 ) -> Result<Option<Vec<u8>>, worker::wasm_bindgen::JsValue> {
-    use worker::js_sys::{Array, Function, Promise, Reflect, Uint8Array, global};
+    use worker::js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array, global};
     use worker::wasm_bindgen::JsCast;
     use worker::wasm_bindgen_futures::JsFuture;
     let method = |target: &worker::wasm_bindgen::JsValue, name: &str| -> Result<Function, _> {
@@ -211,24 +210,38 @@ async fn web_inflate_zlib(
     let stream = Reflect::get(&input, &"body".into())?;
     let inflating = construct("DecompressionStream", &"deflate".into())?;
     let inflated = method(&stream, "pipeThrough")?.call1(&stream, &inflating)?;
-    let reader = method(&inflated, "getReader")?.call0(&inflated)?;
-    let read = method(&reader, "read")?;
+    // Read through a byte reader a megabyte at a time (workerd's `readAtLeast`): four
+    // round trips for Toronto instead of one per 4 KiB chunk (725), which cost more than
+    // the inflating itself; never more than `limit` plus one step is held.
+    const STEP: u32 = 1 << 20;
+    let collected = construct("Response", &inflated)?;
+    let body = Reflect::get(&collected, &"body".into())?;
+    let options = Object::new();
+    Reflect::set(&options, &"mode".into(), &"byob".into())?;
+    let reader = method(&body, "getReader")?.call1(&body, &options)?;
+    let read_at_least = method(&reader, "readAtLeast")?;
     let mut out = Vec::new();
     loop {
-        let next: Promise = read.call0(&reader)?.dyn_into()?;
+        let view = Uint8Array::new_with_length(STEP);
+        let next: Promise = read_at_least
+            .call2(&reader, &STEP.into(), &view)?
+            .dyn_into()?;
         let result = JsFuture::from(next).await?;
+        let value = Reflect::get(&result, &"value".into())?;
+        if !value.is_undefined() {
+            let chunk = Uint8Array::new(&value);
+            let start = out.len();
+            let end = start + chunk.length() as usize;
+            if end > limit {
+                let _ = method(&reader, "cancel")?.call0(&reader);
+                return Ok(None);
+            }
+            out.resize(end, 0);
+            chunk.copy_to(&mut out[start..]);
+        }
         if Reflect::get(&result, &"done".into())?.as_bool() == Some(true) {
             return Ok(Some(out));
         }
-        let chunk = Uint8Array::new(&Reflect::get(&result, &"value".into())?);
-        let start = out.len();
-        let end = start + chunk.length() as usize;
-        if end > limit {
-            let _ = method(&reader, "cancel")?.call0(&reader);
-            return Ok(None);
-        }
-        out.resize(end, 0);
-        chunk.copy_to(&mut out[start..]);
     }
 }
 

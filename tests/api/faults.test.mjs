@@ -1,12 +1,15 @@
 // Faults under `wrangler dev`: a Worker whose bucket holds a missing or corrupt model
 // artifact, with no earlier version to fall back on, reports `unhealthy` (503) on both
 // health endpoints, and every request for that city answers INTERNAL_ERROR in the
-// documented error shape, with no internal detail; and the key store holds digests
+// documented error shape, with no internal detail; a file that inflates past the
+// 64 MiB bound is refused while it inflates, even with a matching digest; and the key store holds digests
 // only, never key text. (A bad version published over a good one: publish.test.mjs.)
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { crc32, deflateSync } from 'node:zlib';
 import { keyStore, putObject, startWorker } from '../support/wrangler.mjs';
 
 const artifacts = new URL('../../build/artifacts/', import.meta.url).pathname;
@@ -89,4 +92,26 @@ test('a corrupt artifact: unhealthy, and INTERNAL_ERROR in the error shape', asy
     const bytes = readFileSync(file);
     assert.ok(!bytes.includes(secret) && !bytes.includes(key), `${file} holds key text`);
   }
+});
+
+test('an artifact that inflates past 64 MiB (its digest in the manifest): refused while inflating', async () => {
+  // A well-formed header and checksum over a zlib stream of 65 MiB of zeros (65 KB),
+  // entered in the manifest under its own digest, so only the inflate bound stops it.
+  const body = deflateSync(Buffer.alloc(65 << 20));
+  const header = Buffer.alloc(16);
+  header.write('HXRK', 0, 'latin1');
+  header.writeUInt16LE(manifest.format_version, 4);
+  header.writeUInt32LE(body.length, 8);
+  header.writeUInt32LE(crc32(body), 12);
+  const bomb = Buffer.concat([header, body]);
+  const sha256 = createHash('sha256').update(bomb).digest('hex');
+  const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
+  const version = `${toronto.data_through}.${sha256.slice(0, 12)}`;
+  const entry = { ...toronto, bytes: bomb.length, sha256, version, file: `city_ca_tor/${version}.hxrk` };
+  const bombed = { ...manifest, cities: manifest.cities.map((c) => (c.code === 'city_ca_tor' ? entry : c)) };
+  const { worker, key } = await serve({ 'manifest.json': Buffer.from(JSON.stringify(bombed)), [entry.file]: bomb });
+  await assertBroken(worker, key);
+  const health = await (await fetch(`${worker.url}/health`)).json();
+  const problem = health.models.problems.find((p) => p.city === 'city_ca_tor');
+  assert.match(problem.reason, /inflates to more than 67108864 bytes/);
 });

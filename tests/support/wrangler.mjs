@@ -64,16 +64,25 @@ async function withBuildModels(state) {
   }
 }
 
-/** A TCP port that was free a moment ago. */
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+/**
+ * `count` distinct TCP ports that were free a moment ago: all are held open until the
+ * last is found, since a port just closed may be handed out again at once.
+ */
+export async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const server = net.createServer();
+      servers.push(server);
+      await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((server) => server.address().port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  }
 }
 
 /**
@@ -90,8 +99,10 @@ export async function startWorker({
   persistTo, vars = {}, models = 'build', port: fixedPort, timeoutMs = 90_000,
   readyPath = '/v1/health', workerDir = path.join(root, 'edge-worker'),
 } = {}) {
-  const port = fixedPort ?? await freePort();
-  const inspectorPort = await freePort();
+  const [freeA, freeB] = await freePorts(2);
+  // A fixed port may equal a fresh one: then the inspector takes the other.
+  const port = fixedPort ?? freeA;
+  const inspectorPort = port === freeB ? freeA : freeB;
   const state = persistTo ?? mkdtempSync(path.join(os.tmpdir(), 'hexrisk-wrangler-'));
   if (models === 'build') await withBuildModels(state);
   const bin = path.join(root, 'node_modules/.bin');

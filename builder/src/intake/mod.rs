@@ -46,6 +46,9 @@ pub enum Refusal {
     },
     /// The date does not parse.
     BadDate(String),
+    /// The date lies after the day of the refresh (in the city's time zone): a
+    /// mistyped year would otherwise carry the data-through date years ahead.
+    FutureDate(String),
     /// The coordinate does not parse.
     BadCoordinate(String),
     /// The coordinate is outside the valid range.
@@ -63,6 +66,7 @@ impl fmt::Display for Refusal {
                 write!(f, "{found} fields where the header has {expected}")
             }
             Self::BadDate(text) => write!(f, "unparseable date {text:?}"),
+            Self::FutureDate(text) => write!(f, "date {text:?} is after today"),
             Self::BadCoordinate(text) => write!(f, "unparseable coordinate {text:?}"),
             Self::OutOfRange(text) => write!(f, "coordinate out of range {text:?}"),
             Self::NoRows => f.write_str("no rows"),

@@ -49,8 +49,9 @@ fn is_unknown(text: &str) -> bool {
 }
 
 /// Checks one file as a file of `source`. `reference` is the column set of the
-/// source's existing files, required of sources identified by row content (a
-/// column more or less would make every row look new).
+/// source's existing files, required of files whose rows are identified by their
+/// content (a column more or less would make every row look new). Rows dated after `today`
+/// (the city's local date of the refresh, when known) are refused.
 ///
 /// # Errors
 /// [`IntakeError::Refused`] for the first unusable line, or a read error.
@@ -59,6 +60,7 @@ pub(crate) fn check(
     source: &SourceConfig,
     tz: Tz,
     reference: Option<&[String]>,
+    today: Option<NaiveDate>,
 ) -> Result<CheckedFile, IntakeError> {
     let rows = match sources::read(source.format, path, &source.field, tz) {
         Ok(rows) => rows,
@@ -70,9 +72,23 @@ pub(crate) fn check(
     let records = identity::read_records(path)?;
     let names: Vec<&str> = records.headers.iter().map(str::trim).collect();
     let layout = columns::of(source);
-    if layout.identity == columns::Identity::Content
-        && let Some(reference) = reference
-    {
+    // An id-keyed source's file must carry its id columns exactly when the source's
+    // other files do: otherwise its rows would be keyed another way than theirs
+    // (by content instead of by id, or the reverse) and every row would look new.
+    if let (columns::Identity::Columns(ids), Some(reference)) = (&layout.identity, reference) {
+        for id in ids {
+            match (reference.contains(id), names.contains(&id.as_str())) {
+                (true, false) => return Err(refused(path, 1, id, Refusal::MissingColumn)),
+                (false, true) => return Err(refused(path, 1, id, Refusal::UnexpectedColumn)),
+                _ => {}
+            }
+        }
+    }
+    let keyed_by_content = match &layout.identity {
+        columns::Identity::Content => true,
+        columns::Identity::Columns(ids) => !ids.iter().all(|c| names.contains(&c.as_str())),
+    };
+    if keyed_by_content && let Some(reference) = reference {
         if let Some(missing) = reference.iter().find(|c| !names.contains(&c.as_str())) {
             return Err(refused(path, 1, missing, Refusal::MissingColumn));
         }
@@ -109,6 +125,14 @@ pub(crate) fn check(
                 Refusal::BadDate(text(&layout.date)),
             ));
         };
+        if today.is_some_and(|today| date > today) {
+            return Err(refused(
+                path,
+                line,
+                &layout.date,
+                Refusal::FutureDate(text(&layout.date)),
+            ));
+        }
         dates = Some(dates.map_or((date, date), |(a, b)| (a.min(date), b.max(date))));
         check_position(path, line, row, &layout.position, text)?;
     }
@@ -180,7 +204,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("new.csv");
         std::fs::write(&path, text).unwrap();
-        check(&path, &mci(), chrono_tz::America::Toronto, None)
+        check(&path, &mci(), chrono_tz::America::Toronto, None, None)
     }
 
     fn refusal(text: &str) -> (u64, String, Refusal) {

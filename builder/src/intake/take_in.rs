@@ -32,14 +32,19 @@ pub struct Offered {
 }
 
 impl Offered {
-    /// Reads `SOURCE=FILE` (when `SOURCE` is one of the city's sources) or `FILE`.
+    /// Reads `SOURCE=FILE` or `FILE`. An argument with `=` is `SOURCE=FILE` when
+    /// `SOURCE` is one of the city's sources, or when no file has the whole argument
+    /// as its name (so that a mistyped source is refused as unknown, naming the
+    /// city's sources, rather than as a missing file).
     #[must_use]
     pub fn parse(arg: &str, city: &CityConfig) -> Self {
         match arg.split_once('=') {
-            Some((name, path)) if city.sources.contains_key(name) => Self {
-                source: Some(name.to_owned()),
-                path: PathBuf::from(path),
-            },
+            Some((name, path)) if city.sources.contains_key(name) || !Path::new(arg).exists() => {
+                Self {
+                    source: Some(name.to_owned()),
+                    path: PathBuf::from(path),
+                }
+            }
             _ => Self {
                 source: None,
                 path: PathBuf::from(arg),
@@ -137,10 +142,11 @@ fn identify(
     data_dir: &Path,
     intake: &CityIntake,
     tz: Tz,
+    today: Option<NaiveDate>,
 ) -> Result<(String, CheckedFile), IntakeError> {
     let check = |name: &str, source: &SourceConfig| {
         let reference = reference_header(name, source, data_dir, intake)?;
-        strict::check(&offered.path, source, tz, reference.as_deref())
+        strict::check(&offered.path, source, tz, reference.as_deref(), today)
     };
     if let Some(name) = &offered.source {
         let source = city
@@ -225,7 +231,8 @@ fn known(
 
 /// Checks every offered file and works out what it adds, writing nothing.
 /// `data_through` is the current data-through date: new rows on or before it are
-/// late arrivals. `now` is recorded as each new entry's `accepted_at`.
+/// late arrivals. `now` (RFC 3339) is recorded as each new entry's `accepted_at`;
+/// rows dated after its local date in the city are refused.
 ///
 /// # Errors
 /// The first file refused, or a read error.
@@ -241,6 +248,9 @@ pub fn plan(
         .timezone
         .parse()
         .map_err(|_| IntakeError::Config(format!("unknown time zone {}", city.timezone)))?;
+    let today = chrono::DateTime::parse_from_rfc3339(now)
+        .ok()
+        .map(|t| t.with_timezone(&tz).date_naive());
     let mut plan = TakeIn::default();
     let mut known_by_source: BTreeMap<String, Multiplicity> = BTreeMap::new();
     for file in offered {
@@ -250,7 +260,7 @@ pub fn plan(
         } else if plan.files.iter().any(|f| f.sha256 == sha256) {
             Status::Repeated
         } else {
-            let (name, checked) = identify(file, city, data_dir, intake, tz)?;
+            let (name, checked) = identify(file, city, data_dir, intake, tz, today)?;
             if !known_by_source.contains_key(&name) {
                 let most = known(&name, &city.sources[&name], data_dir, intake)?;
                 known_by_source.insert(name.clone(), most);
@@ -264,7 +274,11 @@ pub fn plan(
                 .rows
                 .iter()
                 .zip(&new)
-                .filter(|&(row, &n)| n && row.date.is_some_and(|d| d <= data_through))
+                .filter(|&(row, &n)| {
+                    n && row
+                        .date
+                        .is_some_and(|d| city.span.start <= d && d <= data_through)
+                })
                 .count() as u64;
             Status::New(LedgerEntry {
                 stored: ledger::stored_name(&sha256, &file.path),

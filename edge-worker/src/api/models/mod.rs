@@ -230,11 +230,14 @@ impl ModelStore {
                     }
                 }
                 Err(reason) => {
-                    // With no manifest in force the caller fails and logs the error.
                     if state.manifest.is_some() {
                         backend.log_failure(&models_error(format!(
                             "manifest refused, the previous one stays: {reason}"
                         )));
+                    } else {
+                        // Nothing to serve: the caller fails and logs the error, and
+                        // the next request reads again instead of waiting the interval.
+                        state.checked_at = None;
                     }
                     state.manifest_problem = Some(reason);
                 }

@@ -251,6 +251,17 @@ fn no_manifest_at_all_is_an_error() {
 }
 
 #[test]
+fn with_no_manifest_in_force_the_next_request_reads_again() {
+    // A cold isolate whose first read fails (the manifest not yet uploaded, or a
+    // transient error) must not wait out the interval before it can serve.
+    let backend = backend(settings(30, 8), HashMap::new());
+    assert!(block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(0))).is_err());
+    publish(&backend, bucket(&two_cities(0.1)));
+    let snapshot = block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(1))).unwrap();
+    assert_eq!(snapshot.atlas.cities().len(), 1);
+}
+
+#[test]
 fn settings_come_from_the_variables_with_defaults() {
     assert_eq!(
         StoreSettings::from_vars(Some("5"), Some("1")),
