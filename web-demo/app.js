@@ -104,21 +104,36 @@ if (!API || !KEY) {
   $('source').title = 'Online mode needs ?api=…&key=… (make run prints a demo key)';
 }
 
+/** The chosen hour of the week (Monday 00:00 local = 0), or undefined for the whole week. */
+function hourOfWeek() {
+  const day = $('day').value;
+  return day === '' ? undefined : Number(day) * 24 + Number($('hour').value);
+}
+
 function options() {
   const codes = [...document.querySelectorAll('input[name=class]:checked')].map((i) => i.value);
-  return { intent: $('intent').value, activeCodes: codes.join(','), week: $('week').value };
+  const time = hourOfWeek();
+  return { intent: $('intent').value, activeCodes: codes.join(','), week: $('week').value, time: time === undefined ? undefined : String(time) };
 }
 
 function bodyOptions() {
   const { intent, activeCodes, week } = options();
-  return { intent, activeCodes: activeCodes.split(',').filter(Boolean), modifiers: { week } };
+  // A route at the chosen time is scored on that hour's band of the week.
+  return { intent, activeCodes: activeCodes.split(',').filter(Boolean), modifiers: { week, time: hourOfWeek() } };
+}
+
+/** "week of 2022-01-03" or "week of 2022-01-03, Friday 23:00". */
+function when() {
+  const time = hourOfWeek();
+  const day = $('day').selectedOptions[0]?.textContent;
+  return `week of ${$('week').value}${time === undefined ? '' : `, ${day} ${$('hour').selectedOptions[0]?.textContent}`}`;
 }
 
 function legend() {
   const items = PALETTE.map((colour, i) => `<li style="background:${colour}" title="band ${i + 1}"></li>`).join('');
   $('legend').innerHTML = `<h2>Safety</h2><ol>${items}</ol>
     <div class="scale"><span>1 least safe</span><span>17 safest</span></div>
-    <p>Bands 1–17 are colour indexes 0–16 of the safety score (0–100, a cell's rank in its city for the week and options).
+    <p>Bands 1–17 are colour indexes 0–16 of the safety score (0–100, a cell's rank in its city for the week, or the chosen time of day, and options).
     Cells without data are not coloured.</p>`;
 }
 
@@ -158,7 +173,7 @@ async function drawHexes() {
   else if (created) timings.cityMs.push(ms);
   else timings.recolourMs[$('source').value].push(ms);
   document.body.dataset.hexes = String(list.length);
-  setStatus(`${city.name}: ${list.length} cells, week of ${$('week').value}.`);
+  setStatus(`${city.name}: ${list.length} cells, ${when()}.`);
 }
 
 async function showBreakdown(cell) {
@@ -207,8 +222,8 @@ async function route() {
 async function drawPrecincts() {
   layers.precincts.clearLayers();
   if (!$('precincts').checked) { map.removeLayer(layers.precincts); return; }
-  const { intent, week } = options();
-  const geojson = await source().precincts({ intent, week });
+  const { intent, week, time } = options();
+  const geojson = await source().precincts({ intent, week, time });
   const code = $('city').value;
   L.geoJSON({ ...geojson, features: geojson.features.filter((f) => f.properties.city === code) }, {
     style: { color: '#123', weight: 2, fill: false, className: 'precinct' },
@@ -254,7 +269,8 @@ map.on('click', async (event) => {
 
 const recolour = () => drawHexes().then(drawPrecincts).then(route).catch(fail);
 $('city').addEventListener('change', () => loadCity($('city').value).catch(fail));
-for (const id of ['intent', 'week', 'source']) $(id).addEventListener('change', recolour);
+for (const id of ['intent', 'week', 'source', 'hour']) $(id).addEventListener('change', recolour);
+$('day').addEventListener('change', () => { $('hour').disabled = $('day').value === ''; recolour(); });
 $('source').addEventListener('change', showFreshness);
 $('method').addEventListener('change', () => route());
 $('classes').addEventListener('change', recolour);

@@ -1,6 +1,7 @@
 //! Backtest scoring: proper scores of the outcome distribution, calibration, count
 //! error and hot-spot capture (PAI, PEI).
 
+use chrono::NaiveDate;
 use hexrisk_engine::CrimeClass;
 use hexrisk_engine::forecast::{
     CRIME_CLASSES, ClassRates, Dispersion, OutcomeProbabilities, total_count_quantile, wins_tie,
@@ -31,6 +32,23 @@ pub fn outcome(counts: &[u16; CLASSES]) -> CrimeClass {
     best.map_or(CrimeClass::NoCrime, |i| CRIME_CLASSES[i])
 }
 
+/// One row of the backtest export.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BacktestRow {
+    /// Monday of the week.
+    pub week: NaiveDate,
+    /// H3 cell.
+    pub cell: h3o::CellIndex,
+    /// Forecast expected counts, crime class order.
+    pub rates: ClassRates,
+    /// Forecast probabilities, API class order.
+    pub probabilities: OutcomeProbabilities,
+    /// Negative binomial sizes of the forecast counts, crime class order.
+    pub dispersion: Dispersion,
+    /// Observed counts, crime class order.
+    pub counts: [u16; CLASSES],
+}
+
 /// Bins of the reliability table of `P(NO_CRIME)`.
 pub const RELIABILITY_BINS: usize = 10;
 
@@ -48,14 +66,71 @@ pub struct ReliabilityBin {
     pub observed: u64,
 }
 
+/// The proper scores of outcome forecasts, accumulated: multi-class Brier, log loss
+/// of the observed outcome and Brier of `P(NO_CRIME)`.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ProperScores {
+    /// Outcomes scored.
+    pub n: u64,
+    brier: f64,
+    log_loss: f64,
+    no_crime_brier: f64,
+}
+
+/// Mean proper scores.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ProperMeans {
+    /// Mean multi-class Brier score (sum over the six classes).
+    pub brier: f64,
+    /// Mean log loss of the observed outcome.
+    pub log_loss: f64,
+    /// Mean Brier score of `P(NO_CRIME)`.
+    pub no_crime_brier: f64,
+}
+
+impl ProperScores {
+    /// Scores one forecast against the observed counts; returns the observed outcome.
+    pub fn add(&mut self, p: &OutcomeProbabilities, counts: &[u16; CLASSES]) -> CrimeClass {
+        let observed = outcome(counts);
+        let y = observed.index();
+        self.n += 1;
+        self.brier += p
+            .iter()
+            .enumerate()
+            .map(|(k, &pk)| (pk - if k == y { 1.0 } else { 0.0 }).powi(2))
+            .sum::<f64>();
+        self.log_loss -= p[y].max(1e-15).ln();
+        let quiet = CrimeClass::NoCrime.index();
+        self.no_crime_brier += (p[quiet] - f64::from(u8::from(y == quiet))).powi(2);
+        observed
+    }
+
+    /// Adds another accumulation's scores.
+    pub fn merge(&mut self, other: &Self) {
+        self.n += other.n;
+        self.brier += other.brier;
+        self.log_loss += other.log_loss;
+        self.no_crime_brier += other.no_crime_brier;
+    }
+
+    /// The means so far.
+    #[must_use]
+    pub fn means(&self) -> ProperMeans {
+        let n = self.n.max(1) as f64;
+        ProperMeans {
+            brier: self.brier / n,
+            log_loss: self.log_loss / n,
+            no_crime_brier: self.no_crime_brier / n,
+        }
+    }
+}
+
 /// Accumulates the scores of one forecaster over a backtest.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Scoreboard {
     /// Cell-weeks scored.
     pub n: u64,
-    brier: f64,
-    log_loss: f64,
-    no_crime_brier: f64,
+    proper: ProperScores,
     abs_error: f64,
     abs_error_median: f64,
     /// Reliability table of `P(NO_CRIME)`.
@@ -100,17 +175,9 @@ impl Scoreboard {
         let cells = forecasts.len();
         self.cells = cells;
         for ((rates, p), counts) in forecasts.iter().zip(observed) {
-            let y = outcome(counts).index();
             self.n += 1;
-            self.brier += p
-                .iter()
-                .enumerate()
-                .map(|(k, &pk)| (pk - if k == y { 1.0 } else { 0.0 }).powi(2))
-                .sum::<f64>();
-            self.log_loss -= p[y].max(1e-15).ln();
+            let observed_quiet = self.proper.add(p, counts) == CrimeClass::NoCrime;
             let quiet = CrimeClass::NoCrime.index();
-            let observed_quiet = y == quiet;
-            self.no_crime_brier += (p[quiet] - f64::from(u8::from(observed_quiet))).powi(2);
             let bin = ((p[quiet] * RELIABILITY_BINS as f64) as usize).min(RELIABILITY_BINS - 1);
             let entry = &mut self.reliability[bin];
             entry.count += 1;
@@ -146,6 +213,7 @@ impl Scoreboard {
     #[must_use]
     pub fn metrics(&self) -> Metrics {
         let n = self.n.max(1) as f64;
+        let proper = self.proper.means();
         let mut pai = [f64::NAN; 2];
         let mut pei = [f64::NAN; 2];
         for f in 0..2 {
@@ -158,9 +226,9 @@ impl Scoreboard {
             }
         }
         Metrics {
-            brier: self.brier / n,
-            log_loss: self.log_loss / n,
-            no_crime_brier: self.no_crime_brier / n,
+            brier: proper.brier,
+            log_loss: proper.log_loss,
+            no_crime_brier: proper.no_crime_brier,
             mae: self.abs_error / n,
             mae_median: self.abs_error_median / n,
             pai,

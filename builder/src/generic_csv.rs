@@ -52,6 +52,8 @@ pub struct GenericRow {
     pub id: Option<String>,
     /// Local calendar date of `occurred_at` in the city's time zone.
     pub date: Option<NaiveDate>,
+    /// Local hour of `occurred_at` in the city's time zone.
+    pub hour: Option<u8>,
     /// Latitude.
     pub latitude: Option<f64>,
     /// Longitude.
@@ -91,12 +93,14 @@ impl GenericColumns {
     #[must_use]
     pub fn row(&self, record: &csv::StringRecord, tz: Tz) -> GenericRow {
         let text = |i: usize| record.get(i).unwrap_or("");
+        let local = local_time(text(self.occurred_at), tz);
         GenericRow {
             id: self
                 .id
                 .map(|i| text(i).trim().to_owned())
                 .filter(|s| !s.is_empty()),
-            date: local_date(text(self.occurred_at), tz),
+            date: local.map(|t| t.date()),
+            hour: local.and_then(|t| u8::try_from(chrono::Timelike::hour(&t)).ok()),
             latitude: degrees(text(self.latitude)),
             longitude: degrees(text(self.longitude)),
             // Trimmed so that `"Assault "` finds the mapping's `"Assault"`.
@@ -118,8 +122,15 @@ fn degrees(text: &str) -> Option<f64> {
 /// date, would be a guess.
 #[must_use]
 pub fn local_date(text: &str, tz: Tz) -> Option<NaiveDate> {
+    local_time(text, tz).map(|t| t.date())
+}
+
+/// The local date and time in `tz` of an RFC 3339 date-time with offset (`None`
+/// without an offset, as [`local_date`]).
+#[must_use]
+pub fn local_time(text: &str, tz: Tz) -> Option<chrono::NaiveDateTime> {
     let instant = DateTime::parse_from_rfc3339(text.trim()).ok()?;
-    Some(instant.with_timezone(&tz).date_naive())
+    Some(instant.with_timezone(&tz).naive_local())
 }
 
 #[cfg(test)]

@@ -15,6 +15,7 @@ use hexrisk_engine::CrimeClass;
 
 use crate::boundary::{self, BoundaryError, CityGrid};
 use crate::config::{CityConfig, SourceFormat};
+use crate::hours;
 use crate::intake::{self, CityIntake, IntakeError};
 use crate::sources::{RawRow, SourceError};
 
@@ -64,6 +65,12 @@ pub struct Incident {
     pub lng: f64,
     /// Position of the incident's cell in the city grid.
     pub cell: usize,
+    /// Local hour, where the source records one.
+    pub hour: Option<u8>,
+    /// The incident's weight in learning time-of-day profiles: 1, less at a
+    /// source's default hours ([`crate::hours::default_hour_weights`]), 0 without an
+    /// hour.
+    pub hour_weight: f64,
 }
 
 /// What happened to the rows of one source.
@@ -75,6 +82,9 @@ pub struct SourceReport {
     pub accepted: BTreeMap<CrimeClass, u64>,
     /// Rows rejected, by reason.
     pub rejected: BTreeMap<Rejection, u64>,
+    /// Candidate rows (mapped, dated and placed in the span) per local hour; rows
+    /// without an hour are not counted.
+    pub hours: [u64; 24],
 }
 
 impl SourceReport {
@@ -163,6 +173,8 @@ struct Candidate {
     event_id: Option<String>,
     format: SourceFormat,
     date: NaiveDate,
+    hour: Option<u8>,
+    hour_weight: f64,
     class: CrimeClass,
     lat: f64,
     lng: f64,
@@ -212,6 +224,7 @@ pub fn ingest_with(
         if rows.duplicates > 0 {
             *report.rejected.entry(Rejection::Duplicate).or_default() += rows.duplicates;
         }
+        let first = candidates.len();
         for row in rows.rows {
             match classify(&row, source, weeks, plausible) {
                 Ok(class) => candidates.push(Candidate {
@@ -219,12 +232,21 @@ pub fn ingest_with(
                     event_id: row.event_id,
                     format: source.format,
                     date: row.date.unwrap_or(weeks.first),
+                    hour: row.hour,
+                    hour_weight: 0.0,
                     class,
                     lat: row.lat.unwrap_or_default(),
                     lng: row.lng.unwrap_or_default(),
                 }),
                 Err(reason) => *report.rejected.entry(reason).or_default() += 1,
             }
+        }
+        // A source's default hours are found from its own hour histogram.
+        let ours = &mut candidates[first..];
+        report.hours = hours::histogram(ours.iter().map(|c| c.hour));
+        let weights = hours::default_hour_weights(&report.hours);
+        for candidate in ours {
+            candidate.hour_weight = candidate.hour.map_or(0.0, |h| weights[usize::from(h)]);
         }
     }
 
@@ -263,6 +285,8 @@ pub fn ingest_with(
                     lat: candidate.lat,
                     lng: candidate.lng,
                     cell,
+                    hour: candidate.hour,
+                    hour_weight: candidate.hour_weight,
                 });
             }
             None => reject(&mut reports, &candidate.source, Rejection::OutsideCity),

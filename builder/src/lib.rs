@@ -9,17 +9,20 @@
 
 pub mod atomic;
 pub mod backtest;
+pub mod band_backtest;
 pub mod boundary;
 pub mod config;
 pub mod counts;
 pub mod data;
 pub mod generic_csv;
 pub mod history;
+pub mod hours;
 pub mod ingest;
 pub mod intake;
 pub mod model;
 pub mod osm;
 pub mod pipeline;
+pub mod profiles;
 pub mod progress;
 pub mod prune;
 pub mod reference;
@@ -29,3 +32,4 @@ pub mod road_lines;
 pub mod roads;
 pub mod samples;
 pub mod sources;
+pub mod time_of_day_card;

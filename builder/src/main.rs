@@ -239,6 +239,7 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
             progress.suspend(|| println!("{line}"));
         }
         report::write_backtest_csv(backtest_dir, &built)?;
+        report::write_band_csvs(backtest_dir, &built)?;
         builds.push(built);
         intakes.push(taken_in);
     }
@@ -346,6 +347,7 @@ fn refresh_city(
         println!("manifest {} written", manifest.version);
     }
     report::write_backtest_csv(paths.backtest_dir, build)?;
+    report::write_band_csvs(paths.backtest_dir, build)?;
     if !paths.card.as_os_str().is_empty() {
         // The card describes every city: rebuild the others (deterministic, so
         // their versions and files stay as they are).

@@ -17,12 +17,15 @@ use hexrisk_engine::grid::MicroDegrees;
 use hexrisk_engine::roads::RoadGraph;
 use indicatif::ProgressBar;
 
+pub use crate::backtest::BacktestRow;
 use crate::backtest::{Metrics, ReliabilityBin, Scoreboard, outcome};
+use crate::band_backtest::{self, BandBacktest};
 use crate::config::CityConfig;
 use crate::counts::{CLASSES, WeeklyCounts};
 use crate::ingest::{self, IngestError, SourceReport};
 use crate::intake::CityIntake;
 use crate::model::{self, FeatureBuilder};
+use crate::profiles::{self, BandCounts, Profiles};
 
 /// Model version label written into every artifact.
 pub const MODEL_VERSION: &str = "hexrisk-glm-1";
@@ -39,23 +42,6 @@ pub const EWMA_ALPHA: f64 = 0.03;
 /// Precinct outlines are simplified to this tolerance in degrees (about 5 m).
 pub const OUTLINE_TOLERANCE_DEG: f64 = 0.000_05;
 
-/// One row of the backtest export.
-#[derive(Debug, Clone, PartialEq)]
-pub struct BacktestRow {
-    /// Monday of the week.
-    pub week: NaiveDate,
-    /// H3 cell.
-    pub cell: h3o::CellIndex,
-    /// Forecast expected counts, crime class order.
-    pub rates: ClassRates,
-    /// Forecast probabilities, API class order.
-    pub probabilities: OutcomeProbabilities,
-    /// Negative binomial sizes of the forecast counts, crime class order.
-    pub dispersion: Dispersion,
-    /// Observed counts, crime class order.
-    pub counts: [u16; CLASSES],
-}
-
 /// Scores of the model and the baselines over the backtest.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BacktestSummary {
@@ -67,6 +53,10 @@ pub struct BacktestSummary {
     pub metrics: BTreeMap<&'static str, Metrics>,
     /// Reliability table of the model's `P(NO_CRIME)`.
     pub reliability: Vec<ReliabilityBin>,
+    /// How the time-of-day profiles were chosen.
+    pub profile_choice: profiles::Choice,
+    /// The band backtest of the profiles fitted before the backtest weeks.
+    pub bands: BandBacktest,
 }
 
 /// What building one city produces.
@@ -417,16 +407,7 @@ pub fn build_city_with(
     let neighbours = model::neighbours(&ingested.grid.cells);
     let features = FeatureBuilder::new(&counts, &neighbours);
     let weeks = counts.weeks;
-    if weeks < 3 {
-        return Err(IngestError::Config(format!(
-            "{}: fewer than 3 full weeks of data",
-            city.code
-        )));
-    }
-    let backtest = (city.backtest_weeks as usize).min(weeks - 2);
-    let start = weeks - backtest;
-    let warmup = (start / 2).min(52);
-    let horizon = city.horizon_weeks as usize;
+    let (backtest, start, warmup, horizon) = backtest_span(city, weeks)?;
     progress.inc_length(1 + backtest.div_ceil(REFIT_EVERY) as u64);
     progress.inc(1);
 
@@ -439,6 +420,9 @@ pub fn build_city_with(
         (start, warmup, horizon),
         progress,
     );
+    progress.set_message(format!("{}: time-of-day profiles", city.name));
+    let (profile_choice, bands, served_profiles) =
+        time_of_day(&ingested, &neighbours, &forecasts.rows, start, weeks);
     let metrics: BTreeMap<&'static str, Metrics> = [
         ("model", forecasts.boards.model.metrics()),
         ("mean52", forecasts.boards.mean52.metrics()),
@@ -482,6 +466,7 @@ pub fn build_city_with(
             })
             .collect(),
         dispersion: forecasts.dispersion,
+        profiles: profiles::stored(&served_profiles),
         road_graph,
         utc_offsets: utc_offsets(
             &city.timezone,
@@ -504,11 +489,67 @@ pub fn build_city_with(
             week_count: backtest,
             metrics,
             reliability: forecasts.boards.model.reliability.to_vec(),
+            profile_choice,
+            bands,
         },
         rows: forecasts.rows,
         cells: counts.cells,
         data_weeks: (ingested.weeks.first, weeks),
     })
+}
+
+/// The backtest weeks, their first index, the warm-up weeks of the model's features
+/// and the forecast horizon of a city with `weeks` weeks of data.
+fn backtest_span(
+    city: &CityConfig,
+    weeks: usize,
+) -> Result<(usize, usize, usize, usize), IngestError> {
+    if weeks < 3 {
+        return Err(IngestError::Config(format!(
+            "{}: fewer than 3 full weeks of data",
+            city.code
+        )));
+    }
+    let backtest = (city.backtest_weeks as usize).min(weeks - 2);
+    let start = weeks - backtest;
+    Ok((
+        backtest,
+        start,
+        (start / 2).min(52),
+        city.horizon_weeks as usize,
+    ))
+}
+
+/// The time-of-day profiles: the layout and shrinkage chosen before the backtest
+/// weeks, the band backtest of profiles fitted before them, and the profiles fitted
+/// on all `weeks` that the artifact serves.
+fn time_of_day(
+    ingested: &ingest::Ingested,
+    neighbours: &[Vec<usize>],
+    rows: &[BacktestRow],
+    start: usize,
+    weeks: usize,
+) -> (profiles::Choice, BandBacktest, Profiles) {
+    let choice = profiles::choose(&ingested.incidents, &ingested.weeks, neighbours, start);
+    let fit = |fitted: std::ops::Range<usize>| {
+        let counted = BandCounts::of(
+            &ingested.incidents,
+            &ingested.weeks,
+            fitted,
+            choice.bands,
+            neighbours.len(),
+        );
+        Profiles::fit(&counted, neighbours, choice.shrinkage)
+    };
+    let bands = band_backtest::run(
+        rows,
+        start,
+        &ingested.incidents,
+        &ingested.weeks,
+        &fit(0..start),
+    );
+    let served = fit(0..weeks);
+    (choice, bands, served)
 }
 
 /// The observed outcome of a backtest row, for the export.

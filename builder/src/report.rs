@@ -2,6 +2,8 @@
 //! the model card `docs/MODEL.md`.
 
 use std::fmt::Write as _;
+
+use chrono::Datelike;
 use std::path::Path;
 
 use flate2::Compression;
@@ -176,6 +178,104 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Writes the band backtest's inputs, so that its figures can be recomputed with
+/// the weekly export: `bands_<code>_profiles.csv.gz` (each cell's and class's share
+/// per band, fitted before the backtest weeks) and `bands_<code>_observed.csv.gz`
+/// (incidents per class in every band of a backtest week that had any).
+///
+/// # Errors
+/// I/O errors.
+pub fn write_band_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
+    let code = &build.artifact.city.code;
+    let bands = &build.backtest.bands;
+    let layout = bands.learnt.bands;
+    let write = |name: String, header: Vec<String>, rows: &mut dyn Iterator<Item = Vec<String>>| {
+        let mut out = csv::Writer::from_writer(GzEncoder::new(Vec::new(), Compression::default()));
+        out.write_record(&header)?;
+        for row in rows {
+            out.write_record(&row)?;
+        }
+        atomic::write(&dir.join(name), &out.into_inner()?.finish()?)?;
+        anyhow::Ok(())
+    };
+    let band_label = |index: usize| {
+        let band = layout.band(index);
+        let start = (u32::from(layout.day_start_hour)
+            + u32::from(band.position) * u32::from(layout.band_hours))
+            % 24;
+        (band.kind.code(), start)
+    };
+    let cells = &build.artifact.cells;
+    write(
+        format!("bands_{code}_profiles.csv.gz"),
+        [
+            "cell",
+            "class",
+            "day_type",
+            "band_start_hour",
+            "band_hours",
+            "share",
+        ]
+        .map(str::to_owned)
+        .to_vec(),
+        &mut (0..cells.len()).flat_map(|cell| {
+            CRIME_CLASSES
+                .iter()
+                .enumerate()
+                .flat_map(move |(class, c)| {
+                    bands
+                        .learnt
+                        .of(cell, class)
+                        .iter()
+                        .enumerate()
+                        .map(move |(index, share)| {
+                            let (kind, start) = band_label(index);
+                            vec![
+                                h3o::CellIndex::try_from(cells[cell])
+                                    .map_or_else(|_| String::new(), |c| c.to_string()),
+                                c.code().to_owned(),
+                                kind.to_owned(),
+                                start.to_string(),
+                                layout.band_hours.to_string(),
+                                format!("{share:.6}"),
+                            ]
+                        })
+                })
+        }),
+    )?;
+    let mut header = [
+        "week_start",
+        "cell",
+        "band_day",
+        "day_type",
+        "band_start_hour",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    header.extend(CRIME_CLASSES.iter().map(|c| format!("n_{}", c.code())));
+    write(
+        format!("bands_{code}_observed.csv.gz"),
+        header,
+        &mut bands.observed.iter().map(|o| {
+            let (kind, start) = band_label(layout.index(hexrisk_engine::forecast::Band {
+                kind: hexrisk_engine::forecast::DayKind::of(o.day),
+                position: o.position,
+            }));
+            let mut row = vec![
+                (o.day - chrono::Days::new(u64::from(o.day.weekday().num_days_from_monday())))
+                    .to_string(),
+                h3o::CellIndex::try_from(cells[o.cell])
+                    .map_or_else(|_| String::new(), |c| c.to_string()),
+                o.day.to_string(),
+                kind.to_owned(),
+                start.to_string(),
+            ];
+            row.extend(o.counts.iter().map(ToString::to_string));
+            row
+        }),
+    )
+}
+
 fn metric(value: f64) -> String {
     if value.is_nan() {
         "–".to_owned()
@@ -208,6 +308,7 @@ pub fn model_card(
     for build in builds {
         backtest_section(&mut md, build);
     }
+    crate::time_of_day_card::section(&mut md, builds);
     let codes: Vec<&str> = builds
         .iter()
         .map(|b| b.artifact.city.code.as_str())

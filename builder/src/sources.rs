@@ -5,7 +5,7 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use chrono::{DateTime, NaiveDate, Utc};
+use chrono::{DateTime, NaiveDate, Timelike, Utc};
 use chrono_tz::Tz;
 use flate2::read::GzDecoder;
 
@@ -18,6 +18,8 @@ pub struct RawRow {
     pub event_id: Option<String>,
     /// Local calendar date of the occurrence.
     pub date: Option<NaiveDate>,
+    /// Local hour of the occurrence (0-23), where the source records one.
+    pub hour: Option<u8>,
     /// Latitude, WGS84 degrees.
     pub lat: Option<f64>,
     /// Longitude, WGS84 degrees.
@@ -113,9 +115,21 @@ fn local_date_of_epoch_ms(text: &str, tz: Tz) -> Option<NaiveDate> {
     )
 }
 
-fn local_date_of_instant(text: &str, tz: Tz) -> Option<NaiveDate> {
+fn local_time_of_instant(text: &str, tz: Tz) -> Option<chrono::NaiveDateTime> {
     let instant: DateTime<Utc> = text.trim().parse().ok()?;
-    Some(instant.with_timezone(&tz).date_naive())
+    Some(instant.with_timezone(&tz).naive_local())
+}
+
+/// An hour of the day written as a number (`7`, `23`); `NA` or anything else is `None`.
+fn parse_hour(text: &str) -> Option<u8> {
+    text.trim().parse::<u8>().ok().filter(|&h| h < 24)
+}
+
+/// The hour of a clock time `HH:MM`.
+fn hour_of_clock(text: &str) -> Option<u8> {
+    let (hour, minute) = text.trim().split_once(':')?;
+    minute.parse::<u8>().ok().filter(|&m| m < 60)?;
+    parse_hour(hour)
 }
 
 /// Reads every row of one file in the given layout.
@@ -151,6 +165,7 @@ pub fn read(
     let layout = match format {
         SourceFormat::TorontoMci => Layout {
             date: DateColumn::SlashedDatePrefix(columns.index("occurrencedate")?),
+            hour: HourColumn::Number(columns.index("occurrencehour")?),
             position: Position::Columns(columns.index("Lat")?, columns.index("Long")?),
             event_id: None,
             description: None,
@@ -161,18 +176,26 @@ pub fn read(
             } else {
                 DateColumn::Iso(columns.index("OCC_DATE")?)
             },
+            // The homicides file has no hour (its OCC_DATE is local midnight).
+            hour: if format == SourceFormat::TorontoHomicides {
+                HourColumn::None
+            } else {
+                HourColumn::Number(columns.index("OCC_HOUR")?)
+            },
             position: Position::Geometry(columns.index("geometry")?),
             event_id: Some(columns.index("EVENT_UNIQUE_ID")?),
             description: None,
         },
         SourceFormat::SfpdIncidents => Layout {
             date: DateColumn::Iso(columns.index("Date")?),
+            hour: HourColumn::Clock(columns.index("Time")?),
             position: Position::Columns(columns.index("lat")?, columns.index("lon")?),
             event_id: None,
             description: Some(columns.index("Descript")?),
         },
         SourceFormat::HoustonCrime => Layout {
             date: DateColumn::UtcInstant(columns.index("time")?),
+            hour: HourColumn::FromInstant,
             position: Position::Columns(columns.index("lat")?, columns.index("lon")?),
             event_id: None,
             description: None,
@@ -190,6 +213,7 @@ pub fn read(
                     RawRow {
                         event_id: row.id,
                         date: row.date,
+                        hour: row.hour,
                         lat: row.latitude,
                         lng: row.longitude,
                         offence: row.offence,
@@ -218,6 +242,19 @@ enum DateColumn {
     UtcInstant(usize),
 }
 
+/// How a layout gives the local hour.
+#[derive(Debug, Clone, Copy)]
+enum HourColumn {
+    /// The file has none.
+    None,
+    /// A number 0-23 (`NA` where unknown).
+    Number(usize),
+    /// A clock time `HH:MM`.
+    Clock(usize),
+    /// The hour of the date column's instant.
+    FromInstant,
+}
+
 /// How a layout gives the position.
 #[derive(Debug, Clone, Copy)]
 enum Position {
@@ -231,6 +268,7 @@ enum Position {
 #[derive(Debug, Clone, Copy)]
 struct Layout {
     date: DateColumn,
+    hour: HourColumn,
     position: Position,
     event_id: Option<usize>,
     description: Option<usize>,
@@ -239,13 +277,31 @@ struct Layout {
 impl Layout {
     fn row(&self, record: &csv::StringRecord, offence: Option<usize>, tz: Tz) -> RawRow {
         let text = |i: usize| record.get(i).unwrap_or("");
-        let date = match self.date {
-            DateColumn::SlashedDatePrefix(i) => text(i)
-                .get(..10)
-                .and_then(|d| NaiveDate::parse_from_str(d, "%Y/%m/%d").ok()),
-            DateColumn::Iso(i) => NaiveDate::parse_from_str(text(i).trim(), "%Y-%m-%d").ok(),
-            DateColumn::EpochMillis(i) => local_date_of_epoch_ms(text(i), tz),
-            DateColumn::UtcInstant(i) => local_date_of_instant(text(i), tz),
+        let (date, instant_hour) = match self.date {
+            DateColumn::SlashedDatePrefix(i) => (
+                text(i)
+                    .get(..10)
+                    .and_then(|d| NaiveDate::parse_from_str(d, "%Y/%m/%d").ok()),
+                None,
+            ),
+            DateColumn::Iso(i) => (
+                NaiveDate::parse_from_str(text(i).trim(), "%Y-%m-%d").ok(),
+                None,
+            ),
+            DateColumn::EpochMillis(i) => (local_date_of_epoch_ms(text(i), tz), None),
+            DateColumn::UtcInstant(i) => {
+                let local = local_time_of_instant(text(i), tz);
+                (
+                    local.map(|t| t.date()),
+                    local.and_then(|t| u8::try_from(t.hour()).ok()),
+                )
+            }
+        };
+        let hour = match self.hour {
+            HourColumn::None => None,
+            HourColumn::Number(i) => parse_hour(text(i)),
+            HourColumn::Clock(i) => hour_of_clock(text(i)),
+            HourColumn::FromInstant => instant_hour,
         };
         let (lat, lng) = match self.position {
             Position::Columns(lat, lng) => (parse_f64(text(lat)), parse_f64(text(lng))),
@@ -259,6 +315,7 @@ impl Layout {
                 .map(|i| text(i).to_owned())
                 .filter(|s| !s.is_empty()),
             date,
+            hour,
             lat,
             lng,
             offence: offence.map(|i| text(i).to_owned()).unwrap_or_default(),
@@ -307,17 +364,30 @@ mod tests {
     }
 
     #[test]
-    fn utc_instants_become_the_local_date() {
+    fn utc_instants_become_the_local_date_and_hour() {
         let tz: Tz = "America/Chicago".parse().unwrap();
+        let local = |text| local_time_of_instant(text, tz).map(|t| (t.date(), t.hour()));
         assert_eq!(
-            local_date_of_instant("2010-01-01T06:00:00Z", tz),
-            NaiveDate::from_ymd_opt(2010, 1, 1)
+            local("2010-01-01T06:00:00Z"),
+            NaiveDate::from_ymd_opt(2010, 1, 1).map(|d| (d, 0))
         );
         assert_eq!(
-            local_date_of_instant("2010-01-01T05:59:00Z", tz),
-            NaiveDate::from_ymd_opt(2009, 12, 31)
+            local("2010-01-01T05:59:00Z"),
+            NaiveDate::from_ymd_opt(2009, 12, 31).map(|d| (d, 23))
         );
-        assert_eq!(local_date_of_instant("garbage", tz), None);
+        assert_eq!(local("garbage"), None);
+    }
+
+    #[test]
+    fn hours_are_read_as_each_source_writes_them() {
+        assert_eq!(parse_hour("7"), Some(7));
+        assert_eq!(parse_hour(" 23 "), Some(23));
+        assert_eq!(parse_hour("24"), None);
+        assert_eq!(parse_hour("NA"), None);
+        assert_eq!(hour_of_clock("00:01"), Some(0));
+        assert_eq!(hour_of_clock("18:45"), Some(18));
+        assert_eq!(hour_of_clock("18:75"), None);
+        assert_eq!(hour_of_clock("1845"), None);
     }
 
     #[test]
@@ -325,9 +395,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mci.csv");
         let mut file = File::create(&path).unwrap();
-        writeln!(file, "occurrencedate,MCI,Lat,Long").unwrap();
-        writeln!(file, "2014/03/02 05:00:00+00,Assault,43.7,-79.5").unwrap();
-        writeln!(file, "not a date,Robbery,,-79.5").unwrap();
+        writeln!(file, "occurrencedate,MCI,Lat,Long,occurrencehour").unwrap();
+        writeln!(file, "2014/03/02 05:00:00+00,Assault,43.7,-79.5,17").unwrap();
+        writeln!(file, "not a date,Robbery,,-79.5,NA").unwrap();
         drop(file);
         let rows = read(
             SourceFormat::TorontoMci,
@@ -339,6 +409,7 @@ mod tests {
         assert_eq!(rows.len(), 2);
         assert_eq!(rows[0].date, NaiveDate::from_ymd_opt(2014, 3, 2));
         assert_eq!(rows[0].offence, "Assault");
+        assert_eq!((rows[0].hour, rows[1].hour), (Some(17), None));
         assert_eq!(rows[1].date, None);
         assert_eq!(rows[1].lat, None);
     }

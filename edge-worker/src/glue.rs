@@ -199,6 +199,7 @@ async fn web_inflate_zlib(
     use worker::js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array, global};
     use worker::wasm_bindgen::JsCast;
     use worker::wasm_bindgen_futures::JsFuture;
+    const STEP: u32 = 1 << 20;
     let method = |target: &worker::wasm_bindgen::JsValue, name: &str| -> Result<Function, _> {
         Reflect::get(target, &name.into())?.dyn_into::<Function>()
     };
@@ -213,7 +214,6 @@ async fn web_inflate_zlib(
     // Read through a byte reader a megabyte at a time (workerd's `readAtLeast`): four
     // round trips for Toronto instead of one per 4 KiB chunk (725), which cost more than
     // the inflating itself; never more than `limit` plus one step is held.
-    const STEP: u32 = 1 << 20;
     let collected = construct("Response", &inflated)?;
     let body = Reflect::get(&collected, &"body".into())?;
     let options = Object::new();

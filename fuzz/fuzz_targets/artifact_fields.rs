@@ -116,7 +116,14 @@ fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
                 }
             }
         }
-        11 => a.model.mae = float(v),
+        11 => match i % 5 {
+            // Time-of-day profiles: a share, the table's length, the band layout.
+            0 => set(&mut a.profiles.shares, i >> 3, v as u16),
+            1 => cut(&mut a.profiles.shares, v),
+            2 => a.profiles.bands.band_hours = (v % 30) as u8,
+            3 => a.profiles.bands.day_start_hour = (v % 30) as u8,
+            _ => a.model.mae = float(v),
+        },
         field => {
             graph_edited = true;
             let Some(g) = a.road_graph.as_mut() else {

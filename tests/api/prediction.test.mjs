@@ -122,7 +122,9 @@ describe('success shapes', () => {
     assert.deepEqual(Object.keys(sf).sort(), ['city', 'index', 'location', 'prediction', 'status']);
     assert.equal(sf.city, 'city_us_sfo');
     assert.deepEqual(Object.keys(sf.location).sort(), ['cell_id', 'latitude', 'longitude']);
-    assert.deepEqual(Object.keys(sf.prediction).sort(), ['dominant_type', 'probabilities', 'risk_level']);
+    // With a datetime, each item also has the forecast of the time band holding it.
+    assert.deepEqual(Object.keys(sf.prediction).sort(), ['dominant_type', 'probabilities', 'risk_level', 'time_of_day']);
+    assert.equal(sf.prediction.time_of_day.start, '2012-09-30T22:00:00-07:00');
     results.forEach((r, i) => assert.equal(r.index, i));
     for (const failed of results.slice(0, 2)) {
       assert.deepEqual(Object.keys(failed).sort(), ['code', 'details', 'index', 'message', 'status']);

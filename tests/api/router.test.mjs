@@ -301,14 +301,24 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
   });
 
   test('point predictions (the prediction API, /v1/predict)', async () => {
-    for (const body of [{ latitude: 43.6532, longitude: -79.3832 }, { latitude: 43.70, longitude: -79.40, datetime: '2022-01-05T10:00:00' }]) {
+    const night = { latitude: 43.6532, longitude: -79.3832, datetime: '2022-01-08T04:30:00Z' };
+    for (const body of [{ latitude: 43.6532, longitude: -79.3832 }, { latitude: 43.70, longitude: -79.40, datetime: '2022-01-05T10:00:00' }, night]) {
       const response = await fetch(`${worker.url}/v1/predict`, {
         method: 'POST',
         headers: { authorization: `Bearer ${keys.live}`, 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
       assert.equal(response.status, 200);
-      close(offline.predict(body, NOW), await response.json());
+      const online = await response.json();
+      close(offline.predict(body, NOW), online);
+      // A datetime adds the forecast of the time band holding it (Friday 23:30 in Toronto).
+      const band = online.prediction.time_of_day;
+      assert.equal(band === undefined, body.datetime === undefined);
+      if (body === night) {
+        assert.equal(band.day_type, 'weekend');
+        assert.ok(Date.parse(band.start) <= Date.parse(night.datetime) && Date.parse(night.datetime) < Date.parse(band.end), JSON.stringify(band));
+        assert.ok(band.probabilities.NO_CRIME > online.prediction.probabilities.NO_CRIME);
+      }
     }
     assert.throws(() => offline.predict({ latitude: 95, longitude: 0 }, NOW), (err) => err.code === 'INVALID_COORDINATES' && err.details.field === 'latitude');
     assert.throws(() => offline.predict({ latitude: 10, longitude: 10 }, NOW), (err) => err.code === 'LOCATION_NOT_COVERED');

@@ -72,6 +72,26 @@ test('changing the intent recolours the grid', async () => {
   await page.screenshot({ path: `${OUTPUT_DIR}/map-intent-driving.png` });
 });
 
+test('a time of day recolours the grid, online as offline, and the whole week restores it', async () => {
+  const { page } = session;
+  const week = await colours(page);
+  await page.selectOption('#day', '4'); // Friday
+  await page.selectOption('#hour', '23');
+  await page.waitForFunction(() => document.querySelector('#status').textContent.includes('Friday 23:00'));
+  const night = await colours(page);
+  assert.notDeepEqual(night, week);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-friday-23h.png` });
+  // The API scores the same band (GET /hexes/all?time=119).
+  await page.selectOption('#source', 'online');
+  await page.waitForFunction(() => document.querySelector('#status').textContent.includes('cells'));
+  await page.waitForTimeout(200);
+  assert.deepEqual(await colours(page), night);
+  await page.selectOption('#source', 'offline');
+  await page.selectOption('#day', '');
+  await page.waitForFunction(() => !document.querySelector('#status').textContent.includes('Friday'));
+  assert.deepEqual(await colours(page), week);
+});
+
 test('clicking a hex shows its breakdown', async () => {
   const { page } = session;
   await page.locator('path.hex').nth(400).click({ force: true });

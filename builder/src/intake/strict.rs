@@ -219,12 +219,12 @@ mod tests {
         }
     }
 
-    const HEADER: &str = "occurrencedate,MCI,Lat,Long\n";
+    const HEADER: &str = "occurrencedate,MCI,Lat,Long,occurrencehour\n";
 
     #[test]
     fn good_rows_pass_with_their_date_range() {
         let file = check_text(&format!(
-            "{HEADER}2021/07/02 05:00:00+00,Assault,43.7,-79.5\n2021/07/01 05:00:00+00,Robbery,NA,\n"
+            "{HEADER}2021/07/02 05:00:00+00,Assault,43.7,-79.5,5\n2021/07/01 05:00:00+00,Robbery,NA,,23\n"
         ))
         .unwrap();
         assert_eq!(file.rows.len(), 2);
@@ -240,14 +240,14 @@ mod tests {
 
     #[test]
     fn each_kind_of_bad_row_names_line_and_column() {
-        let ok = "2021/07/02 05:00:00+00,Assault,43.7,-79.5\n";
+        let ok = "2021/07/02 05:00:00+00,Assault,43.7,-79.5,5\n";
         assert_eq!(
-            refusal("occurrencedate,MCI,Lat\n"),
+            refusal("occurrencedate,MCI,Lat,occurrencehour\n"),
             (1, "Long".into(), Refusal::MissingColumn)
         );
         assert_eq!(
             refusal(&format!(
-                "{HEADER}{ok}2021/13/45 05:00,Assault,43.7,-79.5\n"
+                "{HEADER}{ok}2021/13/45 05:00,Assault,43.7,-79.5,5\n"
             )),
             (
                 3,
@@ -257,13 +257,13 @@ mod tests {
         );
         assert_eq!(
             refusal(&format!(
-                "{HEADER}{ok}{ok}2021/07/02 05:00:00+00,Assault,43.7,west\n"
+                "{HEADER}{ok}{ok}2021/07/02 05:00:00+00,Assault,43.7,west,5\n"
             )),
             (4, "Long".into(), Refusal::BadCoordinate("west".into()))
         );
         assert_eq!(
             refusal(&format!(
-                "{HEADER}2021/07/02 05:00:00+00,Assault,93.7,-79.5\n"
+                "{HEADER}2021/07/02 05:00:00+00,Assault,93.7,-79.5,5\n"
             )),
             (2, "Lat".into(), Refusal::OutOfRange("93.7".into()))
         );
@@ -274,7 +274,7 @@ mod tests {
                 "Lat".into(),
                 Refusal::FieldCount {
                     found: 2,
-                    expected: 4
+                    expected: 5
                 }
             )
         );

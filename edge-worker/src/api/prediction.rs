@@ -11,24 +11,22 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
 use hexrisk_engine::api::prediction::{
-    When, applies_at, coordinates, datetime, locate, not_covered, probabilities, week,
+    When, applies_at, coordinates, datetime, locate, probabilities, time_of_day, week,
 };
-use hexrisk_engine::api::{array, coordinate_error, malformed};
+use hexrisk_engine::api::{array, malformed};
 use hexrisk_engine::city::{Atlas, CityModel};
-use hexrisk_engine::forecast::{CRIME_CLASSES, ClassRecord, CrimeClass, RiskLevel};
-use hexrisk_engine::grid::{self, RESOLUTION};
+use hexrisk_engine::forecast::{ClassRecord, CrimeClass};
+use hexrisk_engine::grid::RESOLUTION;
 
 use super::input;
 use super::{ApiError, ErrorCode};
 
+mod route_risk;
+
+pub use route_risk::{MAX_ROUTE_KM, MAX_WAYPOINTS, TravelMode, route_risk};
+
 /// Most locations in one batch request.
 pub const MAX_BATCH_LOCATIONS: usize = 500;
-
-/// Most waypoints in one route request.
-pub const MAX_WAYPOINTS: usize = 100;
-
-/// Longest route accepted, in kilometres (sum of the segments).
-pub const MAX_ROUTE_KM: f64 = 200.0;
 
 fn batch_item(
     atlas: &Atlas,
@@ -48,7 +46,7 @@ fn batch_item(
     let (city, cell, position) = locate(atlas, latitude, longitude)?;
     let week = week(city, when, now.timestamp())?;
     let forecast = city.forecast(position, week);
-    Ok(json!({
+    let mut answer = json!({
         "index": index,
         "status": "success",
         "city": city.artifact().city.code,
@@ -58,7 +56,11 @@ fn batch_item(
             "dominant_type": forecast.dominant().code(),
             "risk_level": forecast.risk_level().code(),
         },
-    }))
+    });
+    if let Some(record) = time_of_day(city, position, week, when) {
+        answer["prediction"]["time_of_day"] = record;
+    }
+    Ok(answer)
 }
 
 /// `POST /v1/predict/batch`: one result per location, failures in place.
@@ -111,236 +113,6 @@ pub fn predict_batch(
             "total": results.len(),
             "successful": successful,
             "failed": results.len() - successful,
-        },
-    }))
-}
-
-/// Risk of one route segment: the length-weighted mean over the cells it crosses.
-struct SegmentRisk {
-    distance_km: f64,
-    /// Length-weighted mean of `P(at least one incident)` = `1 − P(NO_CRIME)`.
-    risk_score: f64,
-    /// Length-weighted mean outcome probabilities.
-    mean_probabilities: [f64; 6],
-    worst_cell: hexrisk_engine::CellIndex,
-}
-
-fn segment_risk(
-    atlas: &Atlas,
-    from: (f64, f64),
-    to: (f64, f64),
-    when: Option<When>,
-    now: DateTime<Utc>,
-) -> Result<SegmentRisk, ApiError> {
-    let a = grid::validate(from.0, from.1)
-        .map_err(|e| coordinate_error(&e, e.field().name(), from.0))?;
-    let b = grid::validate(to.0, to.1).map_err(|e| coordinate_error(&e, e.field().name(), to.0))?;
-    // Every cell the segment passes, exactly, with the metres inside each.
-    let cells = grid::cells_crossed(&[a, b], grid::RESOLUTION);
-    let mut weight = 0.0;
-    let mut mean = [0.0; 6];
-    let mut worst = (f64::NEG_INFINITY, cells[0].0);
-    for &(cell, metres) in &cells {
-        // Cells outside every city (a route leaving coverage) carry no forecast.
-        let Some((city, position)) = atlas.locate_cell(cell) else {
-            continue;
-        };
-        let forecast = city.forecast(position, week(city, when, now.timestamp())?);
-        // Zero-length segments weigh their one cell fully.
-        let w = metres.max(1e-9);
-        weight += w;
-        for (m, p) in mean.iter_mut().zip(forecast.probabilities) {
-            *m += w * p;
-        }
-        let risk = 1.0 - forecast.probabilities[CrimeClass::NoCrime.index()];
-        if risk > worst.0 {
-            worst = (risk, cell);
-        }
-    }
-    if weight == 0.0 {
-        return Err(not_covered(to.0, to.1).into());
-    }
-    let mean_probabilities = mean.map(|m| m / weight);
-    Ok(SegmentRisk {
-        distance_km: grid::distance_m(a, b) / 1000.0,
-        risk_score: 1.0 - mean_probabilities[CrimeClass::NoCrime.index()],
-        mean_probabilities,
-        worst_cell: worst.1,
-    })
-}
-
-/// One segment's JSON, and a caution line when its level is high or very high.
-fn segment_json(
-    index: usize,
-    risk: &SegmentRisk,
-    start: (f64, f64),
-    end: (f64, f64),
-) -> (Value, Option<String>) {
-    let cell = |p: (f64, f64)| {
-        grid::cell_at(p.0, p.1)
-            .map(|c| c.to_string())
-            .unwrap_or_default()
-    };
-    let level = level_of_risk(risk.risk_score);
-    let dominant = dominant_crime(&risk.mean_probabilities);
-    let caution = matches!(level, RiskLevel::High | RiskLevel::VeryHigh).then(|| {
-        let degree = if level == RiskLevel::High {
-            "high"
-        } else {
-            "very high"
-        };
-        format!(
-            "Segment {index}: {degree} risk, mostly {} (riskiest cell {}).",
-            dominant.name(),
-            risk.worst_cell
-        )
-    });
-    let json = json!({
-        "segment_index": index,
-        "start": { "latitude": start.0, "longitude": start.1, "cell_id": cell(start) },
-        "end": { "latitude": end.0, "longitude": end.1, "cell_id": cell(end) },
-        "distance_km": risk.distance_km,
-        "risk_score": risk.risk_score,
-        "risk_level": level.code(),
-        "dominant_risk": dominant.code(),
-    });
-    (json, caution)
-}
-
-fn level_of_risk(risk_score: f64) -> RiskLevel {
-    RiskLevel::from_no_crime_probability((1.0 - risk_score).clamp(0.0, 1.0))
-        .unwrap_or(RiskLevel::VeryHigh)
-}
-
-fn dominant_crime(probabilities: &[f64; 6]) -> CrimeClass {
-    let mut best = CRIME_CLASSES[0];
-    for class in CRIME_CLASSES {
-        if probabilities[class.index()] > probabilities[best.index()] {
-            best = class;
-        }
-    }
-    best
-}
-
-fn point(value: &Value, index: usize) -> Result<(f64, f64), ApiError> {
-    let map = value.as_object().ok_or_else(|| {
-        malformed(
-            &format!("waypoints[{index}]"),
-            "an object with latitude and longitude",
-        )
-    })?;
-    Ok(coordinates(map, &format!("waypoints[{index}]."))?)
-}
-
-/// `POST /v1/route/risk`.
-///
-/// Each segment's `risk_score` is the length-weighted mean over the cells it
-/// crosses of the probability of at least one incident that week
-/// (`1 − P(NO_CRIME)`), and its level is the risk level of `1 − risk_score` as a
-/// `NO_CRIME` probability. The route's score and level are the distance-weighted
-/// means of its segments'.
-///
-/// # Errors
-/// `INVALID_REQUEST` (fewer than 2 or more than [`MAX_WAYPOINTS`] waypoints, a route
-/// longer than [`MAX_ROUTE_KM`]), `INVALID_COORDINATES`, `LOCATION_NOT_COVERED` (a
-/// segment entirely outside coverage), `DATE_OUT_OF_RANGE`.
-pub fn route_risk(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    let waypoints = array(body, "waypoints")?;
-    if waypoints.len() < 2 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            "at least 2 waypoints are required",
-        )
-        .with("field", "waypoints")
-        .with("value", waypoints.len()));
-    }
-    if waypoints.len() > MAX_WAYPOINTS {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("at most {MAX_WAYPOINTS} waypoints per route"),
-        )
-        .with("field", "waypoints")
-        .with("limit", MAX_WAYPOINTS)
-        .with("value", waypoints.len()));
-    }
-    let when = datetime(body)?;
-    let points = waypoints
-        .iter()
-        .enumerate()
-        .map(|(i, w)| point(w, i))
-        .collect::<Result<Vec<_>, _>>()?;
-    let total_km: f64 = points
-        .windows(2)
-        .filter_map(|w| {
-            Some(grid::distance_m(
-                grid::validate(w[0].0, w[0].1).ok()?,
-                grid::validate(w[1].0, w[1].1).ok()?,
-            ))
-        })
-        .sum::<f64>()
-        / 1000.0;
-    if total_km > MAX_ROUTE_KM {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("routes may be at most {MAX_ROUTE_KM} km long"),
-        )
-        .with("field", "waypoints")
-        .with("limit", MAX_ROUTE_KM)
-        .with("value", total_km));
-    }
-    let risks = points
-        .windows(2)
-        .map(|w| segment_risk(atlas, w[0], w[1], when, now))
-        .collect::<Result<Vec<_>, _>>()?;
-
-    let (segments, cautions): (Vec<Value>, Vec<Option<String>>) = risks
-        .iter()
-        .enumerate()
-        .map(|(i, risk)| segment_json(i, risk, points[i], points[i + 1]))
-        .unzip();
-    let cautions: Vec<String> = cautions.into_iter().flatten().collect();
-    let distance: f64 = risks.iter().map(|r| r.distance_km).sum();
-    let overall = if distance > 0.0 {
-        risks
-            .iter()
-            .map(|r| r.risk_score * r.distance_km)
-            .sum::<f64>()
-            / distance
-    } else {
-        risks.iter().map(|r| r.risk_score).sum::<f64>() / risks.len() as f64
-    };
-    let by_score = |pick_max: bool| {
-        let mut best = 0;
-        for (i, r) in risks.iter().enumerate() {
-            let better = if pick_max {
-                r.risk_score > risks[best].risk_score
-            } else {
-                r.risk_score < risks[best].risk_score
-            };
-            if better {
-                best = i;
-            }
-        }
-        best
-    };
-    Ok(json!({
-        "status": "success",
-        "route": {
-            "total_waypoints": points.len(),
-            "total_segments": risks.len(),
-            "total_distance_km": distance,
-            "overall_risk_score": overall,
-            "overall_risk_level": level_of_risk(overall).code(),
-        },
-        "segments": segments,
-        "recommendations": {
-            "highest_risk_segment": by_score(true),
-            "safest_segment": by_score(false),
-            "caution_areas": cautions,
         },
     }))
 }

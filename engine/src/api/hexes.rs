@@ -10,7 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::columns::{ScoreCache, ScoreMemo, ScoredCells, locate};
 use super::json::{param, parse};
-use super::options::{Modifiers, Scoring, ScoringQuery};
+use super::options::{Modifiers, Scoring, ScoringQuery, TimeModifier, window_label};
 use super::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
 use crate::city::{Atlas, CityModel};
 use crate::forecast::CRIME_CLASSES;
@@ -205,6 +205,7 @@ pub(super) fn modifiers(scoring: &Scoring, city: &CityModel) -> Value {
             .map(|(c, _)| c.code())
             .collect::<Vec<_>>(),
         "classWeights": weights,
+        "timeWindow": window_label(city, scoring.params.window),
     })
 }
 
@@ -367,6 +368,13 @@ pub(super) fn scoring_from_params(params: &Map<String, Value>) -> Result<Scoring
     if let Some(week) = param(params, "week") {
         modifiers.week = Some(week.to_owned());
     }
+    // `time=` is an hour of the week when it is a number, else an ISO 8601 time.
+    if let Some(time) = param(params, "time") {
+        modifiers.time = Some(match time.trim().parse::<i64>() {
+            Ok(hour) => TimeModifier::HourOfWeek(hour),
+            Err(_) => TimeModifier::At(time.to_owned()),
+        });
+    }
     Ok(ScoringQuery {
         intent: param(params, "intent").map(str::to_owned),
         active_codes,
@@ -514,7 +522,7 @@ pub fn hexes_all(
             if !(west..=east).contains(&ln) || !(south..=north).contains(&la) {
                 continue;
             }
-            let rates = city.rates(position, resolved.week);
+            let rates = city.window_rates(position, resolved.week, resolved.params.window);
             let cr: Map<String, Value> = CRIME_CLASSES
                 .iter()
                 .zip(rates)

@@ -9,6 +9,12 @@
 //!   current week, or the nearest week with forecasts when today is outside them.
 //! - `modifiers.classWeights`: `{CODE: number}`, multipliers 0..=10 on the intent's
 //!   class weights.
+//! - `modifiers.time`: an instant or local time (ISO 8601, as `datetime`), or an
+//!   hour of the week (`0..=167`, Monday 00:00 local = 0): the scores weigh the
+//!   expected counts of the time band holding it (of the week it falls in, or, for
+//!   an hour of the week, the week chosen as above) instead of the whole week's.
+//! - `intent: night` weighs every class at its severity over the week's nights (the
+//!   night bands of the city's profiles), unless `modifiers.time` names a band.
 //!
 //! Unknown fields are ignored; unknown intents, methods, modes and class codes
 //! are errors.
@@ -21,9 +27,10 @@ use alloc::vec::Vec;
 use chrono::NaiveDate;
 use serde::Deserialize;
 
+use super::prediction::When;
 use super::{ErrorCode, QueryError};
 use crate::city::CityModel;
-use crate::forecast::CRIME_CLASSES;
+use crate::forecast::{CRIME_CLASSES, TimeWindow};
 use crate::scoring::{Intent, ScoringParams};
 
 /// Largest class weight multiplier.
@@ -37,6 +44,49 @@ pub struct Modifiers {
     pub week: Option<String>,
     /// Per-class multipliers.
     pub class_weights: Option<BTreeMap<String, f64>>,
+    /// A time whose band is scored.
+    pub time: Option<TimeModifier>,
+}
+
+/// `modifiers.time`: an hour of the week or an ISO 8601 time.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum TimeModifier {
+    /// Hours from Monday 00:00 local time, `0..=167`.
+    HourOfWeek(i64),
+    /// An instant or a local time.
+    At(String),
+}
+
+/// The largest hour of the week.
+pub const MAX_HOUR_OF_WEEK: i64 = 167;
+
+/// What `modifiers.time` stands for once checked.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum CheckedTime {
+    HourOfWeek(u32),
+    At(When),
+}
+
+fn checked_time(modifier: &TimeModifier) -> Result<CheckedTime, QueryError> {
+    match modifier {
+        TimeModifier::HourOfWeek(hour) => u32::try_from(*hour)
+            .ok()
+            .filter(|&h| i64::from(h) <= MAX_HOUR_OF_WEEK)
+            .map(CheckedTime::HourOfWeek)
+            .ok_or_else(|| {
+                QueryError::invalid(
+                    "modifiers.time",
+                    format!("an hour of the week must be 0 to {MAX_HOUR_OF_WEEK} (Monday 00:00 is 0), got {hour}"),
+                )
+            }),
+        TimeModifier::At(text) => When::parse(text).map(CheckedTime::At).ok_or_else(|| {
+            QueryError::invalid(
+                "modifiers.time",
+                "time must be an ISO 8601 time such as 2022-01-07T23:00:00 or an hour of the week 0-167",
+            )
+        }),
+    }
 }
 
 /// Scoring options every request may carry.
@@ -134,10 +184,24 @@ impl ScoringQuery {
                 QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
             })?;
         }
+        if let Some(time) = self.modifiers.as_ref().and_then(|m| m.time.as_ref()) {
+            let week_too = self.modifiers.as_ref().is_some_and(|m| m.week.is_some());
+            if matches!(checked_time(time)?, CheckedTime::At(_)) && week_too {
+                return Err(QueryError::invalid(
+                    "modifiers.time",
+                    "a time names its own week: give modifiers.week only with an hour of the week",
+                ));
+            }
+        }
         Ok(ScoringParams {
             intent,
             active,
             overrides,
+            window: if intent == Intent::Night {
+                TimeWindow::Nights
+            } else {
+                TimeWindow::Week
+            },
         })
     }
 
@@ -147,7 +211,36 @@ impl ScoringQuery {
     /// # Errors
     /// [`QueryError`] naming the field at fault.
     pub fn resolve(&self, model: &CityModel, now_utc_seconds: i64) -> Result<Scoring, QueryError> {
-        let params = self.params()?;
+        let mut params = self.params()?;
+        let time = self
+            .modifiers
+            .as_ref()
+            .and_then(|m| m.time.as_ref())
+            .map(checked_time)
+            .transpose()?;
+        let bands = model.artifact().profiles.bands;
+        if let Some(CheckedTime::At(when)) = time {
+            // The time names both the week and the band.
+            let local = match when {
+                When::Local(local) => Some(local),
+                When::Instant(at) => model.local_time(at.timestamp()),
+            };
+            let local = local.ok_or_else(|| {
+                QueryError::new(
+                    ErrorCode::DateOutOfRange,
+                    "modifiers.time",
+                    "time out of range",
+                )
+            })?;
+            let week = model.week_index(local.date()).map_err(|e| {
+                QueryError::new(ErrorCode::DateOutOfRange, "modifiers.time", e.to_string())
+            })?;
+            params.window = TimeWindow::Band(bands.instance(local).band);
+            return Ok(Scoring { params, week });
+        }
+        if let Some(CheckedTime::HourOfWeek(hour)) = time {
+            params.window = TimeWindow::Band(bands.at_hour_of_week(hour));
+        }
         let week = match self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
             Some(text) => {
                 let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
@@ -160,6 +253,22 @@ impl ScoringQuery {
             None => default_week(model, now_utc_seconds),
         };
         Ok(Scoring { params, week })
+    }
+}
+
+/// How answers name the hours scored: `week`, `nights`, or a band such as
+/// `weekend 22:00-00:00` (local time).
+#[must_use]
+pub fn window_label(model: &CityModel, window: TimeWindow) -> String {
+    let bands = model.artifact().profiles.bands;
+    match window {
+        TimeWindow::Week => "week".into(),
+        TimeWindow::Nights => "nights".into(),
+        TimeWindow::Band(band) => {
+            let start = bands.start_hour(band.position);
+            let end = (u32::from(start) + u32::from(bands.band_hours)) % 24;
+            format!("{} {start:02}:00-{end:02}:00", band.kind.code())
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 
 use super::QueryError;
 use super::hexes::{modifiers, scoring_from_params};
-use super::options::Scoring;
+use super::options::{Scoring, window_label};
 use crate::city::{Atlas, CityModel};
 use crate::forecast::CRIME_CLASSES;
 use crate::grid::MicroDegrees;
@@ -58,7 +58,8 @@ fn precinct_rows<'a>(
         .map(|city| {
             let resolved = scoring.resolve(city, now)?;
             let scores = CityScores::compute(city, resolved.week, &resolved.params);
-            let rows = scoring::precinct_scores(city, resolved.week, &scores);
+            let rows =
+                scoring::precinct_scores(city, resolved.week, resolved.params.window, &scores);
             Ok((&**city, resolved, rows))
         })
         .collect()
@@ -151,6 +152,7 @@ pub fn precincts_geojson(
                 .collect();
             let mut properties = precinct_properties(city, row);
             properties["weekOf"] = json!(city.week_monday(scoring.week).to_string());
+            properties["timeWindow"] = json!(window_label(city, scoring.params.window));
             features.push(json!({
                 "type": "Feature",
                 "id": format!("{}/{}", city.artifact().city.code, record.id),

@@ -229,6 +229,62 @@ pub fn model_info(city: &CityModel) -> Value {
     })
 }
 
+/// The local time a requested time stands for in `city`.
+fn local_time(city: &CityModel, when: When) -> Option<NaiveDateTime> {
+    match when {
+        When::Local(local) => Some(local),
+        When::Instant(at) => city.local_time(at.timestamp()),
+    }
+}
+
+/// A local time in the city written with its UTC offset, `2022-01-07T22:00:00-05:00`.
+fn local_iso(city: &CityModel, local: NaiveDateTime) -> String {
+    // The offset in force at that wall time (found as `applies_at` does).
+    let offset = city.utc_offset(local.and_utc().timestamp());
+    chrono::FixedOffset::east_opt(offset)
+        .and_then(|zone| local.and_local_timezone(zone).single())
+        .map_or_else(
+            || local.format("%Y-%m-%dT%H:%M:%S").to_string(),
+            |at| at.to_rfc3339_opts(SecondsFormat::Secs, true),
+        )
+}
+
+/// `prediction.time_of_day`: the forecast of the time band holding a requested time
+/// (`None` without one), from the cell's time-of-day profile.
+#[must_use]
+pub fn time_of_day(
+    city: &CityModel,
+    position: usize,
+    week: usize,
+    when: Option<When>,
+) -> Option<Value> {
+    let local = local_time(city, when?)?;
+    let (band, forecast) = city.band_forecast(position, week, local);
+    let dominant = forecast.dominant();
+    let profiles = &city.artifact().profiles;
+    let basis: Map<String, Value> = crate::forecast::CRIME_CLASSES
+        .iter()
+        .zip(profiles.basis)
+        .map(|(class, basis)| (class.code().to_owned(), json!(basis.code())))
+        .collect();
+    Some(json!({
+        "band": format!(
+            "{} {}-{}",
+            band.band.kind.code(),
+            band.start.format("%H:%M"),
+            band.end.format("%H:%M")
+        ),
+        "day_type": band.band.kind.code(),
+        "start": local_iso(city, band.start),
+        "end": local_iso(city, band.end),
+        "probabilities": probabilities(&forecast),
+        "dominant_type": dominant.code(),
+        "confidence": forecast.probabilities[dominant.index()],
+        "risk_level": forecast.risk_level().code(),
+        "profile": basis,
+    }))
+}
+
 /// `POST /v1/predict`.
 ///
 /// # Errors
@@ -241,7 +297,7 @@ pub fn predict(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Val
     let forecast = city.forecast(position, week);
     let dominant = forecast.dominant();
     let (centre_lat, centre_lng) = grid::cell_centre(cell);
-    Ok(json!({
+    let mut answer = json!({
         "status": "success",
         "city": { "code": city.artifact().city.code, "name": city.artifact().city.name },
         "location": {
@@ -259,5 +315,9 @@ pub fn predict(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Val
             "risk_level": forecast.risk_level().code(),
         },
         "model_info": model_info(city),
-    }))
+    });
+    if let Some(record) = time_of_day(city, position, week, when) {
+        answer["prediction"]["time_of_day"] = record;
+    }
+    Ok(answer)
 }

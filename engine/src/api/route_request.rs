@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use h3o::{CellIndex, LatLng};
 use serde::{Deserialize, Serialize};
 
-use super::options::{Scoring, ScoringQuery};
+use super::options::{Scoring, ScoringQuery, window_label};
 use super::{ErrorCode, QueryError};
 use crate::city::{Atlas, CityModel};
 use crate::corridor::{self, Evaluation, HexPathError, TravelMode};
@@ -73,6 +73,8 @@ pub struct ScoredWith {
     pub intent: &'static str,
     /// Classes counted.
     pub active_codes: Vec<&'static str>,
+    /// The hours scored: `week`, `nights` or a band (`modifiers.time`).
+    pub time_window: String,
 }
 
 impl ScoredWith {
@@ -87,6 +89,7 @@ impl ScoredWith {
                 .filter(|(_, on)| *on)
                 .map(|(c, _)| c.code())
                 .collect(),
+            time_window: window_label(model, scoring.params.window),
         }
     }
 }
@@ -374,7 +377,7 @@ mod tests {
     use super::*;
     use crate::api::options::default_week;
     use crate::artifact::fixture::CityFixture;
-    use crate::scoring::ScoringParams;
+    use crate::scoring::{CityScores, ScoringParams};
 
     fn atlas() -> Atlas {
         Atlas::new(alloc::vec![CityModel::from_artifact(
@@ -424,6 +427,67 @@ mod tests {
         assert_eq!(err.code, ErrorCode::DateOutOfRange);
         let err = scoring(r#"{"modifiers":{"week":"next week"}}"#).unwrap_err();
         assert_eq!(err.code, ErrorCode::InvalidRequest);
+    }
+
+    #[test]
+    fn a_time_scores_its_band_and_night_the_nights() {
+        use crate::forecast::{Band, DayKind, TimeWindow};
+        let atlas = atlas();
+        let city = &atlas.cities()[0];
+        // Friday 2021-12-31 23:00 local: the weekend's first band, in week 1.
+        let at = scoring(r#"{"modifiers":{"time":"2021-12-31T23:00:00"}}"#).unwrap();
+        let friday_night = TimeWindow::Band(Band {
+            kind: DayKind::Weekend,
+            position: 0,
+        });
+        assert_eq!((at.week, at.params.window), (1, friday_night));
+        // The same band as an hour of the week (Friday 23:00 = 4 × 24 + 23), in the
+        // week the options choose.
+        let hour = scoring(r#"{"modifiers":{"time":119,"week":"2021-12-29"}}"#).unwrap();
+        assert_eq!((hour.week, hour.params.window), (1, friday_night));
+        // Harm weighs the band's expected counts.
+        let scores = CityScores::compute(city, at.week, &at.params);
+        let weights = at.params.class_weights();
+        for position in 0..city.cell_count() {
+            let rates = city.window_rates(position, at.week, at.params.window);
+            let harm: f64 = weights.iter().zip(rates).map(|(w, r)| w * r).sum();
+            assert!((scores.harm(position) - harm).abs() < 1e-12);
+            assert!(harm < CityScores::compute(city, 1, &ScoringParams::default()).harm(position));
+        }
+        // Night: every class at its severity, over the nights' expected counts.
+        let night = scoring(r#"{"intent":"night"}"#).unwrap();
+        assert_eq!(night.params.window, TimeWindow::Nights);
+        assert_eq!(
+            night.params.class_weights(),
+            ScoringParams::default().class_weights()
+        );
+        let nights = city.window_rates(0, 0, TimeWindow::Nights);
+        let week = city.rates(0, 0);
+        assert!(nights.iter().zip(week).all(|(n, w)| *n > 0.0 && *n < w));
+        // Errors name the field.
+        for (json, code) in [
+            (r#"{"modifiers":{"time":168}}"#, ErrorCode::InvalidRequest),
+            (r#"{"modifiers":{"time":-1}}"#, ErrorCode::InvalidRequest),
+            (
+                r#"{"modifiers":{"time":"tonight"}}"#,
+                ErrorCode::InvalidRequest,
+            ),
+            (
+                r#"{"modifiers":{"time":"2030-01-04T23:00:00"}}"#,
+                ErrorCode::DateOutOfRange,
+            ),
+            (
+                r#"{"modifiers":{"time":"2021-12-31T23:00:00","week":"2021-12-29"}}"#,
+                ErrorCode::InvalidRequest,
+            ),
+        ] {
+            let err = scoring(json).unwrap_err();
+            assert_eq!(
+                (err.code, err.field.as_str()),
+                (code, "modifiers.time"),
+                "{json}"
+            );
+        }
     }
 
     #[test]

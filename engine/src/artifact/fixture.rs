@@ -22,7 +22,7 @@ use super::{
     Bounds, CityArtifact, CityInfo, ForecastCalendar, ModelInfo, PrecinctRecord, RATE_CLASSES,
     quantise_rate,
 };
-use crate::forecast::Dispersion;
+use crate::forecast::{Dispersion, ProfileBasis, TimeBands, TimeProfiles, quantise_share};
 use crate::grid::{self, MicroDegrees};
 use crate::roads::{NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph};
 
@@ -48,7 +48,18 @@ pub struct CityFixture {
     precinct: bool,
     utc_offsets: Vec<(i64, i32)>,
     road_graph: Option<RoadGraph>,
+    profile: ProfileFn,
 }
+
+/// Weight of a band in a cell's and class's profile: `(cell position, class, band
+/// index)`; each cell-class is normalised to sum to 1.
+type ProfileFn = Box<dyn Fn(usize, usize, usize) -> f64>;
+
+/// The fixtures' band layout: 4-hour bands, band days from 22:00.
+pub const FIXTURE_BANDS: TimeBands = TimeBands {
+    band_hours: 4,
+    day_start_hour: 22,
+};
 
 impl Default for CityFixture {
     fn default() -> Self {
@@ -72,6 +83,10 @@ impl Default for CityFixture {
             // EST, then EDT from 2022-03-13 07:00 UTC.
             utc_offsets: vec![(1_639_000_000, -5 * 3600), (1_647_154_800, -4 * 3600)],
             road_graph: Some(tiny_graph()),
+            // Busier the later the band, so every band differs from the flat profile.
+            profile: Box::new(|_, _, band| {
+                FIXTURE_BANDS.flat_share(FIXTURE_BANDS.band(band)) * (1.0 + (band % 6) as f64)
+            }),
         }
         .cells_at(&[(43.65, -79.38), (43.66, -79.39), (43.67, -79.40)])
         .rates_by_index(|n| 0.01 * (n as f64 + 1.0))
@@ -190,6 +205,14 @@ impl CityFixture {
         self
     }
 
+    /// Sets each band's weight in the time-of-day profiles, `(cell position, class,
+    /// band index)`; weights are normalised per cell and class.
+    #[must_use]
+    pub fn profile(mut self, weight: impl Fn(usize, usize, usize) -> f64 + 'static) -> Self {
+        self.profile = Box::new(weight);
+        self
+    }
+
     /// No road network.
     #[must_use]
     pub fn without_roads(mut self) -> Self {
@@ -232,7 +255,22 @@ impl CityFixture {
         } else {
             (vec![u16::MAX; self.cells.len()], Vec::new())
         };
+        let bands = FIXTURE_BANDS.count();
+        let mut shares = Vec::with_capacity(self.cells.len() * RATE_CLASSES * bands);
+        for cell in 0..self.cells.len() {
+            for class in 0..RATE_CLASSES {
+                let weights: Vec<f64> =
+                    (0..bands).map(|b| (self.profile)(cell, class, b)).collect();
+                let total: f64 = weights.iter().sum();
+                shares.extend(weights.iter().map(|w| quantise_share(w / total)));
+            }
+        }
         CityArtifact {
+            profiles: TimeProfiles {
+                bands: FIXTURE_BANDS,
+                basis: [ProfileBasis::Cells; RATE_CLASSES],
+                shares,
+            },
             city: CityInfo {
                 code: self.code,
                 name: "Toronto".into(),

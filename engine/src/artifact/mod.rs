@@ -33,7 +33,7 @@ pub use manifest::{Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS, c
 pub const MAGIC: [u8; 4] = *b"HXRK";
 
 /// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u16 = 2;
+pub const FORMAT_VERSION: u16 = 3;
 
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 16;
@@ -168,6 +168,8 @@ pub struct CityArtifact {
     /// until the next, ascending. Lets the engine find local dates without a time zone
     /// database.
     pub utc_offsets: Vec<(i64, i32)>,
+    /// How each cell's weekly expected counts spread over the bands of the week.
+    pub profiles: crate::forecast::TimeProfiles,
     /// The city's road graph for routing, if built.
     pub road_graph: Option<crate::roads::RoadGraph>,
 }
@@ -345,6 +347,11 @@ pub fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
     if artifact.dispersion.len() != calendar.weeks as usize {
         return Err(Inconsistent(
             "dispersion table length differs from the week count",
+        ));
+    }
+    if !artifact.profiles.fits(cells) {
+        return Err(Inconsistent(
+            "time-of-day profiles do not fit the cells, or a share table does not sum to 1",
         ));
     }
     // Local time needs an offset for every instant: a non-empty table, ascending,

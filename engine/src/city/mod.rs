@@ -8,7 +8,7 @@ mod networks;
 use alloc::borrow::ToOwned;
 use alloc::vec::Vec;
 
-use chrono::{Datelike, NaiveDate};
+use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use h3o::CellIndex;
 
 pub use atlas::{Atlas, LocateError};
@@ -16,7 +16,10 @@ pub use networks::Network;
 use networks::Networks;
 
 use crate::artifact::{self, ArtifactError, CityArtifact, RATE_CLASSES};
-use crate::forecast::{self, ClassRates, CrimeClass, Dispersion, OutcomeProbabilities, RiskLevel};
+use crate::forecast::{
+    self, BandInstance, ClassRates, CrimeClass, Dispersion, OutcomeProbabilities, RiskLevel,
+    TimeWindow,
+};
 use crate::roads::hex_lattice;
 
 /// A date the model has no forecast for.
@@ -281,6 +284,39 @@ impl CityModel {
     pub fn forecast(&self, position: usize, week: usize) -> Forecast {
         Forecast::new(self.rates(position, week), &self.dispersion(week))
     }
+
+    /// Expected counts of a cell in a window of forecast week `week` (the week's, a
+    /// band's, or the week's nights').
+    #[must_use]
+    pub fn window_rates(&self, position: usize, week: usize, window: TimeWindow) -> ClassRates {
+        self.artifact
+            .profiles
+            .window_rates(position, window, &self.rates(position, week))
+    }
+
+    /// The local date and time in the city at a UTC instant (seconds since the epoch).
+    #[must_use]
+    pub fn local_time(&self, utc_seconds: i64) -> Option<NaiveDateTime> {
+        let local = utc_seconds.checked_add(i64::from(self.utc_offset(utc_seconds)))?;
+        chrono::DateTime::from_timestamp(local, 0).map(|t| t.naive_utc())
+    }
+
+    /// The forecast of a cell in the time band holding `local` (the city's local
+    /// time), from forecast week `week`: the week's expected counts spread by the
+    /// cell's time-of-day profile, with the week's dispersion (a band of a negative
+    /// binomial week is negative binomial with the same size).
+    #[must_use]
+    pub fn band_forecast(
+        &self,
+        position: usize,
+        week: usize,
+        local: NaiveDateTime,
+    ) -> (BandInstance, Forecast) {
+        let profiles = &self.artifact.profiles;
+        let band = profiles.bands.instance(local);
+        let rates = profiles.band_rates(position, band.band, &self.rates(position, week));
+        (band, Forecast::new(rates, &self.dispersion(week)))
+    }
 }
 
 #[cfg(test)]
@@ -345,6 +381,60 @@ mod tests {
             }
         }
         assert_eq!(model.rates(99, 0), [0.0; 5]);
+    }
+
+    #[test]
+    fn the_bands_of_a_week_add_up_to_the_week() {
+        let model = model();
+        let monday = NaiveDate::from_ymd_opt(2021, 12, 27).unwrap();
+        let week = model.week_index(monday).unwrap();
+        let bands = model.artifact().profiles.bands;
+        for position in 0..model.cell_count() {
+            let weekly = model.rates(position, week);
+            let mut summed = [0.0; RATE_CLASSES];
+            let mut seen = alloc::vec::Vec::new();
+            // Every band instance of the week's band days, found by walking the hours.
+            for hour in 0..(7 * 24) {
+                let local = monday.and_hms_opt(0, 0, 0).unwrap()
+                    - chrono::Duration::hours(i64::from(24 - bands.day_start_hour))
+                    + chrono::Duration::hours(hour);
+                let (band, forecast_of_band) = model.band_forecast(position, week, local);
+                if seen.contains(&band.start) {
+                    continue;
+                }
+                seen.push(band.start);
+                let rates = model
+                    .artifact()
+                    .profiles
+                    .band_rates(position, band.band, &weekly);
+                assert_eq!(
+                    forecast_of_band,
+                    Forecast::new(rates, &model.dispersion(week))
+                );
+                for (s, r) in summed.iter_mut().zip(rates) {
+                    *s += r;
+                }
+            }
+            assert_eq!(seen.len(), 7 * bands.per_day());
+            for (s, w) in summed.iter().zip(weekly) {
+                assert!((s - w).abs() <= 1e-4 * w.max(1e-9), "{s} against {w}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_busier_band_has_a_lower_no_crime_probability() {
+        // The fixture's profile grows band by band through the band day.
+        let model = model();
+        let friday = NaiveDate::from_ymd_opt(2021, 12, 31).unwrap();
+        let week = model.week_index(friday).unwrap();
+        let morning = model.band_forecast(0, week, friday.and_hms_opt(3, 0, 0).unwrap());
+        let evening = model.band_forecast(0, week, friday.and_hms_opt(20, 0, 0).unwrap());
+        assert!(
+            evening.1.probabilities[CrimeClass::NoCrime.index()]
+                < morning.1.probabilities[CrimeClass::NoCrime.index()]
+        );
+        assert_eq!(morning.0.start, friday.and_hms_opt(2, 0, 0).unwrap());
     }
 
     #[test]

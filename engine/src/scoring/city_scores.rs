@@ -18,7 +18,7 @@ use alloc::vec::Vec;
 
 use super::colour::ColourIndex;
 use crate::city::CityModel;
-use crate::forecast::{CRIME_CLASSES, ClassRates, CrimeClass};
+use crate::forecast::{CRIME_CLASSES, ClassRates, CrimeClass, TimeWindow};
 
 /// What the user is doing, which sets how much each class matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -30,7 +30,9 @@ pub enum Intent {
     Walking,
     /// By car: vehicle crime weighs more, street crime less.
     Driving,
-    /// After dark: violent classes weigh more.
+    /// After dark: every class at its severity, over the expected counts of the
+    /// week's nights (the night bands of the city's learnt time-of-day profiles,
+    /// [`crate::forecast::TimeWindow::Nights`]).
     Night,
 }
 
@@ -49,10 +51,10 @@ impl Intent {
     #[must_use]
     pub const fn weights(self) -> ClassRates {
         match self {
-            Self::Overall => [1.0, 1.0, 1.0, 1.0, 1.0],
+            // Night's hours, not its weights, set it apart (`TimeWindow::Nights`).
+            Self::Overall | Self::Night => [1.0, 1.0, 1.0, 1.0, 1.0],
             Self::Walking => [1.0, 1.5, 0.3, 1.5, 0.5],
             Self::Driving => [0.5, 0.5, 2.0, 1.0, 0.5],
-            Self::Night => [0.7, 1.5, 1.0, 2.0, 1.0],
         }
     }
 }
@@ -66,6 +68,8 @@ pub struct ScoringParams {
     pub active: [bool; 5],
     /// Per-class multipliers on top of the intent's weights (1 = unchanged).
     pub overrides: ClassRates,
+    /// The hours of the week whose expected counts are weighed.
+    pub window: TimeWindow,
 }
 
 impl Default for ScoringParams {
@@ -74,6 +78,7 @@ impl Default for ScoringParams {
             intent: Intent::Overall,
             active: [true; 5],
             overrides: [1.0; 5],
+            window: TimeWindow::Week,
         }
     }
 }
@@ -129,7 +134,7 @@ impl CityScores {
         let weights = params.class_weights();
         let harms: Vec<f64> = (0..model.cell_count())
             .map(|position| {
-                let rates = model.rates(position, week);
+                let rates = model.window_rates(position, week, params.window);
                 weights.iter().zip(&rates).map(|(w, r)| w * r).sum()
             })
             .collect();
@@ -252,9 +257,14 @@ pub struct PrecinctScore {
     pub safety_score: f64,
 }
 
-/// Aggregates for every precinct of a city.
+/// Aggregates for every precinct of a city, over the hours of `window`.
 #[must_use]
-pub fn precinct_scores(model: &CityModel, week: usize, scores: &CityScores) -> Vec<PrecinctScore> {
+pub fn precinct_scores(
+    model: &CityModel,
+    week: usize,
+    window: TimeWindow,
+    scores: &CityScores,
+) -> Vec<PrecinctScore> {
     let precincts = model.artifact().precincts.len();
     let mut out: Vec<PrecinctScore> = (0..precincts)
         .map(|precinct| PrecinctScore {
@@ -269,7 +279,7 @@ pub fn precinct_scores(model: &CityModel, week: usize, scores: &CityScores) -> V
         let Some(entry) = out.get_mut(usize::from(p)) else {
             continue;
         };
-        let rates = model.rates(position, week);
+        let rates = model.window_rates(position, week, window);
         entry.cells += 1;
         for (sum, r) in entry.expected_counts.iter_mut().zip(rates) {
             *sum += r;
@@ -357,7 +367,7 @@ mod tests {
     fn precinct_sums_cover_their_cells() {
         let model = model();
         let scores = CityScores::compute(&model, 1, &ScoringParams::default());
-        let precincts = precinct_scores(&model, 1, &scores);
+        let precincts = precinct_scores(&model, 1, TimeWindow::Week, &scores);
         assert_eq!(precincts.len(), 1);
         assert_eq!(precincts[0].cells, 2);
         let expected: f64 = (0..2).map(|p| model.rates(p, 1)[0]).sum();

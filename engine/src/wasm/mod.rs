@@ -263,6 +263,8 @@ export interface ScoringOptions {
     week?: string;
     /** Multipliers 0..10 on the intent's class weights. */
     classWeights?: Partial<Record<Exclude<CrimeClassRecord["code"], "NO_CRIME">, number>>;
+    /** Score one time band: an ISO 8601 time (it names its week), or an hour of the week 0..167 (Monday 00:00 local = 0). */
+    time?: string | number;
   };
 }
 export type TravelMode = "walking" | "cycling" | "driving";
@@ -307,7 +309,7 @@ export interface CorridorMetrics {
 }
 /** A run of the line within one tier. */
 export interface CorridorSegment { tier: number | null; startM: number; distanceM: number; meanSafety: number | null; cells: number; }
-export interface ScoredWith { city: string; weekOf: string; intent: string; activeCodes: string[]; }
+export interface ScoredWith { city: string; weekOf: string; intent: string; activeCodes: string[]; /** "week", "nights" or a band such as "weekend 22:00-00:00". */ timeWindow: string; }
 export interface EvaluationResponse extends ScoredWith {
   status: "success";
   hexPath: string[];
@@ -345,7 +347,11 @@ export interface PredictResponse {
   status: "success";
   city: { code: string; name: string };
   location: { latitude: number; longitude: number; cell_id: string; grid_center: { latitude: number; longitude: number } };
-  prediction: { datetime: string; week_of: string; probabilities: Record<CrimeClassRecord["code"], number>; dominant_type: CrimeClassRecord["code"]; confidence: number; risk_level: RiskLevelCode };
+  prediction: {
+    datetime: string; week_of: string; probabilities: Record<CrimeClassRecord["code"], number>; dominant_type: CrimeClassRecord["code"]; confidence: number; risk_level: RiskLevelCode;
+    /** With a datetime: the forecast of the time band holding it. */
+    time_of_day?: { band: string; day_type: "weekday" | "weekend"; start: string; end: string; probabilities: Record<CrimeClassRecord["code"], number>; dominant_type: CrimeClassRecord["code"]; confidence: number; risk_level: RiskLevelCode; profile: Record<string, "cells" | "city" | "flat"> };
+  };
   model_info: { version: string; mae: number; last_updated: string };
 }
 /** Body of `scoreHexes()` and POST /hexes/score. */
@@ -358,13 +364,13 @@ export interface CrimeTypeRow { code: string; name: string; expectedCount: numbe
 export interface Breakdown { crimeTypes: CrimeTypeRow[]; normalizedRisk: number | null; safetyScore: number | null; colorIndex: number; hasData: boolean; }
 export interface LookupResponse { status: "success"; center: string; ring: number; resolution: 8; count: number; cells: (HexScoreRow & { breakdown?: Breakdown })[]; }
 /** Parameters of `breakdown()` and GET /hexes/breakdown. */
-export interface BreakdownRequest { h3: string; intent?: string; activeCodes?: string | string[]; week?: string; }
+export interface BreakdownRequest { h3: string; intent?: string; activeCodes?: string | string[]; week?: string; /** As `modifiers.time`. */ time?: string; }
 export interface CellBreakdown extends Breakdown {
   status: "success"; h3: string; city?: string;
-  modifiers?: { intent: string; weekOf: string; activeCodes: string[]; classWeights: Record<string, number> };
+  modifiers?: { intent: string; weekOf: string; activeCodes: string[]; classWeights: Record<string, number>; timeWindow: string };
 }
 /** Parameters of `hexesInBox()` and GET /hexes/all; each side at most 2 degrees. */
-export interface BoxRequest { west: number | string; south: number | string; east: number | string; north: number | string; intent?: string; activeCodes?: string | string[]; week?: string; }
+export interface BoxRequest { west: number | string; south: number | string; east: number | string; north: number | string; intent?: string; activeCodes?: string | string[]; week?: string; /** As `modifiers.time`. */ time?: string; }
 /** Slim hex: id, centre, colour band, expected counts per class, safety per intent. */
 /**
  * Cells with their scores in columns, for colouring many hexes at once

@@ -4,6 +4,7 @@ use super::*;
 use chrono::NaiveDate;
 use hexrisk_engine::artifact::Bounds;
 use hexrisk_engine::artifact::fixture::CityFixture;
+use hexrisk_engine::grid;
 
 /// A small Toronto: every cell within 3 rings of the city hall cell, four forecast
 /// weeks from 2021-12-27, busier towards the centre; EST throughout, no precincts
@@ -117,6 +118,63 @@ fn weeks_follow_the_datetime_in_local_time() {
         err.details["valid_range"],
         json!(["2021-12-27", "2022-01-23"])
     );
+}
+
+#[test]
+fn a_datetime_adds_the_forecast_of_its_time_band() {
+    let at = |dt: &str| {
+        predict(
+            &atlas(),
+            &body(json!({"latitude": 43.6534, "longitude": -79.3841, "datetime": dt})),
+            now(),
+        )
+        .unwrap()["prediction"]
+            .clone()
+    };
+    // Friday 2022-01-07 23:30 in Toronto (04:30 UTC on Saturday): the weekend's first
+    // band, from Friday 22:00 to Saturday 02:00 local time.
+    let late = at("2022-01-08T04:30:00Z");
+    let band = &late["time_of_day"];
+    assert_eq!(band["band"], "weekend 22:00-02:00");
+    assert_eq!(band["day_type"], "weekend");
+    assert_eq!(band["start"], "2022-01-07T22:00:00-05:00");
+    assert_eq!(band["end"], "2022-01-08T02:00:00-05:00");
+    assert_eq!(band["profile"]["THEFT_BURGLARY"], "cells");
+    // The same local time written without an offset is the same band.
+    assert_eq!(at("2022-01-07T23:30:00")["time_of_day"], *band);
+    // The week's fields keep their weekly meaning.
+    assert_eq!(late["week_of"], "2022-01-03");
+    assert_eq!(
+        late["probabilities"],
+        at("2022-01-05T12:00:00Z")["probabilities"]
+    );
+    // A few hours hold fewer incidents than the week: more chance of none.
+    let quiet = |p: &Value| p["probabilities"]["NO_CRIME"].as_f64().unwrap();
+    assert!(quiet(band) > quiet(&late));
+    // Bands differ through the day as the profile does (busier later in the fixture).
+    let morning = at("2022-01-05T08:00:00-05:00");
+    let evening = at("2022-01-05T20:00:00-05:00");
+    assert_eq!(morning["time_of_day"]["band"], "weekday 06:00-10:00");
+    assert!(quiet(&evening["time_of_day"]) < quiet(&morning["time_of_day"]));
+    // Without a datetime the answer is the week's alone.
+    let plain = predict(
+        &atlas(),
+        &body(json!({"latitude": 43.6534, "longitude": -79.3841})),
+        now(),
+    )
+    .unwrap();
+    assert!(plain["prediction"].get("time_of_day").is_none());
+    // Batch items carry it too.
+    let batch = predict_batch(
+        &atlas(),
+        &body(json!({
+            "locations": [{"latitude": 43.6534, "longitude": -79.3841}],
+            "datetime": "2022-01-08T04:30:00Z",
+        })),
+        now(),
+    )
+    .unwrap();
+    assert_eq!(batch["results"][0]["prediction"]["time_of_day"], *band);
 }
 
 #[test]
@@ -238,6 +296,96 @@ fn route_risk_scores_every_segment() {
     assert_eq!(out["recommendations"]["highest_risk_segment"], 0);
     assert_eq!(out["recommendations"]["safest_segment"], 1);
     assert!(out["recommendations"]["caution_areas"].is_array());
+}
+
+#[test]
+fn a_departure_time_scores_each_cell_when_the_traveller_reaches_it() {
+    let waypoints = json!([
+        {"latitude": 43.6534, "longitude": -79.3841},
+        {"latitude": 43.6580, "longitude": -79.3800},
+        {"latitude": 43.6600, "longitude": -79.3700},
+    ]);
+    let at = |depart: &str, mode: &str, points: &Value| {
+        route_risk(
+            &atlas(),
+            &body(json!({"waypoints": points, "departure_time": depart, "travel_mode": mode})),
+            now(),
+        )
+        .unwrap()
+    };
+    let score = |out: &Value, i: usize| out["segments"][i]["risk_score"].as_f64().unwrap();
+    // Leaving at 21:55 on foot, the second segment is reached after the first's length
+    // at 5 km/h, past 22:00 (another band); scored alone, departing then, it scores
+    // the same.
+    let walked = at("2022-01-05T21:55:00", "walking", &waypoints);
+    let first_km = walked["segments"][0]["distance_km"].as_f64().unwrap();
+    let later = chrono::NaiveDateTime::parse_from_str("2022-01-05T21:55:00", "%Y-%m-%dT%H:%M:%S")
+        .unwrap()
+        + chrono::Duration::seconds((first_km * 1000.0 / (5.0 / 3.6)).round() as i64);
+    assert!(later.format("%H:%M").to_string().as_str() > "22:00");
+    let alone = at(
+        &later.format("%Y-%m-%dT%H:%M:%S").to_string(),
+        "walking",
+        &json!([waypoints[1], waypoints[2]]),
+    );
+    assert!((score(&walked, 1) - score(&alone, 0)).abs() < 1e-12);
+    assert_eq!(walked["route"]["travel_mode"], "walking");
+    assert_eq!(walked["route"]["speed_kmh"], 5.0);
+    // A single point's risk is its cell's band forecast at that time (`/v1/predict`).
+    let here = json!({"latitude": 43.6534, "longitude": -79.3841});
+    let point = at("2022-01-05T23:00:00", "walking", &json!([here, here]));
+    let predicted = predict(
+        &atlas(),
+        &body(
+            json!({"latitude": 43.6534, "longitude": -79.3841, "datetime": "2022-01-05T23:00:00"}),
+        ),
+        now(),
+    )
+    .unwrap();
+    let band_no_crime = predicted["prediction"]["time_of_day"]["probabilities"]["NO_CRIME"]
+        .as_f64()
+        .unwrap();
+    assert!((score(&point, 0) - (1.0 - band_no_crime)).abs() < 1e-12);
+    // The fixture's evening bands are busier than its mornings.
+    let morning = at("2022-01-05T07:00:00", "walking", &waypoints);
+    assert!(score(&morning, 0) < score(&walked, 0));
+    // Without a departure time the week is scored, as before.
+    let weekly = route_risk(&atlas(), &body(json!({"waypoints": waypoints})), now()).unwrap();
+    assert!(weekly["route"].get("travel_mode").is_none());
+    assert!(score(&weekly, 0) > score(&walked, 0));
+}
+
+#[test]
+fn departure_time_errors_name_their_field() {
+    let waypoints = json!([
+        {"latitude": 43.6534, "longitude": -79.3841},
+        {"latitude": 43.6580, "longitude": -79.3800},
+    ]);
+    let err = |extra: Value| {
+        let mut request = body(json!({"waypoints": waypoints}));
+        request.extend(body(extra));
+        route_risk(&atlas(), &request, now()).unwrap_err()
+    };
+    let both = err(json!({"datetime": "2022-01-05", "departure_time": "2022-01-05T10:00:00"}));
+    assert_eq!(
+        (both.code, &both.details["field"]),
+        (ErrorCode::InvalidRequest, &json!("departure_time"))
+    );
+    let malformed = err(json!({"departure_time": "10 pm"}));
+    assert_eq!(
+        (malformed.code, &malformed.details["field"]),
+        (ErrorCode::InvalidRequest, &json!("departure_time"))
+    );
+    let mode = err(json!({"departure_time": "2022-01-05T10:00:00", "travel_mode": "flying"}));
+    assert_eq!(
+        (mode.code, &mode.details["field"]),
+        (ErrorCode::InvalidRequest, &json!("travel_mode"))
+    );
+    let late = err(json!({"departure_time": "2023-06-01T10:00:00"}));
+    assert_eq!(
+        (late.code, &late.details["field"]),
+        (ErrorCode::DateOutOfRange, &json!("departure_time"))
+    );
 }
 
 #[test]
