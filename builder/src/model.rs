@@ -31,7 +31,27 @@ pub const TRAINING_WEEKS: usize = 104;
 /// Ridge penalty on the non-intercept coefficients.
 pub const RIDGE: f64 = 1.0;
 
-const OFFSET: f64 = 0.01;
+/// The `a` of `ln(a + mean)` in the count features.
+pub const OFFSET: f64 = 0.01;
+
+/// What each feature of [`FeatureBuilder::row`] is, in its order: the model card's
+/// feature table (a test checks each against the row).
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "intercept",
+    "`ln(a + m)`, `m` the cell's long-run mean weekly count of the class (every week before)",
+    "`ln(a + m)` over the last 4 weeks",
+    "`ln(a + m)` over the last 13 weeks",
+    "`ln(a + m)` over the last 52 weeks",
+    "`ln(a + m)`, `m` the cell's 13-week mean count of all classes together",
+    "`ln(a + m)`, `m` the long-run mean over the cell's ring-1 neighbours",
+    "`ln(a + m)`, `m` the 13-week mean over the ring-1 neighbours",
+    "`ln S`: city-wide seasonality, the class's count in weeks `t − 52k ± 2` of earlier years over their yearly mean",
+    "`ln T`: city-wide trend, the class's last 8 weeks over its last 52",
+    "`ln(a + n)`, `n` the cell's count last week (a 1-week lag)",
+    "`ln T₂`: short city-wide trend, the last 2 weeks over the last 52",
+    "`ln(a + e)`, `e` the cell's exponentially weighted mean with α = 0.03 per week",
+    "`ln(a + e)`, `e` the same with α = 0.15 per week",
+];
 
 /// Ring-1 neighbours of every cell that are themselves in the grid.
 #[must_use]
@@ -48,7 +68,8 @@ pub fn neighbours(cells: &[CellIndex]) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// Decay rates of the exponentially weighted mean features (per week).
+/// Decay rates of the exponentially weighted mean features (per week); the last two
+/// entries of [`FEATURE_NAMES`] name them.
 pub const EWMA_ALPHAS: [f64; 2] = [0.03, 0.15];
 
 /// Computes feature rows from weekly counts.
@@ -489,5 +510,83 @@ mod tests {
         // ...while week 11 does see week 10.
         let (ta, tb) = (fa.city_terms(11, 11), fb.city_terms(11, 11));
         assert_ne!(fa.row(0, 0, 11, &ta), fb.row(0, 0, 11, &tb));
+    }
+}
+
+#[cfg(test)]
+mod feature_names {
+    use super::*;
+
+    /// Recomputes each feature as its name says, from a cell whose weekly counts are
+    /// all different, and compares with the row: the names cannot drift from the code.
+    #[test]
+    fn every_feature_is_what_its_name_says() {
+        let weeks = 120;
+        let cells = 3;
+        // Class 0 of cell c in week t: (7t + 3c) mod 11; other classes 1.
+        let count =
+            |t: usize, c: usize, class: usize| if class == 0 { (7 * t + 3 * c) % 11 } else { 1 };
+        let mut table = Vec::new();
+        for t in 0..weeks {
+            for c in 0..cells {
+                for class in 0..CLASSES {
+                    table.push(u16::try_from(count(t, c, class)).unwrap());
+                }
+            }
+        }
+        let counts = WeeklyCounts::from_counts(weeks, cells, table);
+        let neighbours = vec![vec![1, 2], vec![0], vec![0]];
+        let features = FeatureBuilder::new(&counts, &neighbours);
+        let asof = 110;
+        let terms = features.city_terms(asof, asof);
+        let row = features.row(0, 0, asof, &terms);
+        let mean = |c: usize, span: usize| {
+            (asof - span..asof)
+                .map(|t| count(t, c, 0) as f64)
+                .sum::<f64>()
+                / span as f64
+        };
+        let ln = |m: f64| (OFFSET + m).ln();
+        let ewma = |alpha: f64| {
+            let (mut num, mut den) = (0.0, 0.0);
+            for t in 0..asof {
+                num = (1.0 - alpha) * num + alpha * count(t, 0, 0) as f64;
+                den = (1.0 - alpha) * den + alpha;
+            }
+            num / den
+        };
+        let all13: f64 = (0..CLASSES)
+            .map(|class| {
+                (asof - 13..asof)
+                    .map(|t| count(t, 0, class) as f64)
+                    .sum::<f64>()
+                    / 13.0
+            })
+            .sum();
+        let expected = [
+            1.0,
+            ln(mean(0, asof)),
+            ln(mean(0, 4)),
+            ln(mean(0, 13)),
+            ln(mean(0, 52)),
+            ln(all13),
+            ln(f64::midpoint(mean(1, asof), mean(2, asof))),
+            ln(f64::midpoint(mean(1, 13), mean(2, 13))),
+            features.seasonal(0, asof, asof).ln(),
+            features.trend(0, asof, 8).ln(),
+            ln(count(asof - 1, 0, 0) as f64),
+            features.trend(0, asof, 2).ln(),
+            ln(ewma(EWMA_ALPHAS[0])),
+            ln(ewma(EWMA_ALPHAS[1])),
+        ];
+        for (i, (got, want)) in row.iter().zip(expected).enumerate() {
+            assert!(
+                (got - want).abs() < 1e-9,
+                "feature {i} ({}): {got} against {want}",
+                FEATURE_NAMES[i]
+            );
+        }
+        assert!(FEATURE_NAMES[12].contains(&EWMA_ALPHAS[0].to_string()));
+        assert!(FEATURE_NAMES[13].contains(&EWMA_ALPHAS[1].to_string()));
     }
 }
