@@ -300,6 +300,29 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
     close(offline.hexesInBox(box, NOW), (await call('GET', `/hexes/all?${new URLSearchParams(box)}`)).body);
   });
 
+  test('a time of day: modifiers.time and ?time= score one band, the same offline and online', async () => {
+    // Friday 23:00 in Toronto, as a local time and as an hour of the week (4 × 24 + 23).
+    const lookupBody = { ...UNION, ring: 3, detail: true, modifiers: { time: '2022-01-07T23:00:00' } };
+    const lookup = await call('POST', '/hexes/lookup', { body: lookupBody });
+    assert.equal(lookup.status, 200);
+    close(offline.lookup(lookupBody, NOW), lookup.body);
+    const hourOfWeek = { ...lookupBody, modifiers: { time: 119, week: '2022-01-03' } };
+    close(offline.lookup(hourOfWeek, NOW), lookup.body);
+    const weekly = offline.lookup({ ...UNION, ring: 3, detail: true }, NOW);
+    assert.notDeepEqual(lookup.body.cells.map((c) => c.safetyScore), weekly.cells.map((c) => c.safetyScore));
+    const cell = lookup.body.center;
+    const breakdown = (await call('GET', `/hexes/breakdown?h3=${cell}&time=119&week=2022-01-03`)).body;
+    close(offline.breakdown({ h3: cell, time: '119', week: '2022-01-03' }, NOW), breakdown);
+    assert.match(breakdown.modifiers.timeWindow, /^weekend 2[23]:00-/);
+    const night = (await call('GET', `/hexes/breakdown?h3=${cell}&intent=night`)).body;
+    close(offline.breakdown({ h3: cell, intent: 'night' }, NOW), night);
+    assert.equal(night.modifiers.timeWindow, 'nights');
+    const bad = await call('POST', '/hexes/lookup', { body: { ...UNION, modifiers: { time: 168 } } });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.details.field, 'modifiers.time');
+    assert.throws(() => offline.lookup({ ...UNION, modifiers: { time: 168 } }, NOW), (err) => err.code === 'INVALID_REQUEST' && err.details.field === 'modifiers.time');
+  });
+
   test('point predictions (the prediction API, /v1/predict)', async () => {
     const night = { latitude: 43.6532, longitude: -79.3832, datetime: '2022-01-08T04:30:00Z' };
     for (const body of [{ latitude: 43.6532, longitude: -79.3832 }, { latitude: 43.70, longitude: -79.40, datetime: '2022-01-05T10:00:00' }, night]) {
