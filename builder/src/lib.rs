@@ -19,6 +19,7 @@ pub mod history;
 pub mod hours;
 pub mod ingest;
 pub mod intake;
+pub mod lock;
 pub mod method_card;
 pub mod model;
 pub mod osm;

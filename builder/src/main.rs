@@ -191,6 +191,7 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
         intake,
     } = *paths;
     let started = Instant::now();
+    let _lock = hexrisk_builder::lock::exclusive(out)?;
     let mut configs = config::load_all(config_dir)?;
     if !only.is_empty() {
         configs.retain(|c| only.contains(&c.code));

@@ -34,6 +34,9 @@ pub enum PruneError {
     /// `history.json` or a kept manifest cannot be read.
     #[error("{0:#}")]
     Read(anyhow::Error),
+    /// Another build, refresh or prune is writing the folder.
+    #[error(transparent)]
+    Locked(#[from] crate::lock::LockError),
 }
 
 /// What a prune removed.
@@ -73,6 +76,7 @@ pub fn prune(dir: &Path, keep: usize) -> Result<Pruned, PruneError> {
     if keep == 0 {
         return Err(PruneError::KeepNone);
     }
+    let _lock = crate::lock::exclusive(dir)?;
     let current =
         report::current_manifest(dir).ok_or_else(|| PruneError::NoManifest(dir.to_owned()))?;
     let history = History::load(dir).map_err(PruneError::Read)?;

@@ -62,6 +62,9 @@ pub enum RefreshError {
     /// The hook stopped the refresh (tests).
     #[error("stopped at {0:?}")]
     Stopped(Stage),
+    /// Another build, refresh or prune is writing the artifacts folder.
+    #[error(transparent)]
+    Locked(#[from] crate::lock::LockError),
 }
 
 /// Where a refresh reads and writes.
@@ -129,6 +132,7 @@ pub fn refresh(
     hook: &mut dyn FnMut(Stage) -> Result<(), RefreshError>,
     progress: &ProgressBar,
 ) -> Result<Refreshed, RefreshError> {
+    let _lock = crate::lock::exclusive(paths.out)?;
     let intake = CityIntake::load(paths.intake_dir, &city.code)?;
     let previous = report::current_manifest(paths.out).and_then(|m| m.city(&city.code).cloned());
     let before = intake.extend(city);

@@ -788,6 +788,18 @@ fn prune_keeps_the_last_manifests_and_the_current_version() {
         (date(2012, 11, 1), date(2012, 12, 31)),
     ]);
     let first = report::current_manifest(&sf.out()).unwrap();
+    // While another writer holds the folder, refresh and prune wait their turn.
+    let held = hexrisk_builder::lock::exclusive(&sf.out()).unwrap();
+    assert!(matches!(
+        sf.refresh(&[&sf.later[0]]),
+        Err(RefreshError::Locked(_))
+    ));
+    assert!(matches!(
+        prune::prune(&sf.out(), 1),
+        Err(prune::PruneError::Locked(_))
+    ));
+    assert_eq!(report::current_manifest(&sf.out()).unwrap(), first);
+    drop(held);
     sf.refresh(&[&sf.later[0]]).unwrap();
     let second = report::current_manifest(&sf.out()).unwrap();
     sf.refresh(&[&sf.later[1]]).unwrap();
