@@ -30,6 +30,28 @@ pub(crate) struct Memory {
     pub(crate) quota_up: bool,
     /// The failures passed to `log_failure`, in order.
     pub(crate) logged: RefCell<Vec<BackendError>>,
+    /// Bucket reads wait once, as a network read would, so that concurrent requests
+    /// interleave.
+    pub(crate) slow_reads: bool,
+}
+
+/// A future that is pending once, then ready.
+struct YieldOnce(bool);
+
+impl std::future::Future for YieldOnce {
+    type Output = ();
+    fn poll(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<()> {
+        if self.0 {
+            std::task::Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            std::task::Poll::Pending
+        }
+    }
 }
 
 fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
@@ -68,6 +90,7 @@ impl Memory {
             database_up: true,
             quota_up: true,
             logged: RefCell::new(Vec::new()),
+            slow_reads: false,
         }
     }
 
@@ -112,6 +135,9 @@ impl Backend for Memory {
         limit: u64,
     ) -> Result<Option<Vec<u8>>, BackendError> {
         self.reads.borrow_mut().push(key.to_owned());
+        if self.slow_reads {
+            YieldOnce(false).await;
+        }
         match self.files.borrow().get(key) {
             Some(bytes) if bytes.len() as u64 > limit => Err(BackendError::new(
                 "models",

@@ -18,6 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
+use futures_channel::oneshot;
 use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
 use hexrisk_engine::city::{Atlas, CityModel};
 
@@ -145,6 +146,60 @@ struct State {
     failures: BTreeMap<String, Failure>,
     /// `(code, version)` whose file has passed the length and digest checks.
     verified: BTreeSet<(String, String)>,
+    /// Versions being loaded by a request, with the requests waiting for them.
+    loading: BTreeMap<(String, String), Vec<oneshot::Sender<Loaded>>>,
+    /// While no manifest is in force and one request reads it, the requests waiting
+    /// for that read (`None` when no read is in flight).
+    manifest_waiters: Option<Vec<oneshot::Sender<()>>>,
+}
+
+/// The first manifest read of an isolate: when it ends (or its request is dropped
+/// midway), the requests that arrived meanwhile are woken to look again.
+struct ManifestReadGuard<'a> {
+    state: &'a RefCell<State>,
+}
+
+impl Drop for ManifestReadGuard<'_> {
+    fn drop(&mut self) {
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            if state.manifest.is_none() {
+                // Nothing in force: the next request reads again.
+                state.checked_at = None;
+            }
+            for waiter in state.manifest_waiters.take().into_iter().flatten() {
+                let _ = waiter.send(());
+            }
+        }
+    }
+}
+
+/// A loaded version, or why it cannot be used.
+type Loaded = Result<Arc<CityModel>, String>;
+
+/// A version this request is loading: waiters get its result, or, if the request
+/// is dropped midway (its client went away), are released to load it themselves.
+struct LoadingGuard<'a> {
+    state: &'a RefCell<State>,
+    key: (String, String),
+}
+
+impl LoadingGuard<'_> {
+    fn finish(self, result: &Loaded) {
+        let waiters = self.state.borrow_mut().loading.remove(&self.key);
+        for waiter in waiters.into_iter().flatten() {
+            let _ = waiter.send(result.clone());
+        }
+    }
+}
+
+impl Drop for LoadingGuard<'_> {
+    fn drop(&mut self) {
+        // After `finish` the entry is gone already; otherwise dropping the senders
+        // wakes the waiters with `Canceled`.
+        if let Ok(mut state) = self.state.try_borrow_mut() {
+            state.loading.remove(&self.key);
+        }
+    }
 }
 
 /// The isolate's model versions (see the module documentation).
@@ -173,6 +228,8 @@ impl ModelStore {
                 good: BTreeMap::new(),
                 failures: BTreeMap::new(),
                 verified: BTreeSet::new(),
+                loading: BTreeMap::new(),
+                manifest_waiters: None,
             }),
         }
     }
@@ -198,18 +255,36 @@ impl ModelStore {
         backend: &B,
         now: DateTime<Utc>,
     ) -> Result<Arc<Manifest>, BackendError> {
-        let due = {
-            let mut state = self.state.borrow_mut();
-            let due = state.checked_at.is_none_or(|at| {
-                (now - at).num_seconds() >= self.settings.manifest_ttl_seconds || now < at
-            });
-            if due {
-                // Set before reading, so requests arriving meanwhile do not reread too.
-                state.checked_at = Some(now);
-            }
-            due
+        let due = loop {
+            let waiting = {
+                let mut state = self.state.borrow_mut();
+                let due = state.checked_at.is_none_or(|at| {
+                    (now - at).num_seconds() >= self.settings.manifest_ttl_seconds || now < at
+                });
+                if due {
+                    // Set before reading, so requests arriving meanwhile do not reread too.
+                    state.checked_at = Some(now);
+                    if state.manifest.is_none() {
+                        state.manifest_waiters = Some(Vec::new());
+                    }
+                    break true;
+                }
+                // A cold isolate's first read is in flight: wait for it rather than
+                // fail for want of a manifest.
+                let cold = state.manifest.is_none();
+                match state.manifest_waiters.as_mut() {
+                    Some(waiters) if cold => {
+                        let (sender, receiver) = oneshot::channel();
+                        waiters.push(sender);
+                        receiver
+                    }
+                    _ => break false,
+                }
+            };
+            let _ = waiting.await;
         };
         if due {
+            let _guard = ManifestReadGuard { state: &self.state };
             let read = read_manifest(backend).await;
             let mut state = self.state.borrow_mut();
             match read {
@@ -462,12 +537,41 @@ impl ModelStore {
         Ok((model, fallback.version))
     }
 
+    /// Fetches, checks and decodes one version, and caches it; a request that needs a
+    /// version another request of this isolate is loading waits for that load instead
+    /// of reading and decoding the file again (memory and time right after a swap).
+    async fn load<B: Backend>(&self, backend: &B, entry: &ManifestCity) -> Loaded {
+        let key = (entry.code.clone(), entry.version.clone());
+        loop {
+            let waiting = {
+                let mut state = self.state.borrow_mut();
+                if let Some(model) = state.cache.get(&entry.code, &entry.version) {
+                    return Ok(model);
+                }
+                let Some(waiters) = state.loading.get_mut(&key) else {
+                    state.loading.insert(key.clone(), Vec::new());
+                    break;
+                };
+                let (sender, receiver) = oneshot::channel();
+                waiters.push(sender);
+                receiver
+            };
+            // `Canceled`: the loading request went away before it finished; try again.
+            if let Ok(result) = waiting.await {
+                return result;
+            }
+        }
+        let guard = LoadingGuard {
+            state: &self.state,
+            key,
+        };
+        let result = self.load_once(backend, entry).await;
+        guard.finish(&result);
+        result
+    }
+
     /// Fetches, checks and decodes one version, and caches it.
-    async fn load<B: Backend>(
-        &self,
-        backend: &B,
-        entry: &ManifestCity,
-    ) -> Result<Arc<CityModel>, String> {
+    async fn load_once<B: Backend>(&self, backend: &B, entry: &ManifestCity) -> Loaded {
         let bytes = fetch_checked(backend, entry).await?;
         let body = artifact::checked_body(&bytes).map_err(|e| e.to_string())?;
         let plain = backend

@@ -251,6 +251,31 @@ fn no_manifest_at_all_is_an_error() {
 }
 
 #[test]
+fn concurrent_requests_in_a_cold_isolate_share_one_manifest_read_and_one_decode() {
+    // Three requests arrive together at a fresh isolate; every bucket read waits once,
+    // so they interleave: none may fail for want of a manifest, and the manifest and
+    // Toronto's file are each read once, the city decoded once for all three.
+    let files = bucket(&two_cities(0.1));
+    let toronto = manifest_of(&files).city("city_ca_tor").unwrap().clone();
+    let backend = Memory {
+        slow_reads: true,
+        ..backend(settings(30, 8), files)
+    };
+    let request = || backend.store.snapshot(&backend, only("city_ca_tor"), at(0));
+    let (a, (b, c)) = block_on(futures_util::future::join(
+        request(),
+        futures_util::future::join(request(), request()),
+    ));
+    let (a, b, c) = (a.unwrap(), b.unwrap(), c.unwrap());
+    let reads = backend.reads.borrow().clone();
+    let count = |name: &str| reads.iter().filter(|r| *r == name).count();
+    assert_eq!(count(Manifest::FILE_NAME), 1, "{reads:?}");
+    assert_eq!(count(&toronto.file), 1, "{reads:?}");
+    let model = |s: &Snapshot| Arc::clone(&s.atlas.cities()[0]);
+    assert!(Arc::ptr_eq(&model(&a), &model(&b)) && Arc::ptr_eq(&model(&b), &model(&c)));
+}
+
+#[test]
 fn with_no_manifest_in_force_the_next_request_reads_again() {
     // A cold isolate whose first read fails (the manifest not yet uploaded, or a
     // transient error) must not wait out the interval before it can serve.
