@@ -200,7 +200,9 @@ fn snapshot(dirs: &[&Path]) -> BTreeMap<PathBuf, Vec<u8>> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 walk(&path, out);
-            } else {
+            } else if path.file_name() != Some(hexrisk_builder::lock::LOCK_FILE.as_ref()) {
+                // The lock file (empty, created by the first writer to lock the
+                // folder) holds no output.
                 out.insert(path.clone(), std::fs::read(&path).unwrap());
             }
         }
