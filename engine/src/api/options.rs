@@ -221,11 +221,7 @@ impl ScoringQuery {
         let bands = model.artifact().profiles.bands;
         if let Some(CheckedTime::At(when)) = time {
             // The time names both the week and the band.
-            let local = match when {
-                When::Local(local) => Some(local),
-                When::Instant(at) => model.local_time(at.timestamp()),
-            };
-            let local = local.ok_or_else(|| {
+            let local = when.local_in(model).ok_or_else(|| {
                 QueryError::new(
                     ErrorCode::DateOutOfRange,
                     "modifiers.time",

@@ -52,6 +52,18 @@ impl When {
     }
 }
 
+impl When {
+    /// The local time this stands for in `city` (an instant through the city's UTC
+    /// offset; a local time as it is).
+    #[must_use]
+    pub fn local_in(self, city: &CityModel) -> Option<NaiveDateTime> {
+        match self {
+            Self::Local(local) => Some(local),
+            Self::Instant(at) => city.local_time(at.timestamp()),
+        }
+    }
+}
+
 /// Reads the optional `datetime` field.
 ///
 /// # Errors
@@ -229,14 +241,6 @@ pub fn model_info(city: &CityModel) -> Value {
     })
 }
 
-/// The local time a requested time stands for in `city`.
-fn local_time(city: &CityModel, when: When) -> Option<NaiveDateTime> {
-    match when {
-        When::Local(local) => Some(local),
-        When::Instant(at) => city.local_time(at.timestamp()),
-    }
-}
-
 /// A local time in the city written with its UTC offset, `2022-01-07T22:00:00-05:00`.
 fn local_iso(city: &CityModel, local: NaiveDateTime) -> String {
     // The offset in force at that wall time (found as `applies_at` does).
@@ -258,7 +262,7 @@ pub fn time_of_day(
     week: usize,
     when: Option<When>,
 ) -> Option<Value> {
-    let local = local_time(city, when?)?;
+    let local = when?.local_in(city)?;
     let (band, forecast) = city.band_forecast(position, week, local);
     let dominant = forecast.dominant();
     let profiles = &city.artifact().profiles;

@@ -162,16 +162,10 @@ fn segment_risk(
             }
         })?;
         let forecast = match (time, when) {
-            (RouteTime::Departure { .. }, Some(when)) => {
-                let local = match when {
-                    When::Local(local) => Some(local),
-                    When::Instant(at) => city.local_time(at.timestamp()),
-                };
-                match local {
-                    Some(local) => city.band_forecast(position, week, local).1,
-                    None => city.forecast(position, week),
-                }
-            }
+            (RouteTime::Departure { .. }, Some(when)) => match when.local_in(city) {
+                Some(local) => city.band_forecast(position, week, local).1,
+                None => city.forecast(position, week),
+            },
             _ => city.forecast(position, week),
         };
         // Zero-length segments weigh their one cell fully.
