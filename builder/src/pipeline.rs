@@ -24,6 +24,7 @@ use crate::config::CityConfig;
 use crate::counts::{CLASSES, WeeklyCounts};
 use crate::ingest::{self, IngestError, SourceReport};
 use crate::intake::CityIntake;
+use crate::level::{self, LEVEL_WINDOW, RecentWeeks};
 use crate::model::{self, FeatureBuilder};
 use crate::profiles::{self, BandCounts, Profiles};
 
@@ -57,6 +58,10 @@ pub struct BacktestSummary {
     pub profile_choice: profiles::Choice,
     /// The band backtest of the profiles fitted before the backtest weeks.
     pub bands: BandBacktest,
+    /// The recent-level factor of each backtest week (`level.rs`).
+    pub levels: Vec<f64>,
+    /// The recent-level factor of the served forecasts.
+    pub served_level: f64,
 }
 
 /// What building one city produces.
@@ -149,6 +154,8 @@ struct Forecasts {
     dispersion: Vec<Dispersion>,
     rows: Vec<BacktestRow>,
     boards: Boards,
+    /// The recent-level factor of each backtest week, then the served one.
+    levels: Vec<f64>,
 }
 
 fn with_probabilities(rates: Vec<ClassRates>) -> Vec<(ClassRates, OutcomeProbabilities)> {
@@ -158,8 +165,28 @@ fn with_probabilities(rates: Vec<ClassRates>) -> Vec<(ClassRates, OutcomeProbabi
         .collect()
 }
 
+/// Whether each cell of week `t` was quiet (no incident of any class).
+fn quiet_cells(counts: &WeeklyCounts, t: usize) -> Vec<bool> {
+    (0..counts.cells)
+        .map(|i| counts.cell_week(t, i).iter().all(|&n| n == 0))
+        .collect()
+}
+
+/// The first week of the run-in: the [`LEVEL_WINDOW`] weeks before the backtest,
+/// forecast (unscored) so that the first backtest week has a recent level, when a fit
+/// there has at least [`REFIT_EVERY`] weeks to learn from; else no run-in.
+fn run_in_start(start: usize, warmup: usize) -> usize {
+    let first = start.saturating_sub(LEVEL_WINDOW);
+    if first >= warmup + REFIT_EVERY {
+        first
+    } else {
+        start
+    }
+}
+
 /// The rolling-origin backtest over weeks `start..weeks`, then true forecasts for the
-/// `horizon` weeks after the data.
+/// `horizon` weeks after the data. Every week's rates are calibrated to the recent
+/// level (`level.rs`) of the model's forecasts of the weeks before it.
 fn forecast_range(
     city: &CityConfig,
     ingested: &ingest::Ingested,
@@ -174,7 +201,17 @@ fn forecast_range(
         dispersion: Vec::with_capacity(weeks - start + horizon),
         rows: Vec::with_capacity((weeks - start) * counts.cells),
         boards: Boards::default(),
+        levels: Vec::with_capacity(weeks - start + 1),
     };
+    let mut recent = RecentWeeks::default();
+    let run_in = run_in_start(start, warmup);
+    if run_in < start {
+        let coefficients = model::fit(features, run_in, warmup);
+        for t in run_in..start {
+            let predicted = model::predict_week(features, &coefficients, t, t);
+            recent.push(predicted, coefficients.size, quiet_cells(counts, t));
+        }
+    }
     for origin in (start..weeks).step_by(REFIT_EVERY) {
         progress.set_message(format!(
             "{}: fit at week {}",
@@ -183,7 +220,13 @@ fn forecast_range(
         ));
         let coefficients = model::fit(features, origin, warmup);
         for t in origin..(origin + REFIT_EVERY).min(weeks) {
-            let predicted = model::predict_week(features, &coefficients, t, t);
+            let uncalibrated = model::predict_week(features, &coefficients, t, t);
+            let level = recent.level();
+            let predicted: Vec<ClassRates> = uncalibrated
+                .iter()
+                .map(|r| level::scaled(r, level))
+                .collect();
+            recent.push(uncalibrated, coefficients.size, quiet_cells(counts, t));
             let observed: Vec<[u16; CLASSES]> =
                 (0..counts.cells).map(|i| counts.cell_week(t, i)).collect();
             let model_week: Vec<(ClassRates, OutcomeProbabilities)> = predicted
@@ -202,6 +245,7 @@ fn forecast_range(
                             rates: *r,
                             probabilities: *p,
                             dispersion: coefficients.size,
+                            level,
                             counts: *n,
                         }),
                 );
@@ -218,14 +262,22 @@ fn forecast_range(
                 .add_week(&with_probabilities(base), &POISSON, &observed);
             out.rates.push(predicted);
             out.dispersion.push(coefficients.size);
+            out.levels.push(level);
         }
         progress.inc(1);
     }
     progress.set_message(format!("{}: forecasting {horizon} weeks", city.name));
     let final_fit = model::fit(features, weeks, warmup);
+    let level = recent.level();
+    out.levels.push(level);
     for t in weeks..weeks + horizon {
-        out.rates
-            .push(model::predict_week(features, &final_fit, t, weeks));
+        let uncalibrated = model::predict_week(features, &final_fit, t, weeks);
+        out.rates.push(
+            uncalibrated
+                .iter()
+                .map(|r| level::scaled(r, level))
+                .collect(),
+        );
         out.dispersion.push(final_fit.size);
     }
     out
@@ -491,6 +543,8 @@ pub fn build_city_with(
             reliability: forecasts.boards.model.reliability.to_vec(),
             profile_choice,
             bands,
+            levels: forecasts.levels[..backtest].to_vec(),
+            served_level: forecasts.levels[backtest],
         },
         rows: forecasts.rows,
         cells: counts.cells,

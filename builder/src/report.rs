@@ -14,7 +14,7 @@ use hexrisk_engine::forecast::CRIME_CLASSES;
 use sha2::{Digest, Sha256};
 
 use crate::atomic;
-use crate::backtest::RELIABILITY_BINS;
+use crate::backtest::{CALIBRATION_AIM, CALIBRATION_MIN_CELL_WEEKS, RELIABILITY_BINS, largest_gap};
 use crate::history::History;
 use crate::pipeline::{self, CityBuild};
 
@@ -157,6 +157,7 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     header.extend(CrimeClass::ALL.iter().map(|c| format!("p_{}", c.code())));
     header.extend(CRIME_CLASSES.iter().map(|c| format!("e_{}", c.code())));
     header.extend(CRIME_CLASSES.iter().map(|c| format!("size_{}", c.code())));
+    header.push("level".to_owned());
     header.push("observed".to_owned());
     header.extend(CRIME_CLASSES.iter().map(|c| format!("n_{}", c.code())));
     out.write_record(&header)?;
@@ -169,6 +170,7 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
         record.extend(row.probabilities.iter().map(|p| format!("{p:.6}")));
         record.extend(row.rates.iter().map(|e| format!("{e:.6}")));
         record.extend(row.dispersion.iter().map(|r| format!("{r:.6}")));
+        record.push(format!("{:.6}", row.level));
         record.push(pipeline::row_outcome(row).code().to_owned());
         record.extend(row.counts.iter().map(ToString::to_string));
         out.write_record(&record)?;
@@ -400,21 +402,40 @@ fn backtest_section(md: &mut String, build: &CityBuild) {
                 );
             }
         }
-        md.push_str("\nReliability of the model's P(NO_CRIME):\n\n| bin | cell-weeks | mean predicted | observed frequency |\n|---|---|---|---|\n");
+        md.push_str("\nReliability of the model's P(NO_CRIME):\n\n| bin | cell-weeks | mean predicted | observed frequency | observed − predicted |\n|---|---|---|---|---|\n");
         for (i, bin) in b.reliability.iter().enumerate() {
             if bin.count == 0 {
                 continue;
             }
             let _ = writeln!(
                 *md,
-                "| {:.1}–{:.1} | {} | {:.3} | {:.3} |",
+                "| {:.1}–{:.1} | {} | {:.3} | {:.3} | {:+.4} |",
                 i as f64 / RELIABILITY_BINS as f64,
                 (i + 1) as f64 / RELIABILITY_BINS as f64,
                 bin.count,
                 bin.predicted / bin.count as f64,
-                bin.observed as f64 / bin.count as f64
+                bin.observed as f64 / bin.count as f64,
+                bin.gap()
             );
         }
+        if let Some(gap) = largest_gap(&b.reliability) {
+            let _ = writeln!(
+                *md,
+                "\nLargest gap in a bin of at least {CALIBRATION_MIN_CELL_WEEKS} cell-weeks: {gap:.4} \
+                 (aim: at most {CALIBRATION_AIM})."
+            );
+        }
+        let (low, high) = b
+            .levels
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &x| {
+                (l.min(x), h.max(x))
+            });
+        let _ = writeln!(
+            *md,
+            "\nRecent-level factor over the backtest weeks: {low:.3} to {high:.3}; served: {:.3}.",
+            b.served_level
+        );
         md.push('\n');
     }
 }
