@@ -118,8 +118,8 @@ function options() {
 
 function bodyOptions() {
   const { intent, activeCodes, week } = options();
-  // A route at the chosen time is scored on that hour's band of the week.
-  return { intent, activeCodes: activeCodes.split(',').filter(Boolean), modifiers: { week, time: hourOfWeek() } };
+  // A route leaving at the chosen time scores each cell in the band it is reached.
+  return { intent, activeCodes: activeCodes.split(',').filter(Boolean), modifiers: { week }, departAt: hourOfWeek() };
 }
 
 /** "week of 2022-01-03" or "week of 2022-01-03, Friday 23:00". */
@@ -173,6 +173,7 @@ async function drawHexes() {
   else if (created) timings.cityMs.push(ms);
   else timings.recolourMs[$('source').value].push(ms);
   document.body.dataset.hexes = String(list.length);
+  document.body.dataset.drawnFrom = $('source').value;
   setStatus(`${city.name}: ${list.length} cells, ${when()}.`);
 }
 
@@ -213,7 +214,8 @@ async function route() {
       <tr><th>Worst safety</th><td data-testid="worst">${m.worstSafety?.toFixed(1) ?? 'N/A'}</td></tr>
       <tr><th>Mean safety</th><td data-testid="mean">${m.meanSafety?.toFixed(1) ?? 'N/A'}</td></tr>
       <tr><th>Cells</th><td data-testid="cells">${m.cellCount}</td></tr>
-      <tr><th>Alternatives</th><td data-testid="alternatives">${answer.alternatives.length}</td></tr></table>`;
+      <tr><th>Alternatives</th><td data-testid="alternatives">${answer.alternatives.length}</td></tr>
+      ${answer.departAt ? `<tr><th>Scored at</th><td data-testid="bands">${answer.departAt.bands.map((b) => b.timeWindow).join(' → ')}</td></tr>` : ''}</table>`;
     timings.routeMs[$('source').value].push(performance.now() - started);
     document.body.dataset.route = 'shown';
   } catch (err) { fail(err); }

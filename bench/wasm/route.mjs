@@ -6,6 +6,7 @@
 //   node bench/wasm/route.mjs
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { currentArtifact } from './artifact.mjs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
 
 const root = new URL('../../', import.meta.url);
@@ -16,7 +17,7 @@ const NOW = Date.UTC(2022, 0, 3, 12);
 
 const engine = new HexRisk();
 let t = performance.now();
-engine.addCity(readFileSync(new URL('build/artifacts/city_ca_tor.hxrk', root)));
+engine.addCity(currentArtifact('city_ca_tor'));
 const loadMs = performance.now() - t;
 // The first route builds the network index (segment tree and landmarks).
 t = performance.now();

@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import * as h3 from 'h3-js';
+import { currentArtifact } from './artifact.mjs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
 
 const root = new URL('../../', import.meta.url);
@@ -22,7 +23,7 @@ const cases = JSON.parse(readFileSync(new URL('build/bench/scoring-cases.json', 
 const NOW = cases.now_ms;
 
 const engine = new HexRisk();
-engine.addCity(readFileSync(new URL('build/artifacts/city_ca_tor.hxrk', root)));
+engine.addCity(currentArtifact('city_ca_tor'));
 
 // Every covered cell's score and colour, as a JavaScript app would hold them.
 const all = engine.boxScores(cases.viewport, NOW);
@@ -117,6 +118,12 @@ for (const job of Object.keys(jsJobs)) {
     wasm_objects: time(() => objectJobs[job]()),
   };
 }
+// The map's recolour at a chosen hour: the viewport with the hour of the week
+// alternating between Friday 23:00 and Monday 03:00, so every call rescores the city
+// in a time band (the two hours colour the city differently: checked first).
+const hours = [{ time: '119' }, { time: '3' }];
+assert.notDeepEqual(columnJobs.viewport(hours[0]).colorIndexes, columnJobs.viewport(hours[1]).colorIndexes);
+result.time_of_day = { viewport_hour_changed: time((i) => columnJobs.viewport(hours[i % 2])) };
 writeFileSync(new URL('build/bench/scoring-wasm.json', root), JSON.stringify(result, null, 2));
 
 function readVersion() {

@@ -323,6 +323,35 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
     assert.throws(() => offline.lookup({ ...UNION, modifiers: { time: 168 } }, NOW), (err) => err.code === 'INVALID_REQUEST' && err.details.field === 'modifiers.time');
   });
 
+  test('a route leaving at a time (departAt) scores each cell when it is reached, the same offline and online', async () => {
+    // Friday 21:30 in Toronto, walking about an hour: the walk runs past 22:00 into the next band.
+    const body = { origin: UNION, destination: CHRISTIE_PITS, intent: 'walking', departAt: '2022-01-07T21:30:00' };
+    const online = await call('POST', '/route', { body });
+    assert.equal(online.status, 200);
+    close(offline.route(body, NOW), online.body);
+    const { departAt } = online.body;
+    assert.equal(departAt.hourOfWeek, 4 * 24 + 21.5);
+    assert.equal(departAt.speedKmh, 5);
+    assert.ok(departAt.bands.length >= 2, JSON.stringify(departAt));
+    assert.equal(online.body.timeWindow, departAt.bands[0].timeWindow);
+    assert.ok(online.body.best.metrics.durationS > 30 * 60);
+    // Scored in the departure's band only (modifiers.time), the later cells score otherwise.
+    const oneBand = await call('POST', '/route', { body: { ...body, departAt: undefined, modifiers: { time: body.departAt } } });
+    assert.equal(oneBand.body.departAt, undefined);
+    const safety = (answer) => answer.best.hexPathWithTiers.map((c) => c.safetyScore);
+    assert.notDeepEqual(safety(online.body), safety(oneBand.body));
+    // Errors name departAt, online as offline.
+    for (const bad of [{ departAt: 168 }, { departAt: 'soon' }, { departAt: 119, modifiers: { time: 119 } }]) {
+      const res = await call('POST', '/route', { body: { ...body, ...bad } });
+      assert.equal(res.status, 400);
+      assert.equal(res.body.details.field, 'departAt');
+      assert.throws(() => offline.route({ ...body, ...bad }, NOW), (err) => err.details.field === 'departAt');
+    }
+    const late = await call('POST', '/route', { body: { ...body, departAt: '2030-01-04T23:00:00' } });
+    assertError(late, 400, 'DATE_OUT_OF_RANGE');
+    assert.equal(late.body.details.field, 'departAt');
+  });
+
   test('point predictions (the prediction API, /v1/predict)', async () => {
     const night = { latitude: 43.6532, longitude: -79.3832, datetime: '2022-01-08T04:30:00Z' };
     for (const body of [{ latitude: 43.6532, longitude: -79.3832 }, { latitude: 43.70, longitude: -79.40, datetime: '2022-01-05T10:00:00' }, night]) {

@@ -80,13 +80,16 @@ test('a time of day recolours the grid, online as offline, and the whole week re
   await page.waitForFunction(() => document.querySelector('#status').textContent.includes('Friday 23:00'));
   const night = await colours(page);
   assert.notDeepEqual(night, week);
+  // A route leaves at that time: the answer names the bands its cells were scored in.
+  const nightRoute = await routeMetrics(page);
+  assert.match(nightRoute.bands, /^week(day|end) 22:00-00:00( → week(day|end) \d\d:00-\d\d:00)*$/);
   await page.screenshot({ path: `${OUTPUT_DIR}/map-friday-23h.png` });
-  // The API scores the same band (GET /hexes/all?time=119).
-  await page.selectOption('#source', 'online');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.includes('cells'));
-  await page.waitForTimeout(200);
+  // The API scores the same band (GET /hexes/all?time=119) and the same route
+  // (POST /route with departAt 119).
+  await selectSource(page, 'online');
   assert.deepEqual(await colours(page), night);
-  await page.selectOption('#source', 'offline');
+  assert.deepEqual(await routeMetrics(page), nightRoute);
+  await selectSource(page, 'offline');
   await page.selectOption('#day', '');
   await page.waitForFunction(() => !document.querySelector('#status').textContent.includes('Friday'));
   assert.deepEqual(await colours(page), week);
@@ -100,6 +103,12 @@ test('clicking a hex shows its breakdown', async () => {
   assert.match(await page.textContent('[data-testid=safety]'), /^Safety \d+\.\d \(band \d+\)$/);
   await page.screenshot({ path: `${OUTPUT_DIR}/map-breakdown.png` });
 });
+
+/** Switches the data source and waits until the grid is drawn from it. */
+async function selectSource(page, source) {
+  await page.selectOption('#source', source);
+  await page.waitForFunction((s) => document.body.dataset.drawnFrom === s, source);
+}
 
 async function routeMetrics(page) {
   await page.evaluate(([a, b]) => window.hexriskRoute(a, b), [UNION, CHRISTIE_PITS]);
@@ -122,9 +131,8 @@ test('offline and online modes give identical numbers', async () => {
   const { page } = session;
   const offlineBands = await colours(page);
   const offlineRoute = await routeMetrics(page);
-  await page.selectOption('#source', 'online');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.includes('cells'));
-  await page.waitForTimeout(200);
+  assert.equal(offlineRoute.bands, undefined); // no time chosen: one week's scores
+  await selectSource(page, 'online');
   assert.deepEqual(await colours(page), offlineBands);
   assert.deepEqual(await routeMetrics(page), offlineRoute);
   // Online, the version is the one the API's answers name (Hexrisk-Model-Version).
@@ -134,7 +142,7 @@ test('offline and online modes give identical numbers', async () => {
     `Data through ${toronto.data_through} (model ${toronto.version}, from the API)`,
   );
   await page.screenshot({ path: `${OUTPUT_DIR}/map-online.png` });
-  await page.selectOption('#source', 'offline');
+  await selectSource(page, 'offline');
 });
 
 test('precincts overlay, Houston and a phone-sized viewport', async () => {

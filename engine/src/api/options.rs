@@ -24,13 +24,14 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use chrono::NaiveDate;
+use chrono::{Datelike, NaiveDate, Timelike};
 use serde::Deserialize;
 
 use super::prediction::When;
 use super::{ErrorCode, QueryError};
 use crate::city::CityModel;
 use crate::forecast::{CRIME_CLASSES, TimeWindow};
+use crate::plan::departure::Departure;
 use crate::scoring::{Intent, ScoringParams};
 
 /// Largest class weight multiplier.
@@ -68,7 +69,7 @@ enum CheckedTime {
     At(When),
 }
 
-fn checked_time(modifier: &TimeModifier) -> Result<CheckedTime, QueryError> {
+fn checked_time(modifier: &TimeModifier, field: &str) -> Result<CheckedTime, QueryError> {
     match modifier {
         TimeModifier::HourOfWeek(hour) => u32::try_from(*hour)
             .ok()
@@ -76,13 +77,13 @@ fn checked_time(modifier: &TimeModifier) -> Result<CheckedTime, QueryError> {
             .map(CheckedTime::HourOfWeek)
             .ok_or_else(|| {
                 QueryError::invalid(
-                    "modifiers.time",
+                    field,
                     format!("an hour of the week must be 0 to {MAX_HOUR_OF_WEEK} (Monday 00:00 is 0), got {hour}"),
                 )
             }),
         TimeModifier::At(text) => When::parse(text).map(CheckedTime::At).ok_or_else(|| {
             QueryError::invalid(
-                "modifiers.time",
+                field,
                 "time must be an ISO 8601 time such as 2022-01-07T23:00:00 or an hour of the week 0-167",
             )
         }),
@@ -186,7 +187,7 @@ impl ScoringQuery {
         }
         if let Some(time) = self.modifiers.as_ref().and_then(|m| m.time.as_ref()) {
             let week_too = self.modifiers.as_ref().is_some_and(|m| m.week.is_some());
-            if matches!(checked_time(time)?, CheckedTime::At(_)) && week_too {
+            if matches!(checked_time(time, "modifiers.time")?, CheckedTime::At(_)) && week_too {
                 return Err(QueryError::invalid(
                     "modifiers.time",
                     "a time names its own week: give modifiers.week only with an hour of the week",
@@ -205,6 +206,60 @@ impl ScoringQuery {
         })
     }
 
+    /// Resolves a route's `departAt` for a city: the forecast week and the local hour
+    /// of the week it names. An hour of the week takes its week as `resolve` does.
+    ///
+    /// # Errors
+    /// [`QueryError`] naming `departAt`: malformed, out of the city's range, or given
+    /// with `modifiers.time` (one scores every cell in one band, the other each cell
+    /// when it is reached) or, as an ISO time, with `modifiers.week`.
+    pub fn departure(
+        &self,
+        model: &CityModel,
+        depart_at: &TimeModifier,
+        now_utc_seconds: i64,
+    ) -> Result<Departure, QueryError> {
+        let modifiers = self.modifiers.as_ref();
+        if modifiers.is_some_and(|m| m.time.is_some()) {
+            return Err(QueryError::invalid(
+                "departAt",
+                "give departAt or modifiers.time, not both: departAt scores each cell when it is reached",
+            ));
+        }
+        match checked_time(depart_at, "departAt")? {
+            CheckedTime::HourOfWeek(hour) => Ok(Departure {
+                week: self.resolve(model, now_utc_seconds)?.week,
+                hour_of_week: f64::from(hour),
+            }),
+            CheckedTime::At(_) if modifiers.is_some_and(|m| m.week.is_some()) => {
+                Err(QueryError::invalid(
+                    "departAt",
+                    "a time names its own week: give modifiers.week only with an hour of the week",
+                ))
+            }
+            CheckedTime::At(when) => {
+                let out_of_range = |message: String| {
+                    QueryError::new(ErrorCode::DateOutOfRange, "departAt", message)
+                };
+                let local = when
+                    .local_in(model)
+                    .ok_or_else(|| out_of_range("departAt out of range".into()))?;
+                let week = model
+                    .week_index(local.date())
+                    .map_err(|e| out_of_range(e.to_string()))?;
+                let days = f64::from(local.weekday().num_days_from_monday());
+                let time = local.time();
+                Ok(Departure {
+                    week,
+                    hour_of_week: days * 24.0
+                        + f64::from(time.hour())
+                        + f64::from(time.minute()) / 60.0
+                        + f64::from(time.second()) / 3600.0,
+                })
+            }
+        }
+    }
+
     /// Resolves the options for a city at an instant (seconds since the epoch,
     /// which sets the default week).
     ///
@@ -216,7 +271,7 @@ impl ScoringQuery {
             .modifiers
             .as_ref()
             .and_then(|m| m.time.as_ref())
-            .map(checked_time)
+            .map(|t| checked_time(t, "modifiers.time"))
             .transpose()?;
         let bands = model.artifact().profiles.bands;
         if let Some(CheckedTime::At(when)) = time {

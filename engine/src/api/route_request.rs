@@ -9,11 +9,13 @@ use alloc::vec::Vec;
 use h3o::{CellIndex, LatLng};
 use serde::{Deserialize, Serialize};
 
-use super::options::{Scoring, ScoringQuery, window_label};
+use super::options::{Scoring, ScoringQuery, TimeModifier, window_label};
 use super::{ErrorCode, QueryError};
 use crate::city::{Atlas, CityModel};
 use crate::corridor::{self, Evaluation, HexPathError, TravelMode};
 use crate::forecast::CRIME_CLASSES;
+use crate::forecast::TimeWindow;
+use crate::plan::departure::{self, BandOnTheWay};
 use crate::plan::{self, RouteAnswer, RouteError, RouteRequest};
 use crate::routing::{self, RouteMethod};
 use crate::scoring::{CityScores, Intent};
@@ -56,6 +58,9 @@ pub struct RouteQuery {
     pub snap_to_roads: Option<bool>,
     /// `walking`, `cycling` or `driving`; default from the intent.
     pub mode: Option<String>,
+    /// Leaving at this time (an hour of the week or an ISO 8601 time): each cell is
+    /// scored in the band in which the traveller reaches it.
+    pub depart_at: Option<TimeModifier>,
     /// Scoring options.
     #[serde(flatten)]
     pub scoring: ScoringQuery,
@@ -94,15 +99,61 @@ impl ScoredWith {
     }
 }
 
+/// A band a departing route's cells were scored in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BandScored {
+    /// Monday of the band's forecast week.
+    pub week_of: String,
+    /// The band, as `timeWindow` names one.
+    pub time_window: String,
+}
+
+/// How a route with `departAt` was scored.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DepartAtAnswer {
+    /// Local hours since Monday 00:00 of the departure's week (fractions are minutes).
+    pub hour_of_week: f64,
+    /// Travel mode speed used for reach times, km/h.
+    pub speed_kmh: f64,
+    /// The bands cells were scored in: the departure's first, then in the order the
+    /// traveller reaches them.
+    pub bands: Vec<BandScored>,
+}
+
 /// A route answer with what it was scored with.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RouteResponse {
     /// Scoring context.
     #[serde(flatten)]
     pub scored_with: ScoredWith,
+    /// With `departAt`: the departure and the bands used.
+    #[serde(rename = "departAt", skip_serializing_if = "Option::is_none")]
+    pub depart_at: Option<DepartAtAnswer>,
     /// The routes.
     #[serde(flatten)]
     pub answer: RouteAnswer,
+}
+
+fn route_error(e: RouteError) -> QueryError {
+    let (field, distance) = match e {
+        RouteError::OriginTooFar(d) => ("origin", Some(d)),
+        RouteError::DestinationTooFar(d) => ("destination", Some(d)),
+        _ => ("body", None),
+    };
+    QueryError {
+        distance_m: distance.filter(|d| d.is_finite()),
+        ..QueryError::new(
+            if distance.is_some() {
+                ErrorCode::LocationNotCovered
+            } else {
+                ErrorCode::InvalidRequest
+            },
+            field,
+            e.to_string(),
+        )
+    }
 }
 
 fn mode(text: Option<&String>, intent: Intent) -> Result<TravelMode, QueryError> {
@@ -169,28 +220,42 @@ pub fn route(
         snap_to_roads: query.snap_to_roads.unwrap_or(true),
         mode: mode(query.mode.as_ref(), scoring.params.intent)?,
     };
-    let scores = CityScores::compute(model, scoring.week, &scoring.params);
-    let answer = plan::route(model, &scores, &request).map_err(|e| {
-        let (field, distance) = match e {
-            RouteError::OriginTooFar(d) => ("origin", Some(d)),
-            RouteError::DestinationTooFar(d) => ("destination", Some(d)),
-            _ => ("body", None),
-        };
-        QueryError {
-            distance_m: distance.filter(|d| d.is_finite()),
-            ..QueryError::new(
-                if distance.is_some() {
-                    ErrorCode::LocationNotCovered
-                } else {
-                    ErrorCode::InvalidRequest
-                },
-                field,
-                e.to_string(),
+    let mut scored_with = ScoredWith::new(model, &scoring);
+    let (scores, depart_at) = match &query.depart_at {
+        None => (
+            CityScores::compute(model, scoring.week, &scoring.params),
+            None,
+        ),
+        Some(time) => {
+            let departure = query.scoring.departure(model, time, now_utc_seconds)?;
+            let on_the_way = departure::scores_on_the_way(
+                model,
+                &scoring.params,
+                departure,
+                origin,
+                request.mode,
+                request.snap_to_roads,
             )
+            .map_err(route_error)?;
+            let band_scored = |b: &BandOnTheWay| BandScored {
+                week_of: model.week_monday(b.week).to_string(),
+                time_window: window_label(model, TimeWindow::Band(b.band)),
+            };
+            let bands: Vec<BandScored> = on_the_way.bands.iter().map(band_scored).collect();
+            scored_with.week_of.clone_from(&bands[0].week_of);
+            scored_with.time_window.clone_from(&bands[0].time_window);
+            let answer = DepartAtAnswer {
+                hour_of_week: departure.hour_of_week,
+                speed_kmh: request.mode.speed_m_per_s() * 3.6,
+                bands,
+            };
+            (on_the_way.scores, Some(answer))
         }
-    })?;
+    };
+    let answer = plan::route(model, &scores, &request).map_err(route_error)?;
     Ok(RouteResponse {
-        scored_with: ScoredWith::new(model, &scoring),
+        scored_with,
+        depart_at,
         answer,
     })
 }
@@ -545,6 +610,58 @@ mod tests {
         assert_eq!(err.field, "alternatives");
         let err = route_json(r#"{"origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790},"mode":"flying"}"#).unwrap_err();
         assert_eq!(err.field, "mode");
+    }
+
+    #[test]
+    fn a_departure_time_is_echoed_with_its_bands_or_refused_by_name() {
+        let trip = r#""origin":{"lat":43.6501,"lng":-79.3795},"destination":{"lat":43.6504,"lng":-79.3790}"#;
+        let with = |extra: &str| route_json(&format!("{{{trip},{extra}}}"));
+        let hour = with(r#""departAt":119"#).unwrap();
+        assert_eq!(hour["departAt"]["hourOfWeek"], 119.0);
+        assert_eq!(hour["departAt"]["speedKmh"], 5.0);
+        let first = &hour["departAt"]["bands"][0];
+        assert_eq!(first["weekOf"], "2021-12-20");
+        assert_eq!(hour["timeWindow"], first["timeWindow"]);
+        // The same moment as a local time: the same route and scores.
+        let local = with(r#""departAt":"2021-12-24T23:00:00""#).unwrap();
+        assert_eq!(local, hour);
+        // An instant: 04:00 UTC is 23:00 in Toronto the evening before.
+        let instant = with(r#""departAt":"2021-12-25T04:00:00Z""#).unwrap();
+        assert_eq!(instant, hour);
+        let minutes = with(r#""departAt":"2021-12-24T21:59:30""#).unwrap();
+        let expected = 4.0 * 24.0 + 21.0 + 59.5 / 60.0;
+        assert!((minutes["departAt"]["hourOfWeek"].as_f64().unwrap() - expected).abs() < 1e-9);
+        // Without departAt the answer has no such member.
+        assert!(
+            with(r#""mode":"walking""#)
+                .unwrap()
+                .get("departAt")
+                .is_none()
+        );
+        for (extra, code) in [
+            (r#""departAt":168"#, ErrorCode::InvalidRequest),
+            (r#""departAt":-1"#, ErrorCode::InvalidRequest),
+            (r#""departAt":"soon""#, ErrorCode::InvalidRequest),
+            (
+                r#""departAt":"2030-01-04T23:00:00""#,
+                ErrorCode::DateOutOfRange,
+            ),
+            (
+                r#""departAt":119,"modifiers":{"time":119}"#,
+                ErrorCode::InvalidRequest,
+            ),
+            (
+                r#""departAt":"2021-12-24T23:00:00","modifiers":{"week":"2021-12-20"}"#,
+                ErrorCode::InvalidRequest,
+            ),
+        ] {
+            let err = with(extra).unwrap_err();
+            assert_eq!(
+                (err.code, err.field.as_str()),
+                (code, "departAt"),
+                "{extra}"
+            );
+        }
     }
 
     fn evaluate_json(json: &str) -> Result<serde_json::Value, QueryError> {

@@ -27,6 +27,7 @@ mod heap;
 mod index;
 mod landmarks;
 mod path;
+mod reach;
 mod search;
 mod snap;
 

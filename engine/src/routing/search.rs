@@ -19,16 +19,16 @@ const ALTERNATIVE_ATTEMPTS: usize = 8;
 
 /// Where a search starts or ends: a node reached along part of a way.
 #[derive(Debug, Clone, Copy)]
-struct Terminal {
-    node: u32,
-    cost: f64,
+pub(super) struct Terminal {
+    pub(super) node: u32,
+    pub(super) cost: f64,
     piece: Piece,
 }
 
 impl RouteIndex {
     /// The nodes a search leaves from (`leaving`) or arrives at, each reached along
     /// the part of the snapped point's way that its directions allow.
-    fn terminals(
+    pub(super) fn terminals(
         &self,
         graph: &RoadGraph,
         costs: &SearchCosts<'_>,

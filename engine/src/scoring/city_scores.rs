@@ -141,6 +141,25 @@ impl CityScores {
         Self::from_harms(harms)
     }
 
+    /// Scores of every cell taken from one of `parts` each: the cell at position `p`
+    /// from `parts[part_of[p]]` (its harm and its safety score, ranked within that
+    /// part). [`Self::safety_of_harm`] ranks against `parts[0]`. A route departing at a
+    /// time scores each cell in the band a traveller reaches it (`plan::departure`).
+    ///
+    /// # Panics
+    /// If `parts` is empty or `part_of` names a part that is not there.
+    #[must_use]
+    pub fn mixed(parts: &[Self], part_of: &[usize]) -> Self {
+        let pick = |p: usize| &parts[part_of.get(p).copied().unwrap_or(0)];
+        Self {
+            harms: (0..parts[0].harms.len()).map(|p| pick(p).harm(p)).collect(),
+            sorted: parts[0].sorted.clone(),
+            safety: (0..parts[0].safety.len())
+                .map(|p| pick(p).safety(p))
+                .collect(),
+        }
+    }
+
     /// Ranks harms into safety scores.
     fn from_harms(harms: Vec<f64>) -> Self {
         let mut sorted = harms.clone();

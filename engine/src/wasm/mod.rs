@@ -280,6 +280,8 @@ export interface RouteRequest extends ScoringOptions {
   snapToRoads?: boolean;
   /** Default: driving for the driving intent, walking otherwise. */
   mode?: TravelMode;
+  /** Leave at this time (an ISO 8601 time, or an hour of the week 0..167): each cell is scored in the band the traveller reaches it at the mode's speed. Not with `modifiers.time`. */
+  departAt?: string | number;
 }
 /** Body of `evaluate()` and POST /evaluate. */
 export interface EvaluateRequest extends ScoringOptions {
@@ -339,6 +341,8 @@ export interface RouteResponse extends ScoredWith {
   hexPath: string[];
   best: RouteOption;
   alternatives: RouteOption[];
+  /** With `departAt`: the departure and the bands cells were scored in, the departure's first. */
+  departAt?: { hourOfWeek: number; speedKmh: number; bands: { weekOf: string; timeWindow: string }[] };
 }
 /** Body of `predict()` and POST /v1/predict. */
 export interface PredictRequest { latitude: number; longitude: number; /** ISO 8601; without an offset it is local time in the city. */ datetime?: string; }

@@ -15,6 +15,8 @@ use crate::roads::NetworkKind;
 use crate::routing::{CostModel, MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, Path, RouteMethod, Snap};
 use crate::scoring::CityScores;
 
+pub mod departure;
+
 /// A route request, validated.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RouteRequest {
