@@ -15,6 +15,7 @@ use http_body_util::Full;
 use serde::{Deserialize, Serialize};
 use worker::{
     Context, DurableObject, Env, HttpRequest, Request, Response, State, durable_object, event,
+    worker_sys::web_sys,
 };
 
 use crate::api::backend::{Backend, BackendError};
@@ -307,12 +308,59 @@ fn start() {
     console_error_panic_hook::set_once();
 }
 
+/// What the client itself sent as `Accept-Encoding`.
+enum ClientEncoding {
+    /// Not behind the platform (no `cf` object): the header the Worker sees stands.
+    Unknown,
+    /// The client sent none.
+    Absent,
+    /// The client's value.
+    Sent(String),
+}
+
+/// The client's own `Accept-Encoding`: the platform (and `wrangler dev`) replaces the
+/// header a Worker sees with `br, gzip` and keeps the client's value in
+/// `request.cf.clientAcceptEncoding`, absent when the client sent none.
+fn client_accept_encoding(request: &web_sys::Request) -> ClientEncoding {
+    use worker::js_sys::Reflect;
+    let Some(cf) = Reflect::get(request, &"cf".into())
+        .ok()
+        .filter(worker::wasm_bindgen::JsValue::is_object)
+    else {
+        return ClientEncoding::Unknown;
+    };
+    match Reflect::get(&cf, &"clientAcceptEncoding".into())
+        .ok()
+        .and_then(|v| v.as_string())
+    {
+        Some(value) if !value.trim().is_empty() => ClientEncoding::Sent(value),
+        _ => ClientEncoding::Absent,
+    }
+}
+
 #[event(fetch)]
 async fn fetch(
-    request: HttpRequest,
+    request: web_sys::Request,
     env: Env,
     _ctx: Context,
 ) -> worker::Result<http::Response<Full<Bytes>>> {
+    let client_encoding = client_accept_encoding(&request);
+    let mut request: HttpRequest = worker::request_from_wasm(request)?;
+    let headers = request.headers_mut();
+    match client_encoding {
+        ClientEncoding::Unknown => {}
+        ClientEncoding::Absent => {
+            headers.remove(http::header::ACCEPT_ENCODING);
+        }
+        ClientEncoding::Sent(value) => match http::HeaderValue::from_str(&value) {
+            Ok(value) => {
+                headers.insert(http::header::ACCEPT_ENCODING, value);
+            }
+            Err(_) => {
+                headers.remove(http::header::ACCEPT_ENCODING);
+            }
+        },
+    }
     let now = now();
     let pin = env.var(clock::CLOCK_VAR).ok().map(|v| v.to_string());
     let ctx = RequestContext {

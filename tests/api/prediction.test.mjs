@@ -97,7 +97,10 @@ describe('success shapes', () => {
     assert.equal(typeof b.model_info.mae, 'number');
     assert.match(b.model_info.last_updated, DATE);
     assert.equal(b.sandbox_mode, undefined, 'live keys get full data without the sandbox marker');
-    assert.equal(res.headers.get('ratelimit-limit'), '10000');
+    // The current RateLimit fields (draft-ietf-httpapi-ratelimit-headers-10), not the early drafts' three.
+    assert.equal(res.headers.get('ratelimit-policy'), '"daily";q=10000;w=86400');
+    assert.match(res.headers.get('ratelimit'), /^"daily";r=\d+;t=\d+$/);
+    assert.equal(res.headers.get('ratelimit-limit'), null);
   });
 
   test('POST /v1/predict with a sandbox key is marked', async () => {
@@ -268,7 +271,8 @@ describe('quotas', () => {
     const midnight = new Date(); midnight.setUTCHours(24, 0, 0, 0);
     assert.equal(Date.parse(body.details.reset_at), midnight.getTime());
     assert.ok(Number(limited[0].headers.get('retry-after')) > 0);
-    assert.equal(limited[0].headers.get('ratelimit-remaining'), '0');
+    assert.match(limited[0].headers.get('ratelimit'), /^"daily";r=0;t=\d+$/);
+    assert.equal(limited[0].headers.get('ratelimit').split('t=')[1], limited[0].headers.get('retry-after'));
   });
 
   test('an enterprise key has the limit stored with it', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { close } from '../support/close.mjs';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import { gunzipSync } from 'node:zlib';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { openApiValidator } from '../support/openapi.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
@@ -250,6 +250,39 @@ describe('keys, origins and compression', () => {
     const identity = await raw('GET', '/precincts', { 'x-api-key': keys.live, 'accept-encoding': 'identity' });
     assert.equal(identity.headers['content-encoding'], undefined);
     assert.equal(JSON.parse(identity.bytes).type, 'FeatureCollection');
+  });
+
+  test('the body is compressed only as the client\'s own Accept-Encoding allows (RFC 9110)', async () => {
+    // The runtime shows the Worker "br, gzip" whatever the client sent; the Worker reads
+    // the client's own header from request.cf.clientAcceptEncoding. The runtime also
+    // negotiates on its own: it brotli-compresses a plain answer for a client that
+    // accepts br, and re-encodes ours when the client ranks br above gzip.
+    const cases = [
+      [undefined, undefined], // no header, as curl sends: plain JSON
+      ['', undefined],
+      ['gzip', 'gzip'],
+      ['GZIP;q=0.8, br', 'br'],
+      ['br', 'br'],
+      ['gzip;q=0', undefined],
+      ['deflate', undefined],
+      ['*;q=0, identity', undefined],
+      ['gzip;q=0.5, identity', undefined], // the client prefers the body as it is
+    ];
+    const decode = { gzip: gunzipSync, br: brotliDecompressSync };
+    for (const [accept, coding] of cases) {
+      const headers = { 'x-api-key': keys.live };
+      if (accept !== undefined) headers['accept-encoding'] = accept;
+      const res = await raw('GET', '/precincts', headers);
+      assert.equal(res.status, 200, String(accept));
+      assert.equal(res.headers['content-encoding'], coding, `Accept-Encoding: ${accept}`);
+      assert.match(res.headers.vary, /Accept-Encoding/);
+      const text = coding ? decode[coding](res.bytes) : res.bytes;
+      assert.equal(JSON.parse(text).type, 'FeatureCollection', String(accept));
+    }
+    // The body as it is refused: even a small answer is compressed.
+    const small = await raw('GET', '/route/config', { 'x-api-key': keys.live, 'accept-encoding': 'gzip, identity;q=0' });
+    assert.equal(small.headers['content-encoding'], 'gzip');
+    assert.equal(JSON.parse(gunzipSync(small.bytes)).status, 'success');
   });
 
   test('router quotas count like the prediction API', async () => {

@@ -18,7 +18,8 @@ use super::{ApiError, ErrorCode};
 pub const ALLOWED_HEADERS: &str = "X-API-Key, Content-Type";
 
 /// Response headers a browser may read.
-pub const EXPOSED_HEADERS: &str = "X-Hex-Count, Hexrisk-Model-Version, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset, Retry-After";
+pub const EXPOSED_HEADERS: &str =
+    "X-Hex-Count, Hexrisk-Model-Version, RateLimit, RateLimit-Policy, Retry-After";
 
 /// How long a browser may cache a preflight, in seconds.
 pub const PREFLIGHT_MAX_AGE_S: u32 = 600;

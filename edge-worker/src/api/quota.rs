@@ -2,8 +2,11 @@
 //! limit headers.
 //!
 //! Days run from 00:00 UTC to 00:00 UTC; `reset_at` is the next 00:00 UTC. Every
-//! authenticated response carries `RateLimit-Limit`, `RateLimit-Remaining` and
-//! `RateLimit-Reset` (seconds until the reset), and a 429 also `Retry-After`.
+//! authenticated response carries the fields of the IETF draft "`RateLimit` header
+//! fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy:
+//! "daily";q=<limit>;w=86400` (the key's quota) and `RateLimit: "daily";r=<remaining>;
+//! t=<seconds until the reset>`; a 429 also `Retry-After`. The early drafts' three
+//! fields (`RateLimit-Limit`, `-Remaining`, `-Reset`) are no longer sent.
 
 use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
 use http::HeaderValue;
@@ -68,15 +71,29 @@ pub fn rate_limited(state: QuotaState, now: DateTime<Utc>) -> ApiError {
         )
 }
 
+/// The name of the one quota policy, as both fields name it.
+pub const POLICY: &str = "daily";
+
+/// Seconds in the policy's window.
+pub const WINDOW_SECONDS: u32 = 86_400;
+
 /// Rate limit headers for a response.
 #[must_use]
 pub fn headers(state: QuotaState, now: DateTime<Utc>) -> Vec<(&'static str, HeaderValue)> {
     let reset = (reset_at(now) - now).num_seconds().max(0);
     let remaining = state.limit.saturating_sub(state.used);
+    // Structured-field lists of one item: a string naming the policy, with integer
+    // parameters; every part is ASCII digits or the constant name.
+    let field = |text: String| HeaderValue::from_str(&text).unwrap_or(HeaderValue::from_static(""));
     let mut out = vec![
-        ("ratelimit-limit", HeaderValue::from(state.limit)),
-        ("ratelimit-remaining", HeaderValue::from(remaining)),
-        ("ratelimit-reset", HeaderValue::from(reset)),
+        (
+            "ratelimit-policy",
+            field(format!("\"{POLICY}\";q={};w={WINDOW_SECONDS}", state.limit)),
+        ),
+        (
+            "ratelimit",
+            field(format!("\"{POLICY}\";r={remaining};t={reset}")),
+        ),
     ];
     if !state.allowed {
         out.push(("retry-after", HeaderValue::from(reset)));
@@ -133,9 +150,21 @@ mod tests {
                 .find(|(n, _)| *n == name)
                 .map(|(_, v)| v.to_str().unwrap().to_owned())
         };
-        assert_eq!(get("ratelimit-remaining").as_deref(), Some("0"));
+        assert_eq!(get("ratelimit").as_deref(), Some("\"daily\";r=0;t=3600"));
+        assert_eq!(
+            get("ratelimit-policy").as_deref(),
+            Some("\"daily\";q=100;w=86400")
+        );
         assert_eq!(get("retry-after").as_deref(), Some("3600"));
-        assert_eq!(get("ratelimit-reset").as_deref(), Some("3600"));
+        assert_eq!(get("ratelimit-remaining"), None);
+        let fresh = super::headers(decide(5, 100), now);
+        let value = |name: &str| {
+            fresh
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(value("ratelimit").unwrap(), "\"daily\";r=94;t=3600");
         assert!(
             super::headers(decide(5, 100), now)
                 .iter()

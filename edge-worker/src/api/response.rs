@@ -62,31 +62,93 @@ pub fn empty(status: StatusCode) -> Response<Bytes> {
 /// Bodies smaller than this are sent as they are: gzip would gain too little.
 pub const COMPRESS_MIN_BYTES: usize = 1024;
 
-/// Whether an `Accept-Encoding` value accepts gzip (`q=0` refuses it).
-#[must_use]
-pub fn accepts_gzip(accept_encoding: Option<&str>) -> bool {
-    accept_encoding.is_some_and(|value| {
-        value.split(',').any(|coding| {
-            let mut parts = coding.split(';');
-            let name = parts.next().unwrap_or("").trim();
-            let refused = parts.any(|p| {
-                p.trim()
-                    .strip_prefix("q=")
-                    .and_then(|q| q.trim().parse::<f32>().ok())
-                    == Some(0.0)
-            });
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-        })
-    })
+/// The content coding of a response body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Coding {
+    /// The body as it is.
+    Identity,
+    /// gzip.
+    Gzip,
 }
 
-/// Compresses a response body with gzip when the client accepts it and the body is
-/// at least [`COMPRESS_MIN_BYTES`]; sets `Content-Encoding` and `Vary`.
+/// What an `Accept-Encoding` value (RFC 9110, section 12.5.3) lets a response use.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AcceptedCodings {
+    /// Preference for gzip, 0 (refused) to 1.
+    pub gzip: f32,
+    /// Preference for the body as it is, 0 (refused) to 1.
+    pub identity: f32,
+    /// Whether the header gave `identity` a preference (by name or by `*`); if not,
+    /// it is acceptable but does not compete with the codings listed.
+    pub identity_listed: bool,
+}
+
+impl AcceptedCodings {
+    /// Reads the header: no header, or an empty one, asks for no coding; a coding
+    /// not listed is refused unless `*` names it; `identity` is accepted unless
+    /// `identity;q=0`, or `*;q=0` without an `identity` entry, refuses it. An entry
+    /// with a malformed `q` is ignored.
+    #[must_use]
+    pub fn parse(accept_encoding: Option<&str>) -> Self {
+        let Some(value) = accept_encoding.filter(|v| !v.trim().is_empty()) else {
+            return Self {
+                gzip: 0.0,
+                identity: 1.0,
+                identity_listed: false,
+            };
+        };
+        let (mut gzip, mut identity, mut any) = (None, None, None);
+        for entry in value.split(',') {
+            let mut parts = entry.split(';');
+            let name = parts.next().unwrap_or("").trim().to_ascii_lowercase();
+            let mut q = Some(1.0);
+            for parameter in parts {
+                let (key, text) = parameter.split_once('=').unwrap_or((parameter, ""));
+                if key.trim().eq_ignore_ascii_case("q") {
+                    q = text
+                        .trim()
+                        .parse::<f32>()
+                        .ok()
+                        .filter(|q| (0.0..=1.0).contains(q));
+                }
+            }
+            let Some(q) = q else { continue };
+            match name.as_str() {
+                "gzip" | "x-gzip" => gzip = Some(q),
+                "identity" => identity = Some(q),
+                "*" => any = Some(q),
+                _ => {}
+            }
+        }
+        Self {
+            gzip: gzip.or(any).unwrap_or(0.0),
+            identity: identity.or(any).unwrap_or(1.0),
+            identity_listed: identity.or(any).is_some(),
+        }
+    }
+
+    /// The coding for a body of `len` bytes: gzip when accepted, preferred at least as
+    /// much as the body as it is if the header ranks both, and the body is large
+    /// enough to gain (or the body as it is is refused); else the body as it is. When the client refuses both, the body is
+    /// sent as it is: RFC 9110 (section 12.1) lets a server disregard the header
+    /// rather than answer 406.
+    #[must_use]
+    pub fn choose(self, len: usize) -> Coding {
+        let gzip_wanted = self.gzip > 0.0 && (!self.identity_listed || self.gzip >= self.identity);
+        if self.gzip > 0.0 && (self.identity <= 0.0 || (gzip_wanted && len >= COMPRESS_MIN_BYTES)) {
+            Coding::Gzip
+        } else {
+            Coding::Identity
+        }
+    }
+}
+
+/// Compresses a response body with gzip when the client's `Accept-Encoding` makes
+/// gzip the coding to use ([`AcceptedCodings::choose`]); sets `Content-Encoding`, and
+/// `Vary: Accept-Encoding` on every answer whose coding could depend on it.
 pub fn compress(response: &mut Response<Bytes>, accept_encoding: Option<&str>) {
     use std::io::Write;
-    if response.body().len() < COMPRESS_MIN_BYTES
-        || response.headers().contains_key(header::CONTENT_ENCODING)
-    {
+    if response.headers().contains_key(header::CONTENT_ENCODING) {
         return;
     }
     let vary = response
@@ -106,7 +168,8 @@ pub fn compress(response: &mut Response<Bytes>, accept_encoding: Option<&str>) {
             response.headers_mut().insert(header::VARY, value);
         }
     }
-    if !accepts_gzip(accept_encoding) {
+    let coding = AcceptedCodings::parse(accept_encoding).choose(response.body().len());
+    if coding == Coding::Identity || response.body().is_empty() {
         return;
     }
     let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -146,6 +209,44 @@ mod tests {
     }
 
     #[test]
+    fn accept_encoding_is_read_as_rfc_9110_says() {
+        let q = |value: Option<&str>| {
+            let a = AcceptedCodings::parse(value);
+            (a.gzip, a.identity)
+        };
+        assert_eq!(q(None), (0.0, 1.0));
+        assert_eq!(q(Some("")), (0.0, 1.0));
+        assert_eq!(q(Some("gzip, deflate, br")), (1.0, 1.0));
+        assert_eq!(q(Some("br;q=1.0, GZIP;q=0.8")), (0.8, 1.0));
+        assert_eq!(q(Some("x-gzip")), (1.0, 1.0));
+        assert_eq!(q(Some("*")), (1.0, 1.0));
+        assert_eq!(q(Some("*;q=0")), (0.0, 0.0));
+        assert_eq!(q(Some("*;q=0, identity")), (0.0, 1.0));
+        assert_eq!(q(Some("gzip;q=0, *")), (0.0, 1.0));
+        assert_eq!(q(Some("identity;q=0")), (0.0, 0.0));
+        assert_eq!(q(Some("identity;q=0, gzip;q=0.5")), (0.5, 0.0));
+        assert_eq!(q(Some("br")), (0.0, 1.0));
+        // A malformed or out-of-range q drops its entry.
+        assert_eq!(q(Some("gzip;q=high")), (0.0, 1.0));
+        assert_eq!(q(Some("gzip;q=2")), (0.0, 1.0));
+    }
+
+    #[test]
+    fn the_coding_follows_the_preferences_and_the_size() {
+        let choose = |value: &str, len: usize| AcceptedCodings::parse(Some(value)).choose(len);
+        let big = COMPRESS_MIN_BYTES;
+        assert_eq!(choose("gzip", big), Coding::Gzip);
+        assert_eq!(choose("gzip", big - 1), Coding::Identity);
+        assert_eq!(choose("gzip;q=0.5, identity", big), Coding::Identity);
+        assert_eq!(choose("gzip, identity;q=0.5", big), Coding::Gzip);
+        // Identity refused: even a small body is compressed.
+        assert_eq!(choose("gzip, identity;q=0", 10), Coding::Gzip);
+        // Nothing acceptable: the header is disregarded.
+        assert_eq!(choose("identity;q=0", big), Coding::Identity);
+        assert_eq!(choose("br", big), Coding::Identity);
+    }
+
+    #[test]
     fn large_bodies_are_gzipped_only_when_accepted() {
         use std::io::Read;
         let big = serde_json::json!({"cells": vec!["882b9bc46dfffff"; 500]});
@@ -155,6 +256,7 @@ mod tests {
             (Some("*"), true),
             (Some("gzip;q=0"), false),
             (Some("identity"), false),
+            (Some("*;q=0, identity"), false),
             (None, false),
         ] {
             let mut response = json(StatusCode::OK, &big);
@@ -180,6 +282,9 @@ mod tests {
         let mut small = json(StatusCode::OK, &serde_json::json!({"status": "success"}));
         compress(&mut small, Some("gzip"));
         assert!(!small.headers().contains_key("content-encoding"));
+        assert_eq!(small.headers()["vary"], "Accept-Encoding");
+        compress(&mut small, Some("gzip, identity;q=0"));
+        assert_eq!(small.headers()["content-encoding"], "gzip");
     }
 
     #[test]
