@@ -129,9 +129,9 @@ impl AcceptedCodings {
 
     /// The coding for a body of `len` bytes: gzip when accepted, preferred at least as
     /// much as the body as it is if the header ranks both, and the body is large
-    /// enough to gain (or the body as it is is refused); else the body as it is. When the client refuses both, the body is
-    /// sent as it is: RFC 9110 (section 12.1) lets a server disregard the header
-    /// rather than answer 406.
+    /// enough to gain (or the body as it is is refused); else the body as it is. When
+    /// the client refuses both, the body is sent as it is: RFC 9110 (section 12.5.3)
+    /// leaves that case open, and a plain body is what any client can read.
     #[must_use]
     pub fn choose(self, len: usize) -> Coding {
         let gzip_wanted = self.gzip > 0.0 && (!self.identity_listed || self.gzip >= self.identity);
