@@ -285,6 +285,32 @@ describe('keys, origins and compression', () => {
     assert.equal(JSON.parse(gunzipSync(small.bytes)).status, 'success');
   });
 
+  test('configs, outlines and documents carry an ETag and answer If-None-Match with 304', async () => {
+    for (const path of ['/hexes/config', '/route/config', '/precincts', '/openapi.json']) {
+      const key = path === '/openapi.json' ? {} : { 'x-api-key': keys.live };
+      const first = await raw('GET', path, key);
+      assert.equal(first.status, 200, path);
+      const etag = first.headers.etag;
+      assert.match(etag, /^"[0-9a-f]{32}"$/, path);
+      assert.equal(first.headers['cache-control'], path === '/openapi.json' ? 'public, max-age=300' : 'private, no-cache');
+      const again = await raw('GET', path, { ...key, 'if-none-match': etag });
+      assert.equal(again.status, 304, path);
+      assert.equal(again.bytes.length, 0);
+      assert.equal(again.headers.etag, etag);
+      const other = await raw('GET', path, { ...key, 'if-none-match': '"0123"' });
+      assert.equal(other.status, 200, path);
+    }
+    // A revalidation still needs the key and is counted.
+    const tag = (await raw('GET', '/hexes/config', { 'x-api-key': keys.live })).headers.etag;
+    assert.equal((await raw('GET', '/hexes/config', { 'if-none-match': tag })).status, 401);
+    const revalidated = await raw('GET', '/hexes/config', { 'x-api-key': keys.live, 'if-none-match': tag });
+    assert.match(revalidated.headers.ratelimit, /^"daily";r=\d+;t=\d+$/);
+    // Answers that depend on the request or the clock are never stored.
+    const route = await raw('POST', '/route', { 'x-api-key': keys.live, 'content-type': 'application/json' }, { origin: UNION, destination: CHRISTIE_PITS });
+    assert.equal(route.headers['cache-control'], 'no-store');
+    assert.equal(route.headers.etag, undefined);
+  });
+
   test('router quotas count like the prediction API', async () => {
     const statuses = [];
     for (let i = 0; i < 4; i += 1) statuses.push((await call('GET', '/hexes/config', { key: keys.limited })).status);

@@ -33,8 +33,14 @@ const SECURITY = {
   'referrer-policy': 'no-referrer',
   'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
   'strict-transport-security': 'max-age=63072000; includeSubDomains',
-  'cache-control': 'no-store',
 };
+/** What may be cached (docs/API.md, "Caching"): everything else is no-store, errors included. */
+function cacheControl(pathname, status) {
+  if (status !== 200) return 'no-store';
+  if (pathname.endsWith('/openapi.json')) return 'public, max-age=300';
+  const keyed = ['/hexes/config', '/route/config', '/precincts', '/v1/classes', '/v1/cities', '/v1/coverage'];
+  return keyed.includes(pathname) ? 'private, no-cache' : 'no-store';
+}
 // What an error body must never show: code paths, runtime or storage internals, the key.
 const INTERNAL = /panick|unwrap|src\/|\.rs\b|worker::|workerd|D1_|SQLITE|sqlite|durable|stack|at [\w.]+ \(|hexrisk_(live|sandbox)_\w{5,}/i;
 
@@ -79,6 +85,7 @@ test('every kind of answer carries the security headers; errors show nothing int
     for (const [name, value] of Object.entries(SECURITY)) {
       assert.equal(res.headers.get(name), value, `${label}: ${name}`);
     }
+    assert.equal(res.headers.get('cache-control'), cacheControl(pathname, status), `${label}: cache-control`);
     if (status >= 400) {
       const answer = JSON.parse(text);
       assert.equal(answer.status, 'error', label);

@@ -5,13 +5,16 @@
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
-use http::header::{ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, ORIGIN};
+use http::header::{
+    ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, IF_NONE_MATCH, ORIGIN,
+};
 use http::{Method, Request, Response, StatusCode};
 use serde_json::{Value, json};
 
 use hexrisk_engine::api as engine;
 
 use super::backend::{Backend, BackendError};
+use super::caching::{self, CachePolicy};
 use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyKind, KeyRecord};
 use super::models::needs::{self, Reach};
@@ -126,6 +129,20 @@ impl Endpoint {
             .find(|(_, m, _)| m == wanted)
             .map(|(_, _, e)| *e)
             .ok_or_else(|| at_path.iter().map(|(_, m, _)| m.clone()).collect())
+    }
+
+    /// How the endpoint's successful answers may be cached (`None`: `no-store`).
+    const fn cache_policy(self) -> Option<CachePolicy> {
+        match self {
+            Self::PredictionOpenApi | Self::RouterOpenApi => Some(CachePolicy::Public),
+            Self::HexesConfig
+            | Self::RouteConfig
+            | Self::Classes
+            | Self::Cities
+            | Self::Coverage
+            | Self::Precincts => Some(CachePolicy::PrivateRevalidate),
+            _ => None,
+        }
     }
 
     const fn is_public(self) -> bool {
@@ -387,20 +404,38 @@ async fn run<B: Backend>(
     }
 }
 
-/// Answers one request: the endpoint's answer, compressed with gzip when the
-/// client accepts it and the body is large enough to gain.
+/// A successful answer that may be cached, as `answer` marks it for `handle`.
+#[derive(Debug, Clone, Copy)]
+struct Cacheable {
+    policy: CachePolicy,
+    /// The header carrying the key, which the answer varies on (`None`: public).
+    key_header: Option<&'static str>,
+}
+
+/// Answers one request: the endpoint's answer, compressed as the client's
+/// `Accept-Encoding` allows, with `ETag` and `Cache-Control` (or `304`) for the
+/// cacheable ones (`caching.rs`).
 pub async fn handle<B: Backend>(
     request: &Request<Bytes>,
     ctx: RequestContext,
     backend: &B,
 ) -> Response<Bytes> {
     let mut answer = answer(request, ctx, backend).await;
-    let accept = request
-        .headers()
-        .get(ACCEPT_ENCODING)
-        .and_then(|v| v.to_str().ok());
+    let cacheable = answer.extensions_mut().remove::<Cacheable>();
+    // `Bytes` clones share the buffer: the body before compression, for the ETag.
+    let identity_body = cacheable.map(|_| answer.body().clone());
+    let header = |name| request.headers().get(name).and_then(|v| v.to_str().ok());
     if request.method() != Method::HEAD {
-        response::compress(&mut answer, accept);
+        response::compress(&mut answer, header(ACCEPT_ENCODING));
+    }
+    if let (Some(cacheable), Some(identity_body)) = (cacheable, identity_body) {
+        caching::apply(
+            &mut answer,
+            cacheable.policy,
+            &identity_body,
+            header(IF_NONE_MATCH),
+            cacheable.key_header,
+        );
     }
     answer
 }
@@ -434,20 +469,19 @@ async fn answer<B: Backend>(
             return answer;
         }
     };
-    match endpoint {
-        Endpoint::PredictionOpenApi => {
-            return response::json_bytes(
-                StatusCode::OK,
-                Bytes::from_static(PREDICTION_OPENAPI.as_bytes()),
-            );
-        }
-        Endpoint::RouterOpenApi => {
-            return response::json_bytes(
-                StatusCode::OK,
-                Bytes::from_static(ROUTER_OPENAPI.as_bytes()),
-            );
-        }
-        _ => {}
+    let document = match endpoint {
+        Endpoint::PredictionOpenApi => Some(PREDICTION_OPENAPI),
+        Endpoint::RouterOpenApi => Some(ROUTER_OPENAPI),
+        _ => None,
+    };
+    if let Some(document) = document {
+        let mut answer =
+            response::json_bytes(StatusCode::OK, Bytes::from_static(document.as_bytes()));
+        answer.extensions_mut().insert(Cacheable {
+            policy: CachePolicy::Public,
+            key_header: None,
+        });
+        return answer;
     }
     if endpoint.is_public() {
         let health = service_health(backend, ctx.now).await;
@@ -472,6 +506,15 @@ async fn answer<B: Backend>(
                 map.insert("sandbox_mode".into(), json!(true));
             }
             let mut answer = response::json(StatusCode::OK, &body);
+            if let Some(policy) = endpoint.cache_policy() {
+                answer.extensions_mut().insert(Cacheable {
+                    policy,
+                    key_header: Some(match api {
+                        Api::Prediction => "Authorization",
+                        Api::Router => "X-API-Key",
+                    }),
+                });
+            }
             if let Some(count) = hex_count {
                 answer
                     .headers_mut()
@@ -523,6 +566,8 @@ async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) ->
     }
 }
 
+#[cfg(test)]
+mod caching_tests;
 #[cfg(test)]
 mod router_api_tests;
 #[cfg(test)]

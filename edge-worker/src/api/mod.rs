@@ -1,6 +1,7 @@
 //! The HTTP API layer: request in, response out, no knowledge of workerd.
 
 pub mod backend;
+pub mod caching;
 pub mod clock;
 pub mod cors;
 pub mod dispatch;

@@ -1,0 +1,206 @@
+//! HTTP caching of the answers that change only with the deployed code or the model
+//! version (the configs, the class list, cities, coverage, precinct outlines and the
+//! OpenAPI documents): a strong `ETag`, an honest `Cache-Control`, and `304 Not
+//! Modified` for a matching `If-None-Match` (RFC 9111, RFC 9110 section 13).
+//!
+//! The `ETag` is a digest of the body the endpoint produced, before any content
+//! coding, with `-gzip` appended when the body goes out gzip-compressed: each
+//! representation has its own strong validator, and any change of code, model version
+//! or key kind (a sandbox key's answers carry `sandbox_mode`) that changes the body
+//! changes it. Everything else keeps `no-store`: answers that depend on the clock, the
+//! request's places or the quota.
+
+use bytes::Bytes;
+use http::header::{
+    CACHE_CONTROL, CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, ETAG, HeaderValue, VARY,
+};
+use http::{Response, StatusCode};
+use sha2::{Digest, Sha256};
+
+/// How a cacheable answer may be stored.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CachePolicy {
+    /// Answers to a key: only the client's own cache may keep them, and it must ask
+    /// again before each use (so every use is authenticated and counted, and a revoked
+    /// key stops working at once); the answer to that question is a body-less 304.
+    PrivateRevalidate,
+    /// Public documents (the OpenAPI descriptions): any cache may keep them for
+    /// [`PUBLIC_MAX_AGE_SECONDS`], then revalidate. A deploy shows within that time.
+    Public,
+}
+
+/// How long a shared cache may serve a public document without asking.
+pub const PUBLIC_MAX_AGE_SECONDS: u32 = 300;
+
+impl CachePolicy {
+    /// The `Cache-Control` value.
+    #[must_use]
+    pub const fn cache_control(self) -> &'static str {
+        match self {
+            Self::PrivateRevalidate => "private, no-cache",
+            Self::Public => "public, max-age=300",
+        }
+    }
+}
+
+/// The strong entity tag of a body: 128 bits of its SHA-256 in hex, quoted, with the
+/// content coding appended when there is one.
+#[must_use]
+pub fn entity_tag(body: &[u8], coding: Option<&str>) -> String {
+    let digest = Sha256::digest(body);
+    let hex = hex::encode(&digest[..16]);
+    match coding {
+        Some(coding) => format!("\"{hex}-{coding}\""),
+        None => format!("\"{hex}\""),
+    }
+}
+
+/// Whether an `If-None-Match` value matches `etag` (weak comparison, as RFC 9110
+/// section 13.1.2 requires: `W/` prefixes are ignored; `*` matches any current
+/// representation).
+#[must_use]
+pub fn none_match(if_none_match: &str, etag: &str) -> bool {
+    let opaque = |tag: &str| tag.trim().trim_start_matches("W/").to_owned();
+    let wanted = opaque(etag);
+    if_none_match.trim() == "*" || if_none_match.split(',').any(|tag| opaque(tag) == wanted)
+}
+
+/// Marks a successful cacheable answer: `ETag` from `identity_body` (the body before
+/// compression) and the response's `Content-Encoding`, `Cache-Control` by `policy`,
+/// and `Vary` on `key_header` too for private answers (a cache keyed by URL alone
+/// would hand one key's answer to another). When `if_none_match` matches, the answer
+/// becomes a `304 Not Modified` with the same headers and no body.
+pub fn apply(
+    response: &mut Response<Bytes>,
+    policy: CachePolicy,
+    identity_body: &[u8],
+    if_none_match: Option<&str>,
+    key_header: Option<&'static str>,
+) {
+    if response.status() != StatusCode::OK {
+        return;
+    }
+    let coding = response
+        .headers()
+        .get(CONTENT_ENCODING)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let etag = entity_tag(identity_body, coding.as_deref());
+    let headers = response.headers_mut();
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        headers.insert(ETAG, value);
+    }
+    headers.insert(
+        CACHE_CONTROL,
+        HeaderValue::from_static(policy.cache_control()),
+    );
+    if let (CachePolicy::PrivateRevalidate, Some(key_header)) = (policy, key_header) {
+        let vary = headers
+            .get(VARY)
+            .and_then(|v| v.to_str().ok())
+            .map_or_else(|| key_header.to_owned(), |v| format!("{v}, {key_header}"));
+        if let Ok(value) = HeaderValue::from_str(&vary) {
+            headers.insert(VARY, value);
+        }
+    }
+    if if_none_match.is_some_and(|value| none_match(value, &etag)) {
+        *response.status_mut() = StatusCode::NOT_MODIFIED;
+        *response.body_mut() = Bytes::new();
+        let headers = response.headers_mut();
+        for name in [CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE] {
+            headers.remove(name);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(body: &'static [u8]) -> Response<Bytes> {
+        let mut response = Response::new(Bytes::from_static(body));
+        response
+            .headers_mut()
+            .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+        response
+    }
+
+    #[test]
+    fn entity_tags_follow_the_body_and_its_coding() {
+        let tag = entity_tag(b"{\"status\":\"success\"}", None);
+        assert_eq!(tag.len(), 34);
+        assert!(tag.starts_with('"') && tag.ends_with('"'));
+        assert_eq!(tag, entity_tag(b"{\"status\":\"success\"}", None));
+        assert_ne!(tag, entity_tag(b"{\"status\":\"success\" }", None));
+        let gzip = entity_tag(b"{\"status\":\"success\"}", Some("gzip"));
+        assert_eq!(gzip, format!("{}-gzip\"", &tag[..tag.len() - 1]));
+    }
+
+    #[test]
+    fn if_none_match_uses_the_weak_comparison() {
+        let tag = "\"abc\"";
+        assert!(none_match("\"abc\"", tag));
+        assert!(none_match("W/\"abc\"", tag));
+        assert!(none_match("\"x\", \"abc\"", tag));
+        assert!(none_match(" * ", tag));
+        assert!(!none_match("\"abcd\"", tag));
+        assert!(!none_match("\"x\"", tag));
+    }
+
+    #[test]
+    fn a_matching_tag_turns_the_answer_into_a_bodyless_304() {
+        let mut response = ok(b"{}");
+        apply(
+            &mut response,
+            CachePolicy::PrivateRevalidate,
+            b"{}",
+            None,
+            Some("X-API-Key"),
+        );
+        assert_eq!(response.status(), StatusCode::OK);
+        assert_eq!(response.headers()[CACHE_CONTROL], "private, no-cache");
+        assert_eq!(response.headers()[VARY], "X-API-Key");
+        let etag = response.headers()[ETAG].to_str().unwrap().to_owned();
+
+        let mut again = ok(b"{}");
+        again
+            .headers_mut()
+            .insert(VARY, HeaderValue::from_static("Accept-Encoding"));
+        apply(
+            &mut again,
+            CachePolicy::PrivateRevalidate,
+            b"{}",
+            Some(&etag),
+            Some("X-API-Key"),
+        );
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert!(again.body().is_empty());
+        assert_eq!(again.headers()[ETAG], etag.as_str());
+        assert_eq!(again.headers()[VARY], "Accept-Encoding, X-API-Key");
+
+        let mut changed = ok(b"{\"a\":1}");
+        apply(
+            &mut changed,
+            CachePolicy::Public,
+            b"{\"a\":1}",
+            Some(&etag),
+            None,
+        );
+        assert_eq!(changed.status(), StatusCode::OK);
+        assert_eq!(
+            changed.headers()[CACHE_CONTROL],
+            format!("public, max-age={PUBLIC_MAX_AGE_SECONDS}").as_str()
+        );
+        assert!(!changed.headers().contains_key(VARY));
+    }
+
+    #[test]
+    fn errors_are_left_alone() {
+        let mut response = ok(b"{}");
+        *response.status_mut() = StatusCode::TOO_MANY_REQUESTS;
+        apply(&mut response, CachePolicy::Public, b"{}", Some("*"), None);
+        assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+        assert_eq!(response.headers()[CACHE_CONTROL], "no-store");
+        assert!(!response.headers().contains_key(ETAG));
+    }
+}
