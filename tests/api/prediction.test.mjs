@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { revokeKey } from '../../scripts/keys.mjs';
 import { openApiValidator } from '../support/openapi.mjs';
+import { fieldPaths, orderProblems } from '../support/spec.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const CLOCK = '2022-01-03';
@@ -290,4 +291,24 @@ describe('quotas', () => {
     const live = await call('GET', '/v1/classes', { key: keys.enterprise });
     assert.equal(live.status, 429);
   });
+});
+
+test('members come out in the order the specification\'s tables list them, status first', async () => {
+  const cases = [
+    ['Prediction (POST /predict', 'POST', '/v1/predict', TORONTO],
+    ['Batch result', 'POST', '/v1/predict/batch', { locations: [TORONTO, HOUSTON] }],
+    ['Route analysis', 'POST', '/v1/route/risk', { waypoints: [TORONTO, { latitude: 43.66, longitude: -79.39 }] }],
+    ['City record', 'GET', '/v1/cities', undefined, (b) => b.cities[0]],
+    ['Coverage record', 'GET', '/v1/coverage?city=city_ca_tor'],
+    ['Prediction range record', 'GET', `/v1/prediction/range?latitude=${TORONTO.latitude}&longitude=${TORONTO.longitude}`],
+    ['Health record', 'GET', '/v1/health'],
+    ['Errors', 'POST', '/v1/predict', { latitude: 95, longitude: 0 }],
+  ];
+  for (const [heading, method, path, body, pick = (b) => b] of cases) {
+    const paths = fieldPaths('prediction-api.md', heading);
+    assert.ok(paths.length >= 4, `${heading}: ${paths}`);
+    const { body: answer } = await call(method, path, { key: keys.live, body });
+    assert.deepEqual(orderProblems(pick(answer), paths), [], heading);
+    if (paths[0] === 'status') assert.equal(Object.keys(answer)[0], 'status', heading);
+  }
 });

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { openApiValidator } from '../support/openapi.mjs';
+import { fieldPaths, orderProblems } from '../support/spec.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
 
@@ -309,6 +310,23 @@ describe('keys, origins and compression', () => {
     const route = await raw('POST', '/route', { 'x-api-key': keys.live, 'content-type': 'application/json' }, { origin: UNION, destination: CHRISTIE_PITS });
     assert.equal(route.headers['cache-control'], 'no-store');
     assert.equal(route.headers.etag, undefined);
+  });
+
+  test('members come out in the order the specification\'s tables list them, status first', async () => {
+    const lookup = await call('POST', '/hexes/lookup', { body: { ...UNION, ring: 1 } });
+    const cases = [
+      ['Hex config', 'GET', '/hexes/config'],
+      ['Hex score row', 'POST', '/hexes/score', { hexIds: [lookup.body.center] }, (b) => (Array.isArray(b) ? b[0] : b.results?.[0] ?? b)],
+      ['Cell breakdown', 'GET', `/hexes/breakdown?h3=${lookup.body.center}`],
+      ['Route response', 'POST', '/route', { origin: UNION, destination: CHRISTIE_PITS }],
+    ];
+    for (const [heading, method, path, body, pick = (b) => b] of cases) {
+      const paths = fieldPaths('router-api.md', heading);
+      assert.ok(paths.length >= 2, `${heading}: ${paths}`);
+      const { body: answer } = await call(method, path, { body });
+      assert.deepEqual(orderProblems(pick(answer), paths), [], heading);
+      if (!Array.isArray(answer)) assert.equal(Object.keys(answer)[0], 'status', heading);
+    }
   });
 
   test('router quotas count like the prediction API', async () => {

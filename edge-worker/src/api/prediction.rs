@@ -185,9 +185,13 @@ pub fn coverage(atlas: &Atlas, city: Option<&str>) -> Result<Value, ApiError> {
             .with("valid_values", known)
             .with("suggestion", "See GET /v1/cities for the covered cities.")
     })?;
-    let mut record = coverage_record(model);
-    record["status"] = json!("success");
-    Ok(record)
+    // `status` first, as the specification's coverage record shows it.
+    let mut answer = serde_json::Map::new();
+    answer.insert("status".into(), json!("success"));
+    if let Value::Object(record) = coverage_record(model) {
+        answer.extend(record);
+    }
+    Ok(Value::Object(answer))
 }
 
 /// `GET /v1/classes`.

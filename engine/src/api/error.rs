@@ -1,6 +1,7 @@
 //! The errors of every request: one typed code shared by both HTTP APIs and the
 //! npm package, and the field, index and context that go in `details`.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -91,9 +92,10 @@ pub struct QueryError {
     /// Distance to the network, for points too far to snap.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_m: Option<f64>,
-    /// Further context (for example `limit`, `count`, `resolution`).
+    /// Further context (for example `limit`, `count`, `resolution`); boxed so that
+    /// `Result<_, QueryError>` stays small on the happy path.
     #[serde(flatten)]
-    pub extra: Map<String, Value>,
+    pub extra: Box<Map<String, Value>>,
 }
 
 impl QueryError {
@@ -106,7 +108,7 @@ impl QueryError {
             field: field.into(),
             index: None,
             distance_m: None,
-            extra: Map::new(),
+            extra: Box::default(),
         }
     }
 
@@ -152,7 +154,7 @@ impl QueryError {
             details.insert("distanceM".into(), distance.into());
             details.insert("maxSnapDistanceM".into(), MAX_SNAP_DISTANCE_M.into());
         }
-        for (key, value) in &self.extra {
+        for (key, value) in self.extra.iter() {
             details.insert(key.clone(), value.clone());
         }
         details

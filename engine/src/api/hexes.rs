@@ -397,20 +397,27 @@ pub fn hexes_breakdown(
         .map_err(|e| QueryError::new(ErrorCode::InvalidRequest, "", format!("h3: {e}")).on("h3"))?;
     let scoring = scoring_from_params(params)?;
     scoring.params()?;
-    let mut body = match locate(atlas, cell) {
+    // `status` and the cell first, then the breakdown in the specification's order.
+    let mut body = Map::new();
+    body.insert("status".into(), json!("success"));
+    body.insert("h3".into(), json!(cell.to_string()));
+    let (breakdown, extra) = match locate(atlas, cell) {
         Some((index, city, position)) => {
             let mut cache = ScoreCache::new(&scoring, now)?;
             let (resolved, scores) = cache.get(atlas, index)?;
-            let mut body = breakdown_object(city, position, resolved, scores);
-            body["city"] = json!(city.artifact().city.code);
-            body["modifiers"] = modifiers(resolved, city);
-            body
+            body.insert("city".into(), json!(city.artifact().city.code));
+            let breakdown = breakdown_object(city, position, resolved, scores);
+            (breakdown, Some(modifiers(resolved, city)))
         }
-        None => no_data_breakdown(),
+        None => (no_data_breakdown(), None),
     };
-    body["status"] = json!("success");
-    body["h3"] = json!(cell.to_string());
-    Ok(body)
+    if let Value::Object(breakdown) = breakdown {
+        body.extend(breakdown);
+    }
+    if let Some(modifiers) = extra {
+        body.insert("modifiers".into(), modifiers);
+    }
+    Ok(Value::Object(body))
 }
 
 fn box_side(params: &Map<String, Value>, name: &str, range: f64) -> Result<f64, QueryError> {

@@ -26,9 +26,15 @@ pub(super) fn parse<T: for<'de> Deserialize<'de>>(
 }
 
 pub(super) fn with_status(value: impl serde::Serialize) -> Value {
-    let mut body = serde_json::to_value(value).unwrap_or(Value::Null);
-    if let Value::Object(map) = &mut body {
-        map.insert("status".into(), json!("success"));
+    match serde_json::to_value(value).unwrap_or(Value::Null) {
+        // `status` first, then the answer's members in their own order, as the
+        // specifications show them.
+        Value::Object(map) => {
+            let mut body = Map::with_capacity(map.len() + 1);
+            body.insert("status".into(), json!("success"));
+            body.extend(map.into_iter().filter(|(k, _)| k != "status"));
+            Value::Object(body)
+        }
+        other => other,
     }
-    body
 }

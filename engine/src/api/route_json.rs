@@ -66,8 +66,9 @@ impl Serialize for RouteAnswer {
         out.serialize_field("alpha", &self.alpha)?;
         out.serialize_field("origin", &self.origin)?;
         out.serialize_field("destination", &self.destination)?;
-        out.serialize_field("hexPath", &CellIds(&self.best.evaluation.hex_path))?;
+        // The specification's route table names `best.geometry` before `hexPath`.
         out.serialize_field("best", &self.best)?;
+        out.serialize_field("hexPath", &CellIds(&self.best.evaluation.hex_path))?;
         out.serialize_field("alternatives", &self.alternatives)?;
         out.end()
     }
