@@ -101,6 +101,12 @@ pub fn scaled(rates: &ClassRates, level: f64) -> ClassRates {
     rates.map(|r| r * level)
 }
 
+/// A week's rates, every cell's multiplied by `level`.
+#[must_use]
+pub fn scaled_week(week: &[ClassRates], level: f64) -> Vec<ClassRates> {
+    week.iter().map(|r| scaled(r, level)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -154,8 +154,10 @@ struct Forecasts {
     dispersion: Vec<Dispersion>,
     rows: Vec<BacktestRow>,
     boards: Boards,
-    /// The recent-level factor of each backtest week, then the served one.
+    /// The recent-level factor of each backtest week.
     levels: Vec<f64>,
+    /// The recent-level factor of the served forecasts.
+    served_level: f64,
 }
 
 fn with_probabilities(rates: Vec<ClassRates>) -> Vec<(ClassRates, OutcomeProbabilities)> {
@@ -165,11 +167,14 @@ fn with_probabilities(rates: Vec<ClassRates>) -> Vec<(ClassRates, OutcomeProbabi
         .collect()
 }
 
-/// Whether each cell of week `t` was quiet (no incident of any class).
-fn quiet_cells(counts: &WeeklyCounts, t: usize) -> Vec<bool> {
-    (0..counts.cells)
-        .map(|i| counts.cell_week(t, i).iter().all(|&n| n == 0))
-        .collect()
+/// Whether each cell of a week's observed counts was quiet (no incident of any class).
+fn quiet_cells(observed: &[[u16; CLASSES]]) -> Vec<bool> {
+    observed.iter().map(|n| n.iter().all(|&c| c == 0)).collect()
+}
+
+/// Every cell's counts of week `t`.
+fn observed_week(counts: &WeeklyCounts, t: usize) -> Vec<[u16; CLASSES]> {
+    (0..counts.cells).map(|i| counts.cell_week(t, i)).collect()
 }
 
 /// The first week of the run-in: the [`LEVEL_WINDOW`] weeks before the backtest,
@@ -201,7 +206,8 @@ fn forecast_range(
         dispersion: Vec::with_capacity(weeks - start + horizon),
         rows: Vec::with_capacity((weeks - start) * counts.cells),
         boards: Boards::default(),
-        levels: Vec::with_capacity(weeks - start + 1),
+        levels: Vec::with_capacity(weeks - start),
+        served_level: 1.0,
     };
     let mut recent = RecentWeeks::default();
     let run_in = run_in_start(start, warmup);
@@ -209,7 +215,11 @@ fn forecast_range(
         let coefficients = model::fit(features, run_in, warmup);
         for t in run_in..start {
             let predicted = model::predict_week(features, &coefficients, t, t);
-            recent.push(predicted, coefficients.size, quiet_cells(counts, t));
+            recent.push(
+                predicted,
+                coefficients.size,
+                quiet_cells(&observed_week(counts, t)),
+            );
         }
     }
     for origin in (start..weeks).step_by(REFIT_EVERY) {
@@ -222,13 +232,9 @@ fn forecast_range(
         for t in origin..(origin + REFIT_EVERY).min(weeks) {
             let uncalibrated = model::predict_week(features, &coefficients, t, t);
             let level = recent.level();
-            let predicted: Vec<ClassRates> = uncalibrated
-                .iter()
-                .map(|r| level::scaled(r, level))
-                .collect();
-            recent.push(uncalibrated, coefficients.size, quiet_cells(counts, t));
-            let observed: Vec<[u16; CLASSES]> =
-                (0..counts.cells).map(|i| counts.cell_week(t, i)).collect();
+            let predicted = level::scaled_week(&uncalibrated, level);
+            let observed = observed_week(counts, t);
+            recent.push(uncalibrated, coefficients.size, quiet_cells(&observed));
             let model_week: Vec<(ClassRates, OutcomeProbabilities)> = predicted
                 .iter()
                 .map(|r| (*r, outcome_distribution_with(r, &coefficients.size)))
@@ -268,16 +274,11 @@ fn forecast_range(
     }
     progress.set_message(format!("{}: forecasting {horizon} weeks", city.name));
     let final_fit = model::fit(features, weeks, warmup);
-    let level = recent.level();
-    out.levels.push(level);
+    out.served_level = recent.level();
     for t in weeks..weeks + horizon {
         let uncalibrated = model::predict_week(features, &final_fit, t, weeks);
-        out.rates.push(
-            uncalibrated
-                .iter()
-                .map(|r| level::scaled(r, level))
-                .collect(),
-        );
+        out.rates
+            .push(level::scaled_week(&uncalibrated, out.served_level));
         out.dispersion.push(final_fit.size);
     }
     out
@@ -543,8 +544,8 @@ pub fn build_city_with(
             reliability: forecasts.boards.model.reliability.to_vec(),
             profile_choice,
             bands,
-            levels: forecasts.levels[..backtest].to_vec(),
-            served_level: forecasts.levels[backtest],
+            levels: forecasts.levels,
+            served_level: forecasts.served_level,
         },
         rows: forecasts.rows,
         cells: counts.cells,

@@ -59,6 +59,10 @@ pub enum TimeModifier {
     At(String),
 }
 
+/// Why an ISO time and `modifiers.week` together are refused.
+const TIME_NAMES_ITS_WEEK: &str =
+    "a time names its own week: give modifiers.week only with an hour of the week";
+
 /// The largest hour of the week.
 pub const MAX_HOUR_OF_WEEK: i64 = 167;
 
@@ -188,10 +192,7 @@ impl ScoringQuery {
         if let Some(time) = self.modifiers.as_ref().and_then(|m| m.time.as_ref()) {
             let week_too = self.modifiers.as_ref().is_some_and(|m| m.week.is_some());
             if matches!(checked_time(time, "modifiers.time")?, CheckedTime::At(_)) && week_too {
-                return Err(QueryError::invalid(
-                    "modifiers.time",
-                    "a time names its own week: give modifiers.week only with an hour of the week",
-                ));
+                return Err(QueryError::invalid("modifiers.time", TIME_NAMES_ITS_WEEK));
             }
         }
         Ok(ScoringParams {
@@ -207,7 +208,8 @@ impl ScoringQuery {
     }
 
     /// Resolves a route's `departAt` for a city: the forecast week and the local hour
-    /// of the week it names. An hour of the week takes its week as `resolve` does.
+    /// of the week it names. An hour of the week takes `resolved_week`, the week
+    /// [`Self::resolve`] found for the request.
     ///
     /// # Errors
     /// [`QueryError`] naming `departAt`: malformed, out of the city's range, or given
@@ -217,7 +219,7 @@ impl ScoringQuery {
         &self,
         model: &CityModel,
         depart_at: &TimeModifier,
-        now_utc_seconds: i64,
+        resolved_week: usize,
     ) -> Result<Departure, QueryError> {
         let modifiers = self.modifiers.as_ref();
         if modifiers.is_some_and(|m| m.time.is_some()) {
@@ -228,14 +230,11 @@ impl ScoringQuery {
         }
         match checked_time(depart_at, "departAt")? {
             CheckedTime::HourOfWeek(hour) => Ok(Departure {
-                week: self.resolve(model, now_utc_seconds)?.week,
+                week: resolved_week,
                 hour_of_week: f64::from(hour),
             }),
             CheckedTime::At(_) if modifiers.is_some_and(|m| m.week.is_some()) => {
-                Err(QueryError::invalid(
-                    "departAt",
-                    "a time names its own week: give modifiers.week only with an hour of the week",
-                ))
+                Err(QueryError::invalid("departAt", TIME_NAMES_ITS_WEEK))
             }
             CheckedTime::At(when) => {
                 let out_of_range = |message: String| {

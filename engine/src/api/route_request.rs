@@ -227,29 +227,12 @@ pub fn route(
             None,
         ),
         Some(time) => {
-            let departure = query.scoring.departure(model, time, now_utc_seconds)?;
-            let on_the_way = departure::scores_on_the_way(
-                model,
-                &scoring.params,
-                departure,
-                origin,
-                request.mode,
-                request.snap_to_roads,
-            )
-            .map_err(route_error)?;
-            let band_scored = |b: &BandOnTheWay| BandScored {
-                week_of: model.week_monday(b.week).to_string(),
-                time_window: window_label(model, TimeWindow::Band(b.band)),
-            };
-            let bands: Vec<BandScored> = on_the_way.bands.iter().map(band_scored).collect();
-            scored_with.week_of.clone_from(&bands[0].week_of);
-            scored_with.time_window.clone_from(&bands[0].time_window);
-            let answer = DepartAtAnswer {
-                hour_of_week: departure.hour_of_week,
-                speed_kmh: request.mode.speed_m_per_s() * 3.6,
-                bands,
-            };
-            (on_the_way.scores, Some(answer))
+            let (scores, answer) = scores_departing(model, query, &scoring, time, &request)?;
+            scored_with.week_of.clone_from(&answer.bands[0].week_of);
+            scored_with
+                .time_window
+                .clone_from(&answer.bands[0].time_window);
+            (scores, Some(answer))
         }
     };
     let answer = plan::route(model, &scores, &request).map_err(route_error)?;
@@ -258,6 +241,37 @@ pub fn route(
         depart_at,
         answer,
     })
+}
+
+/// The scores of a route leaving at `time` (`departAt`), each cell in the band it is
+/// reached, with the answer's account of them.
+fn scores_departing(
+    model: &CityModel,
+    query: &RouteQuery,
+    scoring: &Scoring,
+    time: &TimeModifier,
+    request: &RouteRequest,
+) -> Result<(CityScores, DepartAtAnswer), QueryError> {
+    let departure = query.scoring.departure(model, time, scoring.week)?;
+    let on_the_way = departure::scores_on_the_way(
+        model,
+        &scoring.params,
+        departure,
+        request.origin,
+        request.mode,
+        request.snap_to_roads,
+    )
+    .map_err(route_error)?;
+    let band_scored = |b: &BandOnTheWay| BandScored {
+        week_of: model.week_monday(b.week).to_string(),
+        time_window: window_label(model, TimeWindow::Band(b.band)),
+    };
+    let answer = DepartAtAnswer {
+        hour_of_week: departure.hour_of_week,
+        speed_kmh: request.mode.speed_m_per_s() * 3.6,
+        bands: on_the_way.bands.iter().map(band_scored).collect(),
+    };
+    Ok((on_the_way.scores, answer))
 }
 
 /// A GeoJSON LineString.
