@@ -130,6 +130,12 @@ function http() {
       r.name, r.rps.toFixed(0), `${(100 * r.rps / base).toFixed(0)}%`, ms(r.avg), ms(r.p50), ms(r.p99), r.errors,
     ])),
   ];
+  if (run.latency) {
+    const [noop, predict] = run.latency;
+    lines.push('', `Unloaded: ${noop.n} requests of each, one at a time, the two taking turns.`, '',
+      table(['route', 'median ms', 'p90 ms'], run.latency.map((l) => [l.name, ms(l.median_ms), ms(l.p90_ms)])),
+      '', `Median of POST /v1/predict minus the no-op's: **${ms(predict.median_ms - noop.median_ms)} ms** (aim: at most 3 ms).`);
+  }
   if (direct) {
     const perRequest = (route) => {
       const match = run.results.find((r) => r.name === route);

@@ -1,14 +1,17 @@
 // HTTP benchmark of both APIs under `wrangler dev` (workerd) on loopback: wrk against
 // POST /v1/predict, a 100-location POST /v1/predict/batch, POST /hexes/score with 5000
-// ids, POST /hexes/lookup at ring 41, POST /route (Toronto, about 5 km) and the no-op
-// route of the same Worker, one after the other in one run. Prints a Markdown table
-// and writes build/bench/http.json (for bench/report.mjs).
-// wrk sends no Accept-Encoding, which wrangler dev passes on as accepting gzip, so
-// answers of 1 KiB or more go out compressed, as they would to a browser.
+// ids, POST /hexes/lookup at ring 41, POST /route (Toronto, about 5 km) and the
+// benchmark routes of the same Worker (the no-op; the key gate alone; the no-op
+// carrying as many bytes in and out as each 5,000-cell call), one after the other in
+// one run. First, unloaded: 200 requests one at a time, the no-op and POST
+// /v1/predict taking turns (so that both see the same moments of the machine), median
+// and p90 latency. Prints Markdown tables and writes build/bench/http.json (for
+// bench/report.mjs). wrk sends no Accept-Encoding, so every answer goes out plain
+// (the Worker follows the client's own header).
 //
 //   node bench/http/run.mjs [--seconds 15] [--connections 16] [--threads 2]
 import { execFile } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +55,15 @@ async function routerBodies() {
   write('score', { hexIds: disk.cells.slice(0, 5000).map((c) => c.h3) });
   write('lookup', { lat: 43.6532, lng: -79.3832, ring: 41 });
   write('route', { origin: { lat: 43.6453, lng: -79.3806 }, destination: { lat: 43.6645, lng: -79.4206 } });
+  // The plain answers' sizes, for the no-op that carries as many bytes.
+  for (const [name, pathname] of [['score', '/hexes/score'], ['lookup', '/hexes/lookup']]) {
+    const res = await fetch(`${worker.url}${pathname}`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'accept-encoding': 'identity' },
+      body: readFileSync(router[name]),
+    });
+    router[`${name}Bytes`] = (await res.arrayBuffer()).byteLength;
+  }
 }
 
 function parse(output) {
@@ -74,28 +86,66 @@ async function wrk(name, url, body, keyHeader = 'authorization') {
   return { name, ...parse(stdout) };
 }
 
+/** `count` requests one at a time, alternating `calls`; per call, the latency in ms. */
+async function unloaded(calls, count) {
+  const times = calls.map(() => []);
+  for (let i = 0; i < count * calls.length; i++) {
+    const which = i % calls.length;
+    const { url, init } = calls[which];
+    const start = process.hrtime.bigint();
+    const res = await fetch(url, init);
+    await res.arrayBuffer();
+    const ms = Number(process.hrtime.bigint() - start) / 1e6;
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+    times[which].push(ms);
+  }
+  const at = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return calls.map((call, i) => {
+    const sorted = times[i].sort((a, b) => a - b);
+    return { name: call.name, n: sorted.length, median_ms: at(sorted, 0.5), p90_ms: at(sorted, 0.9) };
+  });
+}
+
 try {
+  const predictInit = {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ latitude: 43.6532, longitude: -79.3832 }),
+  };
+  const latencyCalls = [
+    { name: 'no-op (GET /__bench/noop)', url: `${worker.url}/__bench/noop`, init: {} },
+    { name: 'POST /v1/predict', url: `${worker.url}/v1/predict`, init: predictInit },
+  ];
+  await unloaded(latencyCalls, 20); // warm-up
+  const latency = await unloaded(latencyCalls, 200);
   const results = [
     await wrk('no-op (GET /__bench/noop)', `${worker.url}/__bench/noop`),
+    await wrk('key gate only (GET /__bench/gate)', `${worker.url}/__bench/gate`),
     await wrk('POST /v1/predict', `${worker.url}/v1/predict`, single),
     await wrk('POST /v1/predict/batch (100 locations)', `${worker.url}/v1/predict/batch`, batch),
   ];
   await routerBodies();
   results.push(
+    await wrk(`no-op carrying the score call's bytes (same body in, ${router.scoreBytes} bytes out)`,
+      `${worker.url}/__bench/noop?size=${router.scoreBytes}`, router.score, 'x-api-key'),
     await wrk('POST /hexes/score (5000 ids)', `${worker.url}/hexes/score`, router.score, 'x-api-key'),
+    await wrk(`no-op carrying the lookup's bytes (same body in, ${router.lookupBytes} bytes out)`,
+      `${worker.url}/__bench/noop?size=${router.lookupBytes}`, router.lookup, 'x-api-key'),
     await wrk('POST /hexes/lookup (ring 41)', `${worker.url}/hexes/lookup`, router.lookup, 'x-api-key'),
     await wrk('POST /route (Toronto, 5 km)', `${worker.url}/route`, router.route, 'x-api-key'),
   );
   const base = results[0].rps;
   const out = path.join(here, '../../build/bench');
   mkdirSync(out, { recursive: true });
-  writeFileSync(path.join(out, 'http.json'), JSON.stringify({ threads, connections, seconds, results }, null, 2));
+  writeFileSync(path.join(out, 'http.json'), JSON.stringify({ threads, connections, seconds, results, latency }, null, 2));
   console.log(`wrk -t${threads} -c${connections} -d${seconds}s, ${new Date().toISOString().slice(0, 10)}, ${os.cpus().length} cores\n`);
   console.log('| route | requests/s | vs no-op | mean latency (ms) | p50 (ms) | p99 (ms) | non-2xx |');
   console.log('|---|---|---|---|---|---|---|');
   for (const r of results) {
     console.log(`| ${r.name} | ${r.rps.toFixed(0)} | ${(100 * r.rps / base).toFixed(0)}% | ${r.avg.toFixed(2)} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} |`);
   }
+  console.log('\n| unloaded, one at a time | n | median ms | p90 ms |\n|---|---|---|---|');
+  for (const l of latency) console.log(`| ${l.name} | ${l.n} | ${l.median_ms.toFixed(2)} | ${l.p90_ms.toFixed(2)} |`);
 } finally {
   await worker.stop();
 }

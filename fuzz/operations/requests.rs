@@ -38,11 +38,23 @@ pub(crate) enum Refusal {
     Edge(hexrisk_edge::api::ApiError),
 }
 
+/// An engine answer serialised as the Worker sends it, so that the fuzzer reaches
+/// the serialisers too (the list answers have their own); one that does not
+/// serialise is a bug.
+fn engine<T: serde::Serialize>(result: Result<T, api::QueryError>) -> Result<(), Refusal> {
+    let answer = result.map_err(Refusal::Engine)?;
+    let bytes = serde_json::to_vec(&answer);
+    assert!(
+        bytes.is_ok(),
+        "an answer that does not serialise: {bytes:?}"
+    );
+    Ok(())
+}
+
 /// Runs operation `which % OPERATIONS` on `body`: `Ok` for an answer, or the error.
 pub(crate) fn run(atlas: &Atlas, which: u8, body: &Map<String, Value>) -> Result<(), Refusal> {
     let now = NOW;
     let at = chrono::DateTime::from_timestamp(now, 0).expect("a valid instant");
-    let engine = |result: Result<Value, api::QueryError>| result.map(drop).map_err(Refusal::Engine);
     match which % OPERATIONS {
         0 => engine(api::predict(atlas, body, now)),
         1 => prediction::predict_batch(atlas, body, at)

@@ -1,18 +1,15 @@
-//! What the API needs from its environment: the key store, the quota counters and
-//! the model files. The Worker implements it over D1, Durable Objects and R2; tests
+//! What the API needs from its environment: the key gates, the key store and the
+//! model files. The Worker implements it over Durable Objects, D1 and R2; tests
 //! implement it in memory.
 
-use chrono::NaiveDate;
-
-use super::keys::KeyRecord;
+use super::gate::{Admission, GateRequest};
 use super::models::ModelStore;
-use super::quota::QuotaState;
 
 /// A failure of a dependency (store, counter or model files).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{component} unavailable: {reason}")]
 pub struct BackendError {
-    /// `database`, `quota` or `models`.
+    /// `database`, `keys` (a key's gate) or `models`.
     pub component: &'static str,
     /// What went wrong (logged through [`Backend::log_failure`], never sent to
     /// clients).
@@ -33,11 +30,10 @@ impl BackendError {
 /// The environment of the API.
 #[allow(async_fn_in_trait)] // used single-threaded, on workerd and in tests
 pub trait Backend {
-    /// The key whose SHA-256 digest is `digest`, if any.
-    async fn key_by_digest(&self, digest: &str) -> Result<Option<KeyRecord>, BackendError>;
-
-    /// Counts one request of `key` on UTC day `day` against its daily limit.
-    async fn consume(&self, key: &KeyRecord, day: NaiveDate) -> Result<QuotaState, BackendError>;
+    /// Asks the gate of the key whose digest is `request.digest` to check and count
+    /// one request ([`super::gate::admit`]): the one storage round trip of an
+    /// authenticated request.
+    async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError>;
 
     /// A file of the model bucket (`manifest.json`, `<code>/<version>.hxrk`), `None`
     /// when there is no such file; a file larger than `limit` bytes is an error, found
@@ -54,6 +50,10 @@ pub trait Backend {
     /// bytes of output. The Worker uses the runtime's `DecompressionStream` (native
     /// code, several times faster than inflating in wasm).
     async fn inflate_zlib(&self, compressed: &[u8], limit: usize) -> Result<Vec<u8>, BackendError>;
+
+    /// Waits `ms` milliseconds on this request's own timer (a request waiting for
+    /// another request's read looks again after each pause).
+    async fn pause(&self, ms: u32);
 
     /// The isolate's model store, which reads through [`Backend::read_model_file`].
     fn models(&self) -> &ModelStore;

@@ -9,12 +9,14 @@ use http::header::{
     ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, IF_NONE_MATCH, ORIGIN,
 };
 use http::{Method, Request, Response, StatusCode};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use hexrisk_engine::api as engine;
 
 use super::backend::{Backend, BackendError};
+use super::body::Body;
 use super::caching::{self, CachePolicy};
+use super::gate::{Admission, GateRequest};
 use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyKind, KeyRecord};
 use super::models::needs::{self, Reach};
@@ -37,7 +39,8 @@ pub struct RequestContext {
     /// The forecasting clock: which week is "current". Equal to `now` unless pinned
     /// for replay (`HEXRISK_CLOCK`).
     pub forecast_now: DateTime<Utc>,
-    /// Whether `GET /__bench/noop` answers (benchmark runs only; `HEXRISK_BENCH_NOOP=1`).
+    /// Whether the benchmark routes `/__bench/noop` and `/__bench/gate` answer
+    /// (benchmark runs only; `HEXRISK_BENCH_NOOP=1`).
     pub bench_noop: bool,
 }
 
@@ -241,7 +244,7 @@ async fn service_health<B: Backend>(backend: &B, now: DateTime<Utc>) -> ServiceH
 }
 
 /// Checks the key (and, for the router, the browser origin) and counts the
-/// request; returns the key and the quota state.
+/// request, in one call to the key's gate; returns the key and the quota state.
 async fn authenticate<B: Backend>(
     request: &Request<Bytes>,
     api: Api,
@@ -257,29 +260,26 @@ async fn authenticate<B: Backend>(
     if presented.kind().is_none() {
         return Err(response::error(&keys::invalid_key(&presented)));
     }
-    let digest = presented.digest();
-    let record = backend
-        .key_by_digest(&digest)
-        .await
-        .map_err(|e| response::error(&internal(backend, &e)))?
-        .filter(|r| r.is_usable(now))
-        .ok_or_else(|| response::error(&keys::invalid_key(&presented)))?;
-    if let Some(origin) = header(ORIGIN.as_str()) {
-        // Only router keys carry allowlists; a browser may not use another's key.
-        if api == Api::Router && !cors::origin_listed(&record.origins, origin) {
-            return Err(response::error(&cors::origin_refused(origin)));
+    // Only router keys carry allowlists; a browser may not use another's key.
+    let origin = header(ORIGIN.as_str()).filter(|_| api == Api::Router);
+    let asked = GateRequest {
+        digest: presented.digest(),
+        now,
+        origin: origin.map(str::to_owned),
+    };
+    match backend.admit(&asked).await {
+        Err(e) => Err(response::error(&internal(backend, &e))),
+        Ok(Admission::UnknownKey) => Err(response::error(&keys::invalid_key(&presented))),
+        Ok(Admission::OriginRefused) => Err(response::error(&cors::origin_refused(
+            origin.unwrap_or_default(),
+        ))),
+        Ok(Admission::Counted { quota: state, .. }) if !state.allowed => {
+            let mut answer = response::error(&quota::rate_limited(state, now));
+            add_headers(&mut answer, quota::headers(state, now));
+            Err(answer)
         }
+        Ok(Admission::Counted { record, quota }) => Ok((record, quota)),
     }
-    let state = backend
-        .consume(&record, quota::day_of(now))
-        .await
-        .map_err(|e| response::error(&internal(backend, &e)))?;
-    if !state.allowed {
-        let mut answer = response::error(&quota::rate_limited(state, now));
-        add_headers(&mut answer, quota::headers(state, now));
-        return Err(answer);
-    }
-    Ok((record, state))
 }
 
 fn add_headers(response: &mut Response<Bytes>, headers: Vec<(&'static str, HeaderValue)>) {
@@ -292,8 +292,8 @@ fn add_headers(response: &mut Response<Bytes>, headers: Vec<(&'static str, Heade
 /// or the engine's operations.
 fn uncounted<E: Into<ApiError>>(
     result: Result<Value, E>,
-) -> Result<(Value, Option<usize>), ApiError> {
-    result.map(|body| (body, None)).map_err(Into::into)
+) -> Result<(Body, Option<usize>), ApiError> {
+    result.map(|body| (body.into(), None)).map_err(Into::into)
 }
 
 /// The `Hexrisk-Model-Version` header: `<code>=<version>` of each city the answer
@@ -316,7 +316,7 @@ async fn run<B: Backend>(
     backend: &B,
     ctx: RequestContext,
     versions: &mut Option<HeaderValue>,
-) -> Result<(Value, Option<usize>), ApiError> {
+) -> Result<(Body, Option<usize>), ApiError> {
     let query = input::query_pairs(request.uri().query());
     let now = ctx.forecast_now;
     let read_body = || -> Result<_, ApiError> {
@@ -330,9 +330,9 @@ async fn run<B: Backend>(
     // Parsed once: the cities a request needs are found in the body its handler reads.
     let mut parsed = (request.method() == Method::POST).then(read_body);
     match endpoint {
-        Endpoint::Classes => return Ok((prediction::classes(), None)),
-        Endpoint::HexesConfig => return Ok((engine::hexes_config(), None)),
-        Endpoint::RouteConfig => return Ok((engine::route_config(), None)),
+        Endpoint::Classes => return Ok((prediction::classes().into(), None)),
+        Endpoint::HexesConfig => return Ok((engine::hexes_config().into(), None)),
+        Endpoint::RouteConfig => return Ok((engine::route_config().into(), None)),
         _ => {}
     }
     let Some(reach) = endpoint.reach() else {
@@ -362,7 +362,7 @@ async fn run<B: Backend>(
         Endpoint::Predict => uncounted(engine::predict(atlas, &body()?, seconds)),
         Endpoint::PredictBatch => uncounted(prediction::predict_batch(atlas, &body()?, now)),
         Endpoint::RouteRisk => uncounted(prediction::route_risk(atlas, &body()?, now)),
-        Endpoint::Cities => Ok((prediction::cities(atlas, now), None)),
+        Endpoint::Cities => Ok((prediction::cities(atlas, now).into(), None)),
         Endpoint::Coverage => uncounted(prediction::coverage(
             atlas,
             input::query_param(&query, "city"),
@@ -370,23 +370,23 @@ async fn run<B: Backend>(
         Endpoint::PredictionRange => uncounted(prediction::prediction_range(atlas, &query, now)),
         Endpoint::HexesScore => {
             let rows = engine::hexes_score(atlas, &body()?, seconds)?;
-            let count = rows.as_array().map(Vec::len);
-            Ok((rows, count))
+            let count = rows.len();
+            Ok((Body::ScoreRows(rows), Some(count)))
         }
         Endpoint::HexesLookup => {
             let ring = engine::hexes_lookup(atlas, &body()?, seconds)?;
-            let count = ring["count"].as_u64().map(|c| c as usize);
-            Ok((ring, count))
+            let count = ring.count();
+            Ok((Body::RingLookup(ring), Some(count)))
         }
         Endpoint::HexesBreakdown => uncounted(engine::hexes_breakdown(atlas, &params(), seconds)),
         Endpoint::HexesAll => {
             let (hexes, count) = engine::hexes_all(atlas, &params(), seconds)?;
-            Ok((hexes, Some(count)))
+            Ok((hexes.into(), Some(count)))
         }
         Endpoint::Route => uncounted(engine::route(atlas, &body()?, seconds)),
         Endpoint::Evaluate => uncounted(engine::evaluate(atlas, &body()?, seconds)),
         Endpoint::EvaluateHexPath => uncounted(engine::evaluate_hex_path(atlas, &body()?, seconds)),
-        Endpoint::PrecinctsStatus => Ok((engine::precincts_status(atlas), None)),
+        Endpoint::PrecinctsStatus => Ok((engine::precincts_status(atlas).into(), None)),
         Endpoint::PrecinctsAllScores => {
             uncounted(engine::precincts_all_scores(atlas, &params(), seconds))
         }
@@ -446,12 +446,8 @@ async fn answer<B: Backend>(
     backend: &B,
 ) -> Response<Bytes> {
     let path = request.uri().path();
-    if ctx.bench_noop && path == "/__bench/noop" {
-        // The cheapest answer the Worker can give: the baseline of the HTTP benchmarks.
-        return response::json_bytes(
-            StatusCode::OK,
-            Bytes::from_static(b"{\"status\":\"success\"}"),
-        );
+    if ctx.bench_noop && path.starts_with("/__bench/") {
+        return bench_answer(request, backend, ctx.now).await;
     }
     let origin = request.headers().get(ORIGIN).and_then(|v| v.to_str().ok());
     if request.method() == Method::OPTIONS {
@@ -499,13 +495,9 @@ async fn answer<B: Backend>(
     };
     let mut versions = None;
     let mut answer = match run(endpoint, request, backend, ctx, &mut versions).await {
-        Ok((mut body, hex_count)) => {
-            if key.kind == KeyKind::Sandbox
-                && let Value::Object(map) = &mut body
-            {
-                map.insert("sandbox_mode".into(), json!(true));
-            }
-            let mut answer = response::json(StatusCode::OK, &body);
+        Ok((body, hex_count)) => {
+            let mut answer =
+                response::json_bytes(StatusCode::OK, body.to_json(key.kind == KeyKind::Sandbox));
             if let Some(policy) = endpoint.cache_policy() {
                 answer.extensions_mut().insert(Cacheable {
                     policy,
@@ -533,6 +525,47 @@ async fn answer<B: Backend>(
         add_headers(&mut answer, cors::allow_headers(origin));
     }
     answer
+}
+
+/// Largest body `/__bench/noop?size=N` makes.
+const BENCH_MAX_SIZE: usize = 1 << 20;
+
+/// The benchmark routes (`HEXRISK_BENCH_NOOP=1` only), the baselines of the HTTP
+/// benchmarks: `/__bench/noop` is the cheapest answer the Worker can give, and with
+/// `?size=N` an answer of N bytes (what the platform costs to carry an answer that
+/// large); `/__bench/gate` adds the key's gate (what one authenticated request costs
+/// before any model work).
+async fn bench_answer<B: Backend>(
+    request: &Request<Bytes>,
+    backend: &B,
+    now: DateTime<Utc>,
+) -> Response<Bytes> {
+    const SUCCESS: &[u8] = b"{\"status\":\"success\"}";
+    match request.uri().path() {
+        "/__bench/noop" => {
+            let query = input::query_pairs(request.uri().query());
+            let size = input::query_param(&query, "size")
+                .and_then(|s| s.parse::<usize>().ok())
+                .map_or(0, |s| s.min(BENCH_MAX_SIZE));
+            if size <= SUCCESS.len() + 10 {
+                return response::json_bytes(StatusCode::OK, Bytes::from_static(SUCCESS));
+            }
+            // {"status":"success","pad":"xx…x"}, exactly `size` bytes.
+            let mut body = b"{\"status\":\"success\",\"pad\":\"".to_vec();
+            body.resize(size - 2, b'x');
+            body.extend_from_slice(b"\"}");
+            response::json_bytes(StatusCode::OK, Bytes::from(body))
+        }
+        "/__bench/gate" => match authenticate(request, Api::Prediction, backend, now).await {
+            Ok((_, state)) => {
+                let mut answer = response::json_bytes(StatusCode::OK, Bytes::from_static(SUCCESS));
+                add_headers(&mut answer, quota::headers(state, now));
+                answer
+            }
+            Err(answer) => answer,
+        },
+        path => response::error(&ApiError::not_found(path)),
+    }
 }
 
 fn allow_list(methods: &[Method]) -> String {

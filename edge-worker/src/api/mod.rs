@@ -1,11 +1,13 @@
 //! The HTTP API layer: request in, response out, no knowledge of workerd.
 
 pub mod backend;
+pub mod body;
 pub mod caching;
 pub mod clock;
 pub mod cors;
 pub mod dispatch;
 pub mod error;
+pub mod gate;
 #[cfg(test)]
 mod hardening;
 pub mod health;

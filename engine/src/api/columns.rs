@@ -1,11 +1,11 @@
 //! Scores of many cells at once, kept in columns.
 //!
-//! A map colours thousands of hexes per frame; building one object per cell (as the
-//! HTTP answers do) costs more than the scoring itself. [`ScoredCells`] keeps the
-//! cells, their safety scores and their colour indexes in three parallel vectors,
-//! which the npm package hands to JavaScript as typed arrays in one copy each. The
-//! router API's row answers ([`super::hexes_score`], [`super::hexes_lookup`]) are
-//! built from the same columns, so both forms always agree.
+//! A map colours thousands of hexes per frame; building one object per cell costs
+//! more than the scoring itself. [`ScoredCells`] keeps the cells, their safety scores
+//! and their colour indexes in three parallel vectors, which the npm package hands to
+//! JavaScript as typed arrays in one copy each. The router API's row answers
+//! ([`super::hexes_score`], [`super::hexes_lookup`]) are serialised from the same
+//! columns ([`super::ScoreRows`]), so both forms always agree.
 
 use alloc::vec::Vec;
 

@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use super::columns::{ScoreCache, ScoreMemo, ScoredCells, locate};
 use super::json::{param, parse};
 use super::options::{Modifiers, Scoring, ScoringQuery, TimeModifier, window_label};
+use super::score_rows::{RingLookup, ScoreRows};
 use super::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
 use crate::city::{Atlas, CityModel};
 use crate::forecast::CRIME_CLASSES;
@@ -42,25 +43,6 @@ fn cell_error(index: usize, err: &RingError) -> QueryError {
     api
 }
 
-/// The router API's rows (`{h3, safetyScore, colorIndex}`) of scored cells; no data
-/// is `null` and `-1`.
-fn score_rows(scored: &ScoredCells) -> Vec<Value> {
-    scored
-        .cells
-        .iter()
-        .zip(&scored.safety_scores)
-        .zip(&scored.color_indexes)
-        .map(|((cell, &safety), &colour)| {
-            let safety = if safety.is_nan() {
-                Value::Null
-            } else {
-                json!(safety)
-            };
-            json!({"h3": cell.to_string(), "safetyScore": safety, "colorIndex": colour})
-        })
-        .collect()
-}
-
 /// `GET /hexes/config`.
 #[must_use]
 pub fn hexes_config() -> Value {
@@ -84,7 +66,7 @@ pub fn hexes_score(
     atlas: &Atlas,
     body: &Map<String, Value>,
     now: i64,
-) -> Result<Value, QueryError> {
+) -> Result<ScoreRows, QueryError> {
     let ids = array(body, "hexIds")?;
     if ids.len() > MAX_SCORE_IDS {
         return Err(QueryError::new(
@@ -109,7 +91,7 @@ pub fn hexes_score(
         })
         .collect::<Result<Vec<_>, _>>()?;
     let scored = ScoredCells::score(atlas, cells, &scoring, now, &mut ScoreMemo::new())?;
-    Ok(Value::Array(score_rows(&scored)))
+    Ok(ScoreRows::new(scored))
 }
 
 /// Scores cells given as 64-bit H3 indexes, in order (the npm package's
@@ -309,7 +291,7 @@ pub fn hexes_lookup(
     atlas: &Atlas,
     body: &Map<String, Value>,
     now: i64,
-) -> Result<Value, QueryError> {
+) -> Result<RingLookup, QueryError> {
     let LookupRequest {
         centre,
         ring,
@@ -319,27 +301,24 @@ pub fn hexes_lookup(
     // One memo for the scores and the breakdowns: each city is scored once.
     let mut memo = ScoreMemo::new();
     let disk = ScoredCells::ring(atlas, centre, ring, &scoring, now, &mut memo)?;
-    let mut cells = score_rows(&disk);
-    if detail {
+    let cells = if detail {
         let mut cache = ScoreCache::with_memo(&scoring, now, &mut memo)?;
-        for (row, &cell) in cells.iter_mut().zip(&disk.cells) {
-            row["breakdown"] = match locate(atlas, cell) {
+        let breakdowns = disk
+            .cells
+            .iter()
+            .map(|&cell| match locate(atlas, cell) {
                 Some((index, city, position)) => {
                     let (scoring, scores) = cache.get(atlas, index)?;
-                    breakdown_object(city, position, scoring, scores)
+                    Ok(breakdown_object(city, position, scoring, scores))
                 }
-                None => no_data_breakdown(),
-            };
-        }
-    }
-    Ok(json!({
-        "status": "success",
-        "center": centre.to_string(),
-        "ring": ring,
-        "resolution": 8,
-        "count": cells.len(),
-        "cells": cells,
-    }))
+                None => Ok(no_data_breakdown()),
+            })
+            .collect::<Result<Vec<_>, QueryError>>()?;
+        ScoreRows::with_breakdowns(disk, breakdowns)
+    } else {
+        ScoreRows::new(disk)
+    };
+    Ok(RingLookup::new(centre, ring, cells))
 }
 
 /// Scoring options of a GET request: `intent`, `activeCodes` (comma-separated text or

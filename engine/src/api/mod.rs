@@ -19,6 +19,7 @@ mod precincts;
 pub mod prediction;
 mod route_json;
 pub mod route_request;
+mod score_rows;
 
 pub use columns::{ScoreMemo, ScoredCells};
 pub use error::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
@@ -29,3 +30,4 @@ pub use hexes::{
 pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
 pub use prediction::predict;
 pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};
+pub use score_rows::{RingLookup, ScoreRows};

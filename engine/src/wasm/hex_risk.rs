@@ -63,7 +63,7 @@ fn scored_cells(scored: &crate::api::ScoredCells) -> JsValue {
 
 impl HexRisk {
     /// Runs an `api` operation on a request object (`undefined` or `null` means `{}`).
-    fn call(
+    fn call<T: serde::Serialize>(
         &self,
         request: JsValue,
         now_ms: Option<f64>,
@@ -71,7 +71,7 @@ impl HexRisk {
             &crate::city::Atlas,
             &serde_json::Map<String, serde_json::Value>,
             i64,
-        ) -> Result<serde_json::Value, crate::api::QueryError>,
+        ) -> Result<T, crate::api::QueryError>,
     ) -> Result<JsValue, JsValue> {
         let body = request_object(request)?;
         let answer =

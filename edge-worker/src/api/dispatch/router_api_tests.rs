@@ -67,6 +67,7 @@ fn score_rows_follow_the_request_order_with_no_data_rows() {
         now(),
     )
     .unwrap();
+    let rows = serde_json::to_value(&rows).unwrap();
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), ids.len());
     for (row, id) in rows.iter().zip(&ids) {
@@ -134,6 +135,7 @@ fn score_options_are_checked_even_when_no_cell_is_covered() {
         .map(|cell| cell.to_string())
         .collect();
     let rows = hexes_score(&atlas(), &body(json!({"hexIds": ocean})), now()).unwrap();
+    let rows = serde_json::to_value(&rows).unwrap();
     assert!(
         rows.as_array()
             .unwrap()
@@ -169,6 +171,7 @@ fn lookups_return_the_ring_and_refuse_bad_rings_and_resolutions() {
             now(),
         )
         .unwrap();
+        let out = serde_json::to_value(&out).unwrap();
         assert_eq!(out["count"], n);
         assert_eq!(out["cells"].as_array().unwrap().len(), n);
         assert_eq!(out["cells"][0]["h3"], out["center"]);
@@ -179,6 +182,7 @@ fn lookups_return_the_ring_and_refuse_bad_rings_and_resolutions() {
         now(),
     )
     .unwrap();
+    let detail = serde_json::to_value(&detail).unwrap();
     let cells = detail["cells"].as_array().unwrap();
     assert!(cells.iter().any(|c| c["breakdown"]["hasData"] == true));
     assert!(

@@ -2,11 +2,13 @@
 //! methods, health, compression, and the backend and test helpers other tests share.
 
 use super::*;
+use crate::api::gate::DailyCount;
 use crate::api::keys::{PresentedKey, Tier};
 use crate::api::models::{ModelStore, StoreSettings};
 use crate::api::prediction::tests::{atlas, now};
 use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
 use hexrisk_engine::city::Atlas;
+use serde_json::json;
 use sha2::{Digest, Sha256};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -18,7 +20,8 @@ pub(crate) const DEMO_ORIGIN: &str = "http://127.0.0.1:8080";
 /// An in-memory backend that keeps the failures it is asked to log.
 pub(crate) struct Memory {
     pub(crate) keys: HashMap<String, KeyRecord>,
-    pub(crate) used: RefCell<HashMap<(String, chrono::NaiveDate), u32>>,
+    /// Each key's daily count, by digest, as its gate keeps it.
+    pub(crate) counts: RefCell<HashMap<String, DailyCount>>,
     /// The model bucket: file name to bytes.
     pub(crate) files: RefCell<HashMap<String, Vec<u8>>>,
     /// The bucket files read, in order.
@@ -26,13 +29,15 @@ pub(crate) struct Memory {
     pub(crate) store: ModelStore,
     /// The key store (keys, origins) answers.
     pub(crate) database_up: bool,
-    /// The quota counters answer.
-    pub(crate) quota_up: bool,
+    /// The key gates answer.
+    pub(crate) gates_up: bool,
     /// The failures passed to `log_failure`, in order.
     pub(crate) logged: RefCell<Vec<BackendError>>,
     /// Bucket reads wait once, as a network read would, so that concurrent requests
     /// interleave.
     pub(crate) slow_reads: bool,
+    /// The pauses requests took on their own timers.
+    pub(crate) pauses: std::cell::Cell<usize>,
 }
 
 /// A future that is pending once, then ready.
@@ -83,14 +88,15 @@ impl Memory {
         );
         Self {
             keys,
-            used: RefCell::new(HashMap::new()),
+            counts: RefCell::new(HashMap::new()),
             files: RefCell::new(bucket(&atlas())),
             reads: RefCell::new(Vec::new()),
             store: ModelStore::new(StoreSettings::default()),
             database_up: true,
-            quota_up: true,
+            gates_up: true,
             logged: RefCell::new(Vec::new()),
             slow_reads: false,
+            pauses: std::cell::Cell::new(0),
         }
     }
 
@@ -107,26 +113,17 @@ impl Memory {
 }
 
 impl Backend for Memory {
-    async fn key_by_digest(&self, digest: &str) -> Result<Option<KeyRecord>, BackendError> {
+    async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
+        if !self.gates_up {
+            return Err(BackendError::new("keys", "gate unreachable"));
+        }
+        // A gate reading a key record from a failing store.
         if !self.database_up {
             return Err(BackendError::new("database", "down"));
         }
-        Ok(self.keys.get(digest).cloned())
-    }
-
-    async fn consume(
-        &self,
-        key: &KeyRecord,
-        day: chrono::NaiveDate,
-    ) -> Result<quota::QuotaState, BackendError> {
-        if !self.quota_up {
-            return Err(BackendError::new("quota", "counter unreachable"));
-        }
-        let mut used = self.used.borrow_mut();
-        let count = used.entry((key.id.clone(), day)).or_default();
-        let state = quota::decide(*count, key.daily_limit);
-        *count = state.used;
-        Ok(state)
+        let mut counts = self.counts.borrow_mut();
+        let count = counts.entry(request.digest.clone()).or_default();
+        Ok(crate::api::gate::admit(self.keys.get(&request.digest), count, request).0)
     }
 
     async fn read_model_file(
@@ -156,6 +153,12 @@ impl Backend for Memory {
 
     async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError> {
         Ok(hex::encode(Sha256::digest(bytes)))
+    }
+
+    async fn pause(&self, _ms: u32) {
+        // Another task runs meanwhile, as another request would.
+        self.pauses.set(self.pauses.get() + 1);
+        YieldOnce(false).await;
     }
 
     fn models(&self) -> &ModelStore {
@@ -319,12 +322,12 @@ fn posts_need_json_and_answer_predictions() {
     );
 }
 
-/// A backend with one dependency broken: `database`, `quota` or `models`.
+/// A backend with one dependency broken: `database`, `keys` (the gates) or `models`.
 fn broken(component: &str) -> Memory {
     let mut backend = Memory::new();
     match component {
         "database" => backend.database_up = false,
-        "quota" => backend.quota_up = false,
+        "keys" => backend.gates_up = false,
         "models" => backend = backend.without_models(),
         other => panic!("no component {other}"),
     }
@@ -335,7 +338,7 @@ fn broken(component: &str) -> Memory {
 fn failures_of_dependencies_are_500_without_detail_and_logged_once_with_the_cause() {
     for (component, reason) in [
         ("database", "down"),
-        ("quota", "counter unreachable"),
+        ("keys", "gate unreachable"),
         ("models", "manifest.json is missing"),
     ] {
         for (uri, key) in [
@@ -440,20 +443,44 @@ fn the_openapi_document_is_served_without_a_key_and_covers_every_endpoint() {
 }
 
 #[test]
-fn the_benchmark_noop_exists_only_when_enabled() {
+fn the_benchmark_routes_exist_only_when_enabled() {
     let backend = Memory::new();
-    let (status, _, _) = get(&backend, "http://x/__bench/noop", None);
-    assert_eq!(status, 404);
-    let request = Request::builder()
-        .uri("http://x/__bench/noop")
-        .body(Bytes::new())
-        .unwrap();
     let enabled = RequestContext {
         bench_noop: true,
         ..ctx()
     };
-    let response = futures_executor::block_on(handle(&request, enabled, &backend));
-    assert_eq!(response.status(), StatusCode::OK);
+    let call = |uri: &str, ctx: RequestContext, key: Option<&str>| {
+        let mut request = Request::builder().uri(uri);
+        if let Some(key) = key {
+            request = request.header("authorization", format!("Bearer {key}"));
+        }
+        let request = request.body(Bytes::new()).unwrap();
+        futures_executor::block_on(handle(&request, ctx, &backend))
+    };
+    for uri in ["http://x/__bench/noop", "http://x/__bench/gate"] {
+        assert_eq!(call(uri, ctx(), Some(LIVE_KEY)).status(), 404, "{uri}");
+    }
+    assert_eq!(call("http://x/__bench/noop", enabled, None).status(), 200);
+    // An answer of the size asked for, valid JSON, up to the limit.
+    for (size, expected) in [(5_000, 5_000), (2 << 20, BENCH_MAX_SIZE)] {
+        let answer = call(&format!("http://x/__bench/noop?size={size}"), enabled, None);
+        let body: Value = serde_json::from_slice(answer.body()).unwrap();
+        assert_eq!(
+            (answer.body().len(), &body["status"]),
+            (expected, &json!("success"))
+        );
+    }
+    // The gate route asks the key's gate, as every authenticated request does.
+    assert_eq!(call("http://x/__bench/gate", enabled, None).status(), 401);
+    let counted = call("http://x/__bench/gate", enabled, Some(LIVE_KEY));
+    assert_eq!(counted.status(), 200);
+    assert!(
+        counted.headers()["ratelimit"]
+            .to_str()
+            .unwrap()
+            .contains(";r=9999;")
+    );
+    assert_eq!(call("http://x/__bench/other", enabled, None).status(), 404);
 }
 
 #[test]

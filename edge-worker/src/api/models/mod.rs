@@ -9,6 +9,13 @@
 //! (or, in an isolate that has not loaded it yet, the version the previous manifest
 //! named), and reports the failure in [`ModelStatus`] until a manifest replaces it.
 //! A manifest that cannot be read or is invalid leaves the previous one in force.
+//!
+//! A request that needs what another request of the isolate is already reading (a
+//! cold isolate's first manifest, a version being loaded) waits for it by checking
+//! again every [`WAIT_STEP_MS`] on its own timer ([`Backend::pause`]), never on a
+//! promise another request settles: workerd cancels a request whose only pending
+//! work belongs to another request, as hung (a 500 seen under load on a cold
+//! isolate before 2026-11-24).
 
 pub mod cache;
 pub mod needs;
@@ -18,7 +25,6 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use futures_channel::oneshot;
 use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
 use hexrisk_engine::city::{Atlas, CityModel};
 
@@ -34,6 +40,13 @@ pub const DEFAULT_MANIFEST_TTL_SECONDS: i64 = 30;
 
 /// Default number of decoded cities an isolate keeps.
 pub const DEFAULT_MAX_CITIES: usize = 8;
+
+/// Milliseconds between two looks of a request waiting for another request's read.
+pub const WAIT_STEP_MS: u32 = 5;
+
+/// Longest wait for another request's read, in steps (5 s): past it, the request
+/// reads for itself.
+const MAX_WAIT_STEPS: u32 = 1_000;
 
 /// The store's settings (Worker variables `HEXRISK_MANIFEST_TTL_SECONDS` and
 /// `HEXRISK_MAX_CITIES`).
@@ -146,15 +159,14 @@ struct State {
     failures: BTreeMap<String, Failure>,
     /// `(code, version)` whose file has passed the length and digest checks.
     verified: BTreeSet<(String, String)>,
-    /// Versions being loaded by a request, with the requests waiting for them.
-    loading: BTreeMap<(String, String), Vec<oneshot::Sender<Loaded>>>,
-    /// While no manifest is in force and one request reads it, the requests waiting
-    /// for that read (`None` when no read is in flight).
-    manifest_waiters: Option<Vec<oneshot::Sender<()>>>,
+    /// Versions being loaded by a request of this isolate.
+    loading: BTreeSet<(String, String)>,
+    /// Whether a request is reading the manifest while none is in force.
+    first_manifest_reading: bool,
 }
 
 /// The first manifest read of an isolate: when it ends (or its request is dropped
-/// midway), the requests that arrived meanwhile are woken to look again.
+/// midway), the requests waiting for it look again.
 struct ManifestReadGuard<'a> {
     state: &'a RefCell<State>,
 }
@@ -166,9 +178,7 @@ impl Drop for ManifestReadGuard<'_> {
                 // Nothing in force: the next request reads again.
                 state.checked_at = None;
             }
-            for waiter in state.manifest_waiters.take().into_iter().flatten() {
-                let _ = waiter.send(());
-            }
+            state.first_manifest_reading = false;
         }
     }
 }
@@ -176,26 +186,16 @@ impl Drop for ManifestReadGuard<'_> {
 /// A loaded version, or why it cannot be used.
 type Loaded = Result<Arc<CityModel>, String>;
 
-/// A version this request is loading: waiters get its result, or, if the request
-/// is dropped midway (its client went away), are released to load it themselves.
+/// A version this request is loading: when the load ends (or the request is
+/// dropped midway, its client gone), the requests waiting for it look again, and
+/// load it themselves if it is not in the cache.
 struct LoadingGuard<'a> {
     state: &'a RefCell<State>,
     key: (String, String),
 }
 
-impl LoadingGuard<'_> {
-    fn finish(self, result: &Loaded) {
-        let waiters = self.state.borrow_mut().loading.remove(&self.key);
-        for waiter in waiters.into_iter().flatten() {
-            let _ = waiter.send(result.clone());
-        }
-    }
-}
-
 impl Drop for LoadingGuard<'_> {
     fn drop(&mut self) {
-        // After `finish` the entry is gone already; otherwise dropping the senders
-        // wakes the waiters with `Canceled`.
         if let Ok(mut state) = self.state.try_borrow_mut() {
             state.loading.remove(&self.key);
         }
@@ -228,8 +228,8 @@ impl ModelStore {
                 good: BTreeMap::new(),
                 failures: BTreeMap::new(),
                 verified: BTreeSet::new(),
-                loading: BTreeMap::new(),
-                manifest_waiters: None,
+                loading: BTreeSet::new(),
+                first_manifest_reading: false,
             }),
         }
     }
@@ -255,33 +255,30 @@ impl ModelStore {
         backend: &B,
         now: DateTime<Utc>,
     ) -> Result<Arc<Manifest>, BackendError> {
+        let mut steps = 0;
         let due = loop {
-            let waiting = {
+            {
                 let mut state = self.state.borrow_mut();
                 let due = state.checked_at.is_none_or(|at| {
                     (now - at).num_seconds() >= self.settings.manifest_ttl_seconds || now < at
                 });
-                if due {
+                // A cold isolate's first read is in flight: wait for it rather than
+                // fail for want of a manifest (or read too, after the longest wait).
+                let waiting = state.manifest.is_none() && state.first_manifest_reading;
+                if due || (waiting && steps >= MAX_WAIT_STEPS) {
                     // Set before reading, so requests arriving meanwhile do not reread too.
                     state.checked_at = Some(now);
                     if state.manifest.is_none() {
-                        state.manifest_waiters = Some(Vec::new());
+                        state.first_manifest_reading = true;
                     }
                     break true;
                 }
-                // A cold isolate's first read is in flight: wait for it rather than
-                // fail for want of a manifest.
-                let cold = state.manifest.is_none();
-                match state.manifest_waiters.as_mut() {
-                    Some(waiters) if cold => {
-                        let (sender, receiver) = oneshot::channel();
-                        waiters.push(sender);
-                        receiver
-                    }
-                    _ => break false,
+                if !waiting {
+                    break false;
                 }
-            };
-            let _ = waiting.await;
+            }
+            backend.pause(WAIT_STEP_MS).await;
+            steps += 1;
         };
         if due {
             let _guard = ManifestReadGuard { state: &self.state };
@@ -539,35 +536,31 @@ impl ModelStore {
 
     /// Fetches, checks and decodes one version, and caches it; a request that needs a
     /// version another request of this isolate is loading waits for that load instead
-    /// of reading and decoding the file again (memory and time right after a swap).
+    /// of reading and decoding the file again (memory and time right after a swap),
+    /// and loads it itself when that load ended without caching it (a failure, or
+    /// the loading request gone) or after the longest wait.
     async fn load<B: Backend>(&self, backend: &B, entry: &ManifestCity) -> Loaded {
         let key = (entry.code.clone(), entry.version.clone());
+        let mut steps = 0;
         loop {
-            let waiting = {
+            {
                 let mut state = self.state.borrow_mut();
                 if let Some(model) = state.cache.get(&entry.code, &entry.version) {
                     return Ok(model);
                 }
-                let Some(waiters) = state.loading.get_mut(&key) else {
-                    state.loading.insert(key.clone(), Vec::new());
+                if !state.loading.contains(&key) || steps >= MAX_WAIT_STEPS {
+                    state.loading.insert(key.clone());
                     break;
-                };
-                let (sender, receiver) = oneshot::channel();
-                waiters.push(sender);
-                receiver
-            };
-            // `Canceled`: the loading request went away before it finished; try again.
-            if let Ok(result) = waiting.await {
-                return result;
+                }
             }
+            backend.pause(WAIT_STEP_MS).await;
+            steps += 1;
         }
-        let guard = LoadingGuard {
+        let _guard = LoadingGuard {
             state: &self.state,
             key,
         };
-        let result = self.load_once(backend, entry).await;
-        guard.finish(&result);
-        result
+        self.load_once(backend, entry).await
     }
 
     /// Fetches, checks and decodes one version, and caches it.

@@ -273,6 +273,37 @@ fn concurrent_requests_in_a_cold_isolate_share_one_manifest_read_and_one_decode(
     assert_eq!(count(&toronto.file), 1, "{reads:?}");
     let model = |s: &Snapshot| Arc::clone(&s.atlas.cities()[0]);
     assert!(Arc::ptr_eq(&model(&a), &model(&b)) && Arc::ptr_eq(&model(&b), &model(&c)));
+    // The two that waited did so on their own timers, never on a wake-up from the
+    // request doing the read (workerd cancels such a request as hung).
+    assert!(backend.pauses.get() > 0);
+}
+
+#[test]
+fn a_request_gone_midway_through_a_load_leaves_no_one_waiting_for_it() {
+    // A request starts loading Toronto and is dropped (its client went away) while
+    // the file is being read: the next request loads the city itself.
+    let files = bucket(&two_cities(0.1));
+    let toronto = manifest_of(&files).city("city_ca_tor").unwrap().clone();
+    let backend = Memory {
+        slow_reads: true,
+        ..backend(settings(30, 8), files)
+    };
+    let mut gone = Box::pin(backend.store.snapshot(&backend, only("city_ca_tor"), at(0)));
+    let waker = futures_util::task::noop_waker();
+    let mut cx = std::task::Context::from_waker(&waker);
+    while !backend.reads.borrow().contains(&toronto.file) {
+        assert!(gone.as_mut().poll(&mut cx).is_pending());
+    }
+    drop(gone);
+    let next = block_on(backend.store.snapshot(&backend, only("city_ca_tor"), at(0))).unwrap();
+    assert_eq!(next.atlas.cities().len(), 1);
+    assert_eq!(backend.pauses.get(), 0, "the next request did not wait");
+    let reads = backend.reads.borrow();
+    assert_eq!(
+        reads.iter().filter(|r| **r == toronto.file).count(),
+        2,
+        "{reads:?}"
+    );
 }
 
 #[test]

@@ -1,27 +1,26 @@
-//! The workerd entry point and the [`Backend`] over workerd's services:
-//! D1 (`KEYS`) for keys, a Durable Object per key (`QUOTA`) for daily counts, the R2
-//! bucket (`MODELS`) for the model files, Web Crypto and `DecompressionStream` to
-//! check and inflate them in native code, and the Workers console
-//! (`console_error!`) for the failures the API layer logs through
+//! The workerd entry point and the [`Backend`] over workerd's services: a Durable
+//! Object per key digest (`KEY_GATE`, [`key_gate`]) that checks and counts each
+//! metered request, D1 (`KEYS`) for the key store behind it and for browser origins,
+//! the R2 bucket (`MODELS`) for the model files, Web Crypto and
+//! `DecompressionStream` to check and inflate them in native code ([`runtime`]), and
+//! the Workers console (`console_error!`) for the failures the API layer logs through
 //! [`Backend::log_failure`]. Everything else lives in [`crate::api`].
 
-use std::cell::{OnceCell, RefCell};
+mod key_gate;
+mod runtime;
+
+use std::cell::OnceCell;
 use std::rc::Rc;
 
 use bytes::{Bytes, BytesMut};
-use chrono::NaiveDate;
 use futures_util::StreamExt;
 use http_body_util::Full;
-use serde::{Deserialize, Serialize};
-use worker::{
-    Context, DurableObject, Env, HttpRequest, Request, Response, State, durable_object, event,
-    worker_sys::web_sys,
-};
+use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 
 use crate::api::backend::{Backend, BackendError};
-use crate::api::keys::{KeyRecord, KeyRow};
+use crate::api::gate::{Admission, GateRequest};
+use crate::api::keys::KeyRow;
 use crate::api::models::{ModelStore, StoreSettings};
-use crate::api::quota::{self, QuotaState};
 use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
 
 thread_local! {
@@ -49,45 +48,31 @@ struct WorkerBackend {
 }
 
 impl Backend for WorkerBackend {
-    async fn key_by_digest(&self, digest: &str) -> Result<Option<KeyRecord>, BackendError> {
-        let fail = |e: worker::Error| BackendError::new("database", e.to_string());
-        let statement = self
-            .env
-            .d1("KEYS")
-            .map_err(fail)?
-            .prepare(
-                "SELECT id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins \
-                 FROM api_keys WHERE digest = ?1",
-            )
-            .bind(&[digest.into()])
-            .map_err(fail)?;
-        let row: Option<KeyRow> = statement.first(None).await.map_err(fail)?;
-        Ok(row.and_then(|r| r.into_record(digest)))
-    }
-
-    async fn consume(&self, key: &KeyRecord, day: NaiveDate) -> Result<QuotaState, BackendError> {
-        let fail = |e: worker::Error| BackendError::new("quota", e.to_string());
+    async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
+        let fail = |e: worker::Error| BackendError::new("keys", e.to_string());
         let stub = self
             .env
-            .durable_object("QUOTA")
+            .durable_object(key_gate::BINDING)
             .map_err(fail)?
-            .get_by_name(&key.id)
+            .get_by_name(&request.digest)
             .map_err(fail)?;
-        let url = format!(
-            "https://quota.invalid/consume?day={day}&limit={}",
-            key.daily_limit
-        );
-        let mut answer = stub.fetch_with_str(&url).await.map_err(fail)?;
+        let body =
+            serde_json::to_string(request).map_err(|e| BackendError::new("keys", e.to_string()))?;
+        let mut init = worker::RequestInit::new();
+        init.with_method(worker::Method::Post)
+            .with_body(Some(body.into()));
+        let asked = Request::new_with_init(key_gate::URL, &init).map_err(fail)?;
+        let mut answer = stub.fetch_with_request(asked).await.map_err(fail)?;
         if answer.status_code() != 200 {
-            // The counter's own failure, with its cause (see `QuotaCounter::fetch`).
+            // The gate's own failure, with its cause (see `KeyGate::fetch`).
             let status = answer.status_code();
             let text = answer.text().await.unwrap_or_default();
             return Err(BackendError::new(
-                "quota",
-                format!("counter answered HTTP {status}: {text}"),
+                "keys",
+                format!("gate answered HTTP {status}: {text}"),
             ));
         }
-        answer.json::<QuotaState>().await.map_err(fail)
+        answer.json::<Admission>().await.map_err(fail)
     }
 
     async fn read_model_file(
@@ -113,14 +98,14 @@ impl Backend for WorkerBackend {
     }
 
     async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError> {
-        web_crypto_sha256(bytes)
+        runtime::web_crypto_sha256(bytes)
             .await
             .map(hex::encode)
             .map_err(|e| BackendError::new("models", format!("SHA-256: {e:?}")))
     }
 
     async fn inflate_zlib(&self, compressed: &[u8], limit: usize) -> Result<Vec<u8>, BackendError> {
-        match web_inflate_zlib(compressed, limit).await {
+        match runtime::web_inflate_zlib(compressed, limit).await {
             Ok(Some(plain)) => Ok(plain),
             Ok(None) => Err(BackendError::new(
                 "models",
@@ -128,6 +113,11 @@ impl Backend for WorkerBackend {
             )),
             Err(e) => Err(BackendError::new("models", format!("inflate: {e:?}"))),
         }
+    }
+
+    async fn pause(&self, ms: u32) {
+        // `setTimeout`: a timer of this request's own, which the runtime waits for.
+        worker::Delay::from(std::time::Duration::from_millis(u64::from(ms))).await;
     }
 
     fn models(&self) -> &ModelStore {
@@ -174,75 +164,6 @@ impl Backend for WorkerBackend {
 
     fn log_failure(&self, err: &BackendError) {
         worker::console_error!("{err}");
-    }
-}
-
-/// `crypto.subtle.digest("SHA-256", bytes)`: the runtime's native hash.
-async fn web_crypto_sha256(bytes: &[u8]) -> Result<Vec<u8>, worker::wasm_bindgen::JsValue> {
-    use worker::js_sys::{Function, Promise, Reflect, Uint8Array, global};
-    use worker::wasm_bindgen::JsCast;
-    let crypto = Reflect::get(&global(), &"crypto".into())?;
-    let subtle = Reflect::get(&crypto, &"subtle".into())?;
-    let digest: Function = Reflect::get(&subtle, &"digest".into())?.dyn_into()?;
-    let promise: Promise = digest
-        .call2(&subtle, &"SHA-256".into(), &Uint8Array::from(bytes))?
-        .dyn_into()?;
-    let buffer = worker::wasm_bindgen_futures::JsFuture::from(promise).await?;
-    Ok(Uint8Array::new(&buffer).to_vec())
-}
-
-/// Inflates a zlib stream with the runtime's `DecompressionStream("deflate")` (which
-/// checks the Adler-32), stopping past `limit` bytes (`Ok(None)`).
-async fn web_inflate_zlib(
-    compressed: &[u8],
-    limit: usize,
-) -> Result<Option<Vec<u8>>, worker::wasm_bindgen::JsValue> {
-    use worker::js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array, global};
-    use worker::wasm_bindgen::JsCast;
-    use worker::wasm_bindgen_futures::JsFuture;
-    const STEP: u32 = 1 << 20;
-    let method = |target: &worker::wasm_bindgen::JsValue, name: &str| -> Result<Function, _> {
-        Reflect::get(target, &name.into())?.dyn_into::<Function>()
-    };
-    let construct = |name: &str, argument: &worker::wasm_bindgen::JsValue| {
-        let class: Function = Reflect::get(&global(), &name.into())?.dyn_into()?;
-        Reflect::construct(&class, &Array::of1(argument))
-    };
-    let input = construct("Response", &Uint8Array::from(compressed).into())?;
-    let stream = Reflect::get(&input, &"body".into())?;
-    let inflating = construct("DecompressionStream", &"deflate".into())?;
-    let inflated = method(&stream, "pipeThrough")?.call1(&stream, &inflating)?;
-    // Read through a byte reader a megabyte at a time (workerd's `readAtLeast`): four
-    // round trips for Toronto instead of one per 4 KiB chunk (725), which cost more than
-    // the inflating itself; never more than `limit` plus one step is held.
-    let collected = construct("Response", &inflated)?;
-    let body = Reflect::get(&collected, &"body".into())?;
-    let options = Object::new();
-    Reflect::set(&options, &"mode".into(), &"byob".into())?;
-    let reader = method(&body, "getReader")?.call1(&body, &options)?;
-    let read_at_least = method(&reader, "readAtLeast")?;
-    let mut out = Vec::new();
-    loop {
-        let view = Uint8Array::new_with_length(STEP);
-        let next: Promise = read_at_least
-            .call2(&reader, &STEP.into(), &view)?
-            .dyn_into()?;
-        let result = JsFuture::from(next).await?;
-        let value = Reflect::get(&result, &"value".into())?;
-        if !value.is_undefined() {
-            let chunk = Uint8Array::new(&value);
-            let start = out.len();
-            let end = start + chunk.length() as usize;
-            if end > limit {
-                let _ = method(&reader, "cancel")?.call0(&reader);
-                return Ok(None);
-            }
-            out.resize(end, 0);
-            chunk.copy_to(&mut out[start..]);
-        }
-        if Reflect::get(&result, &"done".into())?.as_bool() == Some(true) {
-            return Ok(Some(out));
-        }
     }
 }
 
@@ -391,80 +312,4 @@ async fn fetch(
         answer.extensions_mut().insert(worker::EncodeBody::Manual);
     }
     Ok(answer)
-}
-
-/// What a counter stores.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct Count {
-    day: NaiveDate,
-    used: u32,
-}
-
-/// The daily request counter of one key. Requests to one object are serialised by
-/// workerd, and the count is updated in memory before the write is awaited, so
-/// concurrent requests are counted exactly.
-#[durable_object]
-pub struct QuotaCounter {
-    state: State,
-    cached: RefCell<Option<Count>>,
-}
-
-impl DurableObject for QuotaCounter {
-    fn new(state: State, _env: Env) -> Self {
-        Self {
-            state,
-            cached: RefCell::new(None),
-        }
-    }
-
-    async fn fetch(&self, request: Request) -> worker::Result<Response> {
-        let url = request.url()?;
-        let param = |name: &str| {
-            url.query_pairs()
-                .find(|(k, _)| k == name)
-                .map(|(_, v)| v.into_owned())
-        };
-        let (Some(day), Some(limit)) = (
-            param("day").and_then(|d| d.parse::<NaiveDate>().ok()),
-            param("limit").and_then(|l| l.parse::<u32>().ok()),
-        ) else {
-            return Response::error("bad counter request", 400);
-        };
-        match self.count(day, limit).await {
-            Ok(decision) => Response::from_json(&decision),
-            // Answered, not thrown: `WorkerBackend::consume` logs it once, with the cause.
-            Err(err) => Response::error(format!("counter storage: {err}"), 500),
-        }
-    }
-}
-
-impl QuotaCounter {
-    /// Counts one request on `day` against `limit`, in memory and in storage.
-    async fn count(&self, day: NaiveDate, limit: u32) -> worker::Result<QuotaState> {
-        if self.cached.borrow().is_none() {
-            let stored: Option<Count> = self.state.storage().get("count").await?;
-            let mut cached = self.cached.borrow_mut();
-            if cached.is_none() {
-                *cached = stored;
-            }
-        }
-        let (decision, to_store) = {
-            let mut cached = self.cached.borrow_mut();
-            let used = cached
-                .as_ref()
-                .filter(|c| c.day == day)
-                .map_or(0, |c| c.used);
-            let decision = quota::decide(used, limit);
-            let count = Count {
-                day,
-                used: decision.used,
-            };
-            *cached = Some(count.clone());
-            (decision, decision.allowed.then_some(count))
-        };
-        if let Some(count) = to_store {
-            self.state.storage().put("count", count).await?;
-        }
-        Ok(decision)
-    }
 }

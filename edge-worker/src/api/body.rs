@@ -1,0 +1,77 @@
+//! A success body before serialisation: a JSON value, or one of the engine's list
+//! answers, which serialise straight from their columns (no JSON value per cell).
+
+use bytes::Bytes;
+use serde::Serialize;
+use serde_json::Value;
+
+use hexrisk_engine::api::{RingLookup, ScoreRows};
+
+/// What an endpoint answers on success.
+#[derive(Debug)]
+pub enum Body {
+    /// Any answer built as a JSON value.
+    Value(Value),
+    /// `POST /hexes/score`: a bare array of rows.
+    ScoreRows(ScoreRows),
+    /// `POST /hexes/lookup`.
+    RingLookup(RingLookup),
+}
+
+impl From<Value> for Body {
+    fn from(value: Value) -> Self {
+        Self::Value(value)
+    }
+}
+
+/// An object body with `"sandbox_mode": true` after its own members.
+#[derive(Serialize)]
+struct Sandboxed<'a, T: Serialize> {
+    #[serde(flatten)]
+    body: &'a T,
+    sandbox_mode: bool,
+}
+
+impl Body {
+    /// The JSON text; an object body of a sandbox key ends with
+    /// `"sandbox_mode": true` (a bare array has no place for it).
+    #[must_use]
+    pub fn to_json(&self, sandbox: bool) -> Bytes {
+        // None of these can fail to serialise: map keys are strings, numbers finite.
+        let text = match (self, sandbox) {
+            (Self::Value(Value::Object(map)), true) => serde_json::to_vec(&Sandboxed {
+                body: map,
+                sandbox_mode: true,
+            }),
+            (Self::Value(value), _) => serde_json::to_vec(value),
+            (Self::ScoreRows(rows), _) => serde_json::to_vec(rows),
+            (Self::RingLookup(ring), true) => serde_json::to_vec(&Sandboxed {
+                body: ring,
+                sandbox_mode: true,
+            }),
+            (Self::RingLookup(ring), false) => serde_json::to_vec(ring),
+        };
+        Bytes::from(text.unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn sandbox_mode_ends_object_bodies_only() {
+        let object = Body::from(json!({"status": "success", "data": [1, 2]}));
+        assert_eq!(
+            &object.to_json(true)[..],
+            br#"{"status":"success","data":[1,2],"sandbox_mode":true}"#
+        );
+        assert_eq!(
+            &object.to_json(false)[..],
+            br#"{"status":"success","data":[1,2]}"#
+        );
+        let array = Body::from(json!([1, 2]));
+        assert_eq!(&array.to_json(true)[..], b"[1,2]");
+    }
+}

@@ -1,0 +1,162 @@
+use chrono::{DateTime, TimeDelta, Utc};
+
+use super::{
+    Admission, DEFAULT_RECORD_TTL_SECONDS, DailyCount, GateRequest, RecordCache, admit, record_ttl,
+};
+use crate::api::keys::{KeyKind, KeyRecord, Tier};
+
+const ORIGIN: &str = "https://maps.example.org";
+
+fn at(text: &str) -> DateTime<Utc> {
+    text.parse().unwrap()
+}
+
+fn key(limit: u32) -> KeyRecord {
+    KeyRecord {
+        id: "key-1".into(),
+        kind: KeyKind::Live,
+        tier: Tier::Partner,
+        daily_limit: limit,
+        issued_at: at("2026-11-01T00:00:00Z"),
+        expires_at: None,
+        revoked_at: None,
+        origins: vec![ORIGIN.into()],
+    }
+}
+
+fn request(now: &str, origin: Option<&str>) -> GateRequest {
+    GateRequest {
+        digest: "ab".repeat(32),
+        now: at(now),
+        origin: origin.map(Into::into),
+    }
+}
+
+fn used(admission: &Admission) -> Option<(bool, u32)> {
+    match admission {
+        Admission::Counted { quota, .. } => Some((quota.allowed, quota.used)),
+        _ => None,
+    }
+}
+
+#[test]
+fn exactly_the_limit_is_admitted_each_day_and_the_count_starts_again_at_midnight_utc() {
+    let record = key(3);
+    let mut count = DailyCount::default();
+    let answers: Vec<_> = (0..5)
+        .map(|_| {
+            admit(
+                Some(&record),
+                &mut count,
+                &request("2026-11-23T23:59:00Z", None),
+            )
+        })
+        .collect();
+    let decided: Vec<_> = answers
+        .iter()
+        .map(|(a, stored)| (used(a), *stored))
+        .collect();
+    assert_eq!(
+        decided,
+        [
+            (Some((true, 1)), true),
+            (Some((true, 2)), true),
+            (Some((true, 3)), true),
+            (Some((false, 3)), false),
+            (Some((false, 3)), false),
+        ]
+    );
+    let (next_day, stored) = admit(
+        Some(&record),
+        &mut count,
+        &request("2026-11-24T00:00:00Z", None),
+    );
+    assert_eq!((used(&next_day), stored), (Some((true, 1)), true));
+    assert_eq!(count.day.to_string(), "2026-11-24");
+}
+
+#[test]
+fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_uncounted() {
+    let now = "2026-11-23T12:00:00Z";
+    let mut count = DailyCount::default();
+    let revoked = KeyRecord {
+        revoked_at: Some(at("2026-11-23T11:00:00Z")),
+        ..key(10)
+    };
+    // Expiry is checked against the request's time, so it needs no reread.
+    let expired = KeyRecord {
+        expires_at: Some(at(now)),
+        ..key(10)
+    };
+    for record in [None, Some(&revoked), Some(&expired)] {
+        let (answer, stored) = admit(record, &mut count, &request(now, None));
+        assert_eq!((answer, stored), (Admission::UnknownKey, false));
+    }
+    let (answer, stored) = admit(
+        Some(&key(10)),
+        &mut count,
+        &request(now, Some("https://other.example")),
+    );
+    assert_eq!((answer, stored), (Admission::OriginRefused, false));
+    assert_eq!(count, DailyCount::default(), "nothing refused was counted");
+    // A listed origin (the list's rule: no trailing slash, any case) is counted.
+    let (answer, _) = admit(
+        Some(&key(10)),
+        &mut count,
+        &request(now, Some("https://MAPS.example.org/")),
+    );
+    assert_eq!(used(&answer), Some((true, 1)));
+}
+
+#[test]
+fn a_record_is_read_again_once_its_time_to_live_has_passed() {
+    let mut cache = RecordCache::new(TimeDelta::seconds(60));
+    let read = at("2026-11-23T12:00:00Z");
+    assert_eq!(cache.current(read), None, "nothing read yet");
+    cache.store(Some(key(10)), read);
+    assert_eq!(
+        cache.current(read + TimeDelta::seconds(59)),
+        Some(Some(&key(10)))
+    );
+    assert_eq!(cache.current(read + TimeDelta::seconds(60)), None);
+    assert_eq!(
+        cache.current(read - TimeDelta::seconds(1)),
+        None,
+        "a read from the future"
+    );
+    // An absent key is remembered as absent for the same time.
+    cache.store(None, read);
+    assert_eq!(cache.current(read + TimeDelta::seconds(1)), Some(None));
+    // A time to live of zero reads the store on every request.
+    let mut every_time = RecordCache::new(record_ttl(Some("0")));
+    every_time.store(Some(key(10)), read);
+    assert_eq!(every_time.current(read), None);
+}
+
+#[test]
+fn the_time_to_live_comes_from_its_variable_within_bounds() {
+    let default = TimeDelta::seconds(i64::from(DEFAULT_RECORD_TTL_SECONDS));
+    assert_eq!(record_ttl(None), default);
+    assert_eq!(record_ttl(Some(" 5 ")), TimeDelta::seconds(5));
+    assert_eq!(record_ttl(Some("3601")), TimeDelta::seconds(3600));
+    for unreadable in ["", "-1", "1.5", "soon"] {
+        assert_eq!(record_ttl(Some(unreadable)), default, "{unreadable:?}");
+    }
+}
+
+#[test]
+fn answers_cross_the_object_boundary_as_json_unchanged() {
+    let mut count = DailyCount::default();
+    let (answer, _) = admit(
+        Some(&key(10)),
+        &mut count,
+        &request("2026-11-23T12:00:00Z", None),
+    );
+    for answer in [answer, Admission::UnknownKey, Admission::OriginRefused] {
+        let text = serde_json::to_string(&answer).unwrap();
+        assert_eq!(serde_json::from_str::<Admission>(&text).unwrap(), answer);
+    }
+    let asked = request("2026-11-23T12:00:00Z", Some(ORIGIN));
+    let text = serde_json::to_string(&asked).unwrap();
+    assert_eq!(serde_json::from_str::<GateRequest>(&text).unwrap(), asked);
+}
