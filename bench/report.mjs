@@ -131,8 +131,9 @@ function http() {
     ])),
   ];
   if (run.latency) {
-    const [noop, predict] = run.latency;
-    lines.push('', `Unloaded: ${noop.n} requests of each, one at a time, the two taking turns.`, '',
+    const noop = run.latency[0];
+    const predict = run.latency.find((l) => l.name === 'POST /v1/predict');
+    lines.push('', `Unloaded: ${noop.n} requests of each, one at a time, taking turns.`, '',
       table(['route', 'median ms', 'p90 ms'], run.latency.map((l) => [l.name, ms(l.median_ms), ms(l.p90_ms)])),
       '', `Median of POST /v1/predict minus the no-op's: **${ms(predict.median_ms - noop.median_ms)} ms** (aim: at most 3 ms).`);
   }

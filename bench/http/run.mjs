@@ -3,8 +3,8 @@
 // ids, POST /hexes/lookup at ring 41, POST /route (Toronto, about 5 km) and the
 // benchmark routes of the same Worker (the no-op; the key gate alone; the no-op
 // carrying as many bytes in and out as each 5,000-cell call), one after the other in
-// one run. First, unloaded: 200 requests one at a time, the no-op and POST
-// /v1/predict taking turns (so that both see the same moments of the machine), median
+// one run. First, unloaded: 200 requests one at a time, the no-op, the key gate route
+// and POST /v1/predict taking turns (so that all see the same moments of the machine), median
 // and p90 latency. Prints Markdown tables and writes build/bench/http.json (for
 // bench/report.mjs). wrk sends no Accept-Encoding, so every answer goes out plain
 // (the Worker follows the client's own header).
@@ -77,9 +77,11 @@ function parse(output) {
   return { rps, p50: pick('50%'), p99: pick('99%'), avg: pick('Latency'), errors: Number(errors) };
 }
 
-async function wrk(name, url, body, keyHeader = 'authorization') {
+/** wrk against `url`: POST of the file `body`, else GET (with the key when `keyed`). */
+async function wrk(name, url, body, keyHeader = 'authorization', keyed = false) {
   const env = { ...process.env, KEY: key, KEY_HEADER: keyHeader, BODY_FILE: body ?? '' };
-  const script = body ? ['-s', path.join(here, 'post.lua')] : [];
+  const lua = body ? 'post.lua' : keyed ? 'get.lua' : null;
+  const script = lua ? ['-s', path.join(here, lua)] : [];
   // Warm up (model load, network index, JIT) before measuring.
   await run('wrk', ['-t1', '-c1', '-d2s', ...script, url], { env });
   const { stdout } = await run('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...script, url], { env });
@@ -114,13 +116,14 @@ try {
   };
   const latencyCalls = [
     { name: 'no-op (GET /__bench/noop)', url: `${worker.url}/__bench/noop`, init: {} },
+    { name: 'key gate only (GET /__bench/gate)', url: `${worker.url}/__bench/gate`, init: { headers: { authorization: `Bearer ${key}` } } },
     { name: 'POST /v1/predict', url: `${worker.url}/v1/predict`, init: predictInit },
   ];
   await unloaded(latencyCalls, 20); // warm-up
   const latency = await unloaded(latencyCalls, 200);
   const results = [
     await wrk('no-op (GET /__bench/noop)', `${worker.url}/__bench/noop`),
-    await wrk('key gate only (GET /__bench/gate)', `${worker.url}/__bench/gate`),
+    await wrk('key gate only (GET /__bench/gate)', `${worker.url}/__bench/gate`, undefined, 'authorization', true),
     await wrk('POST /v1/predict', `${worker.url}/v1/predict`, single),
     await wrk('POST /v1/predict/batch (100 locations)', `${worker.url}/v1/predict/batch`, batch),
   ];

@@ -17,6 +17,17 @@ use serde_json::{Map, Value};
 /// radius of the largest ring lookup.
 pub const MARGIN_DEG: f64 = 0.25;
 
+/// Cell ids of a request of places are looked at through their ancestor of this
+/// resolution (about 250 km² each): a 5,000-cell request has a few dozen, and
+/// finding a cell's centre costs more than the rest of this check (1 ms natively for
+/// 5,000 cells, as long as scoring them).
+const COARSE_RESOLUTION: h3o::Resolution = h3o::Resolution::Five;
+
+/// How far a cell's centre can lie from the centre of its [`COARSE_RESOLUTION`]
+/// ancestor, in km, with room to spare (the ancestor's radius is about 10 km; its
+/// descendants reach a little past its edge).
+const COARSE_REACH_KM: f64 = 20.0;
+
 /// What a request reads.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CityNeeds {
@@ -73,16 +84,23 @@ pub fn needs(
             }))
         }
         Reach::Places | Reach::Lines => {
-            let mut points = Vec::new();
-            if let Some(body) = body {
-                collect_object(body, &mut points);
-            }
-            collect_query(query, &mut points);
             let lines = reach == Reach::Lines;
+            // Lines join cells in order, so each needs its own centre there.
+            let mut places = Places {
+                exact_cells: lines,
+                ..Places::default()
+            };
+            if let Some(body) = body {
+                places.collect_object(body);
+            }
+            places.collect_query(query);
+            let Places { points, coarse, .. } = places;
+            let areas: Vec<[f64; 4]> = coarse.into_iter().map(coarse_box).collect();
             CityNeeds::Some(cities_where(manifest, |city| {
                 points
                     .iter()
                     .any(|&(lat, lng)| city.may_cover(lat, lng, MARGIN_DEG))
+                    || areas.iter().any(|&area| box_meets(city, area))
                     || (lines
                         && points.windows(2).any(|w| {
                             let [(lat_a, lng_a), (lat_b, lng_b)] = [w[0], w[1]];
@@ -99,6 +117,18 @@ pub fn needs(
             }))
         }
     }
+}
+
+/// The box around a coarse ancestor's centre that holds the centres of all its
+/// descendants, `[west, south, east, north]`.
+fn coarse_box(ancestor: h3o::CellIndex) -> [f64; 4] {
+    const KM_PER_DEGREE: f64 = 111.32;
+    let centre = h3o::LatLng::from(ancestor);
+    let (lat, lng) = (centre.lat(), centre.lng());
+    let dlat = COARSE_REACH_KM / KM_PER_DEGREE;
+    // Degrees of longitude shrink towards the poles; near them, take the whole circle.
+    let dlng = COARSE_REACH_KM / (KM_PER_DEGREE * lat.to_radians().cos().max(1e-3));
+    [lng - dlng, lat - dlat, lng + dlng, lat + dlat]
 }
 
 fn cities_where(manifest: &Manifest, keep: impl Fn(&ManifestCity) -> bool) -> BTreeSet<String> {
@@ -123,58 +153,83 @@ fn number(value: &Value) -> Option<f64> {
     value.as_f64().filter(|v| v.is_finite())
 }
 
-/// Every place in a JSON value, in document order: objects with a latitude and a
-/// longitude (`latitude`/`lat`, `longitude`/`lng`/`lon`), pairs of numbers (taken
-/// both ways round, as `[lng, lat]` and `[lat, lng]`) and H3 cell ids (their centres).
-fn collect(value: &Value, points: &mut Vec<(f64, f64)>) {
-    match value {
-        Value::Object(map) => collect_object(map, points),
-        Value::Array(items) => {
-            if let [a, b] = items.as_slice()
-                && let (Some(a), Some(b)) = (number(a), number(b))
-            {
-                points.push((b, a));
-                points.push((a, b));
+/// The places of a request: points, and cell ids either as their centres (in
+/// document order, for lines) or as their coarse ancestors.
+#[derive(Default)]
+struct Places {
+    points: Vec<(f64, f64)>,
+    coarse: BTreeSet<h3o::CellIndex>,
+    exact_cells: bool,
+}
+
+impl Places {
+    /// Every place in a JSON value, in document order: objects with a latitude and a
+    /// longitude (`latitude`/`lat`, `longitude`/`lng`/`lon`), pairs of numbers (taken
+    /// both ways round, as `[lng, lat]` and `[lat, lng]`) and H3 cell ids.
+    fn collect(&mut self, value: &Value) {
+        match value {
+            Value::Object(map) => self.collect_object(map),
+            Value::Array(items) => {
+                if let [a, b] = items.as_slice()
+                    && let (Some(a), Some(b)) = (number(a), number(b))
+                {
+                    self.points.push((b, a));
+                    self.points.push((a, b));
+                }
+                for v in items {
+                    self.collect(v);
+                }
             }
-            for v in items {
-                collect(v, points);
+            Value::String(text) => self.cell(text),
+            _ => {}
+        }
+    }
+
+    fn collect_object(&mut self, map: &Map<String, Value>) {
+        let get = |names: &[&str]| names.iter().find_map(|n| map.get(*n).and_then(number));
+        if let (Some(lat), Some(lng)) =
+            (get(&["latitude", "lat"]), get(&["longitude", "lng", "lon"]))
+        {
+            self.points.push((lat, lng));
+        }
+        for v in map.values() {
+            self.collect(v);
+        }
+    }
+
+    fn collect_query(&mut self, query: &[(String, String)]) {
+        let number = |names: &[&str]| {
+            query
+                .iter()
+                .find(|(k, _)| names.contains(&k.as_str()))
+                .and_then(|(_, v)| v.trim().parse::<f64>().ok())
+        };
+        if let (Some(lat), Some(lng)) = (
+            number(&["latitude", "lat"]),
+            number(&["longitude", "lng", "lon"]),
+        ) {
+            self.points.push((lat, lng));
+        }
+        for (_, v) in query {
+            self.cell(v);
+        }
+    }
+
+    /// A cell id (any other text is not a place).
+    fn cell(&mut self, text: &str) {
+        let Ok(cell) = text.trim().parse::<h3o::CellIndex>() else {
+            return;
+        };
+        match cell.parent(COARSE_RESOLUTION) {
+            Some(ancestor) if !self.exact_cells => {
+                self.coarse.insert(ancestor);
+            }
+            _ => {
+                let centre = h3o::LatLng::from(cell);
+                self.points.push((centre.lat(), centre.lng()));
             }
         }
-        Value::String(text) => points.extend(cell_centre(text)),
-        _ => {}
     }
-}
-
-fn collect_object(map: &Map<String, Value>, points: &mut Vec<(f64, f64)>) {
-    let get = |names: &[&str]| names.iter().find_map(|n| map.get(*n).and_then(number));
-    if let (Some(lat), Some(lng)) = (get(&["latitude", "lat"]), get(&["longitude", "lng", "lon"])) {
-        points.push((lat, lng));
-    }
-    for v in map.values() {
-        collect(v, points);
-    }
-}
-
-fn collect_query(query: &[(String, String)], points: &mut Vec<(f64, f64)>) {
-    let number = |names: &[&str]| {
-        query
-            .iter()
-            .find(|(k, _)| names.contains(&k.as_str()))
-            .and_then(|(_, v)| v.trim().parse::<f64>().ok())
-    };
-    if let (Some(lat), Some(lng)) = (
-        number(&["latitude", "lat"]),
-        number(&["longitude", "lng", "lon"]),
-    ) {
-        points.push((lat, lng));
-    }
-    points.extend(query.iter().filter_map(|(_, v)| cell_centre(v)));
-}
-
-fn cell_centre(text: &str) -> Option<(f64, f64)> {
-    let cell: h3o::CellIndex = text.trim().parse().ok()?;
-    let centre = h3o::LatLng::from(cell);
-    Some((centre.lat(), centre.lng()))
 }
 
 #[cfg(test)]

@@ -180,3 +180,32 @@ fn a_viewport_needs_the_cities_it_meets() {
         some(&[])
     );
 }
+
+#[test]
+fn a_cell_looked_at_through_its_ancestor_never_misses_a_city_its_centre_needs() {
+    // Cells on a lattice from well inside to well outside Toronto's bounds, on every
+    // side: wherever a cell's own centre is within the margin, the city is needed.
+    let m = manifest();
+    let toronto = &m.cities[0];
+    let (mut needed, mut not_needed) = (0, 0);
+    for i in 0..=60 {
+        for j in 0..=60 {
+            let lat = 43.58 - 0.6 + f64::from(i) * (0.28 + 1.2) / 60.0;
+            let lng = -79.64 - 0.6 + f64::from(j) * (0.53 + 1.2) / 60.0;
+            let cell = h3o::LatLng::new(lat, lng)
+                .unwrap()
+                .to_cell(h3o::Resolution::Eight);
+            let centre = h3o::LatLng::from(cell);
+            let body = json!({"hexIds": [cell.to_string()]});
+            let found = needs(Reach::Places, &m, Some(object(&body)), &[]);
+            if toronto.may_cover(centre.lat(), centre.lng(), MARGIN_DEG) {
+                assert_eq!(found, some(&["city_ca_tor"]), "{cell}");
+                needed += 1;
+            } else if found == some(&[]) {
+                not_needed += 1;
+            }
+        }
+    }
+    // Far enough out, a cell needs no city.
+    assert!(needed > 1_000 && not_needed > 100, "{needed} {not_needed}");
+}
