@@ -5,7 +5,9 @@
 //   node scripts/keys.mjs revoke --id ID | --key KEY
 //   node scripts/keys.mjs list
 //
-// Only the SHA-256 digest of a key is stored; the key itself is printed once.
+// Only the SHA-256 digest of a key is stored; the key itself is printed once. The
+// Worker's key gates reread a key's row at most every HEXRISK_KEY_RECORD_TTL_SECONDS
+// (60 s), so a revocation takes effect within that time.
 // Works on the local store of `wrangler dev --persist-to $HEXRISK_STATE`
 // (default .state/wrangler); pass --remote to act on the deployed database, through the
 // config `make deploy` writes (build/wrangler.deploy.toml, or --config FILE): the committed
@@ -141,7 +143,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       console.log(JSON.stringify(issued, null, 2));
     } else if (command === 'revoke') {
       if (!args.id && !args.key) throw new Error('revoke needs --id or --key');
-      console.log(`revoked ${await revokeKey(args)} key(s)`);
+      console.log(`revoked ${await revokeKey(args)} key(s); refused within HEXRISK_KEY_RECORD_TTL_SECONDS (60 s by default) of now`);
     } else if (command === 'list') {
       console.table(await listKeys(args));
     } else {
