@@ -2,7 +2,7 @@
 //! artifact is decoded, so that a request for one city loads that city only.
 //!
 //! The rule errs on the side of loading more: a city is needed when any point,
-//! cell or box of the request falls within [`MARGIN_DEG`] of its bounds, and an
+//! cell or box of the request falls within [`MARGIN_KM`] of its bounds, and an
 //! endpoint that lists or compares every city needs them all. Loading a city more
 //! never changes an answer; missing one would, so the tests compare answers against
 //! an atlas of every city.
@@ -12,10 +12,14 @@ use std::collections::BTreeSet;
 use hexrisk_engine::artifact::{Manifest, ManifestCity};
 use serde_json::{Map, Value};
 
-/// How far outside a city's bounds a point may lie and still need the city, in
-/// degrees (about 25 km): more than the snapping distance of a route end and the
-/// radius of the largest ring lookup.
-pub const MARGIN_DEG: f64 = 0.25;
+/// How far outside a city's bounds a point may lie and still need the city, in km:
+/// more than the radius of the largest ring lookup (41 rings of resolution-8 cells,
+/// about 33 km) and the snapping distance of a route end. Turned into degrees at
+/// each place's latitude, since a degree of longitude shrinks towards the poles.
+pub const MARGIN_KM: f64 = 40.0;
+
+/// Kilometres in a degree of latitude (and of longitude at the equator).
+const KM_PER_DEGREE: f64 = 111.32;
 
 /// Cell ids of a request of places are looked at through their ancestor of this
 /// resolution (about 250 km² each): a 5,000-cell request has a few dozen, and
@@ -80,7 +84,7 @@ pub fn needs(
                 _ => None,
             };
             CityNeeds::Some(cities_where(manifest, |city| {
-                boxed.is_some_and(|b| box_meets(city, b))
+                boxed.is_some_and(|b| box_meets(city, widen(b, MARGIN_KM)))
             }))
         }
         Reach::Places | Reach::Lines => {
@@ -95,23 +99,27 @@ pub fn needs(
             }
             places.collect_query(query);
             let Places { points, coarse, .. } = places;
-            let areas: Vec<[f64; 4]> = coarse.into_iter().map(coarse_box).collect();
+            let areas: Vec<[f64; 4]> = points
+                .iter()
+                .map(|&(lat, lng)| widen([lng, lat, lng, lat], MARGIN_KM))
+                .chain(coarse.into_iter().map(coarse_box))
+                .collect();
             CityNeeds::Some(cities_where(manifest, |city| {
-                points
-                    .iter()
-                    .any(|&(lat, lng)| city.may_cover(lat, lng, MARGIN_DEG))
-                    || areas.iter().any(|&area| box_meets(city, area))
+                areas.iter().any(|&area| box_meets(city, area))
                     || (lines
                         && points.windows(2).any(|w| {
                             let [(lat_a, lng_a), (lat_b, lng_b)] = [w[0], w[1]];
                             box_meets(
                                 city,
-                                [
-                                    lng_a.min(lng_b),
-                                    lat_a.min(lat_b),
-                                    lng_a.max(lng_b),
-                                    lat_a.max(lat_b),
-                                ],
+                                widen(
+                                    [
+                                        lng_a.min(lng_b),
+                                        lat_a.min(lat_b),
+                                        lng_a.max(lng_b),
+                                        lat_a.max(lat_b),
+                                    ],
+                                    MARGIN_KM,
+                                ),
                             )
                         }))
             }))
@@ -119,16 +127,22 @@ pub fn needs(
     }
 }
 
-/// The box around a coarse ancestor's centre that holds the centres of all its
-/// descendants, `[west, south, east, north]`.
+/// The box that needs what the centres of all a coarse ancestor's descendants need,
+/// `[west, south, east, north]`.
 fn coarse_box(ancestor: h3o::CellIndex) -> [f64; 4] {
-    const KM_PER_DEGREE: f64 = 111.32;
     let centre = h3o::LatLng::from(ancestor);
     let (lat, lng) = (centre.lat(), centre.lng());
-    let dlat = COARSE_REACH_KM / KM_PER_DEGREE;
-    // Degrees of longitude shrink towards the poles; near them, take the whole circle.
-    let dlng = COARSE_REACH_KM / (KM_PER_DEGREE * lat.to_radians().cos().max(1e-3));
-    [lng - dlng, lat - dlat, lng + dlng, lat + dlat]
+    widen([lng, lat, lng, lat], MARGIN_KM + COARSE_REACH_KM)
+}
+
+/// `[west, south, east, north]` widened by `km` on every side, in degrees at its
+/// most poleward latitude (so at least `km` everywhere in it).
+fn widen([west, south, east, north]: [f64; 4], km: f64) -> [f64; 4] {
+    let dlat = km / KM_PER_DEGREE;
+    let poleward = (south.abs().max(north.abs()) + dlat).min(90.0);
+    // Near a pole a degree of longitude is next to nothing: take the whole circle.
+    let dlng = km / (KM_PER_DEGREE * poleward.to_radians().cos().max(1e-3));
+    [west - dlng, south - dlat, east + dlng, north + dlat]
 }
 
 fn cities_where(manifest: &Manifest, keep: impl Fn(&ManifestCity) -> bool) -> BTreeSet<String> {
@@ -140,13 +154,10 @@ fn cities_where(manifest: &Manifest, keep: impl Fn(&ManifestCity) -> bool) -> BT
         .collect()
 }
 
-/// Whether `[west, south, east, north]` meets the city's bounds widened by the margin.
+/// Whether `[west, south, east, north]` meets the city's bounds.
 fn box_meets(city: &ManifestCity, [west, south, east, north]: [f64; 4]) -> bool {
     let b = &city.bounds;
-    west <= b.east + MARGIN_DEG
-        && east >= b.west - MARGIN_DEG
-        && south <= b.north + MARGIN_DEG
-        && north >= b.south - MARGIN_DEG
+    west <= b.east && east >= b.west && south <= b.north && north >= b.south
 }
 
 fn number(value: &Value) -> Option<f64> {
