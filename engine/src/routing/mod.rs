@@ -18,6 +18,10 @@
 //!   its length is shared with each kept route and its true cost is at most
 //!   [`ALTERNATIVE_MAX_STRETCH`] times the best route's.
 //!
+//! - **Trade-off** ([`RouteIndex::tradeoff`], [`thin`]): the routes not dominated in
+//!   (length, exposure), by a parametric search over `α` (exact for the hull's
+//!   corners; see [`tradeoff`](RouteIndex::tradeoff)).
+//!
 //! This module works on a [`RoadGraph`](crate::roads::RoadGraph) and per-cell costs
 //! only: planning a route for a city request (scores, corridor, answer) is
 //! [`crate::plan`]'s job.
@@ -30,11 +34,16 @@ mod path;
 mod reach;
 mod search;
 mod snap;
+mod tradeoff;
 
 pub use cost::{CostModel, RouteMethod, UnknownMethod};
 pub use index::RouteIndex;
 pub use path::{Path, Piece};
 pub use snap::Snap;
+pub use tradeoff::{
+    TRADEOFF_MAX_ROUTES, TRADEOFF_MAX_SEARCHES, TRADEOFF_MAX_STRETCH, TRADEOFF_MIN_DIFFERENCE,
+    Tradeoff, TradeoffRoute, thin,
+};
 
 /// Farthest a request point may be from the network, in metres.
 pub const MAX_SNAP_DISTANCE_M: f64 = 500.0;
@@ -60,3 +69,5 @@ pub const ALTERNATIVE_PENALTY: f64 = 1.6;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tradeoff_tests;
