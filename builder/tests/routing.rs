@@ -14,7 +14,7 @@ use hexrisk_builder::config;
 use hexrisk_builder::reference::Reference;
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::corridor::{self, TravelMode};
-use hexrisk_engine::plan::{self, RouteError, RouteOption, RouteRequest};
+use hexrisk_engine::plan::{self, RouteError, RouteObjective, RouteOption, RouteRequest};
 use hexrisk_engine::roads::NetworkKind;
 use hexrisk_engine::routing::{self, CostModel, RouteMethod};
 use hexrisk_engine::scoring::{CityScores, Intent, ScoringParams};
@@ -143,7 +143,9 @@ fn request(origin: LatLng, destination: LatLng) -> RouteRequest {
     RouteRequest {
         origin,
         destination,
-        method: RouteMethod::Safest,
+        objective: RouteObjective::Method(RouteMethod::Safest),
+        week: 0,
+        params: ScoringParams::default(),
         alternatives: 3,
         snap_to_roads: true,
         mode: TravelMode::Walking,
@@ -193,8 +195,9 @@ fn a_toronto_route_answer_holds_together() {
     // Alternatives: more expensive, bounded stretch and overlap.
     assert!(!answer.alternatives.is_empty());
     for alternative in &answer.alternatives {
-        assert!(alternative.cost >= best.cost - 1e-9);
-        assert!(alternative.cost <= routing::ALTERNATIVE_MAX_STRETCH * best.cost + 1e-9);
+        let (cost, best_cost) = (alternative.cost.unwrap(), best.cost.unwrap());
+        assert!(cost >= best_cost - 1e-9);
+        assert!(cost <= routing::ALTERNATIVE_MAX_STRETCH * best_cost + 1e-9);
         assert_ne!(alternative.evaluation.hex_path, best.evaluation.hex_path);
     }
     // The safest route is never riskier per metre than the shortest one.
@@ -202,7 +205,7 @@ fn a_toronto_route_answer_holds_together() {
         model,
         &scores,
         &RouteRequest {
-            method: RouteMethod::Shortest,
+            objective: RouteObjective::Method(RouteMethod::Shortest),
             alternatives: 0,
             ..request(origin, destination)
         },
@@ -285,4 +288,92 @@ fn points_far_from_any_road_are_refused_with_the_distance() {
         plan::route(toronto, &scores, &too_many).unwrap_err(),
         RouteError::TooManyAlternatives(4)
     );
+}
+
+#[test]
+fn toronto_tradeoffs_run_shortest_to_safest_and_explain_themselves() {
+    let toronto = model("city_ca_tor");
+    let scores = scores_for(toronto);
+    let place = |lat, lng| LatLng::new(lat, lng).unwrap();
+    // Union Station, Christie Pits, the Danforth, Liberty Village, Yonge and Eglinton.
+    let pairs = [
+        (place(43.6453, -79.3806), place(43.6645, -79.4206)),
+        (place(43.6453, -79.3806), place(43.6780, -79.3490)),
+        (place(43.6645, -79.4206), place(43.6385, -79.4200)),
+        (place(43.7070, -79.3985), place(43.6453, -79.3806)),
+        (place(43.6780, -79.3490), place(43.6385, -79.4200)),
+    ];
+    let mut cells_explained = 0;
+    for (origin, destination) in pairs {
+        let tradeoff = RouteRequest {
+            objective: RouteObjective::Tradeoff,
+            alternatives: 0,
+            ..request(origin, destination)
+        };
+        let answer = plan::route(toronto, &scores, &tradeoff).unwrap();
+        let summary = answer.tradeoff.as_ref().unwrap();
+        assert!(summary.complete);
+        assert_eq!(answer.alpha, None);
+        let set: Vec<&RouteOption> = answer.alternatives.iter().chain([&answer.best]).collect();
+        assert!(!set.is_empty() && set.len() <= routing::TRADEOFF_MAX_ROUTES);
+        assert_eq!(summary.steps.len(), set.len());
+        assert!(summary.corners >= set.len());
+        // The set's first route is the shortest route: nothing avoided, no detour.
+        let shortest = plan::route(
+            toronto,
+            &scores,
+            &RouteRequest {
+                objective: RouteObjective::Method(RouteMethod::Shortest),
+                alternatives: 0,
+                ..request(origin, destination)
+            },
+        )
+        .unwrap();
+        let first = &set[0].evaluation.metrics;
+        assert!((first.distance_m - shortest.best.evaluation.metrics.distance_m).abs() < 1.0);
+        assert_eq!(set[0].explanation.extra_m, 0.0);
+        assert!(set[0].explanation.avoided_cells.is_empty());
+        // Each later route is longer and less exposed than the one before it, and says
+        // what a step costs.
+        for (i, pair) in set.windows(2).enumerate() {
+            let (before, after) = (&pair[0].evaluation.metrics, &pair[1].evaluation.metrics);
+            assert!(after.distance_m > before.distance_m, "route {i}");
+            assert!(after.exposure < before.exposure, "route {i}");
+            let paid = summary.steps[i + 1].metres_per_exposure_avoided.unwrap();
+            let expected =
+                (after.distance_m - before.distance_m) / (before.exposure - after.exposure);
+            assert!((paid - expected).abs() < 1e-9 * expected.abs().max(1.0));
+        }
+        // Every route's explanation against the shortest.
+        for option in &set {
+            let why = &option.explanation;
+            let this = &option.evaluation.metrics;
+            assert!((why.exposure_avoided - (first.exposure - this.exposure)).abs() < 1e-9);
+            assert!((why.extra_m - (this.distance_m - first.distance_m)).abs() < 1e-6);
+            assert!(why.avoided_cells.len() <= plan::MAX_EXPLAINED_CELLS);
+            for pair in why.avoided_cells.windows(2) {
+                assert!(pair[0].safety_score <= pair[1].safety_score);
+            }
+            for cell in &why.avoided_cells {
+                assert!(set[0].evaluation.hex_path.contains(&cell.h3));
+                assert!(!option.evaluation.hex_path.contains(&cell.h3));
+                assert!(cell.driven_by.is_some() && cell.driven_by_share > 0.0);
+            }
+            cells_explained += why.avoided_cells.len();
+        }
+        // Alternatives belong to methods; the set holds its own.
+        assert_eq!(
+            plan::route(
+                toronto,
+                &scores,
+                &RouteRequest {
+                    alternatives: 1,
+                    ..tradeoff
+                }
+            )
+            .unwrap_err(),
+            RouteError::AlternativesWithTradeoff
+        );
+    }
+    assert!(cells_explained > 0);
 }

@@ -73,7 +73,7 @@ impl TravelMode {
 
 // serde's `serialize_with` passes a reference.
 #[allow(clippy::trivially_copy_pass_by_ref)]
-fn cell_id<S: Serializer>(cell: &CellIndex, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn cell_id<S: Serializer>(cell: &CellIndex, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(cell)
 }
 

@@ -3,6 +3,7 @@
 //! lines, cell ids as text, and the members of `POST /route`'s answer in the
 //! router API's order.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -15,14 +16,17 @@ use super::json::{parse, with_status};
 use super::route_request::{self, EvaluateQuery, HexPathQuery, MAX_LINE_POSITIONS, RouteQuery};
 use crate::city::Atlas;
 use crate::corridor::{MAX_HEX_PATH_CELLS, TravelMode};
-use crate::plan::{RouteAnswer, RouteOption};
-use crate::routing::{MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, OUTSIDE_COVERAGE_RISK, RouteMethod};
+use crate::plan::{RouteAnswer, RouteObjective, RouteOption, TradeoffAnswer};
+use crate::routing::{
+    MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, OUTSIDE_COVERAGE_RISK, RouteMethod, TRADEOFF_MAX_ROUTES,
+    TRADEOFF_MAX_STRETCH, TRADEOFF_MIN_DIFFERENCE,
+};
 use crate::scoring::{ColourIndex, Intent, PALETTE};
 
 impl Serialize for RouteOption {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("RouteOption", 7)?;
+        let mut out = serializer.serialize_struct("RouteOption", 8)?;
         out.serialize_field("geometry", &self.geometry.as_deref().map(LineString))?;
         out.serialize_field("cost", &self.cost)?;
         out.serialize_field("hexPath", &CellIds(&self.evaluation.hex_path))?;
@@ -30,6 +34,7 @@ impl Serialize for RouteOption {
         out.serialize_field("metrics", &self.evaluation.metrics)?;
         out.serialize_field("segments", &self.evaluation.segments)?;
         out.serialize_field("corridorMetrics", &self.corridor_metrics)?;
+        out.serialize_field("explanation", &self.explanation)?;
         out.end()
     }
 }
@@ -59,10 +64,10 @@ impl Serialize for CellIds<'_> {
 impl Serialize for RouteAnswer {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("RouteAnswer", 9)?;
+        let mut out = serializer.serialize_struct("RouteAnswer", 10)?;
         out.serialize_field("network", self.network.name())?;
         out.serialize_field("source", &self.source)?;
-        out.serialize_field("method", self.method.name())?;
+        out.serialize_field("method", self.objective.name())?;
         out.serialize_field("alpha", &self.alpha)?;
         out.serialize_field("origin", &self.origin)?;
         out.serialize_field("destination", &self.destination)?;
@@ -70,6 +75,44 @@ impl Serialize for RouteAnswer {
         out.serialize_field("best", &self.best)?;
         out.serialize_field("hexPath", &CellIds(&self.best.evaluation.hex_path))?;
         out.serialize_field("alternatives", &self.alternatives)?;
+        if let Some(tradeoff) = &self.tradeoff {
+            out.serialize_field("tradeoff", &TradeoffJson(self, tradeoff))?;
+        }
+        out.end()
+    }
+}
+
+/// `tradeoff` of a route answer: the set's routes shortest to safest, each named by
+/// a JSON pointer (RFC 6901) into the answer, with its figures.
+struct TradeoffJson<'a>(&'a RouteAnswer, &'a TradeoffAnswer);
+
+impl Serialize for TradeoffJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let TradeoffJson(answer, tradeoff) = self;
+        let routes: Vec<Value> = tradeoff
+            .steps
+            .iter()
+            .filter_map(|step| {
+                let (pointer, option) = match step.alternative {
+                    None => (String::from("/best"), &answer.best),
+                    Some(i) => (format!("/alternatives/{i}"), answer.alternatives.get(i)?),
+                };
+                let metrics = &option.evaluation.metrics;
+                Some(json!({
+                    "route": pointer,
+                    "distanceM": metrics.distance_m,
+                    "durationS": metrics.duration_s,
+                    "exposure": metrics.exposure,
+                    "metresPerExposureAvoided": step.metres_per_exposure_avoided,
+                }))
+            })
+            .collect();
+        let mut out = serializer.serialize_struct("Tradeoff", 4)?;
+        out.serialize_field("routes", &routes)?;
+        out.serialize_field("corners", &tradeoff.corners)?;
+        out.serialize_field("searches", &tradeoff.searches)?;
+        out.serialize_field("complete", &tradeoff.complete)?;
         out.end()
     }
 }
@@ -80,7 +123,16 @@ pub fn route_config() -> Value {
     json!({
         "status": "success",
         "defaultMethod": RouteMethod::default().name(),
-        "methods": RouteMethod::ALL.iter().map(|m| json!({"name": m.name(), "alpha": m.alpha()})).collect::<Vec<_>>(),
+        "methods": RouteMethod::ALL
+            .iter()
+            .map(|m| json!({"name": m.name(), "alpha": m.alpha()}))
+            .chain(core::iter::once(json!({"name": RouteObjective::Tradeoff.name(), "alpha": null})))
+            .collect::<Vec<_>>(),
+        "tradeoff": {
+            "maxRoutes": TRADEOFF_MAX_ROUTES,
+            "maxStretch": TRADEOFF_MAX_STRETCH,
+            "minDifference": TRADEOFF_MIN_DIFFERENCE,
+        },
         "intents": Intent::ALL.iter().map(|i| i.name()).collect::<Vec<_>>(),
         "modes": TravelMode::ALL.iter().map(|m| json!({"name": m.name(), "speedKmh": m.speed_m_per_s() * 3.6})).collect::<Vec<_>>(),
         "maxAlternatives": MAX_ALTERNATIVES,

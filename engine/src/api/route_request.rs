@@ -16,7 +16,7 @@ use crate::corridor::{self, Evaluation, HexPathError, TravelMode};
 use crate::forecast::CRIME_CLASSES;
 use crate::forecast::TimeWindow;
 use crate::plan::departure::{self, BandOnTheWay};
-use crate::plan::{self, RouteAnswer, RouteError, RouteRequest};
+use crate::plan::{self, RouteAnswer, RouteError, RouteObjective, RouteRequest};
 use crate::routing::{self, RouteMethod};
 use crate::scoring::{CityScores, Intent};
 
@@ -190,17 +190,33 @@ pub fn route(
 ) -> Result<RouteResponse, QueryError> {
     let origin = point(query.origin, "origin")?;
     let destination = point(query.destination, "destination")?;
-    let method = match &query.method {
-        None => RouteMethod::Safest,
-        Some(text) => text
-            .parse()
-            .map_err(|e: routing::UnknownMethod| QueryError::invalid("method", e.to_string()))?,
+    let objective = match query.method.as_deref() {
+        None => RouteObjective::Method(RouteMethod::Safest),
+        Some(text) if text == RouteObjective::Tradeoff.name() => RouteObjective::Tradeoff,
+        Some(text) => {
+            RouteObjective::Method(text.parse().map_err(|_: routing::UnknownMethod| {
+                QueryError::invalid(
+                    "method",
+                    format!(
+                        "unknown method (expected one of {}, {})",
+                        RouteMethod::ALL.map(RouteMethod::name).join(", "),
+                        RouteObjective::Tradeoff.name()
+                    ),
+                )
+            })?)
+        }
     };
     let alternatives = query.alternatives.unwrap_or(0) as usize;
     if alternatives > routing::MAX_ALTERNATIVES {
         return Err(QueryError::invalid(
             "alternatives",
             RouteError::TooManyAlternatives(alternatives).to_string(),
+        ));
+    }
+    if objective == RouteObjective::Tradeoff && alternatives > 0 {
+        return Err(QueryError::invalid(
+            "alternatives",
+            RouteError::AlternativesWithTradeoff.to_string(),
         ));
     }
     let model = locate(atlas, origin, "origin")?;
@@ -215,7 +231,9 @@ pub fn route(
     let request = RouteRequest {
         origin,
         destination,
-        method,
+        objective,
+        week: scoring.week,
+        params: scoring.params,
         alternatives,
         snap_to_roads: query.snap_to_roads.unwrap_or(true),
         mode: mode(query.mode.as_ref(), scoring.params.intent)?,
@@ -319,6 +337,10 @@ pub struct EvaluationResponse {
     /// Corridor, tiers, metrics, segments.
     #[serde(flatten)]
     pub evaluation: Evaluation,
+    /// Against the shortest road route between the path's ends (its first and last
+    /// positions, or its first and last cells' centres); `None` when either end is
+    /// beyond snapping distance or no route joins them.
+    pub explanation: Option<plan::Explanation>,
 }
 
 /// Evaluates a LineString; `detourPct` compares it with the shortest route on the
@@ -392,13 +414,19 @@ pub fn evaluate(
     let mode = mode(query.mode.as_ref(), scoring.params.intent)?;
     let scores = CityScores::compute(model, scoring.week, &scoring.params);
     let mut evaluation = corridor::evaluate_line(model, &scores, &points, mode);
-    evaluation.metrics.detour_pct =
-        plan::shortest_length_m(model, points[0], points[points.len() - 1])
-            .filter(|&shortest| shortest > 0.0)
-            .map(|shortest| 100.0 * (evaluation.metrics.distance_m - shortest) / shortest);
+    let shortest = plan::shortest_route(model, &scores, points[0], points[points.len() - 1], mode);
+    evaluation.metrics.detour_pct = shortest
+        .as_ref()
+        .map(|(metres, _)| *metres)
+        .filter(|&metres| metres > 0.0)
+        .map(|metres| 100.0 * (evaluation.metrics.distance_m - metres) / metres);
+    let explanation = shortest.map(|(_, shortest)| {
+        plan::explain(model, scoring.week, &scoring.params, &evaluation, &shortest)
+    });
     Ok(EvaluationResponse {
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,
+        explanation,
     })
 }
 
@@ -445,9 +473,15 @@ pub fn evaluate_hex_path(
     let scores = CityScores::compute(model, scoring.week, &scoring.params);
     let evaluation =
         corridor::evaluate_hex_path(model, &scores, &cells, mode).map_err(path_error)?;
+    let ends = (LatLng::from(cells[0]), LatLng::from(cells[cells.len() - 1]));
+    let explanation =
+        plan::shortest_route(model, &scores, ends.0, ends.1, mode).map(|(_, shortest)| {
+            plan::explain(model, scoring.week, &scoring.params, &evaluation, &shortest)
+        });
     Ok(EvaluationResponse {
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,
+        explanation,
     })
 }
 

@@ -1,7 +1,8 @@
 //! Planning a route for a request in one city: snapping both ends, the search with
-//! alternatives over the city's network, and each route's corridor evaluation and
-//! detour against the shortest route. The algorithms are in [`crate::routing`]; this
-//! module ties them to a city's model and scores.
+//! alternatives (or the safety–length trade-off set) over the city's network, and
+//! each route's corridor evaluation, detour and explanation against the shortest
+//! route. The algorithms are in [`crate::routing`]; this module ties them to a
+//! city's model and scores.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -12,10 +13,37 @@ use serde::Serialize;
 use crate::city::CityModel;
 use crate::corridor::{Evaluation, Metrics, TravelMode, evaluate_hex_path, evaluate_line};
 use crate::roads::NetworkKind;
-use crate::routing::{CostModel, MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, Path, RouteMethod, Snap};
-use crate::scoring::CityScores;
+use crate::routing::{
+    CostModel, MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, Path, RouteIndex, RouteMethod, Snap,
+    TradeoffRoute, thin,
+};
+use crate::scoring::{CityScores, ScoringParams};
 
 pub mod departure;
+mod explain;
+
+pub use explain::{AvoidedCell, Explanation, MAX_EXPLAINED_CELLS, ShortestRoute, explain};
+
+/// What a route request optimises.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RouteObjective {
+    /// One route, best for the method's cost.
+    Method(RouteMethod),
+    /// The safety–length trade-off set, shortest to safest
+    /// ([`RouteIndex::tradeoff`], thinned by [`thin`]).
+    Tradeoff,
+}
+
+impl RouteObjective {
+    /// The name a request gives it (`safest`, …, `tradeoff`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Method(method) => method.name(),
+            Self::Tradeoff => "tradeoff",
+        }
+    }
+}
 
 /// A route request, validated.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -24,9 +52,13 @@ pub struct RouteRequest {
     pub origin: LatLng,
     /// Where it ends.
     pub destination: LatLng,
-    /// How strongly to avoid risk.
-    pub method: RouteMethod,
-    /// Alternatives wanted, 0 to [`MAX_ALTERNATIVES`].
+    /// One route by a method, or the trade-off set.
+    pub objective: RouteObjective,
+    /// Forecast week of the scores (for the classes behind avoided cells).
+    pub week: usize,
+    /// Scoring parameters of the scores (the same).
+    pub params: ScoringParams,
+    /// Alternatives wanted, 0 to [`MAX_ALTERNATIVES`] (none with the trade-off).
     pub alternatives: usize,
     /// Follow the city's network (`true`) or the hex grid itself (`false`: the
     /// answer has a corridor but no road geometry).
@@ -52,13 +84,39 @@ pub struct SnappedPoint {
 pub struct RouteOption {
     /// The line to draw (`None` when the request did not snap to roads).
     pub geometry: Option<Vec<LatLng>>,
-    /// Cost in the request's cost model.
-    pub cost: f64,
+    /// Cost in the request's cost model (`None` in a trade-off set, which has none).
+    pub cost: Option<f64>,
     /// Corridor, tiers, metrics and segments of the line.
     pub evaluation: Evaluation,
     /// Metrics of `hexPath` scored as a hex path: exactly what evaluating the hex
     /// path on its own returns.
     pub corridor_metrics: Option<Metrics>,
+    /// Against the shortest route between the same snapped points.
+    pub explanation: Explanation,
+}
+
+/// One route of a trade-off answer, in the set's order (shortest to safest).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TradeoffStep {
+    /// Where the route is in the answer: `None` for `best` (the safest), else its
+    /// index in `alternatives`.
+    pub alternative: Option<usize>,
+    /// Extra metres paid per risk-kilometre avoided against the previous route of the
+    /// set (`None` for the shortest, or when nothing is avoided).
+    pub metres_per_exposure_avoided: Option<f64>,
+}
+
+/// How a trade-off set was found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TradeoffAnswer {
+    /// The set, shortest to safest.
+    pub steps: Vec<TradeoffStep>,
+    /// Corners of the hull found before thinning.
+    pub corners: usize,
+    /// Searches run.
+    pub searches: usize,
+    /// `false` when the search budget ran out before every corner was found.
+    pub complete: bool,
 }
 
 /// The answer to a route request.
@@ -68,18 +126,21 @@ pub struct RouteAnswer {
     pub network: NetworkKind,
     /// Where the network came from.
     pub source: String,
-    /// The method.
-    pub method: RouteMethod,
-    /// Its `α`.
-    pub alpha: f64,
+    /// The method or the trade-off.
+    pub objective: RouteObjective,
+    /// The method's `α` (`None` for the trade-off, whose routes each have their own).
+    pub alpha: Option<f64>,
     /// The snapped origin.
     pub origin: SnappedPoint,
     /// The snapped destination.
     pub destination: SnappedPoint,
     /// The best route: optimal for its cost.
     pub best: RouteOption,
-    /// Genuinely different alternatives, best first.
+    /// Genuinely different alternatives, best first; with the trade-off, the set's
+    /// other routes, shortest first.
     pub alternatives: Vec<RouteOption>,
+    /// With the trade-off: the set's order and how it was found.
+    pub tradeoff: Option<TradeoffAnswer>,
 }
 
 /// A route request that cannot be answered.
@@ -100,10 +161,13 @@ pub enum RouteError {
     /// No path joins the two points.
     #[error("no route joins origin and destination")]
     Unreachable,
+    /// Alternatives asked for with the trade-off, whose set is its own alternatives.
+    #[error("alternatives do not apply to method tradeoff: its set holds every route")]
+    AlternativesWithTradeoff,
 }
 
-/// Finds the best route and alternatives for a request in one city, scored with
-/// `scores` (the request's intent, classes and week).
+/// Finds the best route and alternatives (or the trade-off set) for a request in
+/// one city, scored with `scores` (the request's intent, classes and week).
 ///
 /// # Errors
 /// [`RouteError`] when a point cannot be snapped or the request is out of range.
@@ -114,6 +178,9 @@ pub fn route(
 ) -> Result<RouteAnswer, RouteError> {
     if request.alternatives > MAX_ALTERNATIVES {
         return Err(RouteError::TooManyAlternatives(request.alternatives));
+    }
+    if request.objective == RouteObjective::Tradeoff && request.alternatives > 0 {
+        return Err(RouteError::AlternativesWithTradeoff);
     }
     let network = if request.snap_to_roads {
         model.road_network().ok_or(RouteError::NoNetwork)?
@@ -127,36 +194,75 @@ pub fn route(
     let to = index
         .snap(graph, request.destination)
         .map_err(RouteError::DestinationTooFar)?;
-    let alpha = request.method.alpha();
-    let costs = CostModel::from_safety((0..model.cell_count()).map(|p| scores.safety(p)), alpha);
-    let (best, alternatives) = index
-        .search_with_alternatives(graph, &costs, &from, &to, request.alternatives)
-        .ok_or(RouteError::Unreachable)?;
-    // Detours compare network lengths of the pieces, so the shortest route's own
-    // detour is exactly zero.
-    let shortest_m = if alpha > 0.0 {
-        index
-            .search(graph, &CostModel::from_risks(&[], 0.0), None, &from, &to)
-            .map_or(best.length_m(), |p| p.length_m())
-    } else {
-        best.length_m()
+    let risks: Vec<f64> = (0..model.cell_count())
+        .map(|p| risk_of_safety(scores.safety(p)))
+        .collect();
+    // Each route with its cost, best last for the trade-off and first otherwise, and
+    // the shortest route.
+    let (routes, shortest, tradeoff) = match request.objective {
+        RouteObjective::Method(method) => {
+            let costs = CostModel::from_risks(&risks, method.alpha());
+            let (best, alternatives) = index
+                .search_with_alternatives(graph, &costs, &from, &to, request.alternatives)
+                .ok_or(RouteError::Unreachable)?;
+            let shortest = if method.alpha() > 0.0 {
+                index
+                    .search(graph, &CostModel::from_risks(&[], 0.0), None, &from, &to)
+                    .unwrap_or_else(|| best.clone())
+            } else {
+                best.clone()
+            };
+            let routes: Vec<Path> = core::iter::once(best).chain(alternatives).collect();
+            (routes, shortest, None)
+        }
+        RouteObjective::Tradeoff => {
+            let set = index
+                .tradeoff(graph, &risks, &from, &to)
+                .ok_or(RouteError::Unreachable)?;
+            let kept = thin(&set.routes);
+            let shortest = kept
+                .first()
+                .map(|r| r.path.clone())
+                .ok_or(RouteError::Unreachable)?;
+            let summary = (set.routes.len(), set.searches, set.complete);
+            let routes = kept.into_iter().map(|r: TradeoffRoute| r.path).collect();
+            (routes, shortest, Some(summary))
+        }
     };
-    let option = |path: &Path| {
-        let line = index.geometry(graph, path);
-        let mut evaluation = evaluate_line(model, scores, &line, request.mode);
-        evaluation.metrics.detour_pct = Some(if shortest_m > 0.0 {
-            100.0 * (path.length_m() - shortest_m) / shortest_m
-        } else {
-            0.0
-        });
-        let corridor_metrics = evaluate_hex_path(model, scores, &evaluation.hex_path, request.mode)
-            .ok()
-            .map(|e| e.metrics);
-        RouteOption {
-            geometry: request.snap_to_roads.then_some(line),
-            cost: path.cost,
-            evaluation,
-            corridor_metrics,
+    let planner = Planner {
+        model,
+        scores,
+        request,
+        index,
+        graph,
+        shortest_m: shortest.length_m(),
+    };
+    let shortest_evaluation = planner.evaluate(&shortest);
+    let mut options: Vec<RouteOption> = routes
+        .iter()
+        .map(|path| {
+            let evaluation = planner.evaluate(path);
+            planner.option(path, evaluation, &shortest_evaluation)
+        })
+        .collect();
+    let (best, alternatives, tradeoff) = match tradeoff {
+        None => {
+            let alternatives = options.split_off(1);
+            (options.remove(0), alternatives, None)
+        }
+        Some((corners, searches, complete)) => {
+            for option in &mut options {
+                option.cost = None;
+            }
+            let steps = tradeoff_steps(&options);
+            let best = options.pop().ok_or(RouteError::Unreachable)?;
+            let answer = TradeoffAnswer {
+                steps,
+                corners,
+                searches,
+                complete,
+            };
+            (best, options, Some(answer))
         }
     };
     let snapped = |snap: &Snap| SnappedPoint {
@@ -167,23 +273,123 @@ pub fn route(
     Ok(RouteAnswer {
         network: graph.kind,
         source: graph.source.clone(),
-        method: request.method,
-        alpha,
+        objective: request.objective,
+        alpha: match request.objective {
+            RouteObjective::Method(method) => Some(method.alpha()),
+            RouteObjective::Tradeoff => None,
+        },
         origin: snapped(&from),
         destination: snapped(&to),
-        best: option(&best),
-        alternatives: alternatives.iter().map(option).collect(),
+        best,
+        alternatives,
+        tradeoff,
     })
 }
 
-/// Length in metres of the shortest route on a city's network between two points,
-/// or `None` when either is too far from the network.
+/// A cell's risk for route costs: `1 − safety / 100`, and
+/// [`OUTSIDE_COVERAGE_RISK`](crate::routing::OUTSIDE_COVERAGE_RISK) for a cell without
+/// data (`NaN`).
+fn risk_of_safety(safety: f64) -> f64 {
+    if safety.is_nan() {
+        crate::routing::OUTSIDE_COVERAGE_RISK
+    } else {
+        1.0 - safety / 100.0
+    }
+}
+
+/// The set's steps from its options in order, shortest first (the last is `best`).
+fn tradeoff_steps(options: &[RouteOption]) -> Vec<TradeoffStep> {
+    let last = options.len().saturating_sub(1);
+    options
+        .iter()
+        .enumerate()
+        .map(|(i, option)| {
+            let metres_per_exposure_avoided = i.checked_sub(1).and_then(|previous| {
+                let (before, now) = (
+                    &options[previous].evaluation.metrics,
+                    &option.evaluation.metrics,
+                );
+                let avoided = before.exposure - now.exposure;
+                (avoided > 0.0).then(|| (now.distance_m - before.distance_m) / avoided)
+            });
+            TradeoffStep {
+                alternative: (i < last).then_some(i),
+                metres_per_exposure_avoided,
+            }
+        })
+        .collect()
+}
+
+/// What evaluating a request's routes needs.
+struct Planner<'a> {
+    model: &'a CityModel,
+    scores: &'a CityScores,
+    request: &'a RouteRequest,
+    index: &'a RouteIndex,
+    graph: &'a crate::roads::RoadGraph,
+    shortest_m: f64,
+}
+
+impl Planner<'_> {
+    fn evaluate(&self, path: &Path) -> (Vec<LatLng>, Evaluation) {
+        let line = self.index.geometry(self.graph, path);
+        let mut evaluation = evaluate_line(self.model, self.scores, &line, self.request.mode);
+        // Detours compare network lengths of the pieces, so the shortest route's own
+        // detour is exactly zero.
+        evaluation.metrics.detour_pct = Some(if self.shortest_m > 0.0 {
+            100.0 * (path.length_m() - self.shortest_m) / self.shortest_m
+        } else {
+            0.0
+        });
+        (line, evaluation)
+    }
+
+    fn option(
+        &self,
+        path: &Path,
+        (line, evaluation): (Vec<LatLng>, Evaluation),
+        shortest: &(Vec<LatLng>, Evaluation),
+    ) -> RouteOption {
+        let corridor_metrics = evaluate_hex_path(
+            self.model,
+            self.scores,
+            &evaluation.hex_path,
+            self.request.mode,
+        )
+        .ok()
+        .map(|e| e.metrics);
+        let explanation = explain(
+            self.model,
+            self.request.week,
+            &self.request.params,
+            &evaluation,
+            &shortest.1,
+        );
+        RouteOption {
+            geometry: self.request.snap_to_roads.then_some(line),
+            cost: Some(path.cost),
+            evaluation,
+            corridor_metrics,
+            explanation,
+        }
+    }
+}
+
+/// The shortest route on a city's road network between two points: its network
+/// length in metres and its evaluation with `scores`, or `None` when either point is
+/// too far from the network or no route joins them.
 #[must_use]
-pub fn shortest_length_m(model: &CityModel, from: LatLng, to: LatLng) -> Option<f64> {
+pub fn shortest_route(
+    model: &CityModel,
+    scores: &CityScores,
+    from: LatLng,
+    to: LatLng,
+    mode: TravelMode,
+) -> Option<(f64, Evaluation)> {
     let network = model.road_network()?;
     let (graph, index) = (network.graph, network.index);
     let (from, to) = (index.snap(graph, from).ok()?, index.snap(graph, to).ok()?);
-    index
-        .search(graph, &CostModel::from_risks(&[], 0.0), None, &from, &to)
-        .map(|p| p.length_m())
+    let path = index.search(graph, &CostModel::from_risks(&[], 0.0), None, &from, &to)?;
+    let line = index.geometry(graph, &path);
+    Some((path.length_m(), evaluate_line(model, scores, &line, mode)))
 }

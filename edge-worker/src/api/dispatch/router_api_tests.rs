@@ -291,6 +291,8 @@ fn routes_and_evaluations_answer_through_the_engine() {
     assert_eq!(err.details()["field"], "body");
     let line = evaluate(&atlas(), &body(json!({"geometry": {"type": "LineString", "coordinates": [[-79.3841, 43.6534], [-79.37, 43.66]]}})), now()).unwrap();
     assert!(line["metrics"]["distanceM"].as_f64().unwrap() > 1000.0);
+    // No road network in this city: nothing to explain a line against.
+    assert_eq!(line["explanation"], Value::Null);
     let err = evaluate_hex_path(
         &atlas(),
         &body(json!({"hexPath": [cells()[0], grid::cell_at(10.0, 10.0).unwrap().to_string()]})),
@@ -304,6 +306,58 @@ fn routes_and_evaluations_answer_through_the_engine() {
         ),
         (Some("hexPath"), Some(1))
     );
+}
+
+#[test]
+fn a_tradeoff_answer_names_each_route_of_its_set_by_pointer() {
+    let ends = json!({"origin": {"lat": 43.6534, "lng": -79.3841}, "destination": {"lat": 43.672, "lng": -79.36}, "snapToRoads": false});
+    let mut request = ends.clone();
+    request["method"] = json!("tradeoff");
+    let out = route(&atlas(), &body(request.clone()), now()).unwrap();
+    assert_eq!(out["method"], "tradeoff");
+    assert_eq!(out["alpha"], Value::Null);
+    assert_eq!(out["best"]["cost"], Value::Null);
+    let routes = out["tradeoff"]["routes"].as_array().unwrap();
+    let alternatives = out["alternatives"].as_array().unwrap();
+    assert_eq!(routes.len(), alternatives.len() + 1);
+    assert_eq!(routes.last().unwrap()["route"], "/best");
+    assert_eq!(routes[0]["metresPerExposureAvoided"], Value::Null);
+    for entry in routes {
+        let option = out.pointer(entry["route"].as_str().unwrap()).unwrap();
+        assert_eq!(entry["distanceM"], option["metrics"]["distanceM"]);
+        assert_eq!(entry["exposure"], option["metrics"]["exposure"]);
+        let why = &option["explanation"];
+        for key in [
+            "shortest",
+            "exposureAvoided",
+            "exposureAvoidedPct",
+            "extraM",
+            "extraMinutes",
+            "metresPerExposureAvoided",
+            "avoidedCells",
+        ] {
+            assert!(why.get(key).is_some(), "{key}");
+        }
+    }
+    // A method's answer explains its route too, and has no trade-off member.
+    let safest = route(&atlas(), &body(ends.clone()), now()).unwrap();
+    assert!(
+        safest["best"]["explanation"]["shortest"]["distanceM"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    assert!(safest.get("tradeoff").is_none());
+    request["alternatives"] = json!(2);
+    let err = route(&atlas(), &body(request.clone()), now()).unwrap_err();
+    assert_eq!(
+        (err.code, err.details()["field"].as_str()),
+        (ErrorCode::InvalidRequest, Some("alternatives"))
+    );
+    request["method"] = json!("fastest");
+    let err = route(&atlas(), &body(request), now()).unwrap_err();
+    assert_eq!(err.details()["field"], "method");
+    assert!(err.message.contains("tradeoff"), "{}", err.message);
 }
 
 #[test]
@@ -340,7 +394,13 @@ fn configs_describe_palette_methods_and_tiers() {
     assert_eq!(config["data"]["colors"].as_array().unwrap().len(), 17);
     assert_eq!(config["data"]["resolution"], 8);
     let route = route_config();
-    assert_eq!(route["methods"].as_array().unwrap().len(), 3);
+    let methods = route["methods"].as_array().unwrap();
+    assert_eq!(methods.len(), 4);
+    assert_eq!(
+        methods[3],
+        serde_json::json!({"name": "tradeoff", "alpha": null})
+    );
+    assert_eq!(route["tradeoff"]["maxRoutes"], 5);
     assert_eq!(route["tiers"].as_array().unwrap().len(), 5);
     assert_eq!(route["maxSnapDistanceM"], 500.0);
 }

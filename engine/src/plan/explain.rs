@@ -1,0 +1,157 @@
+//! Why a route: what it avoids against the shortest route between the same points —
+//! the exposure avoided, what that costs in metres and minutes, and the riskiest
+//! cells the shortest route crosses and this one does not, each with the crime class
+//! that weighs most in it.
+
+use alloc::vec::Vec;
+
+use h3o::CellIndex;
+use serde::Serialize;
+
+use crate::city::CityModel;
+use crate::corridor::{Evaluation, Metrics};
+use crate::forecast::{CRIME_CLASSES, CrimeClass};
+use crate::scoring::ScoringParams;
+
+/// Most avoided cells an explanation names.
+pub const MAX_EXPLAINED_CELLS: usize = 5;
+
+/// The shortest route a route is compared with.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ShortestRoute {
+    /// Its length, metres.
+    pub distance_m: f64,
+    /// Its travel time, seconds.
+    pub duration_s: f64,
+    /// Its exposure, risk-kilometres.
+    pub exposure: f64,
+}
+
+/// A cell the shortest route crosses and the explained route does not.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AvoidedCell {
+    /// The cell.
+    #[serde(serialize_with = "crate::corridor::cell_id")]
+    pub h3: CellIndex,
+    /// Its safety score (0..100).
+    pub safety_score: f64,
+    /// The class with the largest share of the cell's weighed expected harm, as
+    /// scored (`None` when the cell has none).
+    #[serde(serialize_with = "class_code")]
+    pub driven_by: Option<CrimeClass>,
+    /// That class's share of the cell's harm (0..1).
+    pub driven_by_share: f64,
+}
+
+fn class_code<S: serde::Serializer>(
+    class: &Option<CrimeClass>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    match class {
+        Some(class) => serializer.serialize_str(class.code()),
+        None => serializer.serialize_none(),
+    }
+}
+
+/// A route against the shortest route between the same points.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explanation {
+    /// The shortest route's figures.
+    pub shortest: ShortestRoute,
+    /// Risk-kilometres avoided: the shortest route's exposure less this one's.
+    pub exposure_avoided: f64,
+    /// The same in percent of the shortest route's exposure (`None` when that is 0).
+    pub exposure_avoided_pct: Option<f64>,
+    /// Metres longer than the shortest route.
+    pub extra_m: f64,
+    /// Minutes longer at the route's travel mode.
+    pub extra_minutes: f64,
+    /// Extra metres paid per risk-kilometre avoided (`None` when nothing is avoided).
+    pub metres_per_exposure_avoided: Option<f64>,
+    /// The riskiest cells of the shortest route this one avoids, riskiest first, at
+    /// most [`MAX_EXPLAINED_CELLS`].
+    pub avoided_cells: Vec<AvoidedCell>,
+}
+
+/// Explains `route` against `shortest`, both evaluated with the same scores; the
+/// class behind each avoided cell is found in `week` with `params`.
+#[must_use]
+pub fn explain(
+    model: &CityModel,
+    week: usize,
+    params: &ScoringParams,
+    route: &Evaluation,
+    shortest: &Evaluation,
+) -> Explanation {
+    let (this, base): (&Metrics, &Metrics) = (&route.metrics, &shortest.metrics);
+    let exposure_avoided = base.exposure - this.exposure;
+    let extra_m = this.distance_m - base.distance_m;
+    let mut on_route: Vec<CellIndex> = route.hex_path.clone();
+    on_route.sort_unstable();
+    let mut avoided: Vec<AvoidedCell> = shortest
+        .hex_path_with_tiers
+        .iter()
+        .filter(|cell| on_route.binary_search(&cell.h3).is_err())
+        .filter_map(|cell| {
+            let safety_score = cell.safety_score?;
+            let position = model.position(cell.h3)?;
+            let (driven_by, driven_by_share) = driving_class(model, position, week, params);
+            Some(AvoidedCell {
+                h3: cell.h3,
+                safety_score,
+                driven_by,
+                driven_by_share,
+            })
+        })
+        .collect();
+    avoided.sort_by(|a, b| {
+        a.safety_score
+            .total_cmp(&b.safety_score)
+            .then(a.h3.cmp(&b.h3))
+    });
+    avoided.truncate(MAX_EXPLAINED_CELLS);
+    Explanation {
+        shortest: ShortestRoute {
+            distance_m: base.distance_m,
+            duration_s: base.duration_s,
+            exposure: base.exposure,
+        },
+        exposure_avoided,
+        exposure_avoided_pct: (base.exposure > 0.0)
+            .then(|| 100.0 * exposure_avoided / base.exposure),
+        extra_m,
+        extra_minutes: (this.duration_s - base.duration_s) / 60.0,
+        metres_per_exposure_avoided: (exposure_avoided > 0.0).then(|| extra_m / exposure_avoided),
+        avoided_cells: avoided,
+    }
+}
+
+/// The class with the largest weighed expected harm in a cell over `params`'
+/// window, and its share of the cell's harm.
+fn driving_class(
+    model: &CityModel,
+    position: usize,
+    week: usize,
+    params: &ScoringParams,
+) -> (Option<CrimeClass>, f64) {
+    let rates = model.window_rates(position, week, params.window);
+    let harms: Vec<f64> = params
+        .class_weights()
+        .iter()
+        .zip(&rates)
+        .map(|(w, r)| w * r)
+        .collect();
+    let total: f64 = harms.iter().sum();
+    let top = harms
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.total_cmp(b.1))
+        .filter(|(_, harm)| **harm > 0.0 && total > 0.0);
+    match top {
+        Some((i, harm)) => (Some(CRIME_CLASSES[i]), harm / total),
+        None => (None, 0.0),
+    }
+}
