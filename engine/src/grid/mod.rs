@@ -1,5 +1,6 @@
 //! The H3 grid and geometry on it: coordinates to resolution-8 cells, rings of cells
-//! around a cell, the cells a line crosses, and the stored form of a position.
+//! around a cell, the cells a line crosses, the outline of a set of cells, and the
+//! stored form of a position.
 //!
 //! Coordinates are validated before they reach h3o: a latitude outside -90..=90, a
 //! longitude outside -180..=180 or a non-finite value is a [`CoordinateError`], never
@@ -11,9 +12,11 @@ use core::str::FromStr;
 use h3o::{CellIndex, LatLng, Resolution};
 
 mod crossing;
+mod outline;
 mod point;
 
 pub use crossing::cells_crossed;
+pub use outline::{Polygon, outline};
 pub use point::MicroDegrees;
 
 /// H3 resolution of every hexrisk grid (cells of about 0.74 km²).

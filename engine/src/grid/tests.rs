@@ -221,3 +221,40 @@ fn centre_lies_in_its_own_cell() {
     let (lat, lng) = cell_centre(cell);
     assert_eq!(cell_at(lat, lng).unwrap(), cell);
 }
+
+fn ring_area(ring: &[LatLng]) -> f64 {
+    ring.windows(2)
+        .map(|w| w[0].lng() * w[1].lat() - w[1].lng() * w[0].lat())
+        .sum()
+}
+
+#[test]
+fn outlines_are_closed_anticlockwise_rings_with_clockwise_holes() {
+    let centre = cell_at(43.6532, -79.3832).unwrap();
+    // A disk: one polygon, one ring of its 18 outer vertexes.
+    let disk1 = disk(centre, 1).unwrap();
+    let polygons = outline(&disk1);
+    assert_eq!(polygons.len(), 1);
+    assert_eq!(polygons[0].len(), 1);
+    let ring = &polygons[0][0];
+    assert_eq!(ring.len(), 19);
+    assert_eq!(ring.first(), ring.last());
+    assert!(ring_area(ring) > 0.0);
+    // A disk without its centre: the centre's six vertexes are a clockwise hole.
+    let annulus: Vec<CellIndex> = disk(centre, 2)
+        .unwrap()
+        .into_iter()
+        .filter(|&c| c != centre)
+        .collect();
+    let polygons = outline(&annulus);
+    assert_eq!(polygons.len(), 1);
+    assert_eq!(polygons[0].len(), 2);
+    assert_eq!(polygons[0][1].len(), 7);
+    assert!(ring_area(&polygons[0][1]) < 0.0);
+    // Two cells far apart: two polygons of one cell each.
+    let far = cell_at(43.70, -79.30).unwrap();
+    let polygons = outline(&[centre, far, centre]);
+    assert_eq!(polygons.len(), 2);
+    assert!(polygons.iter().all(|p| p.len() == 1 && p[0].len() == 7));
+    assert!(outline(&[]).is_empty());
+}

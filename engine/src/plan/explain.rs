@@ -45,6 +45,8 @@ pub struct AvoidedCell {
     pub driven_by_share: f64,
 }
 
+// serde's `serialize_with` hands the field over by reference.
+#[allow(clippy::ref_option, clippy::trivially_copy_pass_by_ref)]
 fn class_code<S: serde::Serializer>(
     class: &Option<CrimeClass>,
     serializer: S,

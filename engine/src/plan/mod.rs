@@ -197,38 +197,7 @@ pub fn route(
     let risks: Vec<f64> = (0..model.cell_count())
         .map(|p| risk_of_safety(scores.safety(p)))
         .collect();
-    // Each route with its cost, best last for the trade-off and first otherwise, and
-    // the shortest route.
-    let (routes, shortest, tradeoff) = match request.objective {
-        RouteObjective::Method(method) => {
-            let costs = CostModel::from_risks(&risks, method.alpha());
-            let (best, alternatives) = index
-                .search_with_alternatives(graph, &costs, &from, &to, request.alternatives)
-                .ok_or(RouteError::Unreachable)?;
-            let shortest = if method.alpha() > 0.0 {
-                index
-                    .search(graph, &CostModel::from_risks(&[], 0.0), None, &from, &to)
-                    .unwrap_or_else(|| best.clone())
-            } else {
-                best.clone()
-            };
-            let routes: Vec<Path> = core::iter::once(best).chain(alternatives).collect();
-            (routes, shortest, None)
-        }
-        RouteObjective::Tradeoff => {
-            let set = index
-                .tradeoff(graph, &risks, &from, &to)
-                .ok_or(RouteError::Unreachable)?;
-            let kept = thin(&set.routes);
-            let shortest = kept
-                .first()
-                .map(|r| r.path.clone())
-                .ok_or(RouteError::Unreachable)?;
-            let summary = (set.routes.len(), set.searches, set.complete);
-            let routes = kept.into_iter().map(|r: TradeoffRoute| r.path).collect();
-            (routes, shortest, Some(summary))
-        }
-    };
+    let (routes, shortest, tradeoff) = find_routes(index, graph, &risks, &from, &to, request)?;
     let planner = Planner {
         model,
         scores,
@@ -283,6 +252,50 @@ pub fn route(
         best,
         alternatives,
         tradeoff,
+    })
+}
+
+/// The routes of a request, best first for a method and shortest first for the
+/// trade-off (with the hull's corner count, searches and completeness), and the
+/// shortest route.
+#[allow(clippy::type_complexity)]
+fn find_routes(
+    index: &RouteIndex,
+    graph: &crate::roads::RoadGraph,
+    risks: &[f64],
+    from: &Snap,
+    to: &Snap,
+    request: &RouteRequest,
+) -> Result<(Vec<Path>, Path, Option<(usize, usize, bool)>), RouteError> {
+    Ok(match request.objective {
+        RouteObjective::Method(method) => {
+            let costs = CostModel::from_risks(risks, method.alpha());
+            let (best, alternatives) = index
+                .search_with_alternatives(graph, &costs, from, to, request.alternatives)
+                .ok_or(RouteError::Unreachable)?;
+            let shortest = if method.alpha() > 0.0 {
+                index
+                    .search(graph, &CostModel::from_risks(&[], 0.0), None, from, to)
+                    .unwrap_or_else(|| best.clone())
+            } else {
+                best.clone()
+            };
+            let routes: Vec<Path> = core::iter::once(best).chain(alternatives).collect();
+            (routes, shortest, None)
+        }
+        RouteObjective::Tradeoff => {
+            let set = index
+                .tradeoff(graph, risks, from, to)
+                .ok_or(RouteError::Unreachable)?;
+            let kept = thin(&set.routes);
+            let shortest = kept
+                .first()
+                .map(|r| r.path.clone())
+                .ok_or(RouteError::Unreachable)?;
+            let summary = (set.routes.len(), set.searches, set.complete);
+            let routes = kept.into_iter().map(|r: TradeoffRoute| r.path).collect();
+            (routes, shortest, Some(summary))
+        }
     })
 }
 

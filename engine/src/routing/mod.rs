@@ -22,6 +22,10 @@
 //!   (length, exposure), by a parametric search over `α` (exact for the hull's
 //!   corners; see [`tradeoff`](RouteIndex::tradeoff)).
 //!
+//! - **Safe reach** ([`RouteIndex::safe_reach`]): every cell within a length budget,
+//!   with the shortest way and the least exposure within the budget (exact bicriteria
+//!   labels).
+//!
 //! This module works on a [`RoadGraph`](crate::roads::RoadGraph) and per-cell costs
 //! only: planning a route for a city request (scores, corridor, answer) is
 //! [`crate::plan`]'s job.
@@ -32,6 +36,7 @@ mod index;
 mod landmarks;
 mod path;
 mod reach;
+mod safe_reach;
 mod search;
 mod snap;
 mod tradeoff;
@@ -39,6 +44,7 @@ mod tradeoff;
 pub use cost::{CostModel, RouteMethod, UnknownMethod};
 pub use index::RouteIndex;
 pub use path::{Path, Piece};
+pub use safe_reach::{CellReach, MAX_REACH_LABELS, TooManyLabels};
 pub use snap::Snap;
 pub use tradeoff::{
     TRADEOFF_MAX_ROUTES, TRADEOFF_MAX_SEARCHES, TRADEOFF_MAX_STRETCH, TRADEOFF_MIN_DIFFERENCE,
@@ -67,6 +73,10 @@ pub const ALTERNATIVE_MAX_STRETCH: f64 = 1.4;
 /// Cost multiplier on the ways of routes already found, per use.
 pub const ALTERNATIVE_PENALTY: f64 = 1.6;
 
+#[cfg(test)]
+mod safe_reach_tests;
+#[cfg(test)]
+mod test_lattice;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -22,7 +22,7 @@ const ALTERNATIVE_ATTEMPTS: usize = 8;
 pub(super) struct Terminal {
     pub(super) node: u32,
     pub(super) cost: f64,
-    piece: Piece,
+    pub(super) piece: Piece,
 }
 
 impl RouteIndex {
