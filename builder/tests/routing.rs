@@ -377,3 +377,76 @@ fn toronto_tradeoffs_run_shortest_to_safest_and_explain_themselves() {
     }
     assert!(cells_explained > 0);
 }
+
+#[test]
+fn a_toronto_walk_reaches_cells_within_its_budget_and_refuses_bad_budgets() {
+    let toronto = model("city_ca_tor");
+    let scores = scores_for(toronto);
+    let union = LatLng::new(43.6453, -79.3806).unwrap();
+    let walk = |minutes: f64, mode| plan::ReachRequest {
+        origin: union,
+        minutes,
+        mode,
+    };
+    let started = std::time::Instant::now();
+    let answer = plan::reach(toronto, &scores, &walk(15.0, TravelMode::Walking)).unwrap();
+    eprintln!(
+        "15-minute walk: {} cells in {:.1?}",
+        answer.cells.len(),
+        started.elapsed()
+    );
+    assert_eq!(answer.network, NetworkKind::Roads);
+    assert!((answer.budget_m - 1250.0).abs() < 1e-6);
+    // 1.25 km reaches the origin's cell and some of its neighbours, not the city.
+    assert!(
+        answer.cells.len() >= 3 && answer.cells.len() <= 19,
+        "{}",
+        answer.cells.len()
+    );
+    let origin_cell = union.to_cell(hexrisk_engine::grid::RESOLUTION);
+    assert_eq!(answer.cells[0].cell, origin_cell);
+    assert!(answer.cells[0].minutes < 1.0);
+    for pair in answer.cells.windows(2) {
+        assert!(pair[0].minutes <= pair[1].minutes);
+    }
+    for cell in &answer.cells {
+        assert!(cell.minutes <= 15.0 + 1e-9);
+        // At most every metre of the budget at the highest risk.
+        assert!(cell.exposure >= 0.0 && cell.exposure <= 1.25 + 1e-9);
+        let centre = LatLng::from(cell.cell);
+        assert!(centre.distance_m(union) < 1250.0 + 1000.0);
+    }
+    // The boundary outlines the reached cells: one polygon per connected patch.
+    assert!(!answer.boundary.is_empty() && answer.boundary.len() <= answer.cells.len());
+    // A longer walk reaches more, and every cell of the shorter one no later.
+    let longer = plan::reach(toronto, &scores, &walk(30.0, TravelMode::Walking)).unwrap();
+    assert!(longer.cells.len() > answer.cells.len());
+    for cell in &answer.cells {
+        let same = longer.cells.iter().find(|c| c.cell == cell.cell).unwrap();
+        assert!((same.minutes - cell.minutes).abs() < 1e-9);
+        // More budget can only find a less exposed way.
+        assert!(same.exposure <= cell.exposure + 1e-12);
+    }
+    for (minutes, mode) in [
+        (0.0, TravelMode::Walking),
+        (-5.0, TravelMode::Walking),
+        (61.0, TravelMode::Walking),
+    ] {
+        assert_eq!(
+            plan::reach(toronto, &scores, &walk(minutes, mode)).unwrap_err(),
+            plan::ReachError::Minutes(minutes)
+        );
+    }
+    assert!(matches!(
+        plan::reach(toronto, &scores, &walk(15.0, TravelMode::Driving)),
+        Err(plan::ReachError::TooFar(_))
+    ));
+    let lake = plan::ReachRequest {
+        origin: LatLng::new(43.60, -79.38).unwrap(),
+        ..walk(15.0, TravelMode::Walking)
+    };
+    assert!(matches!(
+        plan::reach(toronto, &scores, &lake),
+        Err(plan::ReachError::Route(RouteError::OriginTooFar(_)))
+    ));
+}

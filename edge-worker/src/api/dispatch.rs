@@ -65,6 +65,7 @@ enum Endpoint {
     HexesAll,
     RouteConfig,
     Route,
+    SafeReach,
     Evaluate,
     EvaluateHexPath,
     PrecinctsStatus,
@@ -82,7 +83,7 @@ enum Api {
 }
 
 impl Endpoint {
-    const ALL: [(&'static str, Method, Self); 23] = [
+    const ALL: [(&'static str, Method, Self); 24] = [
         ("/v1/health", Method::GET, Self::PredictionHealth),
         ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
         ("/health", Method::GET, Self::RouterHealth),
@@ -101,6 +102,7 @@ impl Endpoint {
         ("/hexes/all", Method::GET, Self::HexesAll),
         ("/route/config", Method::GET, Self::RouteConfig),
         ("/route", Method::POST, Self::Route),
+        ("/reach", Method::POST, Self::SafeReach),
         ("/evaluate", Method::POST, Self::Evaluate),
         ("/evaluate-hex-path", Method::POST, Self::EvaluateHexPath),
         ("/precincts/status", Method::GET, Self::PrecinctsStatus),
@@ -190,6 +192,7 @@ impl Endpoint {
             | Self::HexesLookup
             | Self::HexesBreakdown
             | Self::Route
+            | Self::SafeReach
             | Self::Evaluate
             | Self::EvaluateHexPath => Some(Reach::Places),
             Self::PredictionHealth
@@ -384,6 +387,7 @@ async fn run<B: Backend>(
             Ok((hexes.into(), Some(count)))
         }
         Endpoint::Route => uncounted(engine::route(atlas, &body()?, seconds)),
+        Endpoint::SafeReach => uncounted(engine::reach(atlas, &body()?, seconds)),
         Endpoint::Evaluate => uncounted(engine::evaluate(atlas, &body()?, seconds)),
         Endpoint::EvaluateHexPath => uncounted(engine::evaluate_hex_path(atlas, &body()?, seconds)),
         Endpoint::PrecinctsStatus => Ok((engine::precincts_status(atlas).into(), None)),

@@ -17,6 +17,7 @@ mod json;
 pub mod options;
 mod precincts;
 pub mod prediction;
+pub mod reach_request;
 mod route_json;
 pub mod route_request;
 mod score_rows;
@@ -29,5 +30,6 @@ pub use hexes::{
 };
 pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
 pub use prediction::predict;
+pub use reach_request::reach;
 pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};
 pub use score_rows::{RingLookup, ScoreRows};

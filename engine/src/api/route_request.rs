@@ -32,7 +32,7 @@ pub struct PointQuery {
     pub lng: f64,
 }
 
-fn point(query: PointQuery, field: &str) -> Result<LatLng, QueryError> {
+pub(super) fn point(query: PointQuery, field: &str) -> Result<LatLng, QueryError> {
     crate::grid::validate(query.lat, query.lng).map_err(|e| {
         QueryError::new(
             ErrorCode::InvalidCoordinates,
@@ -83,7 +83,7 @@ pub struct ScoredWith {
 }
 
 impl ScoredWith {
-    fn new(model: &CityModel, scoring: &Scoring) -> Self {
+    pub(super) fn new(model: &CityModel, scoring: &Scoring) -> Self {
         Self {
             city: model.artifact().city.code.clone(),
             week_of: model.week_monday(scoring.week).to_string(),
@@ -136,7 +136,7 @@ pub struct RouteResponse {
     pub answer: RouteAnswer,
 }
 
-fn route_error(e: RouteError) -> QueryError {
+pub(super) fn route_error(e: RouteError) -> QueryError {
     let (field, distance) = match e {
         RouteError::OriginTooFar(d) => ("origin", Some(d)),
         RouteError::DestinationTooFar(d) => ("destination", Some(d)),
@@ -156,7 +156,7 @@ fn route_error(e: RouteError) -> QueryError {
     }
 }
 
-fn mode(text: Option<&String>, intent: Intent) -> Result<TravelMode, QueryError> {
+pub(super) fn mode(text: Option<&String>, intent: Intent) -> Result<TravelMode, QueryError> {
     match text {
         None => Ok(TravelMode::for_intent(intent)),
         Some(text) => text
@@ -165,7 +165,11 @@ fn mode(text: Option<&String>, intent: Intent) -> Result<TravelMode, QueryError>
     }
 }
 
-fn locate<'a>(atlas: &'a Atlas, point: LatLng, field: &str) -> Result<&'a CityModel, QueryError> {
+pub(super) fn locate<'a>(
+    atlas: &'a Atlas,
+    point: LatLng,
+    field: &str,
+) -> Result<&'a CityModel, QueryError> {
     atlas
         .locate_cell(point.to_cell(crate::grid::RESOLUTION))
         .map(|(city, _)| city)

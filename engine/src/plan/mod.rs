@@ -21,8 +21,12 @@ use crate::scoring::{CityScores, ScoringParams};
 
 pub mod departure;
 mod explain;
+mod reach;
 
 pub use explain::{AvoidedCell, Explanation, MAX_EXPLAINED_CELLS, ShortestRoute, explain};
+pub use reach::{
+    MAX_REACH_M, MAX_REACH_MINUTES, ReachAnswer, ReachError, ReachRequest, ReachedCell, reach,
+};
 
 /// What a route request optimises.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

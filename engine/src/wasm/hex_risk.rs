@@ -223,6 +223,21 @@ impl HexRisk {
         self.call(request, now_ms, api::route)
     }
 
+    /// The cells reachable from a point within a time budget, each with its travel
+    /// time and the least exposure of any way to it within the budget, and the area's
+    /// outline: the body and answer of the router API's `POST /reach`.
+    ///
+    /// # Errors
+    /// As [`HexRisk::route`]; a budget out of range names `minutes`.
+    #[wasm_bindgen(unchecked_return_type = "ReachResponse")]
+    pub fn reach(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ReachRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, api::reach)
+    }
+
     /// Scores a GeoJSON LineString (`POST /evaluate`).
     ///
     /// # Errors

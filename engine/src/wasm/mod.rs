@@ -272,9 +272,9 @@ export type TravelMode = "walking" | "cycling" | "driving";
 export interface RouteRequest extends ScoringOptions {
   origin: { lat: number; lng: number };
   destination: { lat: number; lng: number };
-  /** safest (alpha 4, default), balanced (alpha 1) or shortest (alpha 0). */
-  method?: "safest" | "balanced" | "shortest";
-  /** 0 (default) to 3. */
+  /** safest (alpha 4, default), balanced (alpha 1), shortest (alpha 0), or tradeoff: the routes not dominated in (length, exposure), shortest to safest, at most 5. */
+  method?: "safest" | "balanced" | "shortest" | "tradeoff";
+  /** 0 (default) to 3; not with method tradeoff. */
   alternatives?: number;
   /** Follow roads (default true); false routes over the hex grid and returns no geometry. */
   snapToRoads?: boolean;
@@ -312,30 +312,50 @@ export interface CorridorMetrics {
 /** A run of the line within one tier. */
 export interface CorridorSegment { tier: number | null; startM: number; distanceM: number; meanSafety: number | null; cells: number; }
 export interface ScoredWith { city: string; weekOf: string; intent: string; activeCodes: string[]; /** "week", "nights" or a band such as "weekend 22:00-00:00". */ timeWindow: string; }
+/** A cell the shortest route crosses and the explained route avoids. */
+export interface AvoidedCell { h3: string; safetyScore: number; /** The class with the largest share of the cell's weighed harm. */ drivenBy: Exclude<CrimeClassRecord["code"], "NO_CRIME"> | null; drivenByShare: number; }
+/** Why a route: against the shortest route between the same points. */
+export interface Explanation {
+  shortest: { distanceM: number; durationS: number; exposure: number };
+  /** Risk-kilometres avoided (the shortest route's exposure less this one's). */
+  exposureAvoided: number;
+  exposureAvoidedPct: number | null;
+  extraM: number;
+  extraMinutes: number;
+  /** Extra metres per risk-kilometre avoided; null when nothing is avoided. */
+  metresPerExposureAvoided: number | null;
+  /** The riskiest avoided cells, riskiest first, at most 5. */
+  avoidedCells: AvoidedCell[];
+}
 export interface EvaluationResponse extends ScoredWith {
   status: "success";
   hexPath: string[];
   hexPathWithTiers: TieredCell[];
   metrics: CorridorMetrics;
   segments: CorridorSegment[];
+  /** Against the shortest road route between the ends; null when an end is beyond snapping distance. */
+  explanation: Explanation | null;
 }
 export interface RouteOption {
   /** GeoJSON LineString; null when snapToRoads is false. */
   geometry: { type: "LineString"; coordinates: [number, number][] } | null;
-  cost: number;
+  /** Cost in the method's model; null in a trade-off set. */
+  cost: number | null;
   hexPath: string[];
   hexPathWithTiers: TieredCell[];
   metrics: CorridorMetrics;
   segments: CorridorSegment[];
   /** The hex path scored on its own: what evaluateHexPath returns for hexPath. */
   corridorMetrics: CorridorMetrics | null;
+  explanation: Explanation;
 }
 export interface RouteResponse extends ScoredWith {
   status: "success";
   network: "roads" | "hex-lattice";
   source: string;
-  method: "safest" | "balanced" | "shortest";
-  alpha: number;
+  method: "safest" | "balanced" | "shortest" | "tradeoff";
+  /** null for tradeoff. */
+  alpha: number | null;
   origin: { lat: number; lng: number; distanceM: number };
   destination: { lat: number; lng: number; distanceM: number };
   hexPath: string[];
@@ -343,6 +363,34 @@ export interface RouteResponse extends ScoredWith {
   alternatives: RouteOption[];
   /** With `departAt`: the departure and the bands cells were scored in, the departure's first. */
   departAt?: { hourOfWeek: number; speedKmh: number; bands: { weekOf: string; timeWindow: string }[] };
+  /** With method tradeoff: the set shortest to safest, each route named by a JSON pointer ("/alternatives/0", …, "/best"). */
+  tradeoff?: {
+    routes: { route: string; distanceM: number; durationS: number; exposure: number; /** Against the previous route of the set. */ metresPerExposureAvoided: number | null }[];
+    corners: number;
+    searches: number;
+    complete: boolean;
+  };
+}
+/** Body of `reach()` and POST /reach. */
+export interface ReachRequest extends ScoringOptions {
+  origin: { lat: number; lng: number };
+  /** Above 0, at most 60; the distance at the mode's speed at most 5 km. */
+  minutes: number;
+  mode?: TravelMode;
+}
+/** The answer of `reach()` and POST /reach. */
+export interface ReachResponse extends ScoredWith {
+  status: "success";
+  network: "roads" | "hex-lattice";
+  origin: { lat: number; lng: number; distanceM: number };
+  mode: TravelMode;
+  minutes: number;
+  budgetM: number;
+  cellCount: number;
+  /** Nearest first: minutes along the shortest way, and the least exposure (risk-km) of any way within the budget. */
+  cells: { h3: string; minutes: number; exposure: number; safetyScore: number; colorIndex: number }[];
+  /** The outline of the reached cells (RFC 7946). */
+  boundary: { type: "MultiPolygon"; coordinates: [number, number][][][] };
 }
 /** Body of `predict()` and POST /v1/predict. */
 export interface PredictRequest { latitude: number; longitude: number; /** ISO 8601; without an offset it is local time in the city. */ datetime?: string; }

@@ -4,8 +4,8 @@
 
 use hexrisk_engine::api::{
     MAX_SCORE_IDS, evaluate, evaluate_hex_path, hexes_all, hexes_breakdown, hexes_config,
-    hexes_lookup, hexes_score, precincts_all_scores, precincts_geojson, precincts_status, route,
-    route_config,
+    hexes_lookup, hexes_score, precincts_all_scores, precincts_geojson, precincts_status, reach,
+    route, route_config,
 };
 use hexrisk_engine::artifact::PrecinctRecord;
 use hexrisk_engine::city::{Atlas, CityModel};
@@ -358,6 +358,43 @@ fn a_tradeoff_answer_names_each_route_of_its_set_by_pointer() {
     let err = route(&atlas(), &body(request), now()).unwrap_err();
     assert_eq!(err.details()["field"], "method");
     assert!(err.message.contains("tradeoff"), "{}", err.message);
+}
+
+#[test]
+fn reach_bodies_are_checked_and_name_their_field() {
+    let at = |minutes: Value| {
+        body(json!({"origin": {"lat": 43.6534, "lng": -79.3841}, "minutes": minutes}))
+    };
+    for minutes in [json!(0), json!(-1), json!(60.5)] {
+        let err = reach(&atlas(), &at(minutes.clone()), now()).unwrap_err();
+        assert_eq!(
+            (err.code, err.details()["field"].as_str()),
+            (ErrorCode::InvalidRequest, Some("minutes")),
+            "{minutes}"
+        );
+    }
+    let err = reach(&atlas(), &at(json!("ten")), now()).unwrap_err();
+    assert_eq!(err.details()["field"], "body");
+    let err = reach(
+        &atlas(),
+        &body(json!({"origin": {"lat": 10.0, "lng": 10.0}, "minutes": 10})),
+        now(),
+    )
+    .unwrap_err();
+    assert_eq!(err.code, ErrorCode::LocationNotCovered);
+    // This city has no road network: a reach is refused clearly, as a route is.
+    let err = reach(&atlas(), &at(json!(10)), now()).unwrap_err();
+    assert_eq!(err.code, ErrorCode::InvalidRequest);
+    assert!(err.message.contains("network"), "{}", err.message);
+    let err = reach(
+        &atlas(),
+        &body(
+            json!({"origin": {"lat": 43.6534, "lng": -79.3841}, "minutes": 10, "mode": "flying"}),
+        ),
+        now(),
+    )
+    .unwrap_err();
+    assert_eq!(err.details()["field"], "mode");
 }
 
 #[test]
