@@ -30,7 +30,7 @@ help:
 	@echo "make schema        - schemathesis on both APIs, SCHEMATHESIS_EXAMPLES (default 500) per operation"
 	@echo "make bench         - every benchmark below, then regenerate the tables of docs/BENCHMARKS.md"
 	@echo "make bench-scoring - ring, 5000-cell and viewport scoring natively and in wasm beside h3-js"
-	@echo "make bench-routing - routing natively beside petgraph Dijkstra, and in wasm"
+	@echo "make bench-routing - routing natively beside petgraph Dijkstra, the trade-off and safe reach, and in wasm; the trade-off curve into docs/ROUTING.md"
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
 
 # What running needs (npm packages, wasm-bindgen, worker-build); the test-only tools
@@ -150,6 +150,7 @@ $(NODE) bench/wasm/scoring.mjs
 endef
 define run-bench-routing
 cargo bench -p hexrisk-builder --bench routing
+cargo bench -p hexrisk-builder --bench tradeoff_curve
 $(NODE) bench/wasm/route.mjs
 endef
 define run-bench-http

@@ -108,12 +108,21 @@ function routing() {
       row(`wasm under Node ${wasm.node}, whole request`, wasm.route_request),
       row('native, A* search only', native.astar_search),
       row('native, petgraph Dijkstra (reference)', native.petgraph_dijkstra),
+      ...(native.tradeoff_request ? [
+        row('native, whole `tradeoff` request', native.tradeoff_request),
+        row('native, trade-off search only', native.tradeoff_set),
+        row('native, safe reach: 15-minute walk from each origin', native.reach_walk_15_min),
+      ] : []),
     ]),
     '',
     `Ratios at the median: A* ${ratio(native.petgraph_dijkstra.median_ms, native.astar_search.median_ms)} faster than ` +
       `the reference Dijkstra; wasm ${ratio(wasm.route_request.median_ms, native.route_request.median_ms)} native. ` +
       `Index build (R-tree and landmarks) ${ms(native.index_build_ms, 0)} ms natively, ${ms(wasm.first_route_ms, 0)} ms ` +
-      `in wasm with the first route; artifact load in wasm ${ms(wasm.load_ms, 0)} ms.`,
+      `in wasm with the first route; artifact load in wasm ${ms(wasm.load_ms, 0)} ms.` +
+      (native.tradeoff_request
+        ? ` A trade-off set holds ${native.tradeoff_mean_routes.toFixed(1)} routes on average, thinned from ` +
+          `${native.tradeoff_mean_corners.toFixed(1)} hull corners.`
+        : ''),
   ].join('\n');
 }
 
@@ -196,3 +205,34 @@ for (const [name, body] of Object.entries(blocks)) {
   console.log(`bench:${name}: regenerated`);
 }
 writeFileSync(docPath, doc);
+
+// docs/ROUTING.md: the trade-off curve per city.
+function curve() {
+  const run = figures('tradeoff-curve');
+  if (!run) return null;
+  const pct = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} %` : '–');
+  return [
+    `Exposure avoided against the shortest route by the least exposed route of the trade-off set at most 5, 10 ` +
+      `and 20 % longer: median (and mean) over random pairs 2–10 km apart, default options, ${today} ` +
+      '(`make bench`, `builder/benches/tradeoff_curve.rs`).',
+    '',
+    table(['city', 'network', 'week of', 'pairs', '+5 % length', '+10 % length', '+20 % length', 'pairs with any trade-off'],
+      run.cities.map((c) => [
+        c.name, c.network, c.week_of, c.pairs,
+        ...c.median_avoided_pct.map((p) => `${pct(p.median)} (${pct(p.mean)})`),
+        `${c.pairs_with_a_tradeoff} of ${c.pairs}`,
+      ])),
+  ].join('\n');
+}
+const routingPath = new URL('docs/ROUTING.md', root);
+let routingDoc = readFileSync(routingPath, 'utf8');
+const curveBlock = curve();
+const curvePattern = /(<!-- bench:curve -->)[\s\S]*?(<!-- \/bench:curve -->)/;
+if (!curvePattern.test(routingDoc)) throw new Error('docs/ROUTING.md has no bench:curve block');
+if (curveBlock === null) {
+  console.log('bench:curve: no figures in build/bench, left as it was');
+} else {
+  routingDoc = routingDoc.replace(curvePattern, (_, open, close) => `${open}\n${curveBlock}\n${close}`);
+  writeFileSync(routingPath, routingDoc);
+  console.log('bench:curve: regenerated (docs/ROUTING.md)');
+}

@@ -3,7 +3,9 @@
 //! - the whole request as the APIs serve it (`route_request::route`: scores for the week,
 //!   snapping, the search, the shortest route for the detour, corridor and metrics),
 //! - the engine's A* search alone, and
-//! - petgraph's Dijkstra on the same graph, costs and snapped end points.
+//! - petgraph's Dijkstra on the same graph, costs and snapped end points;
+//! - the whole `method: "tradeoff"` request and the trade-off search alone, and
+//! - a 15-minute safe-reach walk from each pair's origin.
 //!
 //! Writes the pairs to `build/bench/route-pairs.json` (the wasm benchmark replays
 //! them) and the figures to `build/bench/routing-native.json`.
@@ -13,10 +15,12 @@
 use std::time::Instant;
 
 use hexrisk_builder::reference::Reference;
-use hexrisk_builder::samples::{ROUTE_SAMPLE_NOW, SplitMix};
+use hexrisk_builder::samples::{ROUTE_SAMPLE_NOW, route_pairs};
 use hexrisk_engine::api::options::default_week;
 use hexrisk_engine::api::route_request::{self, RouteQuery};
 use hexrisk_engine::city::{Atlas, CityModel};
+use hexrisk_engine::corridor::TravelMode;
+use hexrisk_engine::plan::{self, ReachRequest};
 use hexrisk_engine::routing::{CostModel, RouteMethod};
 use hexrisk_engine::scoring::{CityScores, ScoringParams};
 use serde_json::json;
@@ -27,35 +31,6 @@ fn summary(mut ms: Vec<f64>) -> serde_json::Value {
     ms.sort_by(f64::total_cmp);
     let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
     json!({"median_ms": at(0.5), "p90_ms": at(0.9), "max_ms": at(1.0), "n": ms.len()})
-}
-
-/// Pairs near covered cell centres, 2 to 15 km apart, that both snap.
-fn pairs(model: &CityModel) -> Vec<(h3o::LatLng, h3o::LatLng)> {
-    let network = model.road_network().expect("Toronto has roads");
-    let (graph, index) = (network.graph, network.index);
-    let mut random = SplitMix::new(7);
-    let unit = |r: &mut SplitMix| (r.next_u64() >> 11) as f64 / (1_u64 << 53) as f64;
-    let mut pairs = Vec::new();
-    while pairs.len() < PAIRS {
-        let mut point = || {
-            let cell = model
-                .cell(random.below(model.cell_count()))
-                .expect("in the grid");
-            let (lat, lng) = hexrisk_engine::grid::cell_centre(cell);
-            let lat = lat + (unit(&mut random) - 0.5) * 0.004;
-            let lng = lng + (unit(&mut random) - 0.5) * 0.004;
-            h3o::LatLng::new(lat, lng).expect("a valid point")
-        };
-        let (a, b) = (point(), point());
-        let d = a.distance_m(b);
-        if (2_000.0..=15_000.0).contains(&d)
-            && index.snap(graph, a).is_ok()
-            && index.snap(graph, b).is_ok()
-        {
-            pairs.push((a, b));
-        }
-    }
-    pairs
 }
 
 fn main() {
@@ -76,7 +51,8 @@ fn main() {
     let index_ms = started.elapsed().as_secs_f64() * 1e3;
     let (graph, index) = (network.graph, network.index);
 
-    let pairs = pairs(model);
+    let pairs = route_pairs(model, PAIRS, 7, 2_000.0..=15_000.0);
+    assert_eq!(pairs.len(), PAIRS, "Toronto has room for every pair");
     let requests: Vec<serde_json::Value> = pairs
         .iter()
         .map(|(a, b)| {
@@ -125,6 +101,51 @@ fn main() {
         );
     }
 
+    // The trade-off and safe reach on the same pairs: the whole tradeoff request, the
+    // set's search alone, and a 15-minute walk from each origin.
+    let risks: Vec<f64> = (0..model.cell_count())
+        .map(|p| {
+            let safety = scores.safety(p);
+            if safety.is_nan() {
+                0.5
+            } else {
+                1.0 - safety / 100.0
+            }
+        })
+        .collect();
+    let (mut tradeoff_full, mut tradeoff_set, mut reach_walk) =
+        (Vec::new(), Vec::new(), Vec::new());
+    let (mut set_sizes, mut corners) = (Vec::new(), Vec::new());
+    for (request, (a, b)) in requests.iter().zip(&pairs) {
+        let mut body = request.clone();
+        body["method"] = json!("tradeoff");
+        let query: RouteQuery = serde_json::from_value(body).expect("a valid request");
+        let t = Instant::now();
+        let answer = route_request::route(&atlas, &query, ROUTE_SAMPLE_NOW).expect("a set");
+        tradeoff_full.push(t.elapsed().as_secs_f64() * 1e3);
+        set_sizes.push(answer.answer.alternatives.len() as f64 + 1.0);
+
+        let (from, to) = (
+            index.snap(graph, *a).unwrap(),
+            index.snap(graph, *b).unwrap(),
+        );
+        let t = Instant::now();
+        let set = index.tradeoff(graph, &risks, &from, &to).expect("a set");
+        tradeoff_set.push(t.elapsed().as_secs_f64() * 1e3);
+        corners.push(set.routes.len() as f64);
+
+        let walk = ReachRequest {
+            origin: *a,
+            minutes: 15.0,
+            mode: TravelMode::Walking,
+        };
+        let t = Instant::now();
+        let reached = plan::reach(model, &scores, &walk).expect("a reach");
+        reach_walk.push(t.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box(reached);
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+
     let result = json!({
         "artifact": artifact.display().to_string(),
         "nodes": graph.node_count(),
@@ -133,6 +154,11 @@ fn main() {
         "route_request": summary(full),
         "astar_search": summary(search),
         "petgraph_dijkstra": summary(dijkstra),
+        "tradeoff_request": summary(tradeoff_full),
+        "tradeoff_set": summary(tradeoff_set),
+        "tradeoff_mean_routes": mean(&set_sizes),
+        "tradeoff_mean_corners": mean(&corners),
+        "reach_walk_15_min": summary(reach_walk),
     });
     let ratio = result["petgraph_dijkstra"]["median_ms"].as_f64().unwrap()
         / result["astar_search"]["median_ms"].as_f64().unwrap();

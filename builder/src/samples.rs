@@ -44,6 +44,49 @@ pub fn current_file(dir: &Path, code: &str) -> std::path::PathBuf {
     dir.join(file)
 }
 
+/// `count` origin–destination pairs of a city for routing benchmarks: points near
+/// random covered cell centres (within about 200 m), `metres` apart as the crow
+/// flies, both within snapping distance of the road network. Deterministic for a
+/// seed. Empty when the city has no road network.
+#[must_use]
+pub fn route_pairs(
+    model: &hexrisk_engine::city::CityModel,
+    count: usize,
+    seed: u64,
+    metres: std::ops::RangeInclusive<f64>,
+) -> Vec<(h3o::LatLng, h3o::LatLng)> {
+    let Some(network) = model.road_network() else {
+        return Vec::new();
+    };
+    let (graph, index) = (network.graph, network.index);
+    let mut random = SplitMix::new(seed);
+    let unit = |r: &mut SplitMix| (r.next_u64() >> 11) as f64 / (1_u64 << 53) as f64;
+    let mut pairs = Vec::new();
+    // A bound on draws, so that a city too small for the range cannot loop forever.
+    for _ in 0..count * 1_000 {
+        if pairs.len() >= count {
+            break;
+        }
+        let mut point = || {
+            let cell = model
+                .cell(random.below(model.cell_count()))
+                .expect("in the grid");
+            let (lat, lng) = hexrisk_engine::grid::cell_centre(cell);
+            let lat = lat + (unit(&mut random) - 0.5) * 0.004;
+            let lng = lng + (unit(&mut random) - 0.5) * 0.004;
+            h3o::LatLng::new(lat, lng).expect("a valid point")
+        };
+        let (a, b) = (point(), point());
+        if metres.contains(&a.distance_m(b))
+            && index.snap(graph, a).is_ok()
+            && index.snap(graph, b).is_ok()
+        {
+            pairs.push((a, b));
+        }
+    }
+    pairs
+}
+
 /// Loads every artifact a manifest lists.
 ///
 /// # Errors

@@ -11,7 +11,7 @@ use hexrisk_engine::city::Atlas;
 use serde_json::{Map, Value};
 
 /// How many operations there are; the first byte picks one modulo this.
-pub(crate) const OPERATIONS: u8 = 12;
+pub(crate) const OPERATIONS: u8 = 13;
 
 /// The clock of every operation: 2022-01-03 12:00 UTC.
 pub(crate) const NOW: i64 = 1_641_211_200;
@@ -71,6 +71,7 @@ pub(crate) fn run(atlas: &Atlas, which: u8, body: &Map<String, Value>) -> Result
         8 => engine(api::hexes_breakdown(atlas, body, now)),
         9 => engine(api::hexes_all(atlas, body, now).map(|(answer, _)| answer)),
         10 => engine(api::precincts_all_scores(atlas, body, now)),
-        _ => engine(api::precincts_geojson(atlas, body, now)),
+        11 => engine(api::precincts_geojson(atlas, body, now)),
+        _ => engine(api::reach(atlas, body, now)),
     }
 }
