@@ -48,6 +48,9 @@ pub fn current_file(dir: &Path, code: &str) -> std::path::PathBuf {
 /// random covered cell centres (within about 200 m), `metres` apart as the crow
 /// flies, both within snapping distance of the road network. Deterministic for a
 /// seed. Empty when the city has no road network.
+///
+/// # Panics
+/// Never for a decoded city: every drawn position is a cell of its grid.
 #[must_use]
 pub fn route_pairs(
     model: &hexrisk_engine::city::CityModel,
