@@ -33,6 +33,68 @@ fn summary(mut ms: Vec<f64>) -> serde_json::Value {
     json!({"median_ms": at(0.5), "p90_ms": at(0.9), "max_ms": at(1.0), "n": ms.len()})
 }
 
+/// Timings of the trade-off and safe reach on the same pairs: the whole tradeoff
+/// request, the set's search alone, and a 15-minute walk from each origin.
+fn tradeoff_and_reach(
+    atlas: &Atlas,
+    requests: &[serde_json::Value],
+    pairs: &[(h3o::LatLng, h3o::LatLng)],
+    scores: &CityScores,
+) -> serde_json::Value {
+    let model = &atlas.cities()[0];
+    let network = model.road_network().expect("Toronto has roads");
+    let (graph, index) = (network.graph, network.index);
+    let risks: Vec<f64> = (0..model.cell_count())
+        .map(|p| {
+            let safety = scores.safety(p);
+            if safety.is_nan() {
+                0.5
+            } else {
+                1.0 - safety / 100.0
+            }
+        })
+        .collect();
+    let (mut tradeoff_full, mut tradeoff_set, mut reach_walk) =
+        (Vec::new(), Vec::new(), Vec::new());
+    let (mut set_sizes, mut corners) = (Vec::new(), Vec::new());
+    for (request, (a, b)) in requests.iter().zip(pairs) {
+        let mut body = request.clone();
+        body["method"] = json!("tradeoff");
+        let query: RouteQuery = serde_json::from_value(body).expect("a valid request");
+        let t = Instant::now();
+        let answer = route_request::route(atlas, &query, ROUTE_SAMPLE_NOW).expect("a set");
+        tradeoff_full.push(t.elapsed().as_secs_f64() * 1e3);
+        set_sizes.push(answer.answer.alternatives.len() as f64 + 1.0);
+
+        let (from, to) = (
+            index.snap(graph, *a).unwrap(),
+            index.snap(graph, *b).unwrap(),
+        );
+        let t = Instant::now();
+        let set = index.tradeoff(graph, &risks, &from, &to).expect("a set");
+        tradeoff_set.push(t.elapsed().as_secs_f64() * 1e3);
+        corners.push(set.routes.len() as f64);
+
+        let walk = ReachRequest {
+            origin: *a,
+            minutes: 15.0,
+            mode: TravelMode::Walking,
+        };
+        let t = Instant::now();
+        let reached = plan::reach(model, scores, &walk).expect("a reach");
+        reach_walk.push(t.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box(reached);
+    }
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    json!({
+        "tradeoff_request": summary(tradeoff_full),
+        "tradeoff_set": summary(tradeoff_set),
+        "tradeoff_mean_routes": mean(&set_sizes),
+        "tradeoff_mean_corners": mean(&corners),
+        "reach_walk_15_min": summary(reach_walk),
+    })
+}
+
 fn main() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let artifact = std::env::var_os("HEXRISK_BENCH_ARTIFACT").map_or_else(
@@ -101,50 +163,7 @@ fn main() {
         );
     }
 
-    // The trade-off and safe reach on the same pairs: the whole tradeoff request, the
-    // set's search alone, and a 15-minute walk from each origin.
-    let risks: Vec<f64> = (0..model.cell_count())
-        .map(|p| {
-            let safety = scores.safety(p);
-            if safety.is_nan() {
-                0.5
-            } else {
-                1.0 - safety / 100.0
-            }
-        })
-        .collect();
-    let (mut tradeoff_full, mut tradeoff_set, mut reach_walk) =
-        (Vec::new(), Vec::new(), Vec::new());
-    let (mut set_sizes, mut corners) = (Vec::new(), Vec::new());
-    for (request, (a, b)) in requests.iter().zip(&pairs) {
-        let mut body = request.clone();
-        body["method"] = json!("tradeoff");
-        let query: RouteQuery = serde_json::from_value(body).expect("a valid request");
-        let t = Instant::now();
-        let answer = route_request::route(&atlas, &query, ROUTE_SAMPLE_NOW).expect("a set");
-        tradeoff_full.push(t.elapsed().as_secs_f64() * 1e3);
-        set_sizes.push(answer.answer.alternatives.len() as f64 + 1.0);
-
-        let (from, to) = (
-            index.snap(graph, *a).unwrap(),
-            index.snap(graph, *b).unwrap(),
-        );
-        let t = Instant::now();
-        let set = index.tradeoff(graph, &risks, &from, &to).expect("a set");
-        tradeoff_set.push(t.elapsed().as_secs_f64() * 1e3);
-        corners.push(set.routes.len() as f64);
-
-        let walk = ReachRequest {
-            origin: *a,
-            minutes: 15.0,
-            mode: TravelMode::Walking,
-        };
-        let t = Instant::now();
-        let reached = plan::reach(model, &scores, &walk).expect("a reach");
-        reach_walk.push(t.elapsed().as_secs_f64() * 1e3);
-        std::hint::black_box(reached);
-    }
-    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    let tradeoff = tradeoff_and_reach(&atlas, &requests, &pairs, &scores);
 
     let result = json!({
         "artifact": artifact.display().to_string(),
@@ -154,12 +173,11 @@ fn main() {
         "route_request": summary(full),
         "astar_search": summary(search),
         "petgraph_dijkstra": summary(dijkstra),
-        "tradeoff_request": summary(tradeoff_full),
-        "tradeoff_set": summary(tradeoff_set),
-        "tradeoff_mean_routes": mean(&set_sizes),
-        "tradeoff_mean_corners": mean(&corners),
-        "reach_walk_15_min": summary(reach_walk),
     });
+    let mut result = result;
+    if let (Some(out), Some(more)) = (result.as_object_mut(), tradeoff.as_object()) {
+        out.extend(more.clone());
+    }
     let ratio = result["petgraph_dijkstra"]["median_ms"].as_f64().unwrap()
         / result["astar_search"]["median_ms"].as_f64().unwrap();
     println!("{}", serde_json::to_string_pretty(&result).unwrap());
