@@ -21,7 +21,7 @@ use hexrisk_engine::api::route_request::{self, RouteQuery};
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::corridor::TravelMode;
 use hexrisk_engine::plan::{self, ReachRequest};
-use hexrisk_engine::routing::{CostModel, RouteMethod};
+use hexrisk_engine::routing::{CostModel, RouteMethod, risk_of_safety};
 use hexrisk_engine::scoring::{CityScores, ScoringParams};
 use serde_json::json;
 
@@ -45,14 +45,7 @@ fn tradeoff_and_reach(
     let network = model.road_network().expect("Toronto has roads");
     let (graph, index) = (network.graph, network.index);
     let risks: Vec<f64> = (0..model.cell_count())
-        .map(|p| {
-            let safety = scores.safety(p);
-            if safety.is_nan() {
-                0.5
-            } else {
-                1.0 - safety / 100.0
-            }
-        })
+        .map(|p| risk_of_safety(scores.safety(p)))
         .collect();
     let (mut tradeoff_full, mut tradeoff_set, mut reach_walk) =
         (Vec::new(), Vec::new(), Vec::new());

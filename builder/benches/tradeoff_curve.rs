@@ -12,7 +12,7 @@
 
 use hexrisk_builder::samples::{ROUTE_SAMPLE_NOW, load_atlas, route_pairs};
 use hexrisk_engine::api::options::default_week;
-use hexrisk_engine::routing::Tradeoff;
+use hexrisk_engine::routing::{Tradeoff, risk_of_safety};
 use hexrisk_engine::scoring::{CityScores, ScoringParams};
 use serde_json::json;
 
@@ -60,14 +60,7 @@ fn main() {
         let week = default_week(model, ROUTE_SAMPLE_NOW);
         let scores = CityScores::compute(model, week, &ScoringParams::default());
         let risks: Vec<f64> = (0..model.cell_count())
-            .map(|p| {
-                let safety = scores.safety(p);
-                if safety.is_nan() {
-                    0.5
-                } else {
-                    1.0 - safety / 100.0
-                }
-            })
+            .map(|p| risk_of_safety(scores.safety(p)))
             .collect();
         let mut at: Vec<Vec<f64>> = vec![Vec::new(); STRETCHES_PCT.len()];
         let mut any_saving = 0;

@@ -15,7 +15,7 @@ use crate::corridor::{Evaluation, Metrics, TravelMode, evaluate_hex_path, evalua
 use crate::roads::NetworkKind;
 use crate::routing::{
     CostModel, MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, Path, RouteIndex, RouteMethod, Snap,
-    TradeoffRoute, thin,
+    TradeoffRoute, risk_of_safety, thin,
 };
 use crate::scoring::{CityScores, ScoringParams};
 
@@ -301,17 +301,6 @@ fn find_routes(
             (routes, shortest, Some(summary))
         }
     })
-}
-
-/// A cell's risk for route costs: `1 − safety / 100`, and
-/// [`OUTSIDE_COVERAGE_RISK`](crate::routing::OUTSIDE_COVERAGE_RISK) for a cell without
-/// data (`NaN`).
-fn risk_of_safety(safety: f64) -> f64 {
-    if safety.is_nan() {
-        crate::routing::OUTSIDE_COVERAGE_RISK
-    } else {
-        1.0 - safety / 100.0
-    }
 }
 
 /// The set's steps from its options in order, shortest first (the last is `best`).

@@ -7,12 +7,12 @@ use alloc::vec::Vec;
 
 use h3o::{CellIndex, LatLng};
 
-use super::{RouteError, SnappedPoint, risk_of_safety};
+use super::{RouteError, SnappedPoint};
 use crate::city::CityModel;
 use crate::corridor::TravelMode;
 use crate::grid::{Polygon, outline};
 use crate::roads::NetworkKind;
-use crate::routing::TooManyLabels;
+use crate::routing::{TooManyLabels, risk_of_safety};
 use crate::scoring::{CityScores, ColourIndex};
 
 /// Longest time budget, minutes.

@@ -41,6 +41,17 @@ impl RouteMethod {
     }
 }
 
+/// A cell's risk for route costs: `1 − safety / 100`, and [`OUTSIDE_COVERAGE_RISK`]
+/// for a cell without data (`NaN`).
+#[must_use]
+pub fn risk_of_safety(safety: f64) -> f64 {
+    if safety.is_nan() {
+        OUTSIDE_COVERAGE_RISK
+    } else {
+        1.0 - safety / 100.0
+    }
+}
+
 /// Per-request cost factors: `1 + α · risk` for every grid cell.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CostModel {
@@ -55,15 +66,7 @@ impl CostModel {
     /// without data, counts as [`OUTSIDE_COVERAGE_RISK`]).
     #[must_use]
     pub fn from_safety(safety: impl Iterator<Item = f64>, alpha: f64) -> Self {
-        let risks: Vec<f64> = safety
-            .map(|safety| {
-                if safety.is_nan() {
-                    OUTSIDE_COVERAGE_RISK
-                } else {
-                    1.0 - safety / 100.0
-                }
-            })
-            .collect();
+        let risks: Vec<f64> = safety.map(risk_of_safety).collect();
         Self::from_risks(&risks, alpha)
     }
 

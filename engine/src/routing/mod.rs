@@ -41,7 +41,7 @@ mod search;
 mod snap;
 mod tradeoff;
 
-pub use cost::{CostModel, RouteMethod, UnknownMethod};
+pub use cost::{CostModel, RouteMethod, UnknownMethod, risk_of_safety};
 pub use index::RouteIndex;
 pub use path::{Path, Piece};
 pub use safe_reach::{CellReach, MAX_REACH_LABELS, TooManyLabels};
