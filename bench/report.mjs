@@ -113,6 +113,10 @@ function routing() {
         row('native, trade-off search only', native.tradeoff_set),
         row('native, safe reach: 15-minute walk from each origin', native.reach_walk_15_min),
       ] : []),
+      ...(wasm.tradeoff_request ? [
+        row('wasm, whole `tradeoff` request', wasm.tradeoff_request),
+        row('wasm, safe reach: 15-minute walk', wasm.reach_walk_15_min),
+      ] : []),
     ]),
     '',
     `Ratios at the median: A* ${ratio(native.petgraph_dijkstra.median_ms, native.astar_search.median_ms)} faster than ` +
