@@ -163,7 +163,8 @@ describe('hexes', () => {
 describe('routes and evaluation', () => {
   test('a Toronto route: line, corridor and tiers agree with evaluate-hex-path', async () => {
     const config = await call('GET', '/route/config');
-    assert.deepEqual(config.body.methods.map((m) => m.name), ['safest', 'balanced', 'shortest']);
+    assert.deepEqual(config.body.methods.map((m) => m.name), ['safest', 'balanced', 'shortest', 'tradeoff']);
+    assert.equal(config.body.tradeoff.maxRoutes, 5);
     const res = await call('POST', '/route', { body: { origin: UNION, destination: CHRISTIE_PITS, intent: 'walking', alternatives: 2 } });
     assert.equal(res.status, 200);
     assert.equal(res.body.network, 'roads');
@@ -178,6 +179,68 @@ describe('routes and evaluation', () => {
     const byLine = await call('POST', '/evaluate', { body: { geometry: res.body.best.geometry, intent: 'walking' } });
     assert.deepEqual(byLine.body.hexPath, res.body.hexPath);
     assert.ok(Math.abs(byLine.body.metrics.distanceM - res.body.best.metrics.distanceM) < 0.01);
+    // A line is explained against the shortest road route between its ends, as the
+    // route it came from is.
+    assert.ok(Math.abs(byLine.body.explanation.shortest.distanceM - res.body.best.explanation.shortest.distanceM) < 1);
+    assert.ok(byLine.body.explanation.extraM >= -1);
+  });
+
+  test('the trade-off set runs shortest to safest, each route named by pointer and explained', async () => {
+    const res = await call('POST', '/route', { body: { origin: UNION, destination: CHRISTIE_PITS, method: 'tradeoff', intent: 'walking' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.method, 'tradeoff');
+    assert.equal(res.body.alpha, null);
+    const { routes } = res.body.tradeoff;
+    assert.equal(routes.length, res.body.alternatives.length + 1);
+    assert.equal(routes.at(-1).route, '/best');
+    const at = (pointer) => pointer.split('/').slice(1).reduce((o, k) => o[k], res.body);
+    for (const [i, entry] of routes.entries()) {
+      const option = at(entry.route);
+      assert.equal(option.cost, null);
+      assert.equal(entry.distanceM, option.metrics.distanceM);
+      assert.equal(entry.exposure, option.metrics.exposure);
+      assert.ok(Math.abs(option.explanation.extraM - (option.metrics.distanceM - routes[0].distanceM)) < 1e-6);
+      if (i > 0) {
+        assert.ok(entry.distanceM > routes[i - 1].distanceM, 'longer than the one before');
+        assert.ok(entry.exposure < routes[i - 1].exposure, 'less exposed than the one before');
+      }
+    }
+    assert.equal(routes[0].metresPerExposureAvoided, null);
+    assert.equal(at(routes[0].route).explanation.avoidedCells.length, 0);
+    const shortest = await call('POST', '/route', { body: { origin: UNION, destination: CHRISTIE_PITS, method: 'shortest', intent: 'walking' } });
+    assert.ok(Math.abs(routes[0].distanceM - shortest.body.best.metrics.distanceM) < 1);
+    const both = await call('POST', '/route', { body: { origin: UNION, destination: CHRISTIE_PITS, method: 'tradeoff', alternatives: 1 } });
+    assertError(both, 400, 'INVALID_REQUEST');
+    assert.equal(both.body.details.field, 'alternatives');
+  });
+
+  test('safe reach: cells within the budget nearest first, an outline, and its refusals', async () => {
+    const res = await call('POST', '/reach', { body: { origin: UNION, minutes: 15, mode: 'walking', intent: 'night' } });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.cellCount, res.body.cells.length);
+    assert.ok(res.body.cells.length >= 3);
+    assert.equal(res.body.budgetM, 1250);
+    assert.equal(res.body.boundary.type, 'MultiPolygon');
+    assert.equal(res.body.intent, 'night');
+    for (const [i, cell] of res.body.cells.entries()) {
+      assert.ok(cell.minutes <= 15);
+      if (i > 0) assert.ok(cell.minutes >= res.body.cells[i - 1].minutes);
+    }
+    const longer = await call('POST', '/reach', { body: { origin: UNION, minutes: 30, mode: 'walking', intent: 'night' } });
+    assert.ok(longer.body.cellCount > res.body.cellCount);
+    for (const body of [
+      { origin: UNION, minutes: 0 },
+      { origin: UNION, minutes: 61 },
+      { origin: UNION, minutes: 15, mode: 'driving' },
+    ]) {
+      const refused = await call('POST', '/reach', { body });
+      assertError(refused, 400, 'INVALID_REQUEST');
+      assert.equal(refused.body.details.field, 'minutes', JSON.stringify(body));
+    }
+    assertError(await call('POST', '/reach', { body: { origin: UNION } }), 400, 'INVALID_REQUEST');
+    const lake = await call('POST', '/reach', { body: { origin: { lat: 43.62, lng: -79.38 }, minutes: 10 } });
+    assertError(lake, 404, 'LOCATION_NOT_COVERED');
+    assert.ok(lake.body.details.distanceM > 500);
   });
 
   test('route errors: far from roads, bad method, gaps in a hex path', async () => {
@@ -459,6 +522,10 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
     close(offline.route(routeBody, NOW), route.body);
     const pathBody = { hexPath: route.body.hexPath };
     close(offline.evaluateHexPath(pathBody, NOW), (await call('POST', '/evaluate-hex-path', { body: pathBody })).body);
+    const setBody = { origin: UNION, destination: CHRISTIE_PITS, method: 'tradeoff' };
+    close(offline.route(setBody, NOW), (await call('POST', '/route', { body: setBody })).body);
+    const reachBody = { origin: CHRISTIE_PITS, minutes: 20, mode: 'walking' };
+    close(offline.reach(reachBody, NOW), (await call('POST', '/reach', { body: reachBody })).body);
     close(offline.precinctScores({ intent: 'night' }, NOW), (await call('GET', '/precincts/all-scores?intent=night')).body);
     close(offline.precincts({}, NOW), (await call('GET', '/precincts')).body);
   });
