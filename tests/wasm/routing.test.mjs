@@ -103,3 +103,31 @@ test('bad hex paths and lines name the first bad element', () => {
   throwsWith(() => engine.evaluate({ geometry: { type: 'LineString', coordinates: [[-79.38, 43.65], [0, 95]] } }, NOW), 'INVALID_COORDINATES', { index: 1 });
   throwsWith(() => engine.evaluate({ geometry: { type: 'Point', coordinates: [[-79.38, 43.65]] } }, NOW), 'INVALID_REQUEST', { field: 'geometry' });
 });
+
+test('the trade-off set and safe reach offline, in every city with a network', () => {
+  const houston = { lat: 29.7604, lng: -95.3698 };
+  for (const [origin, destination] of [[union, christiePits], [houston, { lat: 29.735, lng: -95.39 }]]) {
+    const set = engine.route({ origin, destination, method: 'tradeoff' }, NOW);
+    const ordered = [...set.alternatives, set.best];
+    assert.deepEqual(set.tradeoff.routes.map((r) => r.distanceM), ordered.map((o) => o.metrics.distanceM));
+    for (let i = 1; i < ordered.length; i += 1) {
+      assert.ok(ordered[i].metrics.exposure < ordered[i - 1].metrics.exposure);
+      assert.ok(ordered[i].explanation.exposureAvoided > ordered[i - 1].explanation.exposureAvoided);
+    }
+    const area = engine.reach({ origin, minutes: 20, mode: 'walking' }, NOW);
+    assert.equal(area.network, set.network);
+    assert.equal(area.cellCount, area.cells.length);
+    assert.ok(area.cells.every((c) => c.minutes <= 20 && c.exposure >= 0));
+  }
+});
+
+test('bad reach requests throw the API error codes with details', () => {
+  throwsWith(() => engine.reach({ origin: union, minutes: 0 }, NOW), 'INVALID_REQUEST', { field: 'minutes' });
+  throwsWith(() => engine.reach({ origin: union, minutes: 30, mode: 'cycling' }, NOW), 'INVALID_REQUEST', { field: 'minutes' });
+  throwsWith(() => engine.reach({ origin: union, minutes: 10, mode: 'teleport' }, NOW), 'INVALID_REQUEST', { field: 'mode' });
+  throwsWith(() => engine.reach({ origin: { lat: 91, lng: 0 }, minutes: 10 }, NOW), 'INVALID_COORDINATES', { field: 'origin' });
+  throwsWith(() => engine.reach({ origin: { lat: 43.62, lng: -79.38 }, minutes: 10 }, NOW), 'LOCATION_NOT_COVERED', {
+    field: 'origin',
+    distanceM: (d) => d > 500,
+  });
+});
