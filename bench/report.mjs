@@ -106,6 +106,11 @@ function routing() {
     table(['', 'median ms', 'p90 ms', 'max ms'], [
       row('native, whole request', native.route_request),
       row(`wasm under Node ${wasm.node}, whole request`, wasm.route_request),
+      ...(native.hierarchy_search ? [
+        row('native, hierarchy search only (metric cached)', native.hierarchy_search),
+        row('native, one customisation of the hierarchy', native.customisation),
+        row('native, scores for the week (part of every request)', native.scores_for_the_week),
+      ] : []),
       row('native, A* search only', native.astar_search),
       row('native, petgraph Dijkstra (reference)', native.petgraph_dijkstra),
       ...(native.tradeoff_request ? [
@@ -119,14 +124,28 @@ function routing() {
       ] : []),
     ]),
     '',
-    `Ratios at the median: A* ${ratio(native.petgraph_dijkstra.median_ms, native.astar_search.median_ms)} faster than ` +
+    `Ratios at the median: ` +
+      (native.hierarchy_search
+        ? `the hierarchy ${ratio(native.petgraph_dijkstra.median_ms, native.hierarchy_search.median_ms)} faster than the reference Dijkstra, `
+        : '') +
+      `A* ${ratio(native.petgraph_dijkstra.median_ms, native.astar_search.median_ms)} faster than ` +
       `the reference Dijkstra; wasm ${ratio(wasm.route_request.median_ms, native.route_request.median_ms)} native. ` +
-      `Index build (R-tree and landmarks) ${ms(native.index_build_ms, 0)} ms natively, ${ms(wasm.first_route_ms, 0)} ms ` +
+      `Index build (R-tree, landmarks${native.hierarchy_arcs ? ', hierarchy' : ''}) ${ms(native.index_build_ms, 0)} ms natively, ${ms(wasm.first_route_ms, 0)} ms ` +
       `in wasm with the first route; artifact load in wasm ${ms(wasm.load_ms, 0)} ms.` +
       (native.tradeoff_request
         ? ` A trade-off set holds ${native.tradeoff_mean_routes.toFixed(1)} routes on average, thinned from ` +
           `${native.tradeoff_mean_corners.toFixed(1)} hull corners.`
         : ''),
+    ...(native.hierarchies ? [
+      '',
+      'The contraction hierarchy of each city\'s network (natively; one customisation for the `safest` cost model, median of 10):',
+      '',
+      table(['city', 'nodes', 'edges', 'arcs', 'topology ms', 'customisation ms', 'metric MiB'],
+        Object.entries(native.hierarchies).map(([code, h]) => [
+          code, h.nodes.toLocaleString('en-US'), h.edges.toLocaleString('en-US'), h.arcs.toLocaleString('en-US'),
+          ms(h.topology_ms, 1), ms(h.customisation.median_ms, 1), h.metric_mib.toFixed(1),
+        ])),
+    ] : []),
   ].join('\n');
 }
 

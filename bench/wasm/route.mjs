@@ -19,7 +19,8 @@ const engine = new HexRisk();
 let t = performance.now();
 engine.addCity(currentArtifact('city_ca_tor'));
 const loadMs = performance.now() - t;
-// The first route builds the network index (segment tree and landmarks).
+// The first route builds the network index (segment tree, landmarks and hierarchy)
+// and customises the hierarchy for its cost model.
 t = performance.now();
 engine.route(pairs[0], NOW);
 const firstMs = performance.now() - t;

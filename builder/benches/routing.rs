@@ -2,6 +2,10 @@
 //! pairs 2 to 15 km apart, timed one by one for
 //! - the whole request as the APIs serve it (`route_request::route`: scores for the week,
 //!   snapping, the search, the shortest route for the detour, corridor and metrics),
+//! - one customisation of the contraction hierarchy for the request's costs, and the
+//!   hierarchy's search alone with that metric (its cost checked against the
+//!   reference on every pair),
+//! - the scores of the week alone (part of every whole request),
 //! - the engine's A* search alone, and
 //! - petgraph's Dijkstra on the same graph, costs and snapped end points;
 //! - the whole `method: "tradeoff"` request and the trade-off search alone, and
@@ -88,6 +92,50 @@ fn tradeoff_and_reach(
     })
 }
 
+/// The hierarchy of every city's network: arcs, the time to build its topology from
+/// the stored order, one customisation (median of 10) and a metric's size.
+fn hierarchies(root: &std::path::Path) -> serde_json::Value {
+    let dir = root.join("build/artifacts");
+    let mut out = serde_json::Map::new();
+    for code in ["city_ca_tor", "city_us_sfo", "city_us_hou"] {
+        let bytes = std::fs::read(hexrisk_builder::samples::current_file(&dir, code))
+            .expect("run `make artifacts` first");
+        let model = CityModel::from_bytes(&bytes).expect("a valid artifact");
+        let Some(graph) = model.artifact().road_graph.as_ref() else {
+            continue;
+        };
+        let t = Instant::now();
+        let hierarchy = hexrisk_engine::routing::cch::Hierarchy::new(graph);
+        let topology_ms = t.elapsed().as_secs_f64() * 1e3;
+        let week = default_week(&model, ROUTE_SAMPLE_NOW);
+        let scores = CityScores::compute(&model, week, &ScoringParams::default());
+        let costs = CostModel::from_safety(
+            (0..model.cell_count()).map(|p| scores.safety(p)),
+            RouteMethod::Safest.alpha(),
+        );
+        let mut times = Vec::new();
+        let mut bytes = 0;
+        for _ in 0..10 {
+            let t = Instant::now();
+            let metric = hierarchy.customise(graph, &costs);
+            times.push(t.elapsed().as_secs_f64() * 1e3);
+            bytes = metric.heap_bytes();
+        }
+        out.insert(
+            code.into(),
+            json!({
+                "nodes": graph.node_count(),
+                "edges": graph.edge_count(),
+                "arcs": hierarchy.arc_count(),
+                "topology_ms": topology_ms,
+                "customisation": summary(times),
+                "metric_mib": bytes as f64 / (1024.0 * 1024.0),
+            }),
+        );
+    }
+    serde_json::Value::Object(out)
+}
+
 fn main() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let artifact = std::env::var_os("HEXRISK_BENCH_ARTIFACT").map_or_else(
@@ -127,7 +175,23 @@ fn main() {
     );
     let mut reference = Reference::new(graph, &costs);
 
+    let hierarchy = index.hierarchy();
+    let mut customisation = Vec::new();
+    let mut metric = hierarchy.customise(graph, &costs);
+    for _ in 0..30 {
+        let t = Instant::now();
+        metric = hierarchy.customise(graph, &costs);
+        customisation.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+    let mut scores_ms = Vec::new();
+    for _ in 0..30 {
+        let t = Instant::now();
+        std::hint::black_box(CityScores::compute(model, week, &ScoringParams::default()));
+        scores_ms.push(t.elapsed().as_secs_f64() * 1e3);
+    }
+
     let (mut full, mut search, mut dijkstra) = (Vec::new(), Vec::new(), Vec::new());
+    let mut hierarchy_search = Vec::new();
     for (request, (a, b)) in requests.iter().zip(&pairs) {
         let query: RouteQuery = serde_json::from_value(request.clone()).expect("a valid request");
         let t = Instant::now();
@@ -141,9 +205,15 @@ fn main() {
         );
         let t = Instant::now();
         let path = index
-            .search(graph, &costs, None, &from, &to)
+            .astar(graph, &costs, None, &from, &to)
             .expect("a path");
         search.push(t.elapsed().as_secs_f64() * 1e3);
+
+        let t = Instant::now();
+        let fast = index
+            .search_with_metric(graph, &costs, &metric, &from, &to)
+            .expect("a path");
+        hierarchy_search.push(t.elapsed().as_secs_f64() * 1e3);
 
         let t = Instant::now();
         let expected = reference
@@ -154,27 +224,39 @@ fn main() {
             (path.cost - expected).abs() <= 1e-9 * expected.max(1.0),
             "A* is not optimal"
         );
+        assert!(
+            (fast.cost - expected).abs() <= 1e-9 * expected.max(1.0),
+            "the hierarchy's route costs {} against the reference's {expected}",
+            fast.cost
+        );
     }
 
     let tradeoff = tradeoff_and_reach(&atlas, &requests, &pairs, &scores);
+    let per_city = hierarchies(&root);
 
     let result = json!({
         "artifact": artifact.display().to_string(),
         "nodes": graph.node_count(),
         "edges": graph.edge_count(),
         "index_build_ms": index_ms,
+        "hierarchy_arcs": hierarchy.arc_count(),
+        "metric_mib": metric.heap_bytes() as f64 / (1024.0 * 1024.0),
+        "customisation": summary(customisation),
+        "scores_for_the_week": summary(scores_ms),
         "route_request": summary(full),
+        "hierarchy_search": summary(hierarchy_search),
         "astar_search": summary(search),
         "petgraph_dijkstra": summary(dijkstra),
+        "hierarchies": per_city,
     });
     let mut result = result;
     if let (Some(out), Some(more)) = (result.as_object_mut(), tradeoff.as_object()) {
         out.extend(more.clone());
     }
     let ratio = result["petgraph_dijkstra"]["median_ms"].as_f64().unwrap()
-        / result["astar_search"]["median_ms"].as_f64().unwrap();
+        / result["hierarchy_search"]["median_ms"].as_f64().unwrap();
     println!("{}", serde_json::to_string_pretty(&result).unwrap());
-    println!("median speed-up of the A* search over petgraph Dijkstra: {ratio:.1}x");
+    println!("median speed-up of the hierarchy search over petgraph Dijkstra: {ratio:.1}x");
     let out = root.join("build/bench");
     std::fs::create_dir_all(&out).expect("build/bench");
     std::fs::write(

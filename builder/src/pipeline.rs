@@ -464,7 +464,13 @@ pub fn build_city_with(
     progress.inc_length(1 + backtest.div_ceil(REFIT_EVERY) as u64);
     progress.inc(1);
 
-    let road_graph = road_graph(city, data_dir, &ingested.grid.cells, progress)?;
+    // The hierarchy's order depends only on the network, so it is computed here once
+    // rather than by every Worker and page that loads the city.
+    let road_graph =
+        road_graph(city, data_dir, &ingested.grid.cells, progress)?.map(|mut graph| {
+            graph.contraction_order = hexrisk_engine::routing::cch::contraction_order(&graph);
+            graph
+        });
     let forecasts = forecast_range(
         city,
         &ingested,

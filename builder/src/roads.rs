@@ -428,6 +428,7 @@ pub fn to_graph(network: &RoadNetwork, cells: &[h3o::CellIndex], source: &str) -
         way_cells_start: vec![0],
         way_cells: Vec::new(),
         way_cell_m: Vec::new(),
+        contraction_order: Vec::new(),
     };
     for way in &ways {
         let points: Vec<h3o::LatLng> = way

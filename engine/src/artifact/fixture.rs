@@ -320,5 +320,6 @@ pub fn tiny_graph() -> RoadGraph {
         way_cells_start: vec![0, 2],
         way_cells: vec![0, OUTSIDE_GRID],
         way_cell_m: vec![500.0, 305.0],
+        contraction_order: vec![1, 0],
     }
 }

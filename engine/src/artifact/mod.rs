@@ -33,7 +33,7 @@ pub use manifest::{Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS, c
 pub const MAGIC: [u8; 4] = *b"HXRK";
 
 /// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u16 = 3;
+pub const FORMAT_VERSION: u16 = 4;
 
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 16;

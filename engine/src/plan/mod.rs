@@ -279,7 +279,7 @@ fn find_routes(
                 .ok_or(RouteError::Unreachable)?;
             let shortest = if method.alpha() > 0.0 {
                 index
-                    .search(graph, &CostModel::from_risks(&[], 0.0), None, from, to)
+                    .search(graph, &CostModel::from_risks(&[], 0.0), from, to)
                     .unwrap_or_else(|| best.clone())
             } else {
                 best.clone()
@@ -395,7 +395,7 @@ pub fn shortest_route(
     let network = model.road_network()?;
     let (graph, index) = (network.graph, network.index);
     let (from, to) = (index.snap(graph, from).ok()?, index.snap(graph, to).ok()?);
-    let path = index.search(graph, &CostModel::from_risks(&[], 0.0), None, &from, &to)?;
+    let path = index.search(graph, &CostModel::from_risks(&[], 0.0), &from, &to)?;
     let line = index.geometry(graph, &path);
     Some((path.length_m(), evaluate_line(model, scores, &line, mode)))
 }

@@ -63,6 +63,10 @@ pub struct RoadGraph {
     pub way_cells: Vec<u32>,
     /// Metres of the way inside each crossed cell, parallel to `way_cells`.
     pub way_cell_m: Vec<f32>,
+    /// The nodes in contraction order for routing's hierarchy (first contracted
+    /// first), computed by the build; empty when it was not (the hierarchy then
+    /// computes one when the network is first indexed).
+    pub contraction_order: Vec<u32>,
 }
 
 /// Why a graph is unusable.
@@ -133,6 +137,11 @@ impl RoadGraph {
         {
             return Err(GraphError("way cell out of range"));
         }
+        if !self.contraction_order.is_empty() && self.stored_order().is_none() {
+            return Err(GraphError(
+                "contraction order is not a permutation of the nodes",
+            ));
+        }
         if self
             .way_length_m
             .iter()
@@ -142,6 +151,23 @@ impl RoadGraph {
             return Err(GraphError("negative or non-finite length"));
         }
         Ok(())
+    }
+
+    /// The stored contraction order when it holds every node exactly once.
+    #[must_use]
+    pub fn stored_order(&self) -> Option<&[u32]> {
+        let n = self.node_count();
+        if self.contraction_order.len() != n {
+            return None;
+        }
+        let mut seen = alloc::vec![false; n];
+        for &node in &self.contraction_order {
+            let slot = seen.get_mut(node as usize)?;
+            if core::mem::replace(slot, true) {
+                return None;
+            }
+        }
+        Some(&self.contraction_order)
     }
 
     /// The outgoing edges of `node` (empty for an unknown node).

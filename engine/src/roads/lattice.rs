@@ -35,6 +35,7 @@ pub fn hex_lattice(lattice: &[CellIndex], grid: &[u64], source: &str) -> RoadGra
         way_cells_start: Vec::from([0]),
         way_cells: Vec::new(),
         way_cell_m: Vec::new(),
+        contraction_order: Vec::new(),
     };
     let mut ways: BTreeMap<(u32, u32), u32> = BTreeMap::new();
     for (i, &cell) in cells.iter().enumerate() {

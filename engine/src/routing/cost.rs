@@ -92,6 +92,24 @@ impl CostModel {
         }
     }
 
+    /// Exposure alone: a metre costs its risk and nothing for its length (`α` is
+    /// reported as infinite). Remaining exposures under it bound the searches of the
+    /// trade-off.
+    #[must_use]
+    pub fn exposure_only(risks: &[f64]) -> Self {
+        let factors: Vec<f64> = risks.iter().map(|r| r.clamp(0.0, 1.0)).collect();
+        let min_factor = factors
+            .iter()
+            .copied()
+            .fold(OUTSIDE_COVERAGE_RISK, f64::min);
+        Self {
+            alpha: f64::INFINITY,
+            factors,
+            outside: OUTSIDE_COVERAGE_RISK,
+            min_factor,
+        }
+    }
+
     /// The risk weight `α`.
     #[must_use]
     pub fn alpha(&self) -> f64 {

@@ -9,6 +9,7 @@ use rstar::RTree;
 use rstar::primitives::{GeomWithData, Line};
 
 use super::MAX_SNAP_DISTANCE_M;
+use super::cch::Hierarchy;
 use super::landmarks::Landmarks;
 use super::snap::{LocalFrame, Segment, Snap};
 use crate::grid::MicroDegrees;
@@ -19,8 +20,8 @@ use crate::roads::RoadGraph;
 pub(super) const NONE: u32 = u32::MAX;
 
 /// Search structures for one network: edge sources, way ends, a segment tree for
-/// snapping and landmark distances.
-#[derive(Debug, Clone)]
+/// snapping, landmark distances and the contraction hierarchy.
+#[derive(Debug)]
 pub struct RouteIndex {
     pub(super) edge_source: Vec<u32>,
     /// Per way: the edge along it and the edge against it ([`NONE`] when absent).
@@ -30,11 +31,12 @@ pub struct RouteIndex {
     pub(super) frame: LocalFrame,
     pub(super) segments: RTree<Segment>,
     pub(super) landmarks: Landmarks,
+    pub(super) hierarchy: Hierarchy,
 }
 
 impl RouteIndex {
     /// Builds the index of a graph (linear in its size, plus `2 × 8` one-to-all
-    /// searches for the landmarks).
+    /// searches for the landmarks and the hierarchy's topology).
     #[must_use]
     pub fn new(graph: &RoadGraph) -> Self {
         let mut edge_source = vec![0_u32; graph.edge_count()];
@@ -61,6 +63,7 @@ impl RouteIndex {
             }
         }
         let landmarks = Landmarks::new(graph, &edge_source);
+        let hierarchy = Hierarchy::new(graph);
         Self {
             edge_source,
             way_edges,
@@ -68,6 +71,7 @@ impl RouteIndex {
             frame,
             segments: RTree::bulk_load(segments),
             landmarks,
+            hierarchy,
         }
     }
 
@@ -75,6 +79,12 @@ impl RouteIndex {
     #[must_use]
     pub fn edge_source(&self, edge: usize) -> u32 {
         self.edge_source[edge]
+    }
+
+    /// The network's contraction hierarchy.
+    #[must_use]
+    pub fn hierarchy(&self) -> &Hierarchy {
+        &self.hierarchy
     }
 
     /// The start and end nodes of a way.

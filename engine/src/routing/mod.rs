@@ -7,7 +7,12 @@
 //! - **Snapping** ([`RouteIndex::snap`]): origin and destination move to the nearest
 //!   point on any way (a point on a segment, not only a node), at most
 //!   [`MAX_SNAP_DISTANCE_M`] away.
-//! - **Search** ([`RouteIndex::search`]): A* with landmark lower bounds (ALT).
+//! - **Search** ([`RouteIndex::search`]): a customisable contraction hierarchy
+//!   ([`cch`]): its order is built once per network (offline, stored in the
+//!   artifact), its metric once per cost model (cached), and each query walks the
+//!   elimination tree from both ends. Exact for any per-request weights.
+//! - **Single-use search** ([`RouteIndex::astar`]): A* with landmark lower bounds (ALT),
+//!   for costs a request uses once (penalised alternatives, the trade-off's weights).
 //!   Landmarks hold exact network distances in metres, and every metre costs at least
 //!   the smallest cell factor, so the bound stays admissible for any per-request
 //!   weights and the route found is optimal for its cost. Landmarks are computed once
@@ -20,7 +25,8 @@
 //!
 //! - **Trade-off** ([`RouteIndex::tradeoff`], [`thin`]): the routes not dominated in
 //!   (length, exposure), by a parametric search over `α` (exact for the hull's
-//!   corners; see [`tradeoff`](RouteIndex::tradeoff)).
+//!   corners; see [`tradeoff`](RouteIndex::tradeoff)), each search an A* bounded by
+//!   the hierarchy's exact remaining length and exposure.
 //!
 //! - **Safe reach** ([`RouteIndex::safe_reach`]): every cell within a length budget,
 //!   with the shortest way and the least exposure within the budget (exact bicriteria
@@ -30,8 +36,10 @@
 //! only: planning a route for a city request (scores, corridor, answer) is
 //! [`crate::plan`]'s job.
 
+pub mod cch;
 mod cost;
 mod heap;
+mod hierarchy_search;
 mod index;
 mod landmarks;
 mod path;

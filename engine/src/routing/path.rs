@@ -4,6 +4,7 @@ use alloc::vec::Vec;
 
 use h3o::LatLng;
 
+use super::cost::CostModel;
 use super::index::RouteIndex;
 use crate::roads::RoadGraph;
 
@@ -20,6 +21,17 @@ pub struct Piece {
 }
 
 impl Piece {
+    /// The whole way of a road edge, in the edge's direction.
+    pub(super) fn of_edge(graph: &RoadGraph, edge: usize) -> Self {
+        let (way, against) = graph.edge_way(edge);
+        let length = f64::from(graph.way_length_m[way]);
+        Self {
+            way: way as u32,
+            from_m: if against { length } else { 0.0 },
+            to_m: if against { 0.0 } else { length },
+        }
+    }
+
     fn metres(&self) -> f64 {
         libm::fabs(self.to_m - self.from_m)
     }
@@ -35,6 +47,16 @@ pub struct Path {
 }
 
 impl Path {
+    /// A path of `pieces`, priced piece by piece in `costs` (the same sum however it
+    /// was found).
+    pub(super) fn priced(graph: &RoadGraph, costs: &CostModel, pieces: Vec<Piece>) -> Self {
+        let cost = pieces
+            .iter()
+            .map(|p| costs.way_cost_between(graph, p.way as usize, p.from_m, p.to_m))
+            .sum();
+        Self { cost, pieces }
+    }
+
     /// Length in metres.
     #[must_use]
     pub fn length_m(&self) -> f64 {

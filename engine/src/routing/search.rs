@@ -1,4 +1,5 @@
-//! The A* search with landmark bounds, and alternatives by the penalty method.
+//! The A* search with landmark bounds, for costs used once (penalised searches, the
+//! trade-off's many weights), and alternatives by the penalty method.
 
 use alloc::collections::BinaryHeap;
 use alloc::vec;
@@ -68,10 +69,12 @@ impl RouteIndex {
             .collect()
     }
 
-    /// The cheapest path between two snapped points under `costs` (optimal: A* with
-    /// admissible landmark bounds), or `None` when the destination is unreachable.
+    /// The cheapest path between two snapped points under `costs` with optional
+    /// per-way cost multipliers (optimal: A* with admissible landmark bounds), or
+    /// `None` when the destination is unreachable. For costs used once, where
+    /// customising the hierarchy ([`RouteIndex::search`]) would not pay off.
     #[must_use]
-    pub fn search(
+    pub fn astar(
         &self,
         graph: &RoadGraph,
         costs: &CostModel,
@@ -80,31 +83,41 @@ impl RouteIndex {
         to: &Snap,
     ) -> Option<Path> {
         let costs = SearchCosts::new(graph, costs, penalties);
-        let sources = self.terminals(graph, &costs, from, true);
         let targets = self.terminals(graph, &costs, to, false);
+        let scale = costs.model.min_factor();
+        let landmarks = |v: u32| -> f64 {
+            targets
+                .iter()
+                .map(|t| self.landmarks.lower_bound(v, t.node))
+                .fold(f64::INFINITY, f64::min)
+                * scale
+        };
+        self.astar_with(graph, &costs, from, to, &targets, landmarks)
+    }
+
+    /// A* from `from` to the `targets` of `to` with lower bounds from `bound`, which
+    /// must never exceed the remaining cost to `to` under `costs`.
+    pub(super) fn astar_with(
+        &self,
+        graph: &RoadGraph,
+        costs: &SearchCosts<'_>,
+        from: &Snap,
+        to: &Snap,
+        targets: &[Terminal],
+        mut lower_bound: impl FnMut(u32) -> f64,
+    ) -> Option<Path> {
+        let sources = self.terminals(graph, costs, from, true);
 
         // Along the shared way, if its direction allows.
-        let mut best = f64::INFINITY;
-        let mut best_path: Option<Vec<Piece>> = None;
-        if from.way == to.way {
-            let [forward, backward] = self.way_edges[from.way as usize];
-            let along = (forward != NONE && from.offset_m <= to.offset_m)
-                || (backward != NONE && from.offset_m >= to.offset_m);
-            if along {
-                best = costs.part(from.way as usize, from.offset_m, to.offset_m);
-                best_path = Some(vec![Piece {
-                    way: from.way,
-                    from_m: from.offset_m,
-                    to_m: to.offset_m,
-                }]);
-            }
-        }
+        let (mut best, mut best_path) = match self.direct(costs, from, to) {
+            Some((cost, piece)) => (cost, Some(vec![piece])),
+            None => (f64::INFINITY, None),
+        };
 
         let n = graph.node_count();
         let mut dist = vec![f64::INFINITY; n];
         // Edge into each node; sources hold `NONE - 1 - k` for source `k`.
         let mut parent = vec![NONE; n];
-        let scale = costs.model.min_factor();
         // Lower bounds are computed once per node: nodes are often pushed again.
         let mut bounds = vec![f64::NAN; n];
         let mut bound = |v: u32| -> f64 {
@@ -112,11 +125,7 @@ impl RouteIndex {
             if !known.is_nan() {
                 return known;
             }
-            let b = targets
-                .iter()
-                .map(|t| self.landmarks.lower_bound(v, t.node))
-                .fold(f64::INFINITY, f64::min)
-                * scale;
+            let b = lower_bound(v);
             bounds[v as usize] = b;
             b
         };
@@ -170,15 +179,33 @@ impl RouteIndex {
             }
             (None, None) => return None,
         };
-        let cost = pieces
-            .iter()
-            .map(|p| {
-                costs
-                    .model
-                    .way_cost_between(graph, p.way as usize, p.from_m, p.to_m)
-            })
-            .sum();
-        Some(Path { cost, pieces })
+        Some(Path::priced(graph, costs.model, pieces))
+    }
+
+    /// The path along the way both points lie on, when its direction allows: its
+    /// cost and its one piece.
+    pub(super) fn direct(
+        &self,
+        costs: &SearchCosts<'_>,
+        from: &Snap,
+        to: &Snap,
+    ) -> Option<(f64, Piece)> {
+        if from.way != to.way {
+            return None;
+        }
+        let [forward, backward] = self.way_edges[from.way as usize];
+        let along = (forward != NONE && from.offset_m <= to.offset_m)
+            || (backward != NONE && from.offset_m >= to.offset_m);
+        along.then(|| {
+            (
+                costs.part(from.way as usize, from.offset_m, to.offset_m),
+                Piece {
+                    way: from.way,
+                    from_m: from.offset_m,
+                    to_m: to.offset_m,
+                },
+            )
+        })
     }
 
     /// Follows parent edges back from `node` to a source, returning the pieces in
@@ -202,13 +229,7 @@ impl RouteIndex {
                 }
                 break;
             }
-            let (way, against) = graph.edge_way(e as usize);
-            let length = f64::from(graph.way_length_m[way]);
-            reversed.push(Piece {
-                way: way as u32,
-                from_m: if against { length } else { 0.0 },
-                to_m: if against { 0.0 } else { length },
-            });
+            reversed.push(Piece::of_edge(graph, e as usize));
             node = self.edge_source[e as usize];
         }
         reversed.reverse();
@@ -226,7 +247,7 @@ impl RouteIndex {
         to: &Snap,
         wanted: usize,
     ) -> Option<(Path, Vec<Path>)> {
-        let best = self.search(graph, costs, None, from, to)?;
+        let best = self.search(graph, costs, from, to)?;
         let mut kept: Vec<Path> = Vec::new();
         if wanted == 0 || best.length_m() <= 0.0 {
             return Some((best, kept));
@@ -242,7 +263,7 @@ impl RouteIndex {
             if kept.len() >= wanted.min(MAX_ALTERNATIVES) {
                 break;
             }
-            let Some(candidate) = self.search(graph, costs, Some(&penalties), from, to) else {
+            let Some(candidate) = self.astar(graph, costs, Some(&penalties), from, to) else {
                 break;
             };
             penalise(&mut penalties, &candidate);

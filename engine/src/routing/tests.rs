@@ -74,22 +74,10 @@ fn routes_avoid_risky_cells_when_asked() {
     let to = index.snap(&graph, east).unwrap();
     assert!(from.distance_m < 1.0 && to.distance_m < 1.0);
     let shortest = index
-        .search(
-            &graph,
-            &CostModel::from_risks(&risks, 0.0),
-            None,
-            &from,
-            &to,
-        )
+        .search(&graph, &CostModel::from_risks(&risks, 0.0), &from, &to)
         .unwrap();
     let safest = index
-        .search(
-            &graph,
-            &CostModel::from_risks(&risks, 4.0),
-            None,
-            &from,
-            &to,
-        )
+        .search(&graph, &CostModel::from_risks(&risks, 4.0), &from, &to)
         .unwrap();
     assert!(safest.length_m() > shortest.length_m());
     let crosses_risk = |path: &Path| {
@@ -172,7 +160,7 @@ fn a_route_within_one_way_goes_straight_along_it() {
     };
     let from = index.snap(&graph, at(0.7)).unwrap();
     let to = index.snap(&graph, at(0.2)).unwrap();
-    let path = index.search(&graph, &model, None, &from, &to).unwrap();
+    let path = index.search(&graph, &model, &from, &to).unwrap();
     assert_eq!(path.pieces.len(), 1);
     assert!(
         (path.length_m() - 0.5 * length).abs() < 1.0,
@@ -180,7 +168,7 @@ fn a_route_within_one_way_goes_straight_along_it() {
         path.length_m()
     );
     // Same point twice: an empty route of one point.
-    let same = index.search(&graph, &model, None, &from, &from).unwrap();
+    let same = index.search(&graph, &model, &from, &from).unwrap();
     assert_eq!(same.length_m(), 0.0);
     assert_eq!(index.geometry(&graph, &same).len(), 1);
 }

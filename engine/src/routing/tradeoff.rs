@@ -13,6 +13,11 @@
 //! them lies inside the triangle between two neighbouring returned routes and the
 //! corner they span.
 //!
+//! Each `α` is a cost model used once, so its search is A* rather than the
+//! hierarchy; the hierarchy supplies the bound instead: the exact remaining length
+//! plus `α` times the exact remaining exposure ([`crate::routing::cch::Potential`]),
+//! which no route beats, for every `α` from one pair of potentials.
+//!
 //! [`thin`] then keeps what a person can choose between: at most
 //! [`TRADEOFF_MAX_ROUTES`], each running off its shorter neighbour for at least
 //! [`TRADEOFF_MIN_DIFFERENCE`] of its length.
@@ -21,7 +26,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::cell::Cell;
 
-use super::cost::CostModel;
+use super::cost::{CostModel, SearchCosts};
 use super::index::RouteIndex;
 use super::path::Path;
 use super::snap::Snap;
@@ -83,10 +88,29 @@ impl RouteIndex {
         to: &Snap,
     ) -> Option<Tradeoff> {
         let exposure = CostModel::from_risks(risks, 1.0);
+        // Every search's remaining cost `length + α · exposure` is at least the
+        // remaining length plus `α` times the remaining exposure, each exact from the
+        // hierarchy: one potential per criterion serves every `α`.
+        let potential = |model: &CostModel| {
+            let costs = SearchCosts::new(graph, model, None);
+            let ends: Vec<(u32, f64)> = self
+                .terminals(graph, &costs, to, false)
+                .iter()
+                .map(|t| (t.node, t.cost))
+                .collect();
+            self.hierarchy
+                .potential(self.hierarchy.metric(graph, model), &ends)
+        };
+        let mut to_length = potential(&CostModel::from_risks(&[], 0.0));
+        let mut to_exposure = potential(&CostModel::exposure_only(risks));
         let searches = Cell::new(0);
-        let best_at = |alpha: f64| {
+        let mut best_at = |alpha: f64| {
             searches.set(searches.get() + 1);
-            let path = self.search(graph, &CostModel::from_risks(risks, alpha), None, from, to)?;
+            let model = CostModel::from_risks(risks, alpha);
+            let costs = SearchCosts::new(graph, &model, None);
+            let targets = self.terminals(graph, &costs, to, false);
+            let bound = |v: u32| to_length.at(v) + alpha * to_exposure.at(v);
+            let path = self.astar_with(graph, &costs, from, to, &targets, bound)?;
             Some(measure(graph, &exposure, path))
         };
         let shortest = best_at(SHORTEST_ALPHA)?;

@@ -1,0 +1,73 @@
+//! Cheapest paths through the network's contraction hierarchy, with the metric of
+//! the request's cost model (customised once per cost model and cached).
+
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+
+use super::cch::Metric;
+use super::cost::{CostModel, SearchCosts};
+use super::index::RouteIndex;
+use super::path::{Path, Piece};
+use super::snap::Snap;
+use crate::roads::RoadGraph;
+
+impl RouteIndex {
+    /// The cheapest path between two snapped points under `costs`, or `None` when the
+    /// destination is unreachable. Exact: the same cost as a Dijkstra search.
+    #[must_use]
+    pub fn search(
+        &self,
+        graph: &RoadGraph,
+        costs: &CostModel,
+        from: &Snap,
+        to: &Snap,
+    ) -> Option<Path> {
+        let metric = self.metric(graph, costs);
+        self.search_with_metric(graph, costs, &metric, from, to)
+    }
+
+    /// The hierarchy's metric for `costs`, from the cache or customised now.
+    #[must_use]
+    pub fn metric(&self, graph: &RoadGraph, costs: &CostModel) -> Arc<Metric> {
+        self.hierarchy.metric(graph, costs)
+    }
+
+    /// [`search`](Self::search) with a metric already customised for `costs`.
+    #[must_use]
+    pub fn search_with_metric(
+        &self,
+        graph: &RoadGraph,
+        costs: &CostModel,
+        metric: &Metric,
+        from: &Snap,
+        to: &Snap,
+    ) -> Option<Path> {
+        let search_costs = SearchCosts::new(graph, costs, None);
+        let sources = self.terminals(graph, &search_costs, from, true);
+        let targets = self.terminals(graph, &search_costs, to, false);
+        let ends = |terminals: &[super::search::Terminal]| -> Vec<(u32, f64)> {
+            terminals.iter().map(|t| (t.node, t.cost)).collect()
+        };
+        let direct = self.direct(&search_costs, from, to);
+        let found = self
+            .hierarchy
+            .path(graph, costs, metric, &ends(&sources), &ends(&targets))
+            .map(|path| (path.cost, path));
+        let pieces: Vec<Piece> = match (direct, found) {
+            (Some((direct_cost, piece)), Some((cost, _))) if direct_cost <= cost => {
+                Vec::from([piece])
+            }
+            (Some((_, piece)), None) => Vec::from([piece]),
+            (_, Some((_, path))) => core::iter::once(sources[path.source].piece)
+                .chain(
+                    path.edges
+                        .iter()
+                        .map(|&e| Piece::of_edge(graph, e as usize)),
+                )
+                .chain(core::iter::once(targets[path.target].piece))
+                .collect(),
+            (None, None) => return None,
+        };
+        Some(Path::priced(graph, costs, pieces))
+    }
+}
