@@ -136,6 +136,15 @@ function routing() {
         ? ` A trade-off set holds ${native.tradeoff_mean_routes.toFixed(1)} routes on average, thinned from ` +
           `${native.tradeoff_mean_corners.toFixed(1)} hull corners.`
         : ''),
+    ...(native.request_parts ? [
+      '',
+      'Where a whole native request\'s time goes (medians, each part timed alone on the same pairs): ' +
+        `the two searches (the route and the shortest route it is explained against) ${ms(native.request_parts.searches.median_ms)} ms, ` +
+        `both lines' geometry and corridor evaluation ${ms(native.request_parts.lines_evaluated.median_ms)} ms, ` +
+        `the route's hex-path metrics ${ms(native.request_parts.hex_path_metrics.median_ms)} ms, ` +
+        `its explanation ${ms(native.request_parts.explanation.median_ms)} ms, ` +
+        `the week's scores ${ms(native.scores_for_the_week.median_ms)} ms.`,
+    ] : []),
     ...(native.hierarchies ? [
       '',
       'The contraction hierarchy of each city\'s network (natively; one customisation for the `safest` cost model, median of 10):',

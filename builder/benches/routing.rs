@@ -23,7 +23,7 @@ use hexrisk_builder::samples::{ROUTE_SAMPLE_NOW, route_pairs};
 use hexrisk_engine::api::options::default_week;
 use hexrisk_engine::api::route_request::{self, RouteQuery};
 use hexrisk_engine::city::{Atlas, CityModel};
-use hexrisk_engine::corridor::TravelMode;
+use hexrisk_engine::corridor::{self, TravelMode};
 use hexrisk_engine::plan::{self, ReachRequest};
 use hexrisk_engine::routing::{CostModel, RouteMethod, risk_of_safety};
 use hexrisk_engine::scoring::{CityScores, ScoringParams};
@@ -136,6 +136,119 @@ fn hierarchies(root: &std::path::Path) -> serde_json::Value {
     serde_json::Value::Object(out)
 }
 
+/// Where a whole request's time goes, each part timed alone on every pair: its two
+/// searches (the route and the shortest one it is explained against), both lines'
+/// geometry and corridor evaluation, the route's hex-path metrics and its explanation.
+fn request_parts(
+    model: &CityModel,
+    network: hexrisk_engine::city::Network<'_>,
+    (week, scores): (usize, &CityScores),
+    costs: &CostModel,
+    pairs: &[(h3o::LatLng, h3o::LatLng)],
+) -> serde_json::Value {
+    let (graph, index) = (network.graph, network.index);
+    let length_costs = CostModel::from_risks(&[], 0.0);
+    let mode = TravelMode::Walking;
+    let (mut searches, mut lines, mut hex_path, mut explanation) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (a, b) in pairs {
+        let (from, to) = (
+            index.snap(graph, *a).unwrap(),
+            index.snap(graph, *b).unwrap(),
+        );
+        let t = Instant::now();
+        let best = index.search(graph, costs, &from, &to).expect("a path");
+        let shortest = index
+            .search(graph, &length_costs, &from, &to)
+            .expect("a path");
+        searches.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        let [best_line, shortest_line] = [&best, &shortest].map(|path| {
+            let line = index.geometry(graph, path);
+            corridor::evaluate_line(model, scores, &line, mode)
+        });
+        lines.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        let metrics = corridor::evaluate_hex_path(model, scores, &best_line.hex_path, mode);
+        hex_path.push(t.elapsed().as_secs_f64() * 1e3);
+        let t = Instant::now();
+        let explained = plan::explain(
+            model,
+            week,
+            &ScoringParams::default(),
+            &best_line,
+            &shortest_line,
+        );
+        explanation.push(t.elapsed().as_secs_f64() * 1e3);
+        let _ = std::hint::black_box((metrics, explained));
+    }
+    json!({
+        "searches": summary(searches),
+        "lines_evaluated": summary(lines),
+        "hex_path_metrics": summary(hex_path),
+        "explanation": summary(explanation),
+    })
+}
+
+/// Per pair: the whole request, the A* search, the hierarchy's search with `metric`
+/// (for `costs`) and the reference Dijkstra, whose cost both searches must equal.
+fn whole_requests_and_searches(
+    atlas: &Atlas,
+    requests: &[serde_json::Value],
+    pairs: &[(h3o::LatLng, h3o::LatLng)],
+    costs: &CostModel,
+    metric: &hexrisk_engine::routing::cch::Metric,
+) -> serde_json::Value {
+    let network = atlas.cities()[0].road_network().expect("Toronto has roads");
+    let (graph, index) = (network.graph, network.index);
+    let mut reference = Reference::new(graph, costs);
+    let (mut full, mut search, mut dijkstra) = (Vec::new(), Vec::new(), Vec::new());
+    let mut hierarchy_search = Vec::new();
+    for (request, (a, b)) in requests.iter().zip(pairs) {
+        let query: RouteQuery = serde_json::from_value(request.clone()).expect("a valid request");
+        let t = Instant::now();
+        let answer = route_request::route(atlas, &query, ROUTE_SAMPLE_NOW).expect("a route");
+        full.push(t.elapsed().as_secs_f64() * 1e3);
+        std::hint::black_box(answer);
+
+        let (from, to) = (
+            index.snap(graph, *a).unwrap(),
+            index.snap(graph, *b).unwrap(),
+        );
+        let t = Instant::now();
+        let path = index.astar(graph, costs, None, &from, &to).expect("a path");
+        search.push(t.elapsed().as_secs_f64() * 1e3);
+
+        let t = Instant::now();
+        let fast = index
+            .search_with_metric(graph, costs, metric, &from, &to)
+            .expect("a path");
+        hierarchy_search.push(t.elapsed().as_secs_f64() * 1e3);
+
+        let t = Instant::now();
+        let expected = reference
+            .cost(graph, index, costs, &from, &to)
+            .expect("a path");
+        dijkstra.push(t.elapsed().as_secs_f64() * 1e3);
+        assert!(
+            (path.cost - expected).abs() <= 1e-9 * expected.max(1.0),
+            "A* is not optimal"
+        );
+        assert!(
+            (fast.cost - expected).abs() <= 1e-9 * expected.max(1.0),
+            "the hierarchy's route costs {} against the reference's {expected}",
+            fast.cost
+        );
+    }
+
+    json!({
+        "route_request": summary(full),
+        "hierarchy_search": summary(hierarchy_search),
+        "astar_search": summary(search),
+        "petgraph_dijkstra": summary(dijkstra),
+    })
+}
+
 fn main() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let artifact = std::env::var_os("HEXRISK_BENCH_ARTIFACT").map_or_else(
@@ -173,64 +286,26 @@ fn main() {
         (0..model.cell_count()).map(|p| scores.safety(p)),
         RouteMethod::Safest.alpha(),
     );
-    let mut reference = Reference::new(graph, &costs);
 
     let hierarchy = index.hierarchy();
-    let mut customisation = Vec::new();
-    let mut metric = hierarchy.customise(graph, &costs);
-    for _ in 0..30 {
-        let t = Instant::now();
-        metric = hierarchy.customise(graph, &costs);
-        customisation.push(t.elapsed().as_secs_f64() * 1e3);
-    }
-    let mut scores_ms = Vec::new();
-    for _ in 0..30 {
-        let t = Instant::now();
+    let metric = hierarchy.customise(graph, &costs);
+    let times = |what: &mut dyn FnMut()| -> Vec<f64> {
+        (0..30)
+            .map(|_| {
+                let t = Instant::now();
+                what();
+                t.elapsed().as_secs_f64() * 1e3
+            })
+            .collect()
+    };
+    let customisation = times(&mut || {
+        std::hint::black_box(hierarchy.customise(graph, &costs));
+    });
+    let scores_ms = times(&mut || {
         std::hint::black_box(CityScores::compute(model, week, &ScoringParams::default()));
-        scores_ms.push(t.elapsed().as_secs_f64() * 1e3);
-    }
+    });
 
-    let (mut full, mut search, mut dijkstra) = (Vec::new(), Vec::new(), Vec::new());
-    let mut hierarchy_search = Vec::new();
-    for (request, (a, b)) in requests.iter().zip(&pairs) {
-        let query: RouteQuery = serde_json::from_value(request.clone()).expect("a valid request");
-        let t = Instant::now();
-        let answer = route_request::route(&atlas, &query, ROUTE_SAMPLE_NOW).expect("a route");
-        full.push(t.elapsed().as_secs_f64() * 1e3);
-        std::hint::black_box(answer);
-
-        let (from, to) = (
-            index.snap(graph, *a).unwrap(),
-            index.snap(graph, *b).unwrap(),
-        );
-        let t = Instant::now();
-        let path = index
-            .astar(graph, &costs, None, &from, &to)
-            .expect("a path");
-        search.push(t.elapsed().as_secs_f64() * 1e3);
-
-        let t = Instant::now();
-        let fast = index
-            .search_with_metric(graph, &costs, &metric, &from, &to)
-            .expect("a path");
-        hierarchy_search.push(t.elapsed().as_secs_f64() * 1e3);
-
-        let t = Instant::now();
-        let expected = reference
-            .cost(graph, index, &costs, &from, &to)
-            .expect("a path");
-        dijkstra.push(t.elapsed().as_secs_f64() * 1e3);
-        assert!(
-            (path.cost - expected).abs() <= 1e-9 * expected.max(1.0),
-            "A* is not optimal"
-        );
-        assert!(
-            (fast.cost - expected).abs() <= 1e-9 * expected.max(1.0),
-            "the hierarchy's route costs {} against the reference's {expected}",
-            fast.cost
-        );
-    }
-
+    let compared = whole_requests_and_searches(&atlas, &requests, &pairs, &costs, &metric);
     let tradeoff = tradeoff_and_reach(&atlas, &requests, &pairs, &scores);
     let per_city = hierarchies(&root);
 
@@ -243,10 +318,11 @@ fn main() {
         "metric_mib": metric.heap_bytes() as f64 / (1024.0 * 1024.0),
         "customisation": summary(customisation),
         "scores_for_the_week": summary(scores_ms),
-        "route_request": summary(full),
-        "hierarchy_search": summary(hierarchy_search),
-        "astar_search": summary(search),
-        "petgraph_dijkstra": summary(dijkstra),
+        "route_request": compared["route_request"],
+        "request_parts": request_parts(model, network, (week, &scores), &costs, &pairs),
+        "hierarchy_search": compared["hierarchy_search"],
+        "astar_search": compared["astar_search"],
+        "petgraph_dijkstra": compared["petgraph_dijkstra"],
         "hierarchies": per_city,
     });
     let mut result = result;

@@ -376,7 +376,7 @@ fn road_graph(
                 graph.edge_count()
             );
         });
-        return Ok(Some(graph));
+        return Ok(Some(with_contraction_order(graph)));
     };
     progress.set_message(format!("{}: road graph", city.name));
     let (graph, pruned) = crate::roads::city_graph(roads, data_dir, cells)?;
@@ -391,7 +391,15 @@ fn road_graph(
             pruned.merged
         );
     });
-    Ok(Some(graph))
+    Ok(Some(with_contraction_order(graph)))
+}
+
+/// The graph with its contraction order for routing's hierarchy: it depends only on
+/// the network, so it is computed here once rather than by every Worker and page
+/// that loads the city.
+fn with_contraction_order(mut graph: RoadGraph) -> RoadGraph {
+    graph.contraction_order = hexrisk_engine::routing::cch::contraction_order(&graph);
+    graph
 }
 
 /// Without a backtest week the model card and `mae` have nothing to report;
@@ -464,13 +472,7 @@ pub fn build_city_with(
     progress.inc_length(1 + backtest.div_ceil(REFIT_EVERY) as u64);
     progress.inc(1);
 
-    // The hierarchy's order depends only on the network, so it is computed here once
-    // rather than by every Worker and page that loads the city.
-    let road_graph =
-        road_graph(city, data_dir, &ingested.grid.cells, progress)?.map(|mut graph| {
-            graph.contraction_order = hexrisk_engine::routing::cch::contraction_order(&graph);
-            graph
-        });
+    let road_graph = road_graph(city, data_dir, &ingested.grid.cells, progress)?;
     let forecasts = forecast_range(
         city,
         &ingested,

@@ -25,10 +25,27 @@ pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellInde
     if let [only] = points {
         push(only.to_cell(resolution), 0.0, &mut out);
     }
+    // Each point's cell once: a segment starts in the cell the previous one ended in,
+    // and a point well inside that cell needs no H3 lookup.
+    let mut end_cell: Option<Interior> =
+        points.first().map(|p| Interior::new(p.to_cell(resolution)));
     for pair in points.windows(2) {
         let (from, to) = (pair[0], pair[1]);
         let length = distance_m(from, to);
-        let (start, end) = (from.to_cell(resolution), to.to_cell(resolution));
+        let Some(previous) = end_cell.take() else {
+            break;
+        };
+        let start = previous.cell;
+        let end = if previous.holds(to) {
+            start
+        } else {
+            to.to_cell(resolution)
+        };
+        end_cell = Some(if end == start {
+            previous
+        } else {
+            Interior::new(end)
+        });
         if start == end {
             push(start, length, &mut out);
             continue;
@@ -70,6 +87,57 @@ pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellInde
         push(end, (1.0 - t) * length, &mut out);
     }
     out
+}
+
+/// Degrees a point must lie inside every edge of a cell's hexagon for the plane's
+/// answer to stand (about a metre; the plane is exact to millimetres at city scale).
+const INTERIOR_MARGIN_DEG: f64 = 1e-5;
+
+/// A cell's boundary in a local plane (longitude scaled by the cosine of latitude),
+/// to tell cheaply that a point lies well inside it.
+pub(super) struct Interior {
+    pub(super) cell: CellIndex,
+    scale: f64,
+    /// Edges as (start corner, unit inward normal).
+    edges: Vec<([f64; 2], [f64; 2])>,
+}
+
+impl Interior {
+    pub(super) fn new(cell: CellIndex) -> Self {
+        let boundary = cell.boundary();
+        let scale = libm::cos(LatLng::from(cell).lat().to_radians());
+        let corners: Vec<[f64; 2]> = boundary
+            .iter()
+            .map(|v| [v.lng() * scale, v.lat()])
+            .collect();
+        let n = corners.len();
+        let area: f64 = (0..n)
+            .map(|i| {
+                let (a, b) = (corners[i], corners[(i + 1) % n]);
+                a[0] * b[1] - b[0] * a[1]
+            })
+            .sum();
+        let orientation = if area >= 0.0 { 1.0 } else { -1.0 };
+        let edges = (0..n)
+            .filter_map(|i| {
+                let (a, b) = (corners[i], corners[(i + 1) % n]);
+                let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+                let norm = libm::sqrt(dx * dx + dy * dy);
+                (norm > 0.0).then(|| (a, [-dy * orientation / norm, dx * orientation / norm]))
+            })
+            .collect();
+        Self { cell, scale, edges }
+    }
+
+    /// `true` when `p` lies inside every edge by more than [`INTERIOR_MARGIN_DEG`]:
+    /// then its cell is this one. `false` says nothing (H3 decides).
+    pub(super) fn holds(&self, p: LatLng) -> bool {
+        let q = [p.lng() * self.scale, p.lat()];
+        !self.edges.is_empty()
+            && self.edges.iter().all(|(a, normal)| {
+                (q[0] - a[0]) * normal[0] + (q[1] - a[1]) * normal[1] > INTERIOR_MARGIN_DEG
+            })
+    }
 }
 
 /// A segment in a local planar frame: x is longitude scaled by cos(latitude), y latitude.

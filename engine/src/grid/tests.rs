@@ -258,3 +258,44 @@ fn outlines_are_closed_anticlockwise_rings_with_clockwise_holes() {
     assert!(polygons.iter().all(|p| p.len() == 1 && p[0].len() == 7));
     assert!(outline(&[]).is_empty());
 }
+
+#[test]
+fn a_point_the_plane_puts_well_inside_a_cell_is_in_that_cell() {
+    use super::crossing::Interior;
+    // Points around Toronto, San Francisco and Houston, each against the cells of a
+    // ring around it: wherever the plane says "inside", H3 agrees.
+    let mut state = 0x2545_f491_4f6c_dd1d_u64;
+    let mut unit = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1_u64 << 53) as f64
+    };
+    let (mut inside, mut checked) = (0, 0);
+    for (lat, lng) in [
+        (43.6532, -79.3832),
+        (37.7749, -122.4194),
+        (29.7604, -95.3698),
+    ] {
+        let centre = cell_at(lat, lng).unwrap();
+        let cells: Vec<Interior> = disk(centre, 2)
+            .unwrap()
+            .into_iter()
+            .map(Interior::new)
+            .collect();
+        for _ in 0..3_000 {
+            let p =
+                h3o::LatLng::new(lat + (unit() - 0.5) * 0.04, lng + (unit() - 0.5) * 0.05).unwrap();
+            let cell = p.to_cell(RESOLUTION);
+            for interior in &cells {
+                checked += 1;
+                if interior.holds(p) {
+                    inside += 1;
+                    assert_eq!(interior.cell, cell, "{p:?}");
+                }
+            }
+        }
+    }
+    // Not a vacuous test: most points are well inside one of the cells.
+    assert!(inside > 5_000, "{inside} of {checked}");
+}

@@ -24,6 +24,8 @@ impl Unpacker<'_> {
     /// The road edges of one direction of an arc, in travel order, appended to `out`
     /// (`upward`: from tail to head). `None` if no edge or triangle matches, which a
     /// metric customised for `costs` rules out.
+    // Costs are compared exactly on purpose: customisation stored these very sums.
+    #[allow(clippy::float_cmp)]
     fn arc_edges(&self, arc: u32, upward: bool, out: &mut Vec<u32>) -> Option<()> {
         let (topology, metric) = (self.topology, self.metric);
         // Arcs still to expand, next last.
