@@ -95,7 +95,9 @@ fn state(v: u32, exit: bool) -> usize {
 /// sources and sinks included, has capacity one, so the cut is always finite).
 pub(super) fn min_vertex_cut(graph: &LocalGraph, roles: &[Role]) -> Cut {
     let n = graph.len();
-    let mut flow = vec![0_u8; graph.heads.len()];
+    // Net flow along each directed edge: `flow[e] = -flow[reverse[e]]`, unbounded
+    // (edges have no capacity; nodes have one).
+    let mut flow = vec![0_i32; graph.heads.len()];
     let mut used = vec![false; n];
     // Per state: the state it was reached from and the edge taken (NONE for a
     // node's own entry-exit step).
@@ -139,9 +141,8 @@ pub(super) fn min_vertex_cut(graph: &LocalGraph, roles: &[Role]) -> Cut {
                 }
                 // Back along an edge that carries flow into `v`.
                 for e in graph.edges(v) {
-                    let back = graph.reverse[e];
-                    if back != NONE && flow[back as usize] > 0 {
-                        visit(state(graph.heads[e], true), e as u32 | 1 << 31, &mut queue);
+                    if flow[e] < 0 {
+                        visit(state(graph.heads[e], true), e as u32, &mut queue);
                     }
                 }
             }
@@ -158,15 +159,13 @@ pub(super) fn min_vertex_cut(graph: &LocalGraph, roles: &[Role]) -> Cut {
             if edge == NONE {
                 // Entry to exit uses the node; exit to entry frees it.
                 used[v as usize] = at % 2 == 1;
-            } else if edge & 1 << 31 != 0 {
-                let back = graph.reverse[(edge & !(1 << 31)) as usize];
-                flow[back as usize] -= 1;
             } else {
+                // Along an edge or back against its flow: either way one more unit
+                // travels the edge in the path's direction.
+                flow[edge as usize] += 1;
                 let back = graph.reverse[edge as usize];
-                if back != NONE && flow[back as usize] > 0 {
+                if back != NONE {
                     flow[back as usize] -= 1;
-                } else {
-                    flow[edge as usize] += 1;
                 }
             }
             at = previous as usize;
