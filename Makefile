@@ -157,6 +157,7 @@ define run-bench-http
 $(NODE) bench/http/run.mjs
 cargo bench -p hexrisk-edge --bench router
 $(NODE) bench/http/cold.mjs
+$(NODE) bench/http/route-memory.mjs
 endef
 
 # Every benchmark, one after the other (about 4.5 minutes), then the tables of
@@ -174,12 +175,13 @@ bench: tools tools-wrk artifacts pkg worker
 bench-scoring: tools artifacts pkg
 	$(run-bench-scoring)
 
-# Routing natively (A* beside petgraph Dijkstra) and in wasm under node, same pairs.
+# Routing natively (the hierarchy and A* beside petgraph Dijkstra) and in wasm under
+# node, same pairs; the Worker's memory with routing is in bench-http.
 bench-routing: tools artifacts pkg
 	$(run-bench-routing)
 
 # Both APIs over HTTP (wrk) beside the no-op route, then the router handlers called
-# directly, so the HTTP overhead shows.
+# directly, so the HTTP overhead shows; a cold Worker; its memory once it routes.
 bench-http: tools tools-wrk artifacts worker
 	$(run-bench-http)
 

@@ -145,6 +145,7 @@ function routing() {
         `its explanation ${ms(native.request_parts.explanation.median_ms)} ms, ` +
         `the week's scores ${ms(native.scores_for_the_week.median_ms)} ms.`,
     ] : []),
+    ...(figures('route-memory') ? routeMemory(figures('route-memory')) : []),
     ...(native.hierarchies ? [
       '',
       'The contraction hierarchy of each city\'s network (natively; one customisation for the `safest` cost model, median of 10):',
@@ -156,6 +157,18 @@ function routing() {
         ])),
     ] : []),
   ].join('\n');
+}
+
+/** The Worker's wasm memory as each city routes (bench/http/route-memory.mjs). */
+function routeMemory(run) {
+  const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+  return [
+    '',
+    `The Worker's wasm linear memory under \`wrangler dev\` (${run.date}), fresh, then after each step in turn ` +
+      '(a `safest` route builds the city\'s hierarchy and customises its own and the length-only metric; a `tradeoff` set adds the exposure-only metric):',
+    '',
+    table(['city', 'step', 'wasm memory'], run.steps.map((s) => [s.city ?? '–', s.step, mib(s.wasm_memory_bytes)])),
+  ];
 }
 
 function http() {
