@@ -466,6 +466,22 @@ mod tests {
     }
 
     #[test]
+    fn bands_that_do_not_cut_the_day_are_refused_not_divided_by() {
+        // Found by the `artifact_fuzz` proptest: bands of 0 hours divided by zero
+        // while the profiles were checked.
+        for band_hours in [0, 5, 25] {
+            let mut artifact = CityFixture::default().build();
+            artifact.profiles.bands.band_hours = band_hours;
+            assert_eq!(
+                validate(&artifact),
+                Err(ArtifactError::Inconsistent(
+                    "time-of-day profiles do not fit the cells, or a share table does not sum to 1"
+                ))
+            );
+        }
+    }
+
+    #[test]
     fn a_broken_graph_is_refused_even_with_a_good_checksum() {
         let mut artifact = CityFixture::default().build();
         assert!(artifact.road_graph.is_some());

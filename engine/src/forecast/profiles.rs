@@ -98,9 +98,12 @@ impl TimeProfiles {
     /// Whether the table fits `cells` cells and every cell-class sums to about 1.
     #[must_use]
     pub fn fits(&self, cells: usize) -> bool {
+        // Bands first: a count of bands from unchecked bands could divide by zero.
+        if self.bands.check().is_err() {
+            return false;
+        }
         let n = self.bands.count();
-        self.bands.check().is_ok()
-            && self.shares.len() == cells * CLASSES * n
+        cells.checked_mul(CLASSES * n) == Some(self.shares.len())
             && self.shares.chunks(n.max(1)).all(|shares| {
                 let total: f64 = shares.iter().map(|&q| f64::from(q) / SHARE_SCALE).sum();
                 (total - 1.0).abs() < 1e-3 * n as f64
