@@ -18,7 +18,10 @@ const PLACES = [
 async function send(url, key, path, body) {
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    // The prediction API takes a bearer token, the router API the x-api-key header.
+    headers: path.startsWith('/v1/')
+      ? { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+      : { 'x-api-key': key, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   const text = await res.text();
