@@ -287,7 +287,7 @@ fn main() {
         RouteMethod::Safest.alpha(),
     );
 
-    let hierarchy = index.hierarchy();
+    let hierarchy = index.hierarchy().expect("Toronto's roads have a hierarchy");
     let metric = hierarchy.customise(graph, &costs);
     let times = |what: &mut dyn FnMut()| -> Vec<f64> {
         (0..30)

@@ -1,7 +1,6 @@
 //! Cheapest paths through the network's contraction hierarchy, with the metric of
 //! the request's cost model (customised once per cost model and cached).
 
-use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::cch::Metric;
@@ -13,7 +12,9 @@ use crate::roads::RoadGraph;
 
 impl RouteIndex {
     /// The cheapest path between two snapped points under `costs`, or `None` when the
-    /// destination is unreachable. Exact: the same cost as a Dijkstra search.
+    /// destination is unreachable. Exact: the same cost as a Dijkstra search. Through
+    /// the hierarchy with the cost model's cached metric; on a hex lattice, which has
+    /// none, by [`astar`](Self::astar).
     #[must_use]
     pub fn search(
         &self,
@@ -22,17 +23,17 @@ impl RouteIndex {
         from: &Snap,
         to: &Snap,
     ) -> Option<Path> {
-        let metric = self.metric(graph, costs);
-        self.search_with_metric(graph, costs, &metric, from, to)
+        match &self.hierarchy {
+            Some(hierarchy) => {
+                let metric = hierarchy.metric(graph, costs);
+                self.search_with_metric(graph, costs, &metric, from, to)
+            }
+            None => self.astar(graph, costs, None, from, to),
+        }
     }
 
-    /// The hierarchy's metric for `costs`, from the cache or customised now.
-    #[must_use]
-    pub fn metric(&self, graph: &RoadGraph, costs: &CostModel) -> Arc<Metric> {
-        self.hierarchy.metric(graph, costs)
-    }
-
-    /// [`search`](Self::search) with a metric already customised for `costs`.
+    /// [`search`](Self::search) with a metric already customised for `costs` by this
+    /// network's hierarchy (without one, [`astar`](Self::astar)).
     #[must_use]
     pub fn search_with_metric(
         &self,
@@ -48,9 +49,11 @@ impl RouteIndex {
         let ends = |terminals: &[super::search::Terminal]| -> Vec<(u32, f64)> {
             terminals.iter().map(|t| (t.node, t.cost)).collect()
         };
+        let Some(hierarchy) = &self.hierarchy else {
+            return self.astar(graph, costs, None, from, to);
+        };
         let direct = self.direct(&search_costs, from, to);
-        let found = self
-            .hierarchy
+        let found = hierarchy
             .path(graph, costs, metric, &ends(&sources), &ends(&targets))
             .map(|path| (path.cost, path));
         let pieces: Vec<Piece> = match (direct, found) {

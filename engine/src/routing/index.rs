@@ -13,7 +13,7 @@ use super::cch::Hierarchy;
 use super::landmarks::Landmarks;
 use super::snap::{LocalFrame, Segment, Snap};
 use crate::grid::MicroDegrees;
-use crate::roads::RoadGraph;
+use crate::roads::{NetworkKind, RoadGraph};
 
 /// Marks a missing edge in [`RouteIndex`]'s tables and the source entries of a
 /// search's parent table.
@@ -31,7 +31,9 @@ pub struct RouteIndex {
     pub(super) frame: LocalFrame,
     pub(super) segments: RTree<Segment>,
     pub(super) landmarks: Landmarks,
-    pub(super) hierarchy: Hierarchy,
+    /// For road networks only: a hex lattice is a triangulated plane without small
+    /// separators, whose hierarchy costs far more memory than it saves time.
+    pub(super) hierarchy: Option<Hierarchy>,
 }
 
 impl RouteIndex {
@@ -63,7 +65,7 @@ impl RouteIndex {
             }
         }
         let landmarks = Landmarks::new(graph, &edge_source);
-        let hierarchy = Hierarchy::new(graph);
+        let hierarchy = (graph.kind == NetworkKind::Roads).then(|| Hierarchy::new(graph));
         Self {
             edge_source,
             way_edges,
@@ -81,10 +83,10 @@ impl RouteIndex {
         self.edge_source[edge]
     }
 
-    /// The network's contraction hierarchy.
+    /// The network's contraction hierarchy (`None` for a hex lattice).
     #[must_use]
-    pub fn hierarchy(&self) -> &Hierarchy {
-        &self.hierarchy
+    pub fn hierarchy(&self) -> Option<&Hierarchy> {
+        self.hierarchy.as_ref()
     }
 
     /// The start and end nodes of a way.

@@ -7,8 +7,8 @@
 //! - **Snapping** ([`RouteIndex::snap`]): origin and destination move to the nearest
 //!   point on any way (a point on a segment, not only a node), at most
 //!   [`MAX_SNAP_DISTANCE_M`] away.
-//! - **Search** ([`RouteIndex::search`]): a customisable contraction hierarchy
-//!   ([`cch`]): its order is built once per network (offline, stored in the
+//! - **Search** ([`RouteIndex::search`]): on road networks, a customisable contraction
+//!   hierarchy ([`cch`]; a hex lattice, without small separators, uses the A* below): its order is built once per network (offline, stored in the
 //!   artifact), its metric once per cost model (cached), and each query walks the
 //!   elimination tree from both ends. Exact for any per-request weights.
 //! - **Single-use search** ([`RouteIndex::astar`]): A* with landmark lower bounds (ALT),

@@ -16,6 +16,8 @@ pub(super) fn lattice(k: u32) -> (RoadGraph, Vec<u64>, Vec<LatLng>) {
     let mut grid: Vec<u64> = cells.iter().map(|&c| u64::from(c)).collect();
     grid.sort_unstable();
     let mut graph = hex_lattice(&cells, &grid, "test");
+    // Routed as roads, so the searches under test go through the hierarchy.
+    graph.kind = crate::roads::NetworkKind::Roads;
     let stretch = risks(99, graph.way_count());
     for (length, s) in graph.way_length_m.iter_mut().zip(stretch) {
         *length *= 1.0 + 0.4 * s as f32;

@@ -91,26 +91,35 @@ impl RouteIndex {
         // Every search's remaining cost `length + α · exposure` is at least the
         // remaining length plus `α` times the remaining exposure, each exact from the
         // hierarchy: one potential per criterion serves every `α`.
-        let potential = |model: &CostModel| {
-            let costs = SearchCosts::new(graph, model, None);
-            let ends: Vec<(u32, f64)> = self
-                .terminals(graph, &costs, to, false)
-                .iter()
-                .map(|t| (t.node, t.cost))
-                .collect();
-            self.hierarchy
-                .potential(self.hierarchy.metric(graph, model), &ends)
-        };
-        let mut to_length = potential(&CostModel::from_risks(&[], 0.0));
-        let mut to_exposure = potential(&CostModel::exposure_only(risks));
+        // A hex lattice has no hierarchy: its searches keep the landmark bound.
+        let mut potentials = self.hierarchy.as_ref().map(|hierarchy| {
+            let potential = |model: &CostModel| {
+                let costs = SearchCosts::new(graph, model, None);
+                let ends: Vec<(u32, f64)> = self
+                    .terminals(graph, &costs, to, false)
+                    .iter()
+                    .map(|t| (t.node, t.cost))
+                    .collect();
+                hierarchy.potential(hierarchy.metric(graph, model), &ends)
+            };
+            (
+                potential(&CostModel::from_risks(&[], 0.0)),
+                potential(&CostModel::exposure_only(risks)),
+            )
+        });
         let searches = Cell::new(0);
         let mut best_at = |alpha: f64| {
             searches.set(searches.get() + 1);
             let model = CostModel::from_risks(risks, alpha);
-            let costs = SearchCosts::new(graph, &model, None);
-            let targets = self.terminals(graph, &costs, to, false);
-            let bound = |v: u32| to_length.at(v) + alpha * to_exposure.at(v);
-            let path = self.astar_with(graph, &costs, from, to, &targets, bound)?;
+            let path = match potentials.as_mut() {
+                Some((to_length, to_exposure)) => {
+                    let costs = SearchCosts::new(graph, &model, None);
+                    let targets = self.terminals(graph, &costs, to, false);
+                    let bound = |v: u32| to_length.at(v) + alpha * to_exposure.at(v);
+                    self.astar_with(graph, &costs, from, to, &targets, bound)
+                }
+                None => self.astar(graph, &model, None, from, to),
+            }?;
             Some(measure(graph, &exposure, path))
         };
         let shortest = best_at(SHORTEST_ALPHA)?;

@@ -13,8 +13,7 @@ use crate::routing::CostModel;
 pub const CACHED_METRICS: usize = 3;
 
 /// Most bytes the kept metrics of one network may hold; the newest is always kept.
-/// Toronto's metric takes 2.2 MiB, so it keeps [`CACHED_METRICS`]; Houston's lattice
-/// takes 10.7 MiB and keeps one.
+/// Toronto's metric takes 2.2 MiB, so it keeps [`CACHED_METRICS`].
 pub const CACHED_METRIC_BYTES: usize = 12 << 20;
 
 /// The most recently used metrics, newest first, keyed by their whole cost model

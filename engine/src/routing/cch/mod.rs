@@ -1,10 +1,10 @@
 //! A customisable contraction hierarchy (CCH; Dibbelt, Strasser and Wagner, 2016):
 //! exact cheapest paths for any per-request cost model at hierarchy speed.
 //!
-//! - **Order** ([`contraction_order`]): metric-independent, by nested dissection;
-//!   computed by `hexrisk-build` and stored with the road graph
-//!   ([`RoadGraph::contraction_order`](crate::roads::RoadGraph::contraction_order)), or here when a graph has none (the grid
-//!   lattice built at run time).
+//! - **Order** ([`contraction_order`]): metric-independent, by nested dissection with
+//!   inertial flow; computed by `hexrisk-build` and stored with the road graph
+//!   ([`RoadGraph::contraction_order`](crate::roads::RoadGraph::contraction_order)),
+//!   or here when a graph has none.
 //! - **Topology**: the arcs left after contracting every node in that order (the
 //!   chordal completion) and its elimination tree; built once per network.
 //! - **Metric** ([`Metric`]): every arc's cost in both directions for one

@@ -305,3 +305,18 @@ fn potentials_are_the_exact_remaining_costs() {
         }
     }
 }
+
+#[test]
+fn hex_lattices_have_no_hierarchy_and_route_by_astar() {
+    let (mut graph, risks) = network(3, 0, 8);
+    assert!(RouteIndex::new(&graph).hierarchy().is_some());
+    graph.kind = crate::roads::NetworkKind::HexLattice;
+    let index = RouteIndex::new(&graph);
+    assert!(index.hierarchy().is_none());
+    let costs = CostModel::from_risks(&risks, 4.0);
+    let at = |node: u32| crate::routing::test_lattice::at_node(&index, &graph, node);
+    let (from, to) = (at(0), at(graph.node_count() as u32 - 1));
+    let found = index.search(&graph, &costs, &from, &to).unwrap();
+    let expected = dijkstra(&graph, &costs, 0)[graph.node_count() - 1];
+    assert!(close(found.cost, expected), "{} ≠ {expected}", found.cost);
+}
