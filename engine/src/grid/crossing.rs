@@ -89,6 +89,25 @@ pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellInde
     out
 }
 
+/// A cell's corners in the plane with longitude scaled by `scale`, and `1` when they
+/// run anticlockwise (`-1` otherwise).
+fn plane_corners(cell: CellIndex, scale: f64) -> (Vec<[f64; 2]>, f64) {
+    let corners: Vec<[f64; 2]> = cell
+        .boundary()
+        .iter()
+        .map(|v| [v.lng() * scale, v.lat()])
+        .collect();
+    let n = corners.len();
+    // Twice the signed area: positive when the corners run anticlockwise.
+    let area: f64 = (0..n)
+        .map(|i| {
+            let (a, b) = (corners[i], corners[(i + 1) % n]);
+            a[0] * b[1] - b[0] * a[1]
+        })
+        .sum();
+    (corners, if area >= 0.0 { 1.0 } else { -1.0 })
+}
+
 /// Degrees a point must lie inside every edge of a cell's hexagon for the plane's
 /// answer to stand (about a metre; the plane is exact to millimetres at city scale).
 const INTERIOR_MARGIN_DEG: f64 = 1e-5;
@@ -104,20 +123,9 @@ pub(super) struct Interior {
 
 impl Interior {
     pub(super) fn new(cell: CellIndex) -> Self {
-        let boundary = cell.boundary();
         let scale = libm::cos(LatLng::from(cell).lat().to_radians());
-        let corners: Vec<[f64; 2]> = boundary
-            .iter()
-            .map(|v| [v.lng() * scale, v.lat()])
-            .collect();
+        let (corners, orientation) = plane_corners(cell, scale);
         let n = corners.len();
-        let area: f64 = (0..n)
-            .map(|i| {
-                let (a, b) = (corners[i], corners[(i + 1) % n]);
-                a[0] * b[1] - b[0] * a[1]
-            })
-            .sum();
-        let orientation = if area >= 0.0 { 1.0 } else { -1.0 };
         let edges = (0..n)
             .filter_map(|i| {
                 let (a, b) = (corners[i], corners[(i + 1) % n]);
@@ -173,20 +181,8 @@ impl SegmentFrame {
 
     /// The parameter at which the segment leaves a convex cell (Cyrus-Beck clipping).
     fn exit_parameter(&self, cell: CellIndex) -> f64 {
-        let corners: Vec<[f64; 2]> = cell
-            .boundary()
-            .iter()
-            .map(|v| [v.lng() * self.scale, v.lat()])
-            .collect();
+        let (corners, orientation) = plane_corners(cell, self.scale);
         let n = corners.len();
-        // Twice the signed area: positive when the corners run anticlockwise.
-        let area: f64 = (0..n)
-            .map(|i| {
-                let (a, b) = (corners[i], corners[(i + 1) % n]);
-                a[0] * b[1] - b[0] * a[1]
-            })
-            .sum();
-        let orientation = if area >= 0.0 { 1.0 } else { -1.0 };
         let mut exit = f64::INFINITY;
         for i in 0..n {
             let (a, b) = (corners[i], corners[(i + 1) % n]);
