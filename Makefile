@@ -18,7 +18,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test publish tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test publish tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-map fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -32,6 +32,7 @@ help:
 	@echo "make bench-scoring - ring, 5000-cell and viewport scoring natively and in wasm beside h3-js"
 	@echo "make bench-routing - routing natively beside petgraph Dijkstra, the trade-off and safe reach, and in wasm; the trade-off curve into docs/ROUTING.md"
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
+	@echo "make bench-map     - the map app in Chromium: first grid and recolours, canvas beside SVG hexes"
 
 # What running needs (npm packages, wasm-bindgen, worker-build); the test-only tools
 # come with the targets that use them. Each install happens only when it is missing.
@@ -153,6 +154,9 @@ cargo bench -p hexrisk-builder --bench routing
 cargo bench -p hexrisk-builder --bench tradeoff_curve
 $(NODE) bench/wasm/route.mjs
 endef
+define run-bench-map
+$(NODE) bench/browser/map.mjs
+endef
 define run-bench-http
 $(NODE) bench/http/run.mjs
 cargo bench -p hexrisk-edge --bench router
@@ -163,11 +167,12 @@ endef
 # Every benchmark, one after the other (about 4.5 minutes), then the tables of
 # docs/BENCHMARKS.md regenerated from their figures (build/bench/*.json). Old figures
 # are removed first, so a failed step never passes old numbers off as new.
-bench: tools tools-wrk artifacts pkg worker
+bench: tools tools-wrk tools-browser artifacts pkg worker
 	rm -f build/bench/*.json
 	$(run-bench-scoring)
 	$(run-bench-routing)
 	$(run-bench-http)
+	$(run-bench-map)
 	$(NODE) bench/report.mjs
 
 # The map's grid jobs (ring k = 41, 5000 cells, a viewport) natively, then in wasm
@@ -179,6 +184,11 @@ bench-scoring: tools artifacts pkg
 # node, same pairs; the Worker's memory with routing is in bench-http.
 bench-routing: tools artifacts pkg
 	$(run-bench-routing)
+
+# The map app in headless Chromium: the first coloured grid after navigation and
+# recolours of Toronto and Houston, with canvas hexes beside SVG ones.
+bench-map: tools tools-browser artifacts pkg
+	$(run-bench-map)
 
 # Both APIs over HTTP (wrk) beside the no-op route, then the router handlers called
 # directly, so the HTTP overhead shows; a cold Worker; its memory once it routes.

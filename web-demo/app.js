@@ -1,108 +1,107 @@
 // hexrisk map app: the wasm engine in the page (offline) or the HTTP APIs (online),
 // with the same request and answer shapes, on a Leaflet map whose base layer is drawn
-// from the city artifact itself (streets and precinct outlines): no tiles needed.
+// from the city artifact itself (streets over the hexes, precinct outlines): no tiles
+// needed, and with the service worker no network once opened.
 //
-// URL parameters: `api` and `key` enable online mode (router API base and an
-// X-API-Key whose allowlist has this page's origin); `clock` (YYYY-MM-DD) sets "now"
-// for the default week; `tiles` adds an optional raster basemap when online.
+// Query parameters (the page's settings): `api` and `key` enable online mode (router
+// API base and an X-API-Key whose allowlist has this page's origin); `clock`
+// (YYYY-MM-DD) sets "now" for the default week; `tiles` adds a raster basemap;
+// `renderer=canvas|svg` draws hexes with Leaflet's own renderers instead (to compare them); `sw=0` skips
+// the service worker. The fragment holds the view a link shares (lib/url-state.js).
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
-import init, { HexRisk, cellBoundary, colorIndex, crimeClasses, fetchArtifact, palette, version } from '/pkg/dist/web/hexrisk_engine.js';
+import init, { HexRisk, cellAt, cellBoundary, cellCentre, colorIndex, crimeClasses, palette, version } from '/pkg/dist/web/hexrisk_engine.js';
+import { offlineEngine, onlineEngine } from './lib/engines.js';
+import { GridLayer, RENDERERS, nextFrame } from './lib/grid-layer.js';
+import { fetchArtifactKept, fetchJsonKept, registerServiceWorker } from './lib/offline.js';
+import { ReachView } from './lib/reach.js';
+import { RouteView } from './lib/routes.js';
+import { readState, writeState } from './lib/url-state.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
 const API = params.get('api');
 const KEY = params.get('key');
 const CLOCK = params.get('clock') ? Date.parse(`${params.get('clock')}T12:00:00Z`) : Date.now();
-// Page timings (Performance API clock): first coloured grid since navigation start, then
-// each recolour and route, per engine.
-const timings = { firstGridMs: null, cityMs: [], recolourMs: { offline: [], online: [] }, routeMs: { offline: [], online: [] } };
+const RENDERER = RENDERERS.includes(params.get('renderer')) ? params.get('renderer') : RENDERERS[0];
+// Page timings (Performance API clock, from navigation start): the first coloured grid
+// on screen, then each grid recolour (scores, styles and the frame that draws them),
+// route and reach, with the city, engine and renderer.
+const timings = { renderer: RENDERER, firstGridMs: null, recolours: [], routes: [], reaches: [] };
 window.hexriskTimings = timings;
+const restored = readState(location.hash);
 
+performance.mark('hexrisk:app-start');
 await init();
+performance.mark('hexrisk:engine-ready');
 const engine = new HexRisk();
 const PALETTE = palette();
+const CLASS_NAMES = Object.fromEntries(crimeClasses().map((c) => [c.code, c.name]));
 const cities = {};
-const map = L.map('map', { preferCanvas: false, keyboard: true, zoomControl: true });
-const streetsRenderer = L.canvas({ padding: 0.2 });
+const versions = { offline: {}, online: {} };
+const engines = {
+  offline: offlineEngine(engine, CLOCK),
+  online: API && KEY ? onlineEngine(API, KEY, (named) => { Object.assign(versions.online, named); showFreshness(); }) : null,
+};
+const source = () => engines[$('source').value] ?? engines.offline;
+
+// ---- the map and its panes, bottom to top ----------------------------------------------------
+const map = L.map('map', { keyboard: true, zoomControl: true, zoomSnap: 0.25 });
+L.control.scale({ position: 'bottomleft', maxWidth: 160 }).addTo(map);
 if (params.get('tiles')) L.tileLayer(params.get('tiles'), { maxZoom: 19 }).addTo(map);
-const layers = { streets: L.layerGroup().addTo(map), hexes: L.layerGroup().addTo(map), precincts: L.layerGroup(), route: L.layerGroup().addTo(map) };
-let hexPolygons = new Map();
-let routePoints = [];
+const PANES = { hexes: 410, corridor: 420, reach: 422, streets: 430, precincts: 435, lines: 440, avoided: 450 };
+for (const [name, z] of Object.entries(PANES)) {
+  const pane = map.createPane(name);
+  pane.style.zIndex = String(z);
+  // Only lines, markers and precincts take pointer events; the map's own click does the rest.
+  if (['hexes', 'corridor', 'reach', 'streets'].includes(name)) pane.style.pointerEvents = 'none';
+}
+const ring = (cell) => {
+  const flat = cellBoundary(cell);
+  const points = [];
+  for (let i = 0; i < flat.length; i += 2) points.push([flat[i], flat[i + 1]]);
+  return points;
+};
+const grid = new GridLayer(map, { pane: 'hexes', palette: PALETTE, ring: cellBoundary, renderer: RENDERER });
+const streets = L.layerGroup().addTo(map);
+const streetsRenderer = L.canvas({ pane: 'streets', padding: 0.3 });
+const precincts = L.layerGroup();
+const tierColour = (tier) => PALETTE[colorIndex((4 - tier) * 20 + 10)];
+const routes = new RouteView(map, {
+  panes: { corridor: 'corridor', lines: 'lines', avoided: 'avoided' }, ring, tierColour,
+  className: (code) => CLASS_NAMES[code] ?? code,
+  onSelect: () => saveState(),
+});
+const reachView = new ReachView(map, { pane: 'reach', ring });
+let routeEnds = [];
+let reachFrom = null;
 
 function setStatus(text, isError = false) {
   $('status').textContent = text;
   $('status').classList.toggle('error', isError);
 }
-
-function fail(err) {
-  setStatus(`${err.code ?? 'ERROR'}: ${err.message}`, true);
-}
-
-// ---- the two engines behind one interface -------------------------------------------
-const offline = {
-  hexes: (q) => engine.hexesInBox(q, CLOCK),
-  breakdown: (q) => engine.breakdown(q, CLOCK),
-  route: (body) => engine.route(body, CLOCK),
-  precincts: (q) => engine.precincts(q, CLOCK),
-};
-
-// ---- freshness: the data behind what the map colours ------------------------------------
-/** The published models (versioned file names, data-through dates), read once. */
-let manifest;
-const artifactsManifest = async () => (manifest ??= await (await fetch('/artifacts/manifest.json')).json());
-/** Model version label per city, by source: a label is `<data-through date>.<digest>`. */
-const versions = { offline: {}, online: {} };
+const fail = (err) => setStatus(`${err.code ?? 'ERROR'}: ${err.message}`, true);
 
 function showFreshness() {
   const code = $('city').value;
-  const which = $('source').value === 'online' ? 'online' : 'offline';
+  const which = engines[$('source').value] ? $('source').value : 'offline';
   const label = versions[which][code];
   $('freshness').textContent = label
     ? `Data through ${label.split('.')[0]} (model ${label}, ${which === 'online' ? 'from the API' : 'in this browser'})`
     : '';
 }
 
-/** Notes the versions an API answer names in its Hexrisk-Model-Version header. */
-function noteVersions(header) {
-  for (const pair of (header ?? '').split(',')) {
-    const [code, label] = pair.trim().split('=');
-    if (code && label) versions.online[code] = label;
-  }
-  showFreshness();
-}
-
-async function http(method, path, body) {
-  const response = await fetch(`${API}${path}`, {
-    method,
-    headers: { 'x-api-key': KEY, ...(body ? { 'content-type': 'application/json' } : {}) },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  noteVersions(response.headers.get('hexrisk-model-version'));
-  const answer = await response.json();
-  if (!response.ok) throw Object.assign(new Error(answer.message), { code: answer.code, details: answer.details });
-  return answer;
-}
-
-const query = (q) => `?${new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined && v !== ''))}`;
-const online = {
-  hexes: (q) => http('GET', `/hexes/all${query(q)}`),
-  breakdown: (q) => http('GET', `/hexes/breakdown${query(q)}`),
-  route: (body) => http('POST', '/route', body),
-  precincts: (q) => http('GET', `/precincts${query(q)}`),
-};
-
-const source = () => ($('source').value === 'online' ? online : offline);
-
-// ---- controls ----------------------------------------------------------------------------
+// ---- controls and options ----------------------------------------------------------------------
 for (const c of crimeClasses().filter((c) => c.code !== 'NO_CRIME')) {
   const label = document.createElement('label');
   label.innerHTML = `<input type="checkbox" name="class" value="${c.code}" checked> ${c.name}`;
   $('classes').append(label);
 }
-if (!API || !KEY) {
+if (!engines.online) {
   $('source').querySelector('[value=online]').disabled = true;
   $('source').title = 'Online mode needs ?api=…&key=… (make run prints a demo key)';
 }
+const clickMode = () => document.querySelector('input[name=click-mode]:checked').value;
+const activeCodes = () => [...document.querySelectorAll('input[name=class]:checked')].map((i) => i.value);
 
 /** The chosen hour of the week (Monday 00:00 local = 0), or undefined for the whole week. */
 function hourOfWeek() {
@@ -110,134 +109,185 @@ function hourOfWeek() {
   return day === '' ? undefined : Number(day) * 24 + Number($('hour').value);
 }
 
-function options() {
-  const codes = [...document.querySelectorAll('input[name=class]:checked')].map((i) => i.value);
+/** Scoring options as GET query members. */
+function queryOptions() {
   const time = hourOfWeek();
-  return { intent: $('intent').value, activeCodes: codes.join(','), week: $('week').value, time: time === undefined ? undefined : String(time) };
-}
-
-function bodyOptions() {
-  const { intent, activeCodes, week } = options();
-  // A route leaving at the chosen time scores each cell in the band it is reached.
-  return { intent, activeCodes: activeCodes.split(',').filter(Boolean), modifiers: { week }, departAt: hourOfWeek() };
+  return { intent: $('intent').value, activeCodes: activeCodes().join(','), week: $('week').value, time: time === undefined ? undefined : String(time) };
 }
 
 /** "week of 2022-01-03" or "week of 2022-01-03, Friday 23:00". */
 function when() {
   const time = hourOfWeek();
-  const day = $('day').selectedOptions[0]?.textContent;
-  return `week of ${$('week').value}${time === undefined ? '' : `, ${day} ${$('hour').selectedOptions[0]?.textContent}`}`;
+  return `week of ${$('week').value}${time === undefined ? '' : `, ${$('day').selectedOptions[0].textContent} ${$('hour').selectedOptions[0].textContent}`}`;
+}
+
+/** Black or white text, whichever contrasts more with a background colour. */
+function textOn(hex) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? '#000' : '#fff';
 }
 
 function legend() {
-  const items = PALETTE.map((colour, i) => `<li style="background:${colour}" title="band ${i + 1}"></li>`).join('');
-  $('legend').innerHTML = `<h2>Safety</h2><ol>${items}</ol>
+  const items = PALETTE.map((colour, i) => `<li style="background:${colour};color:${textOn(colour)}" title="band ${i + 1}">${i + 1}</li>`).join('');
+  $('legend').innerHTML = `<h2>Safety band</h2><ol aria-label="Bands 1 (least safe) to 17 (safest)">${items}</ol>
     <div class="scale"><span>1 least safe</span><span>17 safest</span></div>
-    <p>Bands 1–17 are colour indexes 0–16 of the safety score (0–100, a cell's rank in its city for the week, or the chosen time of day, and options).
-    Cells without data are not coloured.</p>`;
+    <p class="note">Bands 1–17 are the safety score (0–100: a cell's rank in its city for the week, the chosen
+    time and options) in 17 steps. Cells without data are left uncoloured. A cell's band is shown
+    when you click it. Streets are drawn over the hexes; route corridors are coloured by tier.</p>`;
 }
 
-// ---- drawing -------------------------------------------------------------------------------
-function ring(cell) {
-  const flat = cellBoundary(cell);
-  const points = [];
-  for (let i = 0; i < flat.length; i += 2) points.push([flat[i], flat[i + 1]]);
-  return points;
+// ---- the URL ------------------------------------------------------------------------------------
+let restoring = true;
+function saveState() {
+  if (restoring) return;
+  const all = activeCodes().length === document.querySelectorAll('input[name=class]').length;
+  const centre = map.getCenter();
+  const state = {
+    city: $('city').value,
+    view: { lat: centre.lat, lng: centre.lng, zoom: map.getZoom() },
+    intent: $('intent').value,
+    classes: all ? undefined : activeCodes(),
+    week: $('week').value,
+    day: $('day').value === '' ? undefined : $('day').value,
+    hour: $('day').value === '' ? undefined : $('hour').value,
+    opacity: $('opacity').value,
+    click: clickMode(),
+    method: $('method').value,
+    from: routeEnds[0], to: routeEnds[1],
+    route: routes.answer ? routes.selected : undefined,
+    reach: reachFrom ?? undefined,
+    minutes: $('minutes').value,
+    mode: $('mode').value,
+  };
+  history.replaceState(null, '', `${location.pathname}${location.search}#${writeState(state)}`);
 }
 
+/** Sets the controls a restored state names (before the city loads). */
+function applyControls(state) {
+  const choose = (id, value) => { if (value !== undefined && [...$(id).options].some((o) => o.value === String(value))) $(id).value = String(value); };
+  choose('city', state.city);
+  choose('intent', state.intent);
+  choose('method', state.method);
+  choose('mode', state.mode);
+  if (state.day !== undefined) { $('day').value = String(state.day); $('hour').disabled = false; choose('hour', state.hour ?? 0); }
+  if (state.classes) for (const box of document.querySelectorAll('input[name=class]')) box.checked = state.classes.includes(box.value);
+  if (state.opacity !== undefined) $('opacity').value = String(state.opacity);
+  if (state.minutes !== undefined) $('minutes').value = String(state.minutes);
+  const mode = document.querySelector(`input[name=click-mode][value="${state.click}"]`);
+  if (mode) mode.checked = true;
+}
+
+// ---- drawing ------------------------------------------------------------------------------------
 async function drawHexes() {
-  const city = cities[$('city').value];
+  const code = $('city').value;
+  const city = cities[code];
   const started = performance.now();
   const { west, south, east, north } = city.bounds;
-  const list = await source().hexes({ west, south, east, north, ...options() });
-  const created = hexPolygons.size === 0;
-  if (created) {
-    for (const item of list) {
-      const polygon = L.polygon(ring(item.h), { weight: 0.5, color: '#333', fillOpacity: 0.55, className: 'hex' });
-      polygon.on('click', (event) => {
-        if ($('click-mode').value !== 'inspect') return; // the map's click plans routes
-        L.DomEvent.stopPropagation(event);
-        showBreakdown(item.h);
-      });
-      polygon.addTo(layers.hexes);
-      hexPolygons.set(item.h, polygon);
-    }
+  const { ids, bands } = await source().gridBands({ west, south, east, north }, queryOptions());
+  const scored = performance.now();
+  const created = grid.size === 0;
+  grid.colour(ids, bands);
+  const styled = performance.now();
+  await nextFrame();
+  const now = performance.now();
+  if (timings.firstGridMs === null) {
+    performance.mark('hexrisk:first-scores', { startTime: scored });
+    performance.mark('hexrisk:first-styled', { startTime: styled });
+    timings.firstGridMs = now;
+  } else {
+    timings.recolours.push({
+      city: code, source: source().name, cells: ids.length, created,
+      ms: now - started, scoresMs: scored - started, styleMs: styled - scored, frameMs: now - styled,
+    });
   }
-  for (const item of list) {
-    const polygon = hexPolygons.get(item.h);
-    polygon?.setStyle({ fillColor: item.ci >= 0 ? PALETTE[item.ci] : 'transparent' });
-    polygon?.getElement()?.setAttribute('data-ci', String(item.ci));
-  }
-  const ms = performance.now() - started;
-  if (timings.firstGridMs === null) timings.firstGridMs = performance.now();
-  else if (created) timings.cityMs.push(ms);
-  else timings.recolourMs[$('source').value].push(ms);
-  document.body.dataset.hexes = String(list.length);
-  document.body.dataset.drawnFrom = $('source').value;
-  setStatus(`${city.name}: ${list.length} cells, ${when()}.`);
+  document.body.dataset.hexes = String(ids.length);
+  document.body.dataset.drawnFrom = source().name;
+  setStatus(`${city.name}: ${ids.length} cells, ${when()}.`);
 }
 
 async function showBreakdown(cell) {
   try {
-    const b = await source().breakdown({ h3: cell, ...options() });
+    const b = await source().breakdown({ h3: cell, ...queryOptions() });
     const rows = b.crimeTypes.map((r) => `<tr><td>${r.name}</td><td>${r.expectedCount.toFixed(3)}</td><td>${(100 * r.share).toFixed(0)}%</td></tr>`).join('');
     $('breakdown').hidden = false;
     $('breakdown').innerHTML = `<h2>Cell ${cell}</h2>
-      <p data-testid="safety">Safety ${b.hasData ? b.safetyScore.toFixed(1) : 'N/A'} (band ${b.colorIndex + 1})</p>
-      <table><thead><tr><th>Class</th><th>Expected</th><th>Share of harm</th></tr></thead><tbody>${rows}</tbody></table>`;
+      <p data-testid="safety">${b.hasData ? `Safety ${b.safetyScore.toFixed(1)} (band ${b.colorIndex + 1} of 17)` : 'No data: safety N/A'}</p>
+      <table><thead><tr><th scope="col">Class</th><th scope="col">Expected</th><th scope="col">Share of harm</th></tr></thead><tbody>${rows}</tbody></table>`;
   } catch (err) { fail(err); }
 }
 
-const tierColour = (tier) => PALETTE[colorIndex((4 - tier) * 20 + 10)];
-
-async function route() {
-  if (routePoints.length < 2) return;
+/** Plans the route between `routeEnds`; `fit` moves the map to it, `selected` picks a route. */
+async function route({ fit = true, selected } = {}) {
+  if (routeEnds.length < 2) return;
   const started = performance.now();
-  const [a, b] = routePoints;
-  const body = { origin: { lat: a.lat, lng: a.lng }, destination: { lat: b.lat, lng: b.lng }, method: $('method').value, alternatives: 2, ...bodyOptions() };
+  const [a, b] = routeEnds;
+  const method = $('method').value;
+  const time = hourOfWeek();
+  const body = {
+    origin: a, destination: b, method, intent: $('intent').value, activeCodes: activeCodes(),
+    modifiers: { week: $('week').value }, departAt: time,
+    ...(method === 'tradeoff' ? {} : { alternatives: 2 }),
+  };
+  setStatus('Finding the route…');
   try {
     const answer = await source().route(body);
-    layers.route.clearLayers();
-    for (const cell of answer.best.hexPathWithTiers) {
-      L.polygon(ring(cell.h3), { weight: 1, color: '#222', fillColor: cell.tier === null ? '#999' : tierColour(cell.tier), fillOpacity: 0.6, className: 'corridor' }).addTo(layers.route);
-    }
-    for (const alternative of answer.alternatives) {
-      if (alternative.geometry) L.polyline(alternative.geometry.coordinates.map(([lng, lat]) => [lat, lng]), { color: '#555', dashArray: '6 6', weight: 3, className: 'alternative' }).addTo(layers.route);
-    }
-    if (answer.best.geometry) L.polyline(answer.best.geometry.coordinates.map(([lng, lat]) => [lat, lng]), { color: '#0a66c2', weight: 5, className: 'best-route' }).addTo(layers.route);
-    const m = answer.best.metrics;
-    $('metrics').hidden = false;
-    $('metrics').innerHTML = `<h2>Route (${answer.method}, ${answer.network})</h2><table>
-      <tr><th>Distance</th><td data-testid="distance">${(m.distanceM / 1000).toFixed(2)} km</td></tr>
-      <tr><th>Duration (${m.mode})</th><td data-testid="duration">${Math.round(m.durationS / 60)} min</td></tr>
-      <tr><th>Detour</th><td data-testid="detour">${m.detourPct.toFixed(1)}%</td></tr>
-      <tr><th>Worst safety</th><td data-testid="worst">${m.worstSafety?.toFixed(1) ?? 'N/A'}</td></tr>
-      <tr><th>Mean safety</th><td data-testid="mean">${m.meanSafety?.toFixed(1) ?? 'N/A'}</td></tr>
-      <tr><th>Cells</th><td data-testid="cells">${m.cellCount}</td></tr>
-      <tr><th>Alternatives</th><td data-testid="alternatives">${answer.alternatives.length}</td></tr>
-      ${answer.departAt ? `<tr><th>Scored at</th><td data-testid="bands">${answer.departAt.bands.map((b) => b.timeWindow).join(' → ')}</td></tr>` : ''}</table>`;
-    timings.routeMs[$('source').value].push(performance.now() - started);
-    document.body.dataset.route = 'shown';
+    routes.show(answer, { selected, fit });
+    timings.routes.push({ city: $('city').value, source: source().name, method, ms: performance.now() - started });
+    setStatus(`${cities[$('city').value].name}: ${routes.routes.length} route${routes.routes.length > 1 ? 's' : ''}, ${when()}.`);
+    saveState();
   } catch (err) { fail(err); }
+}
+
+/** The safe reach from `reachFrom`. */
+async function reach({ fit = true } = {}) {
+  if (!reachFrom) return;
+  const started = performance.now();
+  const time = hourOfWeek();
+  const body = {
+    origin: reachFrom, minutes: Number($('minutes').value), mode: $('mode').value,
+    intent: $('intent').value, activeCodes: activeCodes(), modifiers: { week: $('week').value, ...(time === undefined ? {} : { time }) },
+  };
+  try {
+    const answer = await source().reach(body);
+    reachView.show(answer, { fit });
+    timings.reaches.push({ city: $('city').value, source: source().name, minutes: body.minutes, ms: performance.now() - started });
+    saveState();
+  } catch (err) { reachView.clear(); fail(err); }
 }
 
 async function drawPrecincts() {
-  layers.precincts.clearLayers();
-  if (!$('precincts').checked) { map.removeLayer(layers.precincts); return; }
-  const { intent, week, time } = options();
+  precincts.clearLayers();
+  if (!$('precincts').checked) { map.removeLayer(precincts); return; }
+  const { intent, week, time } = queryOptions();
   const geojson = await source().precincts({ intent, week, time });
   const code = $('city').value;
   L.geoJSON({ ...geojson, features: geojson.features.filter((f) => f.properties.city === code) }, {
-    style: { color: '#123', weight: 2, fill: false, className: 'precinct' },
-    onEachFeature: (f, layer) => layer.bindTooltip(`${f.properties.name}: safety ${f.properties.safetyScore?.toFixed(1) ?? 'N/A'}`),
-  }).addTo(layers.precincts);
-  layers.precincts.addTo(map);
+    pane: 'precincts',
+    style: { color: '#12233a', weight: 2, fill: false, className: 'precinct' },
+    onEachFeature: (f, layer) => layer.bindTooltip(`${f.properties.name} · ${f.properties.safetyScore?.toFixed(0) ?? 'N/A'}`, {
+      permanent: true, direction: 'center', className: 'precinct-label', pane: 'avoided',
+    }),
+  }).addTo(precincts);
+  precincts.addTo(map);
 }
 
-async function loadCity(code) {
+async function loadCity(code, { view } = {}) {
   if (!cities[code]) {
-    const entry = (await artifactsManifest()).cities.find((c) => c.code === code);
-    cities[code] = engine.addCity(await fetchArtifact(`/artifacts/${entry.file}`), entry.version);
+    // The page's first city was fetched while the engine loaded (index.html).
+    const first = await window.hexriskFirstCity?.catch(() => null);
+    let entry;
+    let bytes;
+    if (first?.entry.code === code) {
+      ({ entry, bytes } = first);
+    } else {
+      entry = (await fetchJsonKept('/artifacts/manifest.json')).cities.find((c) => c.code === code);
+      bytes = await fetchArtifactKept(`/artifacts/${entry.file}`);
+    }
+    window.hexriskFirstCity = null;
+    performance.mark(`hexrisk:${code}-fetched`);
+    cities[code] = engine.addCity(bytes, entry.version);
+    performance.mark(`hexrisk:${code}-decoded`);
     versions.offline[code] = cities[code].modelVersion;
   }
   showFreshness();
@@ -245,44 +295,126 @@ async function loadCity(code) {
   const range = engine.predictionRange(code, CLOCK);
   $('week').min = range.start;
   $('week').max = range.end;
-  $('week').value = range.currentWeek && range.currentWeek >= range.start && range.currentWeek <= range.end ? range.currentWeek : city.lastWeek;
-  layers.streets.clearLayers();
-  layers.hexes.clearLayers();
-  layers.route.clearLayers();
-  hexPolygons = new Map();
-  routePoints = [];
+  const wanted = restoring ? restored.week : undefined;
+  $('week').value = wanted && wanted >= range.start && wanted <= range.end ? wanted
+    : range.currentWeek && range.currentWeek >= range.start && range.currentWeek <= range.end ? range.currentWeek : city.lastWeek;
+  streets.clearLayers();
+  grid.clear();
+  routes.clear();
+  reachView.clear();
+  routeEnds = [];
+  reachFrom = null;
   const { west, south, east, north } = city.bounds;
-  map.fitBounds([[south, west], [north, east]]);
+  if (view) map.setView([view.lat, view.lng], view.zoom);
+  else map.fitBounds([[south, west], [north, east]]);
   await drawHexes();
   // Streets come after the grid: the grid is what people wait for.
-  await new Promise((resolve) => requestAnimationFrame(resolve));
-  const streets = engine.streets(code);
-  if (streets) L.geoJSON(streets, { renderer: streetsRenderer, style: { color: '#8a8a8a', weight: 0.6, interactive: false } }).addTo(layers.streets);
-  layers.streets.eachLayer((layer) => layer.bringToBack?.());
+  const lines = engine.streets(code);
+  if (lines) L.geoJSON(lines, { pane: 'streets', renderer: streetsRenderer, style: { color: '#2b2b2b', weight: 0.7, opacity: 0.55, interactive: false } }).addTo(streets);
   await drawPrecincts();
 }
 
-map.on('click', async (event) => {
-  if ($('click-mode').value !== 'route') return;
-  routePoints = routePoints.length >= 2 ? [event.latlng] : [...routePoints, event.latlng];
-  setStatus(routePoints.length === 1 ? 'Origin set: click the destination.' : 'Finding the route…');
-  await route();
+// ---- events -----------------------------------------------------------------------------------
+map.on('click', (event) => {
+  const point = { lat: event.latlng.lat, lng: event.latlng.lng };
+  const mode = clickMode();
+  if (mode === 'inspect') {
+    const cell = cellAt(point.lat, point.lng);
+    if (grid.has(cell)) showBreakdown(cell);
+    else setStatus('That point is outside the city grid.');
+  } else if (mode === 'route') {
+    setRouteEnd(point);
+  } else {
+    reachFrom = point;
+    reach({ fit: false }).catch(fail);
+  }
 });
 
-const recolour = () => drawHexes().then(drawPrecincts).then(route).catch(fail);
-$('city').addEventListener('change', () => loadCity($('city').value).catch(fail));
-for (const id of ['intent', 'week', 'source', 'hour']) $(id).addEventListener('change', recolour);
+function setRouteEnd(point, which) {
+  if (which === 0 || (which === undefined && routeEnds.length !== 1)) {
+    routeEnds = [point];
+    routes.clear();
+    setStatus('Origin set: now the destination.');
+    saveState();
+  } else {
+    routeEnds = [routeEnds[0] ?? point, point];
+    route().catch(fail);
+  }
+}
+
+const centre = () => { const c = map.getCenter(); return { lat: c.lat, lng: c.lng }; };
+$('origin-here').addEventListener('click', () => setRouteEnd(centre(), 0));
+$('destination-here').addEventListener('click', () => {
+  if (routeEnds.length === 0) { setStatus('Set the origin first.', true); return; }
+  setRouteEnd(centre(), 1);
+});
+$('reach-here').addEventListener('click', () => { reachFrom = centre(); reach().catch(fail); });
+$('clear-route').addEventListener('click', () => { routes.clear(); routeEnds = []; saveState(); });
+$('clear-reach').addEventListener('click', () => { reachView.clear(); reachFrom = null; saveState(); });
+$('share').addEventListener('click', async () => {
+  saveState();
+  try { await navigator.clipboard.writeText(location.href); setStatus('Link copied: it reopens this map.'); }
+  catch { setStatus(`Link to this map: ${location.href}`); }
+});
+$('route-list').addEventListener('change', (event) => routes.select(Number(event.target.value)));
+$('tradeoff-slider').addEventListener('input', (event) => routes.select(Number(event.target.value)));
+
+/** Everything the scoring options change: the grid, the precincts, the route and the reach. */
+const recolour = () => drawHexes()
+  .then(drawPrecincts)
+  .then(() => route({ fit: false, selected: undefined }))
+  .then(() => reach({ fit: false }))
+  .then(saveState)
+  .catch(fail);
+$('city').addEventListener('change', () => loadCity($('city').value).then(saveState).catch(fail));
+for (const id of ['intent', 'week', 'hour']) $(id).addEventListener('change', recolour);
+$('source').addEventListener('change', () => { showFreshness(); recolour(); });
 $('day').addEventListener('change', () => { $('hour').disabled = $('day').value === ''; recolour(); });
-$('source').addEventListener('change', showFreshness);
-$('method').addEventListener('change', () => route());
 $('classes').addEventListener('change', recolour);
+$('method').addEventListener('change', () => route({ fit: false }).then(saveState).catch(fail));
+$('mode').addEventListener('change', () => reach({ fit: false }).catch(fail));
+$('minutes').addEventListener('change', () => reach({ fit: false }).catch(fail));
 $('precincts').addEventListener('change', () => drawPrecincts().catch(fail));
-$('clear-route').addEventListener('click', () => { layers.route.clearLayers(); routePoints = []; $('metrics').hidden = true; });
+$('opacity').addEventListener('input', () => {
+  grid.setOpacity(Number($('opacity').value) / 100);
+  $('opacity-value').textContent = `${$('opacity').value} %`;
+  saveState();
+});
+for (const radio of document.querySelectorAll('input[name=click-mode]')) radio.addEventListener('change', saveState);
+map.on('moveend', saveState);
+// Precinct names would overlap below zoom 11.
+const markZoom = () => map.getContainer().classList.toggle('zoom-low', map.getZoom() < 11);
+map.on('zoomend', markZoom);
 
-/** For tests and keyboard users: route between two points without clicking. */
-window.hexriskRoute = async (a, b) => { routePoints = [L.latLng(a.lat, a.lng), L.latLng(b.lat, b.lng)]; await route(); };
+/** For tests: route between two points, reach from one, the bands drawn, the map. */
+window.hexrisk = {
+  route: async (a, b, options = {}) => { routeEnds = [a, b]; await route(options); },
+  reach: async (from, options = {}) => { reachFrom = from; await reach(options); },
+  bands: () => grid.bands(),
+  centreOf: (cell) => Array.from(cellCentre(cell)),
+  cellAt,
+  answer: () => routes.answer,
+  map,
+  palette: PALETTE,
+};
 
+// ---- start ------------------------------------------------------------------------------------
 $('engine-version').textContent = `hexrisk-engine ${version()}`;
 legend();
-await loadCity($('city').value).catch(fail);
+applyControls(restored);
+grid.setOpacity(Number($('opacity').value) / 100);
+$('opacity-value').textContent = `${$('opacity').value} %`;
+try {
+  await loadCity($('city').value, { view: restored.view });
+  if (restored.from && restored.to) { routeEnds = [restored.from, restored.to]; await route({ fit: !restored.view, selected: restored.route }); }
+  else if (restored.from) routeEnds = [restored.from];
+  if (restored.reach) { reachFrom = restored.reach; await reach({ fit: false }); }
+} catch (err) { fail(err); }
+markZoom();
+restoring = false;
+saveState();
 document.body.dataset.ready = 'true';
+// The service worker comes after the first map: it is for the next visit.
+registerServiceWorker(params.get('sw') !== '0')
+  .then((active) => { document.body.dataset.offlineReady = String(active); })
+  .catch((err) => { document.body.dataset.offlineReady = 'false'; console.warn('service worker', err); });

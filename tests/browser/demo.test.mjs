@@ -1,8 +1,11 @@
-// The map app in headless Chromium with every non-local request blocked: the grid
-// renders coloured hexes from the wasm engine, intents recolour it, a hex click shows
-// its breakdown, a Toronto route draws its line, corridor and metrics, and offline
-// (wasm) and online (the HTTP APIs under wrangler dev) give the same numbers.
-// Screenshots of each state go to test-output/; timings to test-output/map-timings.json.
+// The map app in headless Chromium with every non-local request blocked, as a new
+// user meets it: the canvas grid coloured from the wasm engine (pixels checked against
+// the palette), intents and the time of day recolouring it, a cell's breakdown from a
+// click, a Toronto route brought into view with its trade-off set on a slider, every
+// route selectable, why the chosen one, safe reach from a click, opacity, streets,
+// precinct names and a scale bar, and offline (wasm) and online (the HTTP APIs under
+// wrangler dev) giving the same numbers. Screenshots of each state go to
+// test-output/; the page's own timings to test-output/map-timings.json.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,15 +14,16 @@ import path from 'node:path';
 import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
 import { startDemoServer } from '../../scripts/serve-demo.mjs';
 import { OUTPUT_DIR, openPage } from '../support/browser.mjs';
+import { bands, figures, hexPixel, inView, ready, routeBetween, selectSource } from '../support/map-page.mjs';
 import { startWorker } from '../support/wrangler.mjs';
 
 const UNION = { lat: 43.6453, lng: -79.3806 };
-const manifest = JSON.parse(readFileSync(new URL('../../build/artifacts/manifest.json', import.meta.url)));
 const CHRISTIE_PITS = { lat: 43.6645, lng: -79.4206 };
+const manifest = JSON.parse(readFileSync(new URL('../../build/artifacts/manifest.json', import.meta.url)));
+const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
 let server;
 let worker;
 let session;
-let appUrl;
 
 before(async () => {
   server = await startDemoServer({ port: 0 });
@@ -27,10 +31,10 @@ before(async () => {
   await applyMigrations({ stateDir: state });
   const { key } = await issueKey({ kind: 'live', origins: [server.url], stateDir: state });
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: '2022-01-03' } });
-  appUrl = `${server.url}/?${new URLSearchParams({ api: worker.url, key, clock: '2022-01-03' })}`;
   session = await openPage();
-  await session.page.goto(appUrl);
-  await session.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  // sw=0: this page is not installed; tests/browser/offline.test.mjs covers that.
+  await session.page.goto(`${server.url}/?${new URLSearchParams({ api: worker.url, key, clock: '2022-01-03', sw: '0' })}`);
+  await ready(session.page);
 });
 
 after(async () => {
@@ -39,145 +43,337 @@ after(async () => {
   await server?.close();
 });
 
-const colours = (page) => page.locator('path.hex').evaluateAll((els) => els.map((el) => el.getAttribute('data-ci')));
+const changed = (page, old) => page.waitForFunction((previous) => {
+  const now = window.hexrisk.bands();
+  return Object.keys(now).some((cell) => now[cell] !== previous[cell]);
+}, old);
 
-test('the Toronto grid renders coloured hexes and a 17-band legend', async () => {
+test('the Toronto grid is drawn on a canvas in the palette colour of each cell\'s band', async () => {
   const { page } = session;
-  const bands = await colours(page);
-  assert.equal(bands.length, 815);
-  assert.ok(bands.every((b) => Number(b) >= 0 && Number(b) <= 16));
-  assert.ok(new Set(bands).size >= 10, 'many bands in use');
-  assert.equal(await page.locator('#legend li').count(), 17);
+  const drawn = await bands(page);
+  const cells = Object.keys(drawn);
+  assert.equal(cells.length, 815);
+  assert.ok(cells.every((c) => drawn[c] >= 0 && drawn[c] <= 16));
+  assert.ok(new Set(Object.values(drawn)).size >= 10, 'many bands in use');
+  assert.equal(await page.locator('.leaflet-hexes-pane canvas').count(), 1);
+  // Opaque hexes: the pixel at a cell's centre is its band's palette colour.
+  await page.fill('#opacity', '100');
+  await page.locator('#opacity').dispatchEvent('input');
+  const palette = await page.evaluate(() => window.hexrisk.palette);
+  const sample = cells.filter((_, i) => i % 40 === 0);
+  let matching = 0;
+  for (const cell of sample) {
+    const { colour, alpha } = await hexPixel(page, cell);
+    if (alpha === 255 && colour === palette[drawn[cell]].toLowerCase()) matching += 1;
+  }
+  // Corridor, avoided cells and labels are absent; every sampled centre shows its band.
+  assert.equal(matching, sample.length, `${matching} of ${sample.length} cells in their band's colour`);
+  await page.fill('#opacity', '55');
+  await page.locator('#opacity').dispatchEvent('input');
+  const legend = await page.locator('#legend li').allTextContents();
+  assert.deepEqual(legend, Array.from({ length: 17 }, (_, i) => String(i + 1)));
   await page.screenshot({ path: `${OUTPUT_DIR}/map-grid.png` });
 });
 
 test('the map says the data-through date and model version of what it colours', async () => {
-  const { page } = session;
-  const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
   assert.equal(
-    await page.locator('#freshness').textContent(),
+    await session.page.locator('#freshness').textContent(),
     `Data through ${toronto.data_through} (model ${toronto.version}, in this browser)`,
   );
 });
 
-test('changing the intent recolours the grid', async () => {
+test('legible base map: streets over the hexes, opacity under the user\'s control, a scale bar, precinct names', async () => {
   const { page } = session;
-  const before = await colours(page);
-  await page.selectOption('#intent', 'driving');
-  await page.waitForFunction((old) => {
-    const now = [...document.querySelectorAll('path.hex')].map((el) => el.getAttribute('data-ci'));
-    return now.some((b, i) => b !== old[i]);
-  }, before);
-  assert.notDeepEqual(await colours(page), before);
-  await page.screenshot({ path: `${OUTPUT_DIR}/map-intent-driving.png` });
+  const z = await page.evaluate(() => ['hexes', 'streets'].map((p) => Number(window.hexrisk.map.getPane(p).style.zIndex)));
+  assert.ok(z[1] > z[0], 'streets drawn above the hexes');
+  assert.equal(await page.locator('.leaflet-streets-pane canvas').count(), 1);
+  assert.equal(await page.locator('.leaflet-control-scale-line').first().isVisible(), true);
+  await page.fill('#opacity', '20');
+  await page.locator('#opacity').dispatchEvent('input');
+  assert.equal(await page.textContent('#opacity-value'), '20 %');
+  assert.match(page.url(), /opacity=20/);
+  await page.check('#precincts');
+  await page.waitForSelector('.precinct-label', { state: 'attached' });
+  const labels = await page.locator('.precinct-label').allTextContents();
+  assert.ok(labels.length >= 16, `${labels.length} precinct labels`);
+  assert.ok(labels.every((l) => /^.+ · (\d+|N\/A)$/.test(l)), labels[0]);
+  // Names overlap when zoomed out: hidden below zoom 11, shown from it.
+  await page.evaluate(() => { window.hexrisk.map.setView([43.66, -79.39], 10, { animate: false }); });
+  await page.waitForFunction(() => document.querySelector('#map').classList.contains('zoom-low'));
+  assert.equal(await page.locator('.precinct-label:visible').count(), 0);
+  await page.evaluate(() => { window.hexrisk.map.setView([43.66, -79.39], 12, { animate: false }); });
+  await page.waitForFunction(() => !document.querySelector('#map').classList.contains('zoom-low'));
+  assert.ok(await page.locator('.precinct-label:visible').count() > 0);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-legible.png` });
+  await page.uncheck('#precincts');
+  await page.fill('#opacity', '55');
+  await page.locator('#opacity').dispatchEvent('input');
 });
 
-test('a time of day recolours the grid, online as offline, and the whole week restores it', async () => {
+test('changing the intent recolours the grid', async () => {
   const { page } = session;
-  const week = await colours(page);
-  await page.selectOption('#day', '4'); // Friday
-  await page.selectOption('#hour', '23');
-  await page.waitForFunction(() => document.querySelector('#status').textContent.includes('Friday 23:00'));
-  const night = await colours(page);
-  assert.notDeepEqual(night, week);
-  // A route leaves at that time: the answer names the bands its cells were scored in.
-  const nightRoute = await routeMetrics(page);
-  assert.match(nightRoute.bands, /^week(day|end) 22:00-00:00( → week(day|end) \d\d:00-\d\d:00)*$/);
-  await page.screenshot({ path: `${OUTPUT_DIR}/map-friday-23h.png` });
-  // The API scores the same band (GET /hexes/all?time=119) and the same route
-  // (POST /route with departAt 119).
-  await selectSource(page, 'online');
-  assert.deepEqual(await colours(page), night);
-  assert.deepEqual(await routeMetrics(page), nightRoute);
-  await selectSource(page, 'offline');
-  await page.selectOption('#day', '');
-  await page.waitForFunction(() => !document.querySelector('#status').textContent.includes('Friday'));
-  assert.deepEqual(await colours(page), week);
+  const before = await bands(page);
+  await page.selectOption('#intent', 'driving');
+  await changed(page, before);
+  assert.notDeepEqual(await bands(page), before);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-intent-driving.png` });
+  const driving = await bands(page);
+  await page.selectOption('#intent', 'overall');
+  await changed(page, driving);
 });
 
 test('clicking a hex shows its breakdown', async () => {
   const { page } = session;
-  await page.locator('path.hex').nth(400).click({ force: true });
+  const cell = Object.keys(await bands(page))[400];
+  const point = await page.evaluate((id) => window.hexrisk.map.latLngToContainerPoint(window.hexrisk.centreOf(id)), cell);
+  await page.locator('#map').click({ position: { x: point.x, y: point.y } });
   await page.waitForSelector('#breakdown:not([hidden])');
+  assert.equal(await page.textContent('#breakdown h2'), `Cell ${cell}`);
   assert.equal(await page.locator('#breakdown tbody tr').count(), 5);
-  assert.match(await page.textContent('[data-testid=safety]'), /^Safety \d+\.\d \(band \d+\)$/);
+  assert.match(await page.textContent('[data-testid=safety]'), /^Safety \d+\.\d \(band (\d|1[0-7]) of 17\)$/);
   await page.screenshot({ path: `${OUTPUT_DIR}/map-breakdown.png` });
 });
 
-/** Switches the data source and waits until the grid is drawn from it. */
-async function selectSource(page, source) {
-  await page.selectOption('#source', source);
-  await page.waitForFunction((s) => document.body.dataset.drawnFrom === s, source);
-}
-
-async function routeMetrics(page) {
-  await page.evaluate(([a, b]) => window.hexriskRoute(a, b), [UNION, CHRISTIE_PITS]);
-  await page.waitForSelector('#metrics:not([hidden])');
-  return page.locator('#metrics [data-testid]').evaluateAll((els) => Object.fromEntries(els.map((el) => [el.dataset.testid, el.textContent])));
-}
-
-test('a Toronto route draws its line, corridor and alternatives, with metrics', async () => {
+test('a route comes into view with its trade-off set on a slider, shortest to safest', async () => {
   const { page } = session;
-  const metrics = await routeMetrics(page);
+  await page.evaluate(() => { window.hexrisk.map.setView([43.7, -79.2], 11, { animate: false }); }); // elsewhere
+  await routeBetween(page, UNION, CHRISTIE_PITS);
+  const answer = await page.evaluate(() => window.hexrisk.answer());
+  assert.equal(answer.method, 'tradeoff');
+  const set = answer.tradeoff.routes;
+  assert.ok(set.length >= 2, `${set.length} routes in the set`);
+  // Every route of the answer is in view, and the view is not much larger than them.
+  const lines = [answer.best, ...answer.alternatives].map((r) => r.geometry.coordinates);
+  for (const line of lines) assert.ok(await inView(page, line));
+  assert.ok(await page.evaluate(() => window.hexrisk.map.getZoom()) >= 13, 'zoomed to the route');
+  // The slider starts at the safest (the answer's best) and the list names each route.
+  assert.equal(await page.getAttribute('#tradeoff-slider', 'max'), String(set.length - 1));
+  assert.equal(await page.inputValue('#tradeoff-slider'), String(set.length - 1));
+  assert.equal(await page.locator('#route-list input[type=radio]').count(), set.length);
   assert.equal(await page.locator('path.best-route').count(), 1);
-  assert.ok(await page.locator('path.corridor').count() > 5);
-  assert.ok(await page.locator('path.alternative').count() >= 1);
-  assert.match(metrics.distance, /^\d+\.\d\d km$/);
-  assert.match(metrics.worst, /^\d+\.\d$/);
-  await page.screenshot({ path: `${OUTPUT_DIR}/map-route.png` });
+  assert.equal(await page.locator('path.alternative').count(), set.length - 1);
+  const safest = await figures(page);
+  assert.equal(safest.distance, `${(set.at(-1).distanceM / 1000).toFixed(2)} km`);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-route-tradeoff.png` });
+  // Down the slider by keyboard to the shortest: its figures, and nothing avoided.
+  await page.focus('#tradeoff-slider');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.body.dataset.selectedRoute === '0');
+  const shortest = await figures(page);
+  assert.equal(shortest.distance, `${(set[0].distanceM / 1000).toFixed(2)} km`);
+  assert.equal(shortest.detour, '0.0%');
+  assert.match(await page.textContent('#tradeoff-step'), /^Shortest: \d+\.\d\d km, \d+ min, exposure \d+\.\d\d risk-km$/);
+  assert.equal(await page.textContent('#why [data-testid=exposure-avoided]'), 'nothing avoided');
+  // One step up says what it costs and buys against the shortest.
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.body.dataset.selectedRoute === '1');
+  const step = answer.tradeoff.routes[1];
+  const text = await page.textContent('#tradeoff-step');
+  assert.match(text, /^(Step 1|Safest): \+\d+ m, \+\d+\.\d min, avoids \d+\.\d\d risk-km \(\d+ %\)$/);
+  assert.equal(await page.getAttribute('#tradeoff-slider', 'aria-valuetext'), text);
+  assert.equal((await figures(page)).distance, `${(step.distanceM / 1000).toFixed(2)} km`);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-route-step.png` });
 });
 
-test('offline and online modes give identical numbers', async () => {
+test('every route is selectable by its line and by keyboard, and says why it was chosen', async () => {
   const { page } = session;
-  const offlineBands = await colours(page);
-  const offlineRoute = await routeMetrics(page);
-  assert.equal(offlineRoute.bands, undefined); // no time chosen: one week's scores
+  const answer = await page.evaluate(() => window.hexrisk.answer());
+  // Click an alternative's line: it becomes the chosen route.
+  const before = await page.evaluate(() => document.body.dataset.selectedRoute);
+  const point = await page.locator('path.alternative').first().evaluate((el) => {
+    const at = el.getPointAtLength(el.getTotalLength() / 2);
+    const m = el.getScreenCTM();
+    return { x: at.x * m.a + m.e, y: at.y * m.d + m.f };
+  });
+  await page.mouse.click(point.x, point.y);
+  await page.waitForFunction((old) => document.body.dataset.selectedRoute !== old, before);
+  // The radio group follows, and arrow keys move along it.
+  const selected = Number(await page.evaluate(() => document.body.dataset.selectedRoute));
+  assert.equal(await page.isChecked(`#route-list input[value="${selected}"]`), true);
+  await page.focus(`#route-list input[value="${selected}"]`);
+  await page.keyboard.press(selected === 0 ? 'ArrowDown' : 'ArrowUp');
+  await page.waitForFunction((old) => document.body.dataset.selectedRoute !== String(old), selected);
+  // Choose the safest: why it was chosen, against the shortest route.
+  const last = answer.tradeoff.routes.length - 1;
+  await page.check(`#route-list input[value="${last}"]`);
+  await page.waitForFunction((i) => document.body.dataset.selectedRoute === String(i), last);
+  const e = answer.best.explanation;
+  const why = await figures(page, '#why');
+  assert.equal(why['exposure-avoided'], `${e.exposureAvoided.toFixed(2)} risk-km (${e.exposureAvoidedPct.toFixed(1)} %)`);
+  assert.match(why.extra, /^\+\d+ m, \+\d+\.\d min$/);
+  assert.ok(e.exposureAvoided > 0, 'the safest route of this pair avoids exposure');
+  assert.equal(await page.locator('#why li.avoided-cell').count(), e.avoidedCells.length);
+  assert.deepEqual(await page.locator('#why li.avoided-cell').evaluateAll((els) => els.map((el) => el.dataset.cell)), e.avoidedCells.map((c) => c.h3));
+  assert.equal(await page.locator('path.avoided').count(), e.avoidedCells.length);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-why.png` });
+});
+
+test('a time of day recolours the grid and reroutes at that departure, online as offline', async () => {
+  const { page } = session;
+  await page.selectOption('#method', 'safest');
+  const routeBefore = await routeBetween(page, UNION, CHRISTIE_PITS);
+  assert.equal(routeBefore.bands, undefined); // no time chosen: one week's scores
+  const week = await bands(page);
+  await page.selectOption('#day', '4'); // Friday
+  await page.selectOption('#hour', '23');
+  await page.waitForFunction(() => document.querySelector('#status').textContent.includes('Friday 23:00'));
+  const night = await bands(page);
+  assert.notDeepEqual(night, week);
+  // The route was planned again leaving then: the answer names the bands its cells were scored in.
+  await page.waitForSelector('#metrics [data-testid=bands]');
+  const nightRoute = await figures(page);
+  assert.match(nightRoute.bands, /^week(day|end) 22:00-00:00( → week(day|end) \d\d:00-\d\d:00)*$/);
+  assert.match(page.url(), /day=4&hour=23/);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-friday-23h.png` });
+  // The API scores the same band (GET /hexes/all?time=119) and the same route.
   await selectSource(page, 'online');
-  assert.deepEqual(await colours(page), offlineBands);
-  assert.deepEqual(await routeMetrics(page), offlineRoute);
-  // Online, the version is the one the API's answers name (Hexrisk-Model-Version).
-  const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
+  assert.deepEqual(await bands(page), night);
+  assert.deepEqual(await routeBetween(page, UNION, CHRISTIE_PITS), nightRoute);
+  await selectSource(page, 'offline');
+  await page.selectOption('#day', '');
+  await page.waitForFunction(() => !document.querySelector('#status').textContent.includes('Friday'));
+  assert.deepEqual(await bands(page), week);
+});
+
+test('offline and online modes give identical grids, routes, figures and versions', async () => {
+  const { page } = session;
+  const offlineBands = await bands(page);
+  const offlineRoute = await routeBetween(page, UNION, CHRISTIE_PITS);
+  const offlineWhy = await figures(page, '#why');
+  await selectSource(page, 'online');
+  assert.deepEqual(await bands(page), offlineBands);
+  assert.deepEqual(await routeBetween(page, UNION, CHRISTIE_PITS), offlineRoute);
+  assert.deepEqual(await figures(page, '#why'), offlineWhy);
   assert.equal(
     await page.locator('#freshness').textContent(),
     `Data through ${toronto.data_through} (model ${toronto.version}, from the API)`,
   );
   await page.screenshot({ path: `${OUTPUT_DIR}/map-online.png` });
   await selectSource(page, 'offline');
+  await page.selectOption('#method', 'tradeoff');
 });
 
-test('precincts overlay, Houston and a phone-sized viewport', async () => {
+test('safe reach from a clicked point: the cells, their shading and the outline, online as offline', async () => {
   const { page } = session;
-  await page.check('#precincts');
-  await page.waitForSelector('path.precinct');
-  assert.ok(await page.locator('path.precinct').count() >= 16);
+  await page.click('#clear-route');
+  await page.check('input[name=click-mode][value=reach]');
+  await page.fill('#minutes', '10');
+  await page.dispatchEvent('#minutes', 'change');
+  await page.evaluate(() => { window.hexrisk.map.setView([43.6532, -79.3832], 14, { animate: false }); });
+  const map = await page.locator('#map').boundingBox();
+  await page.locator('#map').click({ position: { x: map.width / 2, y: map.height / 2 } });
+  await page.waitForSelector('#reach-result:not([hidden])');
+  const cells = Number(await page.evaluate(() => document.body.dataset.reach));
+  assert.ok(cells >= 3, `${cells} cells within 10 minutes`);
+  assert.equal(await page.locator('path.reach-outline').count() >= 1, true);
+  assert.match(await page.textContent('#reach-result'), /cells within 10 min walking/);
+  assert.match(page.url(), /reach=43\.65\d+,-79\.38\d+&minutes=10/);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-reach.png` });
+  // More minutes reach at least as many cells; the API reaches the same.
+  await page.fill('#minutes', '30');
+  await page.dispatchEvent('#minutes', 'change');
+  await page.waitForFunction((n) => Number(document.body.dataset.reach) > n, cells);
+  const offlineText = await page.textContent('#reach-result');
+  await selectSource(page, 'online');
+  await page.waitForFunction((t) => document.querySelector('#reach-result').textContent === t, offlineText);
+  await selectSource(page, 'offline');
+  await page.click('#clear-reach');
+  await page.check('input[name=click-mode][value=inspect]');
+});
+
+test('the URL reopens the same map: city, view, options, time, route and the chosen route', async () => {
+  const { page } = session;
+  await page.selectOption('#intent', 'walking');
+  await page.uncheck('input[name=class][value=VEHICLE_DAMAGE]');
+  await page.selectOption('#day', '5');
+  await page.selectOption('#hour', '21');
+  await routeBetween(page, UNION, CHRISTIE_PITS);
+  await page.focus('#tradeoff-slider');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => document.body.dataset.selectedRoute === '0');
+  await page.evaluate(() => { window.hexrisk.map.setView([43.655, -79.4], 14.5, { animate: false }); });
+  await page.waitForFunction(() => /view=43\.65\d+,-79\.4\d+,14\.5(&|$)/.test(location.hash));
+  const url = page.url();
+  const [lat, lng] = new URLSearchParams(new URL(url).hash.slice(1)).get('view').split(',').map(Number);
+  const original = { bands: await bands(page), route: await figures(page), why: await figures(page, '#why') };
+  const other = await session.page.context().newPage();
+  await other.goto(url);
+  await ready(other);
+  assert.equal(await other.inputValue('#intent'), 'walking');
+  assert.equal(await other.isChecked('input[name=class][value=VEHICLE_DAMAGE]'), false);
+  assert.equal(await other.inputValue('#day'), '5');
+  assert.equal(await other.inputValue('#hour'), '21');
+  assert.equal(await other.inputValue('#method'), 'tradeoff');
+  const view = await other.evaluate(() => ({ ...window.hexrisk.map.getCenter(), zoom: window.hexrisk.map.getZoom() }));
+  assert.ok(Math.abs(view.lat - lat) < 1e-5 && Math.abs(view.lng - lng) < 1e-5 && view.zoom === 14.5, JSON.stringify(view));
+  assert.deepEqual(await bands(other), original.bands);
+  assert.equal(await other.evaluate(() => document.body.dataset.selectedRoute), '0');
+  assert.deepEqual(await figures(other), original.route);
+  assert.deepEqual(await figures(other, '#why'), original.why);
+  await other.screenshot({ path: `${OUTPUT_DIR}/map-reopened.png` });
+  await other.close();
+  // Back to the defaults for the tests after this one.
+  await page.selectOption('#intent', 'overall');
+  await page.check('input[name=class][value=VEHICLE_DAMAGE]');
+  await page.selectOption('#day', '');
+  await page.waitForFunction(() => !document.querySelector('#status').textContent.includes('Saturday'));
+});
+
+test('Houston draws its 3,337 cells, recolours them, and fits a phone-sized viewport', async () => {
+  const { page } = session;
+  await page.click('#clear-route');
   await page.selectOption('#city', 'city_us_hou');
   await page.waitForFunction(() => document.body.dataset.hexes === '3337', null, { timeout: 30_000 });
+  for (const intent of ['night', 'driving', 'overall']) {
+    const before = await bands(page);
+    await page.selectOption('#intent', intent);
+    await changed(page, before);
+  }
   await page.screenshot({ path: `${OUTPUT_DIR}/map-houston.png` });
   await page.setViewportSize({ width: 390, height: 844 });
   assert.ok(await page.locator('#city').isVisible());
   assert.ok(await page.locator('#map').isVisible());
   await page.screenshot({ path: `${OUTPUT_DIR}/map-phone.png`, fullPage: true });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.selectOption('#city', 'city_ca_tor');
+  await page.waitForFunction(() => document.body.dataset.hexes === '815');
 });
 
-test('controls are reachable by keyboard', async () => {
+test('every control is reachable by keyboard, and route ends can be set without a mouse', async () => {
   const { page } = session;
-  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.locator('body').focus();
   const reached = new Set();
-  for (let i = 0; i < 25; i += 1) {
+  for (let i = 0; i < 45; i += 1) {
     await page.keyboard.press('Tab');
-    reached.add(await page.evaluate(() => document.activeElement?.id || document.activeElement?.className));
+    reached.add(await page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('name')));
   }
-  for (const id of ['city', 'intent', 'week', 'method', 'source']) assert.ok(reached.has(id), `${id} not reachable`);
+  for (const id of ['city', 'intent', 'week', 'day', 'opacity', 'precincts', 'source', 'click-mode', 'method', 'origin-here', 'destination-here', 'minutes', 'mode', 'reach-here', 'share', 'map']) {
+    assert.ok(reached.has(id), `${id} not reachable`);
+  }
+  // Pan with the arrow keys, set both ends at the centre with the buttons.
+  await page.evaluate(() => { window.hexrisk.map.setView([43.6453, -79.3806], 15, { animate: false }); });
+  await page.focus('#origin-here');
+  await page.keyboard.press('Enter');
+  await page.focus('#map');
+  for (let i = 0; i < 6; i += 1) await page.keyboard.press('ArrowLeft');
+  await page.waitForTimeout(300);
+  await page.focus('#destination-here');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#metrics:not([hidden])');
+  const answer = await page.evaluate(() => window.hexrisk.answer());
+  assert.ok(answer.destination.lng < answer.origin.lng, 'the destination is west of the origin, where the keys panned');
 });
 
-test('timings, no console errors and no request left the machine', () => {
+test('timings, no console errors and no request left the machine', async () => {
   const { page } = session;
-  return page.evaluate(() => window.hexriskTimings).then((timings) => {
-    writeFileSync(`${OUTPUT_DIR}/map-timings.json`, JSON.stringify(timings, null, 2));
-    assert.ok(timings.firstGridMs > 0 && timings.recolourMs.offline.length > 0 && timings.routeMs.offline.length > 0);
-    assert.ok(timings.recolourMs.online.length > 0 && timings.routeMs.online.length > 0);
-    assert.deepEqual(session.consoleErrors, []);
-    assert.deepEqual(session.blocked, []);
-  });
+  const timings = await page.evaluate(() => window.hexriskTimings);
+  writeFileSync(`${OUTPUT_DIR}/map-timings.json`, JSON.stringify(timings, null, 2));
+  assert.ok(timings.firstGridMs > 0);
+  const recoloured = (city, source) => timings.recolours.filter((r) => r.city === city && r.source === source && !r.created);
+  assert.ok(recoloured('city_us_hou', 'offline').length >= 3);
+  assert.ok(recoloured('city_ca_tor', 'online').length > 0);
+  assert.ok(timings.routes.some((r) => r.source === 'online') && timings.reaches.length > 0);
+  assert.deepEqual(session.consoleErrors, []);
+  assert.deepEqual(session.blocked, []);
 });

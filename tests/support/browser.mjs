@@ -1,5 +1,7 @@
 // Headless Debian Chromium driven by playwright-core, with every non-local request blocked.
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const OUTPUT_DIR = new URL('../../test-output/', import.meta.url).pathname;
@@ -9,14 +11,24 @@ const FLAGS = [
   '--disable-background-networking', '--disable-component-update',
 ];
 
-/** Launches Chromium and a page that may only reach loopback hosts; collects console errors. */
-export async function openPage() {
+/**
+ * Launches Chromium and a page that may only reach loopback hosts; collects console
+ * errors. `persistent`: a profile in a fresh temporary folder instead of an incognito
+ * context (Chromium installs no web app from incognito). `browser.close()` ends either.
+ */
+export async function openPage({ persistent = false } = {}) {
   mkdirSync(OUTPUT_DIR, { recursive: true });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: FLAGS,
-  });
-  const context = await browser.newContext({ viewport: { width: 1024, height: 768 } });
+  const launch = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: FLAGS };
+  const viewport = { width: 1024, height: 768 };
+  let browser;
+  let context;
+  if (persistent) {
+    context = await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), 'hexrisk-chromium-')), { ...launch, viewport });
+    browser = context;
+  } else {
+    browser = await chromium.launch(launch);
+    context = await browser.newContext({ viewport });
+  }
   const blocked = [];
   await context.route('**/*', (route) => {
     const { hostname } = new URL(route.request().url());
@@ -24,7 +36,7 @@ export async function openPage() {
     blocked.push(route.request().url());
     return route.abort();
   });
-  const page = await context.newPage();
+  const page = context.pages()[0] ?? await context.newPage();
   const consoleErrors = [];
   page.on('console', (msg) => { if (msg.type() === 'error') consoleErrors.push(msg.text()); });
   page.on('pageerror', (err) => consoleErrors.push(String(err)));

@@ -1,0 +1,62 @@
+// The map app's speed in headless Chromium, measured in the page (performance.now()
+// from navigation start): the first coloured Toronto grid after navigation with an
+// empty browser cache, and recolours of Houston's 3,337 cells and Toronto's 815 (new
+// scores from the wasm engine, the styles, and the frame that draws them), for the
+// canvas renderer the app uses and the SVG one it replaced. Each run is a fresh
+// browser context. Writes build/bench/map.json for bench/report.mjs.
+//
+//   node bench/browser/map.mjs            (part of `make bench` and `make bench-map`)
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { startDemoServer } from '../../scripts/serve-demo.mjs';
+import { openPage } from '../../tests/support/browser.mjs';
+
+const RUNS = Number(process.env.MAP_BENCH_RUNS ?? 5);
+const INTENTS = ['night', 'driving', 'walking', 'overall'];
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+const p90 = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)]; };
+
+/** Changes the intent through the page's control until `count` recolours of `city` are timed. */
+async function recolour(page, city, count) {
+  for (let i = 0; i < count; i += 1) {
+    const done = await page.evaluate(() => window.hexriskTimings.recolours.length);
+    await page.selectOption('#intent', INTENTS[i % INTENTS.length]);
+    await page.waitForFunction((n) => window.hexriskTimings.recolours.length > n, done);
+  }
+  const timings = await page.evaluate(() => window.hexriskTimings);
+  return timings.recolours.filter((r) => r.city === city && !r.created).map((r) => r.ms);
+}
+
+const server = await startDemoServer({ port: 0 });
+const results = {};
+for (const renderer of ['canvas', 'svg']) {
+  const first = [];
+  const houston = [];
+  const toronto = [];
+  for (let run = 0; run < RUNS; run += 1) {
+    const session = await openPage();
+    const { page } = session;
+    await page.goto(`${server.url}/?clock=2022-01-03&sw=0&renderer=${renderer}`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    first.push(await page.evaluate(() => window.hexriskTimings.firstGridMs));
+    toronto.push(...await recolour(page, 'city_ca_tor', 4));
+    await page.selectOption('#city', 'city_us_hou');
+    await page.waitForFunction(() => document.body.dataset.hexes === '3337', null, { timeout: 60_000 });
+    houston.push(...await recolour(page, 'city_us_hou', 8));
+    if (session.consoleErrors.length) throw new Error(session.consoleErrors.join('\n'));
+    await session.browser.close();
+  }
+  results[renderer] = {
+    first_grid_ms: first,
+    first_grid_median_ms: median(first),
+    toronto_recolour_median_ms: median(toronto),
+    toronto_recolour_p90_ms: p90(toronto),
+    houston_recolour_median_ms: median(houston),
+    houston_recolour_p90_ms: p90(houston),
+    houston_recolours: houston.length,
+  };
+  console.log(renderer, JSON.stringify(results[renderer]));
+}
+await server.close();
+const chromium = (await import('node:child_process')).execFileSync('/usr/bin/chromium', ['--version'], { encoding: 'utf8' }).trim();
+mkdirSync(new URL('../../build/bench/', import.meta.url), { recursive: true });
+writeFileSync(new URL('../../build/bench/map.json', import.meta.url), JSON.stringify({ runs: RUNS, chromium, ...results }, null, 2));

@@ -1,0 +1,188 @@
+// A route answer on the map and in the panel: every route of the answer drawn and
+// selectable (click a line, or the list's radio buttons by keyboard), the chosen one
+// bold over its corridor tiers, the trade-off set as a slider from shortest to
+// safest, and why the chosen route: what it avoids against the shortest route, with
+// the riskiest avoided cells outlined on the map.
+import * as L from '/vendor/leaflet/leaflet-src.esm.js';
+
+const km = (m) => `${(m / 1000).toFixed(2)} km`;
+const minutes = (s) => `${Math.round(s / 60)} min`;
+const signed = (value, unit, digits = 0) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(digits)} ${unit}`;
+const latLngs = (geometry) => geometry.coordinates.map(([lng, lat]) => [lat, lng]);
+const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/**
+ * The routes of an answer in the order people compare them: for the trade-off set,
+ * shortest to safest (the set's own order); otherwise the best route, then its
+ * alternatives. Each with a name and whether it is the answer's `best`.
+ */
+export function orderedRoutes(answer) {
+  if (answer.tradeoff) {
+    const last = answer.tradeoff.routes.length - 1;
+    return answer.tradeoff.routes.map((step, i) => {
+      const option = step.route === '/best' ? answer.best : answer.alternatives[Number(step.route.split('/')[2])];
+      const name = i === 0 ? 'Shortest' : i === last ? 'Safest' : `Step ${i}`;
+      return { option, name, step, isBest: step.route === '/best' };
+    });
+  }
+  return [answer.best, ...answer.alternatives].map((option, i) => ({
+    option, name: i === 0 ? `Best (${answer.method})` : `Alternative ${i}`, step: null, isBest: i === 0,
+  }));
+}
+
+export class RouteView {
+  /**
+   * `panes`: pane names for the corridor, the lines and the avoided cells;
+   * `ring(cell)`: a cell's boundary; `tierColour(tier)`; `className(code)`: a crime
+   * class's name; `onSelect(index)`: called when the user picks another route.
+   */
+  constructor(map, { panes, ring, tierColour, className, onSelect }) {
+    Object.assign(this, { map, panes, ring, tierColour, className, onSelect });
+    this.layer = L.layerGroup().addTo(map);
+    this.canvas = L.canvas({ pane: panes.corridor, padding: 0.3 });
+    this.routes = [];
+    this.selected = 0;
+    this.answer = null;
+  }
+
+  clear() {
+    this.layer.clearLayers();
+    this.routes = [];
+    this.answer = null;
+    for (const id of ['routes', 'why']) document.getElementById(id).hidden = true;
+    document.getElementById('metrics').hidden = true;
+    delete document.body.dataset.route;
+  }
+
+  /** Shows an answer, choosing route `selected` (default: the answer's best); `fit` moves the map to it. */
+  show(answer, { selected, fit }) {
+    this.answer = answer;
+    this.routes = orderedRoutes(answer);
+    const best = this.routes.findIndex((r) => r.isBest);
+    this.selected = selected !== undefined && selected < this.routes.length ? selected : best;
+    this.renderList();
+    this.select(this.selected, { notify: false });
+    if (fit) this.fit();
+    document.body.dataset.route = 'shown';
+  }
+
+  /** Fits the map to every route of the answer (or its corridors, without geometry). */
+  fit() {
+    const bounds = L.latLngBounds([]);
+    for (const { option } of this.routes) {
+      if (option.geometry) bounds.extend(L.latLngBounds(latLngs(option.geometry)));
+      else for (const cell of option.hexPath) bounds.extend(L.latLngBounds(this.ring(cell)));
+    }
+    if (bounds.isValid()) this.map.fitBounds(bounds, { padding: [32, 32], maxZoom: 16, animate: false });
+  }
+
+  /** Makes route `index` the chosen one: drawn bold over its corridor, its figures shown. */
+  select(index, { notify = true } = {}) {
+    this.selected = index;
+    this.draw();
+    this.renderMetrics();
+    this.renderWhy();
+    const radio = document.querySelector(`#route-list input[value="${index}"]`);
+    if (radio) radio.checked = true;
+    const slider = document.getElementById('tradeoff-slider');
+    if (this.answer.tradeoff) {
+      slider.value = String(index);
+      slider.setAttribute('aria-valuetext', this.stepText(index));
+      document.getElementById('tradeoff-step').textContent = this.stepText(index);
+    }
+    document.body.dataset.selectedRoute = String(index);
+    if (notify) this.onSelect(index);
+  }
+
+  draw() {
+    this.layer.clearLayers();
+    const chosen = this.routes[this.selected].option;
+    for (const cell of chosen.hexPathWithTiers) {
+      L.polygon(this.ring(cell.h3), {
+        renderer: this.canvas, pane: this.panes.corridor, weight: 1.5, color: '#1b1b1b', opacity: 0.7,
+        fillColor: cell.tier === null ? '#9e9e9e' : this.tierColour(cell.tier), fillOpacity: 0.85, interactive: false,
+      }).addTo(this.layer);
+    }
+    this.routes.forEach(({ option, name }, i) => {
+      if (!option.geometry || i === this.selected) return;
+      const line = latLngs(option.geometry);
+      L.polyline(line, { pane: this.panes.lines, color: '#ffffff', weight: 7, opacity: 0.9, interactive: false }).addTo(this.layer);
+      L.polyline(line, { pane: this.panes.lines, color: '#5b3a8c', weight: 4, dashArray: '8 6', className: 'alternative' })
+        .bindTooltip(`${name}: ${km(option.metrics.distanceM)}, ${minutes(option.metrics.durationS)} (click to choose)`)
+        .on('click', (event) => { L.DomEvent.stopPropagation(event); this.select(i); })
+        .addTo(this.layer);
+    });
+    if (chosen.geometry) {
+      const line = latLngs(chosen.geometry);
+      L.polyline(line, { pane: this.panes.lines, color: '#ffffff', weight: 10, opacity: 0.95, interactive: false }).addTo(this.layer);
+      L.polyline(line, { pane: this.panes.lines, color: '#0050b3', weight: 6, className: 'best-route', interactive: false }).addTo(this.layer);
+    }
+    for (const cell of chosen.explanation.avoidedCells) {
+      L.polygon(this.ring(cell.h3), {
+        pane: this.panes.avoided, color: '#c8102e', weight: 3, dashArray: '4 3', fill: false, className: 'avoided',
+      }).bindTooltip(`Avoided: safety ${cell.safetyScore.toFixed(1)}${cell.drivenBy ? `, mostly ${this.className(cell.drivenBy)}` : ''}`).addTo(this.layer);
+    }
+    const [a, b] = [this.answer.origin, this.answer.destination];
+    L.circleMarker([a.lat, a.lng], { pane: this.panes.avoided, radius: 7, color: '#fff', weight: 2, fillColor: '#0a7d32', fillOpacity: 1, className: 'route-origin' }).bindTooltip('Origin').addTo(this.layer);
+    L.circleMarker([b.lat, b.lng], { pane: this.panes.avoided, radius: 7, color: '#fff', weight: 2, fillColor: '#c8102e', fillOpacity: 1, className: 'route-destination' }).bindTooltip('Destination').addTo(this.layer);
+  }
+
+  /** "+320 m, +4 min, avoids 0.31 risk-km (12 %)" for step `index` against the shortest route. */
+  stepText(index) {
+    const { option, name } = this.routes[index];
+    const e = option.explanation;
+    if (index === 0) return `${name}: ${km(option.metrics.distanceM)}, ${minutes(option.metrics.durationS)}, exposure ${option.metrics.exposure.toFixed(2)} risk-km`;
+    const pct = e.exposureAvoidedPct === null ? '' : ` (${e.exposureAvoidedPct.toFixed(0)} %)`;
+    return `${name}: ${signed(e.extraM, 'm')}, ${signed(e.extraMinutes, 'min', 1)}, avoids ${e.exposureAvoided.toFixed(2)} risk-km${pct}`;
+  }
+
+  renderList() {
+    const section = document.getElementById('routes');
+    section.hidden = false;
+    const tradeoff = Boolean(this.answer.tradeoff);
+    document.getElementById('tradeoff').hidden = !tradeoff;
+    const slider = document.getElementById('tradeoff-slider');
+    slider.max = String(Math.max(0, this.routes.length - 1));
+    slider.disabled = this.routes.length < 2;
+    document.getElementById('route-list').innerHTML = this.routes.map(({ option, name }, i) => {
+      const m = option.metrics;
+      return `<label class="route-choice"><input type="radio" name="route" value="${i}">
+        <span><strong>${escape(name)}</strong> ${km(m.distanceM)} · ${minutes(m.durationS)} ·
+        exposure ${m.exposure.toFixed(2)} · detour ${m.detourPct.toFixed(1)} %</span></label>`;
+    }).join('');
+  }
+
+  renderMetrics() {
+    const { option } = this.routes[this.selected];
+    const m = option.metrics;
+    const answer = this.answer;
+    const section = document.getElementById('metrics');
+    section.hidden = false;
+    section.innerHTML = `<h2>Chosen route (${answer.method}, ${answer.network})</h2><table>
+      <tr><th scope="row">Distance</th><td data-testid="distance">${km(m.distanceM)}</td></tr>
+      <tr><th scope="row">Duration (${m.mode})</th><td data-testid="duration">${minutes(m.durationS)}</td></tr>
+      <tr><th scope="row">Detour</th><td data-testid="detour">${m.detourPct.toFixed(1)}%</td></tr>
+      <tr><th scope="row">Exposure</th><td data-testid="exposure">${m.exposure.toFixed(3)} risk-km</td></tr>
+      <tr><th scope="row">Worst safety</th><td data-testid="worst">${m.worstSafety?.toFixed(1) ?? 'N/A'}</td></tr>
+      <tr><th scope="row">Mean safety</th><td data-testid="mean">${m.meanSafety?.toFixed(1) ?? 'N/A'}</td></tr>
+      <tr><th scope="row">Cells</th><td data-testid="cells">${m.cellCount}</td></tr>
+      <tr><th scope="row">Routes in answer</th><td data-testid="routes">${this.routes.length}</td></tr>
+      ${answer.departAt ? `<tr><th scope="row">Scored at</th><td data-testid="bands">${answer.departAt.bands.map((b) => b.timeWindow).join(' → ')}</td></tr>` : ''}</table>`;
+  }
+
+  renderWhy() {
+    const e = this.routes[this.selected].option.explanation;
+    const section = document.getElementById('why');
+    section.hidden = false;
+    const shortest = `the shortest route (${km(e.shortest.distanceM)}, exposure ${e.shortest.exposure.toFixed(2)} risk-km)`;
+    const summary = e.exposureAvoided > 0
+      ? `Against ${shortest}, this route avoids <strong data-testid="exposure-avoided">${e.exposureAvoided.toFixed(2)} risk-km
+         (${e.exposureAvoidedPct?.toFixed(1) ?? '–'} %)</strong> for <strong data-testid="extra">${signed(e.extraM, 'm')},
+         ${signed(e.extraMinutes, 'min', 1)}</strong>${e.metresPerExposureAvoided === null ? '' : `: ${e.metresPerExposureAvoided.toFixed(0)} m per risk-km avoided`}.`
+      : `This is ${shortest} or as exposed as it: <span data-testid="exposure-avoided">nothing avoided</span>.`;
+    const cells = e.avoidedCells.map((c) => `<li class="avoided-cell" data-cell="${c.h3}">Safety ${c.safetyScore.toFixed(1)}${
+      c.drivenBy ? `, mostly ${escape(this.className(c.drivenBy))} (${(100 * c.drivenByShare).toFixed(0)} % of its harm)` : ''}</li>`).join('');
+    section.innerHTML = `<h2>Why this route</h2><p>${summary}</p>
+      ${cells ? `<p>Riskiest cells the shortest route crosses and this one avoids (outlined in red on the map):</p><ol>${cells}</ol>` : ''}`;
+  }
+}
