@@ -251,6 +251,7 @@ async function reach({ fit = true } = {}) {
   try {
     const answer = await source().reach(body);
     reachView.show(answer, { fit });
+    setStatus(`${cities[$('city').value].name}: ${answer.cellCount} cells within ${answer.minutes} min ${answer.mode}, ${when()}.`);
     timings.reaches.push({ city: $('city').value, source: source().name, minutes: body.minutes, ms: performance.now() - started });
     saveState();
   } catch (err) { reachView.clear(); fail(err); }
@@ -304,6 +305,7 @@ async function loadCity(code, { view } = {}) {
   reachView.clear();
   routeEnds = [];
   reachFrom = null;
+  $('breakdown').hidden = true;
   const { west, south, east, north } = city.bounds;
   if (view) map.setView([view.lat, view.lng], view.zoom);
   else map.fitBounds([[south, west], [north, east]]);

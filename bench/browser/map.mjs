@@ -23,13 +23,14 @@ async function recolour(page, city, count) {
     await page.waitForFunction((n) => window.hexriskTimings.recolours.length > n, done);
   }
   const timings = await page.evaluate(() => window.hexriskTimings);
-  return timings.recolours.filter((r) => r.city === city && !r.created).map((r) => r.ms);
+  return timings.recolours.filter((r) => r.city === city && !r.created);
 }
 
 const server = await startDemoServer({ port: 0 });
 const results = {};
-for (const renderer of ['canvas', 'svg']) {
+for (const renderer of ['hex-canvas', 'canvas', 'svg']) {
   const first = [];
+  const steps = [];
   const houston = [];
   const toronto = [];
   for (let run = 0; run < RUNS; run += 1) {
@@ -38,6 +39,9 @@ for (const renderer of ['canvas', 'svg']) {
     await page.goto(`${server.url}/?clock=2022-01-03&sw=0&renderer=${renderer}`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
     first.push(await page.evaluate(() => window.hexriskTimings.firstGridMs));
+    // The first grid's steps (performance marks of app.js), as times since navigation.
+    steps.push(await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
+      .filter((m) => m.name.startsWith('hexrisk:')).map((m) => [m.name.slice(8).replace('city_ca_tor-', ''), m.startTime]))));
     toronto.push(...await recolour(page, 'city_ca_tor', 4));
     await page.selectOption('#city', 'city_us_hou');
     await page.waitForFunction(() => document.body.dataset.hexes === '3337', null, { timeout: 60_000 });
@@ -45,13 +49,16 @@ for (const renderer of ['canvas', 'svg']) {
     if (session.consoleErrors.length) throw new Error(session.consoleErrors.join('\n'));
     await session.browser.close();
   }
+  const ms = (list, part = 'ms') => list.map((r) => r[part]);
   results[renderer] = {
     first_grid_ms: first,
     first_grid_median_ms: median(first),
-    toronto_recolour_median_ms: median(toronto),
-    toronto_recolour_p90_ms: p90(toronto),
-    houston_recolour_median_ms: median(houston),
-    houston_recolour_p90_ms: p90(houston),
+    first_grid_steps_median_ms: Object.fromEntries(Object.keys(steps[0]).map((k) => [k, median(steps.map((s) => s[k]))])),
+    toronto_recolour_median_ms: median(ms(toronto)),
+    toronto_recolour_p90_ms: p90(ms(toronto)),
+    houston_recolour_median_ms: median(ms(houston)),
+    houston_recolour_p90_ms: p90(ms(houston)),
+    houston_recolour_parts_median_ms: { scores: median(ms(houston, 'scoresMs')), styles: median(ms(houston, 'styleMs')), frame: median(ms(houston, 'frameMs')) },
     houston_recolours: houston.length,
   };
   console.log(renderer, JSON.stringify(results[renderer]));
