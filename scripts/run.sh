@@ -24,7 +24,8 @@ cat <<MSG
   hexrisk is starting:
     prediction API  http://127.0.0.1:${PORT}/v1   (health: /v1/health)
     router API      http://127.0.0.1:${PORT}/     (health: /health)
-    map app         http://127.0.0.1:${DEMO_PORT}/  (offline; with the online switch:
+    map app         http://127.0.0.1:${DEMO_PORT}/  (the engine in the page; installable, and works with
+                    no network once opened; with the online switch to the APIs:
                     http://127.0.0.1:${DEMO_PORT}/?api=http://127.0.0.1:${PORT}&key=${live_key}&clock=${clock})
   Demo keys (new on every start; the store keeps only their digests):
     sandbox  ${sandbox_key}

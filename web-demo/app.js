@@ -72,6 +72,7 @@ const routes = new RouteView(map, {
   onSelect: () => saveState(),
 });
 const reachView = new ReachView(map, { pane: 'reach', ring });
+const centre = () => { const c = map.getCenter(); return { lat: c.lat, lng: c.lng }; };
 let routeEnds = [];
 let reachFrom = null;
 
@@ -142,10 +143,10 @@ let restoring = true;
 function saveState() {
   if (restoring) return;
   const all = activeCodes().length === document.querySelectorAll('input[name=class]').length;
-  const centre = map.getCenter();
+  const middle = map.getCenter();
   const state = {
     city: $('city').value,
-    view: { lat: centre.lat, lng: centre.lng, zoom: map.getZoom() },
+    view: { lat: middle.lat, lng: middle.lng, zoom: map.getZoom() },
     intent: $('intent').value,
     classes: all ? undefined : activeCodes(),
     week: $('week').value,
@@ -317,8 +318,8 @@ async function loadCity(code, { view } = {}) {
 }
 
 // ---- events -----------------------------------------------------------------------------------
-map.on('click', (event) => {
-  const point = { lat: event.latlng.lat, lng: event.latlng.lng };
+/** What a click does at `point`, by the chosen mode: a breakdown, a route end, or the reach. */
+function actAt(point) {
   const mode = clickMode();
   if (mode === 'inspect') {
     const cell = cellAt(point.lat, point.lng);
@@ -330,6 +331,14 @@ map.on('click', (event) => {
     reachFrom = point;
     reach({ fit: false }).catch(fail);
   }
+}
+
+map.on('click', (event) => actAt({ lat: event.latlng.lat, lng: event.latlng.lng }));
+// Keyboard users pan with the arrows and press Enter: a click at the crosshair.
+map.getContainer().addEventListener('keydown', (event) => {
+  if (event.key !== 'Enter' || event.target !== map.getContainer()) return;
+  event.preventDefault();
+  actAt(centre());
 });
 
 function setRouteEnd(point, which) {
@@ -344,7 +353,6 @@ function setRouteEnd(point, which) {
   }
 }
 
-const centre = () => { const c = map.getCenter(); return { lat: c.lat, lng: c.lng }; };
 $('origin-here').addEventListener('click', () => setRouteEnd(centre(), 0));
 $('destination-here').addEventListener('click', () => {
   if (routeEnds.length === 0) { setStatus('Set the origin first.', true); return; }

@@ -363,6 +363,13 @@ test('every control is reachable by keyboard, and route ends can be set without 
   await page.waitForSelector('#metrics:not([hidden])');
   const answer = await page.evaluate(() => window.hexrisk.answer());
   assert.ok(answer.destination.lng < answer.origin.lng, 'the destination is west of the origin, where the keys panned');
+  // Enter on the map acts at the crosshair: here, the breakdown of the cell under it.
+  await page.check('input[name=click-mode][value=inspect]');
+  await page.focus('#map');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#breakdown:not([hidden])');
+  const under = await page.evaluate(() => { const c = window.hexrisk.map.getCenter(); return window.hexrisk.cellAt(c.lat, c.lng); });
+  assert.equal(await page.textContent('#breakdown h2'), `Cell ${under}`);
 });
 
 test('timings, no console errors and no request left the machine', async () => {

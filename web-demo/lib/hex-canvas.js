@@ -6,7 +6,7 @@
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
 
 /** Extra canvas around the view, as a share of its size, so short pans show no edge. */
-const PADDING = 0.3;
+const PADDING = 0.1;
 /** Pixels between neighbouring cells. */
 const GAP_PX = 0.8;
 
