@@ -252,6 +252,8 @@ function mapApp() {
       renderers.map((r) => [names[r], ms(run[r].first_grid_median_ms, 0), run[r].first_grid_ms.map((x) => ms(x, 0)).join(', '),
         ms(run[r].toronto_recolour_median_ms, 1), `${ms(run[r].houston_recolour_median_ms, 1)} (${ms(run[r].houston_recolour_p90_ms, 1)})`])),
     '',
+    ...(run.repeat_visit ? [`A second visit of the installed app (service worker and kept model file; hex canvas): first grid `
+      + `${ms(run.repeat_visit.first_grid_median_ms, 0)} ms median (${run.repeat_visit.first_grid_ms.map((x) => ms(x, 0)).join(', ')}).`, ''] : []),
     `The hex canvas's first grid, medians since navigation: app module running ${ms(steps['app-start'], 0)}, engine ready `
       + `${ms(steps['engine-ready'], 0)}, Toronto's model fetched ${ms(steps.fetched, 0)} and decoded ${ms(steps.decoded, 0)}, `
       + `scored ${ms(steps['first-scores'], 0)}, styled ${ms(steps['first-styled'], 0)}. Its Houston recolour: scores `
