@@ -1,9 +1,12 @@
 // The map app's speed in headless Chromium, measured in the page (performance.now()
 // from navigation start): the first coloured Toronto grid after navigation with an
 // empty browser cache, and recolours of Houston's 3,337 cells and Toronto's 815 (new
-// scores from the wasm engine, the styles, and the frame that draws them), for the
-// canvas renderer the app uses and the SVG one it replaced. Each run is a fresh
-// browser context. Writes build/bench/map.json for bench/report.mjs.
+// scores from the wasm engine, the styles, and the frame that shows them), for the
+// app's hex canvas (web-demo/lib/hex-canvas.js) beside Leaflet's canvas and SVG
+// renderers; then a second visit of the installed app. Each run is a fresh browser
+// context. Requests to other hosts fail (openPage's dead proxy) without the delay
+// Playwright's interception adds to each request. Writes build/bench/map.json for
+// bench/report.mjs.
 //
 //   node bench/browser/map.mjs            (part of `make bench` and `make bench-map`)
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,7 +37,7 @@ for (const renderer of ['hex-canvas', 'canvas', 'svg']) {
   const houston = [];
   const toronto = [];
   for (let run = 0; run < RUNS; run += 1) {
-    const session = await openPage();
+    const session = await openPage({ intercept: false });
     const { page } = session;
     await page.goto(`${server.url}/?clock=2022-01-03&sw=0&renderer=${renderer}`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
@@ -67,7 +70,7 @@ for (const renderer of ['hex-canvas', 'canvas', 'svg']) {
 // engine and the kept model file, and Chromium has the wasm compiled in its code cache.
 const repeat = [];
 for (let run = 0; run < RUNS; run += 1) {
-  const session = await openPage({ persistent: true });
+  const session = await openPage({ persistent: true, intercept: false });
   const { page } = session;
   await page.goto(`${server.url}/?clock=2022-01-03`);
   await page.waitForSelector('body[data-offline-ready="true"]', { timeout: 60_000 });
