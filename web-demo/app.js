@@ -12,7 +12,7 @@ import * as L from '/vendor/leaflet/leaflet-src.esm.js';
 import init, { HexRisk, cellAt, cellBoundary, cellCentre, colorIndex, crimeClasses, palette, version } from '/pkg/dist/web/hexrisk_engine.js';
 import { offlineEngine, onlineEngine } from './lib/engines.js';
 import { GridLayer, RENDERERS, nextFrame } from './lib/grid-layer.js';
-import { fetchArtifactKept, fetchJsonKept, registerServiceWorker } from './lib/offline.js';
+import { fetchArtifact, fetchManifest, registerServiceWorker } from './lib/offline.js';
 import { ReachView } from './lib/reach.js';
 import { RouteView } from './lib/routes.js';
 import { readState, writeState } from './lib/url-state.js';
@@ -75,6 +75,8 @@ const reachView = new ReachView(map, { pane: 'reach', ring });
 const centre = () => { const c = map.getCenter(); return { lat: c.lat, lng: c.lng }; };
 let routeEnds = [];
 let reachFrom = null;
+/** The model files opened, for the service worker to keep. */
+const artifactUrls = [];
 
 function setStatus(text, isError = false) {
   $('status').textContent = text;
@@ -283,9 +285,10 @@ async function loadCity(code, { view } = {}) {
     if (first?.entry.code === code) {
       ({ entry, bytes } = first);
     } else {
-      entry = (await fetchJsonKept('/artifacts/manifest.json')).cities.find((c) => c.code === code);
-      bytes = await fetchArtifactKept(`/artifacts/${entry.file}`);
+      entry = (await fetchManifest()).cities.find((c) => c.code === code);
+      bytes = await fetchArtifact(`/artifacts/${entry.file}`);
     }
+    artifactUrls.push(`/artifacts/${entry.file}`);
     window.hexriskFirstCity = null;
     performance.mark(`hexrisk:${code}-fetched`);
     cities[code] = engine.addCity(bytes, entry.version);
@@ -425,6 +428,6 @@ restoring = false;
 saveState();
 document.body.dataset.ready = 'true';
 // The service worker comes after the first map: it is for the next visit.
-registerServiceWorker(params.get('sw') !== '0')
+registerServiceWorker(params.get('sw') !== '0', () => ['/artifacts/manifest.json', ...artifactUrls])
   .then((active) => { document.body.dataset.offlineReady = String(active); })
   .catch((err) => { document.body.dataset.offlineReady = 'false'; console.warn('service worker', err); });

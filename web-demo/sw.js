@@ -2,8 +2,9 @@
 // - The shell (page, scripts, styles, Leaflet, the wasm engine) is kept at install
 //   and answered network first, so a reachable server's newer build wins and the
 //   kept copy serves offline.
-// - /artifacts/ is answered from the cache the page fills (lib/offline.js): model
-//   files are named by content, so a kept copy never goes stale.
+// - /artifacts/: model files are named by content, so a kept copy never goes stale:
+//   answered from the cache first, and kept when fetched; the manifest that names
+//   them is answered network first, and kept.
 // - Other origins (the HTTP APIs of online mode) are not touched.
 const SHELL_CACHE = 'hexrisk-shell-v1';
 const ARTIFACT_CACHE = 'hexrisk-artifacts-v1';
@@ -36,16 +37,32 @@ async function networkFirst(request) {
 }
 
 async function keptFirst(request) {
-  const kept = await (await caches.open(ARTIFACT_CACHE)).match(request, { ignoreSearch: true });
-  return kept ?? fetch(request);
+  const cache = await caches.open(ARTIFACT_CACHE);
+  const kept = await cache.match(request);
+  if (kept) return kept;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
+}
+
+async function networkFirstKept(request) {
+  const cache = await caches.open(ARTIFACT_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  } catch (err) {
+    const kept = await cache.match(request);
+    if (kept) return kept;
+    throw err;
+  }
 }
 
 self.addEventListener('fetch', (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== 'GET' || url.origin !== self.location.origin) return;
   if (url.pathname.startsWith('/artifacts/')) {
-    // The manifest is fetched network first by the page itself (lib/offline.js).
-    event.respondWith(url.pathname.endsWith('.json') ? fetch(event.request).catch(() => keptFirst(event.request)) : keptFirst(event.request));
+    event.respondWith(url.pathname.endsWith('.json') ? networkFirstKept(event.request) : keptFirst(event.request));
   } else {
     event.respondWith(networkFirst(event.request));
   }
