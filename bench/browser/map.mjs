@@ -18,6 +18,29 @@ const INTENTS = ['night', 'driving', 'walking', 'overall'];
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
 const p90 = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)]; };
 
+/**
+ * Milliseconds from a zoom change (no animation) to the rendered frame, zooming in and
+ * out `count` times each around the view: every renderer redraws or re-projects then.
+ */
+function zooms(page, count) {
+  return page.evaluate(async (n) => {
+    const { map } = window.hexrisk;
+    const rendered = () => new Promise((resolve) => requestAnimationFrame(() => {
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => resolve();
+      channel.port2.postMessage(null);
+    }));
+    const times = [];
+    for (let i = 0; i < 2 * n; i += 1) {
+      const started = performance.now();
+      map.setZoom(map.getZoom() + (i % 2 === 0 ? 1 : -1), { animate: false });
+      await rendered();
+      times.push(performance.now() - started);
+    }
+    return times;
+  }, count);
+}
+
 /** Changes the intent through the page's control until `count` recolours of `city` are timed. */
 async function recolour(page, city, count) {
   for (let i = 0; i < count; i += 1) {
@@ -35,6 +58,8 @@ for (const renderer of ['hex-canvas', 'canvas', 'svg']) {
   const first = [];
   const steps = [];
   const houston = [];
+  const houstonCreated = [];
+  const houstonZooms = [];
   const toronto = [];
   for (let run = 0; run < RUNS; run += 1) {
     const session = await openPage({ intercept: false });
@@ -49,6 +74,9 @@ for (const renderer of ['hex-canvas', 'canvas', 'svg']) {
     await page.selectOption('#city', 'city_us_hou');
     await page.waitForFunction(() => document.body.dataset.hexes === '3337', null, { timeout: 60_000 });
     houston.push(...await recolour(page, 'city_us_hou', 8));
+    houstonCreated.push(...(await page.evaluate(() => window.hexriskTimings.recolours))
+      .filter((r) => r.city === 'city_us_hou' && r.created).map((r) => r.ms));
+    houstonZooms.push(...await zooms(page, 3));
     if (session.consoleErrors.length) throw new Error(session.consoleErrors.join('\n'));
     await session.browser.close();
   }
@@ -63,6 +91,9 @@ for (const renderer of ['hex-canvas', 'canvas', 'svg']) {
     houston_recolour_p90_ms: p90(ms(houston)),
     houston_recolour_parts_median_ms: { scores: median(ms(houston, 'scoresMs')), styles: median(ms(houston, 'styleMs')), frame: median(ms(houston, 'frameMs')) },
     houston_recolours: houston.length,
+    houston_grid_created_median_ms: median(houstonCreated),
+    houston_zoom_median_ms: median(houstonZooms),
+    houston_zoom_p90_ms: p90(houstonZooms),
   };
   console.log(renderer, JSON.stringify(results[renderer]));
 }
