@@ -94,7 +94,8 @@ impl RouteIndex {
                     .way_points(way, self.way_nodes[way])
                     .map(MicroDegrees::to_lat_lng),
             );
-            slice_polyline(&points, piece.from_m, piece.to_m, &mut slice);
+            let lengths = self.way_segment_m(graph, way);
+            slice_polyline(&points, lengths, piece.from_m, piece.to_m, &mut slice);
             for &point in &slice {
                 if out.last() != Some(&point) {
                     out.push(point);
@@ -106,8 +107,14 @@ impl RouteIndex {
 }
 
 /// The part of a polyline between two distances from its start, in travel order,
-/// into `out` (cleared first).
-fn slice_polyline(points: &[LatLng], from_m: f64, to_m: f64, out: &mut Vec<LatLng>) {
+/// into `out` (cleared first); `lengths` are its segments' metres.
+fn slice_polyline(
+    points: &[LatLng],
+    lengths: &[f64],
+    from_m: f64,
+    to_m: f64,
+    out: &mut Vec<LatLng>,
+) {
     let (lo, hi) = if from_m <= to_m {
         (from_m, to_m)
     } else {
@@ -122,13 +129,12 @@ fn slice_polyline(points: &[LatLng], from_m: f64, to_m: f64, out: &mut Vec<LatLn
         )
         .unwrap_or(p)
     };
-    for pair in points.windows(2) {
-        // Nothing past `hi` is taken, so its lengths are not needed.
+    for (pair, &length) in points.windows(2).zip(lengths) {
+        // Nothing past `hi` is taken.
         if walked > hi {
             break;
         }
         let (p, q) = (pair[0], pair[1]);
-        let length = p.distance_m(q);
         let (start, end) = (walked, walked + length);
         if end >= lo && start <= hi {
             let at = |m: f64| {
