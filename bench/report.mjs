@@ -133,7 +133,7 @@ function routing() {
         : '') +
       `A* ${ratio(native.petgraph_dijkstra.median_ms, native.astar_search.median_ms)} faster than ` +
       `the reference Dijkstra; wasm ${ratio(wasm.route_request.median_ms, native.route_request.median_ms)} native. ` +
-      `Index build (R-tree, landmarks${native.hierarchy_arcs ? ', hierarchy' : ''}) ${ms(native.index_build_ms, 0)} ms natively, ${ms(wasm.first_route_ms, 0)} ms ` +
+      `Index build (R-tree, segment lengths, landmarks${native.hierarchy_arcs ? ', hierarchy' : ''}) ${ms(native.index_build_ms, 0)} ms natively, ${ms(wasm.first_route_ms, 0)} ms ` +
       `in wasm with the first route; artifact load in wasm ${ms(wasm.load_ms, 0)} ms.` +
       (native.tradeoff_request
         ? ` A trade-off set holds ${native.tradeoff_mean_routes.toFixed(1)} routes on average, thinned from ` +
