@@ -110,7 +110,7 @@ pub fn reach_query(
     let model = locate(atlas, origin, "origin")?;
     let scoring = query.scoring.resolve(model, now_utc_seconds)?;
     let travel = mode(query.mode.as_ref(), scoring.params.intent)?;
-    let scores = CityScores::compute(model, scoring.week, &scoring.params);
+    let scores = CityScores::kept(model, scoring.week, &scoring.params);
     let request = ReachRequest {
         origin,
         minutes: query.minutes,

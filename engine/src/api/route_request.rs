@@ -4,6 +4,7 @@
 
 use alloc::format;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use h3o::{CellIndex, LatLng};
@@ -244,17 +245,14 @@ pub fn route(
     };
     let mut scored_with = ScoredWith::new(model, &scoring);
     let (scores, depart_at) = match &query.depart_at {
-        None => (
-            CityScores::compute(model, scoring.week, &scoring.params),
-            None,
-        ),
+        None => (CityScores::kept(model, scoring.week, &scoring.params), None),
         Some(time) => {
             let (scores, answer) = scores_departing(model, query, &scoring, time, &request)?;
             scored_with.week_of.clone_from(&answer.bands[0].week_of);
             scored_with
                 .time_window
                 .clone_from(&answer.bands[0].time_window);
-            (scores, Some(answer))
+            (Arc::new(scores), Some(answer))
         }
     };
     let answer = plan::route(model, &scores, &request).map_err(route_error)?;
@@ -416,7 +414,7 @@ pub fn evaluate(
         })?;
     let scoring = query.scoring.resolve(model, now_utc_seconds)?;
     let mode = mode(query.mode.as_ref(), scoring.params.intent)?;
-    let scores = CityScores::compute(model, scoring.week, &scoring.params);
+    let scores = CityScores::kept(model, scoring.week, &scoring.params);
     let mut evaluation = corridor::evaluate_line(model, &scores, &points, mode);
     let shortest = plan::shortest_route(model, &scores, points[0], points[points.len() - 1], mode);
     evaluation.metrics.detour_pct = shortest
@@ -474,7 +472,7 @@ pub fn evaluate_hex_path(
         })?;
     let scoring = query.scoring.resolve(model, now_utc_seconds)?;
     let mode = mode(query.mode.as_ref(), scoring.params.intent)?;
-    let scores = CityScores::compute(model, scoring.week, &scoring.params);
+    let scores = CityScores::kept(model, scoring.week, &scoring.params);
     let evaluation =
         corridor::evaluate_hex_path(model, &scores, &cells, mode).map_err(path_error)?;
     let ends = (LatLng::from(cells[0]), LatLng::from(cells[cells.len() - 1]));

@@ -1,8 +1,9 @@
 //! A loaded city model: grid lookups, the forecast calendar, per cell-week
-//! forecasts decoded from an artifact, and the city's routable networks; an
-//! [`Atlas`] holds the cities an engine serves.
+//! forecasts decoded from an artifact, the city's routable networks and values
+//! kept between requests; an [`Atlas`] holds the cities an engine serves.
 
 mod atlas;
+mod kept;
 mod networks;
 
 use alloc::borrow::ToOwned;
@@ -12,6 +13,8 @@ use chrono::{Datelike, NaiveDate, NaiveDateTime};
 use h3o::CellIndex;
 
 pub use atlas::{Atlas, LocateError};
+pub use kept::KEPT_VALUES;
+use kept::Kept;
 pub use networks::Network;
 use networks::Networks;
 
@@ -105,6 +108,7 @@ pub fn week_start(date: NaiveDate) -> NaiveDate {
 pub struct CityModel {
     artifact: CityArtifact,
     networks: Networks,
+    kept: Kept,
 }
 
 impl CityModel {
@@ -131,7 +135,27 @@ impl CityModel {
         Self {
             artifact,
             networks: Networks::new(),
+            kept: Kept::default(),
         }
+    }
+
+    /// The value kept on this city under `key`, or `compute`'s, kept from now on (the
+    /// [`KEPT_VALUES`] most recently used are kept). A value is found only by a key of
+    /// the same type that compares equal, so `key` must name every input of
+    /// `compute` exactly. Shared by every request that holds the city, in the Worker's
+    /// isolate and the npm package alike.
+    pub(crate) fn kept<K, V>(&self, key: K, compute: impl FnOnce() -> V) -> alloc::sync::Arc<V>
+    where
+        K: core::any::Any + Send + Sync + Eq,
+        V: core::any::Any + Send + Sync,
+    {
+        self.kept.get_or_insert(key, compute)
+    }
+
+    /// How many values [`Self::kept`] holds (for tests and diagnostics).
+    #[must_use]
+    pub fn kept_count(&self) -> usize {
+        self.kept.len()
     }
 
     /// The city's own network (roads, or a hex lattice where it has no road data),

@@ -2,7 +2,7 @@
 
 use alloc::vec::Vec;
 
-use h3o::{CellIndex, LatLng, Resolution};
+use h3o::{Boundary, CellIndex, LatLng, Resolution};
 
 use super::distance_m;
 
@@ -27,8 +27,11 @@ pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellInde
     }
     // Each point's cell once: a segment starts in the cell the previous one ended in,
     // and a point well inside that cell needs no H3 lookup.
-    let mut end_cell: Option<Interior> =
-        points.first().map(|p| Interior::new(p.to_cell(resolution)));
+    let mut boundaries = Boundaries::default();
+    let mut end_cell: Option<Interior> = points.first().map(|p| {
+        let cell = p.to_cell(resolution);
+        Interior::with_boundary(cell, &boundaries.of(cell))
+    });
     for pair in points.windows(2) {
         let (from, to) = (pair[0], pair[1]);
         let length = distance_m(from, to);
@@ -44,7 +47,7 @@ pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellInde
         end_cell = Some(if end == start {
             previous
         } else {
-            Interior::new(end)
+            Interior::with_boundary(end, &boundaries.of(end))
         });
         if start == end {
             push(start, length, &mut out);
@@ -59,7 +62,7 @@ pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellInde
             if cell == end {
                 break;
             }
-            let exit = frame.exit_parameter(cell).clamp(t, 1.0);
+            let exit = frame.exit_parameter(&boundaries.of(cell)).clamp(t, 1.0);
             // The first point past the boundary decides the next cell; widen the probe
             // if rounding leaves it in the same cell.
             let mut probe_m = 0.01;
@@ -89,11 +92,35 @@ pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellInde
     out
 }
 
-/// A cell's corners in the plane with longitude scaled by `scale`, and `1` when they
-/// run anticlockwise (`-1` otherwise).
-fn plane_corners(cell: CellIndex, scale: f64) -> (Vec<[f64; 2]>, f64) {
-    let corners: Vec<[f64; 2]> = cell
-        .boundary()
+/// Cell boundaries a line has met, most recent last, at most [`BOUNDARIES_KEPT`]:
+/// H3 computes a boundary with trigonometry, and tracing asked for each cell's at
+/// least twice (entering it and leaving it), more along a street that follows a
+/// cell edge back and forth.
+#[derive(Default)]
+struct Boundaries(Vec<(CellIndex, Boundary)>);
+
+/// Boundaries a line keeps: a few, so a lookup stays a short scan.
+const BOUNDARIES_KEPT: usize = 8;
+
+impl Boundaries {
+    /// `cell.boundary()`, from the kept ones when met before.
+    fn of(&mut self, cell: CellIndex) -> Boundary {
+        if let Some((_, boundary)) = self.0.iter().rev().find(|(c, _)| *c == cell) {
+            return *boundary;
+        }
+        let boundary = cell.boundary();
+        if self.0.len() == BOUNDARIES_KEPT {
+            self.0.remove(0);
+        }
+        self.0.push((cell, boundary));
+        boundary
+    }
+}
+
+/// A cell's corners (`boundary`) in the plane with longitude scaled by `scale`, and
+/// `1` when they run anticlockwise (`-1` otherwise).
+fn plane_corners(boundary: &Boundary, scale: f64) -> (Vec<[f64; 2]>, f64) {
+    let corners: Vec<[f64; 2]> = boundary
         .iter()
         .map(|v| [v.lng() * scale, v.lat()])
         .collect();
@@ -122,9 +149,15 @@ pub(super) struct Interior {
 }
 
 impl Interior {
+    #[cfg(test)]
     pub(super) fn new(cell: CellIndex) -> Self {
+        Self::with_boundary(cell, &cell.boundary())
+    }
+
+    /// The cell with its `boundary` (`cell.boundary()`, perhaps kept from before).
+    fn with_boundary(cell: CellIndex, boundary: &Boundary) -> Self {
         let scale = libm::cos(LatLng::from(cell).lat().to_radians());
-        let (corners, orientation) = plane_corners(cell, scale);
+        let (corners, orientation) = plane_corners(boundary, scale);
         let n = corners.len();
         let edges = (0..n)
             .filter_map(|i| {
@@ -179,9 +212,10 @@ impl SegmentFrame {
         .ok()
     }
 
-    /// The parameter at which the segment leaves a convex cell (Cyrus-Beck clipping).
-    fn exit_parameter(&self, cell: CellIndex) -> f64 {
-        let (corners, orientation) = plane_corners(cell, self.scale);
+    /// The parameter at which the segment leaves a convex cell, given by its
+    /// `boundary` (Cyrus-Beck clipping).
+    fn exit_parameter(&self, boundary: &Boundary) -> f64 {
+        let (corners, orientation) = plane_corners(boundary, self.scale);
         let n = corners.len();
         let mut exit = f64::INFINITY;
         for i in 0..n {

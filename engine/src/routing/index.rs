@@ -30,6 +30,11 @@ pub struct RouteIndex {
     pub(super) way_nodes: Vec<[u32; 2]>,
     pub(super) frame: LocalFrame,
     pub(super) segments: RTree<Segment>,
+    /// Great-circle metres of every way segment, way by way (way `w`'s start at
+    /// `way_points_start[w] + w`): a route's geometry and snapping measure along its
+    /// ways on every request, with trigonometry, and these are those very numbers
+    /// (Toronto: 126,855 segments, 1 MB).
+    segment_m: Vec<f64>,
     pub(super) landmarks: Landmarks,
     /// For road networks only: a hex lattice is a triangulated plane without small
     /// separators, whose hierarchy costs far more memory than it saves time.
@@ -53,6 +58,7 @@ impl RouteIndex {
         let way_nodes = graph.way_ends();
         let frame = LocalFrame::new(graph);
         let mut segments = Vec::new();
+        let mut segment_m = Vec::with_capacity(graph.way_points.len() + graph.way_count());
         // One buffer for every way's polyline: a city has tens of thousands of ways.
         let mut points = Vec::new();
         for (way, &ends) in way_nodes.iter().enumerate() {
@@ -62,6 +68,7 @@ impl RouteIndex {
                 let a = frame.project(pair[0].lat(), pair[0].lng());
                 let b = frame.project(pair[1].lat(), pair[1].lng());
                 segments.push(GeomWithData::new(Line::new(a, b), (way as u32, i as u32)));
+                segment_m.push(pair[0].distance_m(pair[1]));
             }
         }
         let landmarks = Landmarks::new(graph, &edge_source);
@@ -72,6 +79,7 @@ impl RouteIndex {
             way_nodes,
             frame,
             segments: RTree::bulk_load(segments),
+            segment_m,
             landmarks,
             hierarchy,
         }
@@ -87,6 +95,14 @@ impl RouteIndex {
     #[must_use]
     pub fn hierarchy(&self) -> Option<&Hierarchy> {
         self.hierarchy.as_ref()
+    }
+
+    /// The metres of a way's segments, start to end: each pair of its points'
+    /// great-circle distance, computed once when the index was built.
+    pub(super) fn way_segment_m(&self, graph: &RoadGraph, way: usize) -> &[f64] {
+        let start = graph.way_points_start[way] as usize + way;
+        let end = graph.way_points_start[way + 1] as usize + way + 1;
+        &self.segment_m[start..end]
     }
 
     /// The start and end nodes of a way.
@@ -130,12 +146,10 @@ impl RouteIndex {
         if distance > MAX_SNAP_DISTANCE_M {
             return Err(distance);
         }
-        let before: f64 = points[..=segment as usize]
-            .windows(2)
-            .map(|w| w[0].distance_m(w[1]))
-            .sum();
+        let lengths = self.way_segment_m(graph, way as usize);
+        let before: f64 = lengths[..segment as usize].iter().sum();
         let length = f64::from(graph.way_length_m[way as usize]);
-        let offset = (before + along * p.distance_m(q)).clamp(0.0, length);
+        let offset = (before + along * lengths[segment as usize]).clamp(0.0, length);
         Ok(Snap {
             way,
             offset_m: offset,

@@ -6,6 +6,7 @@ use h3o::LatLng;
 
 use super::cost::CostModel;
 use super::index::RouteIndex;
+use crate::grid::MicroDegrees;
 use crate::roads::RoadGraph;
 
 /// Part of a way travelled by a route, between two offsets (metres from the way's
@@ -83,9 +84,19 @@ impl RouteIndex {
     #[must_use]
     pub fn geometry(&self, graph: &RoadGraph, path: &Path) -> Vec<LatLng> {
         let mut out: Vec<LatLng> = Vec::new();
+        // One pair of buffers for every piece: a route has a hundred pieces or more.
+        let (mut points, mut slice) = (Vec::new(), Vec::new());
         for piece in &path.pieces {
-            let points = graph.way_polyline(piece.way as usize, self.way_nodes[piece.way as usize]);
-            for point in slice_polyline(&points, piece.from_m, piece.to_m) {
+            let way = piece.way as usize;
+            points.clear();
+            points.extend(
+                graph
+                    .way_points(way, self.way_nodes[way])
+                    .map(MicroDegrees::to_lat_lng),
+            );
+            let lengths = self.way_segment_m(graph, way);
+            slice_polyline(&points, lengths, piece.from_m, piece.to_m, &mut slice);
+            for &point in &slice {
                 if out.last() != Some(&point) {
                     out.push(point);
                 }
@@ -95,14 +106,21 @@ impl RouteIndex {
     }
 }
 
-/// The part of a polyline between two distances from its start, in travel order.
-fn slice_polyline(points: &[LatLng], from_m: f64, to_m: f64) -> Vec<LatLng> {
+/// The part of a polyline between two distances from its start, in travel order,
+/// into `out` (cleared first); `lengths` are its segments' metres.
+fn slice_polyline(
+    points: &[LatLng],
+    lengths: &[f64],
+    from_m: f64,
+    to_m: f64,
+    out: &mut Vec<LatLng>,
+) {
     let (lo, hi) = if from_m <= to_m {
         (from_m, to_m)
     } else {
         (to_m, from_m)
     };
-    let mut out = Vec::new();
+    out.clear();
     let mut walked = 0.0;
     let interpolate = |p: LatLng, q: LatLng, t: f64| {
         LatLng::new(
@@ -111,9 +129,12 @@ fn slice_polyline(points: &[LatLng], from_m: f64, to_m: f64) -> Vec<LatLng> {
         )
         .unwrap_or(p)
     };
-    for pair in points.windows(2) {
+    for (pair, &length) in points.windows(2).zip(lengths) {
+        // Nothing past `hi` is taken.
+        if walked > hi {
+            break;
+        }
         let (p, q) = (pair[0], pair[1]);
-        let length = p.distance_m(q);
         let (start, end) = (walked, walked + length);
         if end >= lo && start <= hi {
             let at = |m: f64| {
@@ -144,5 +165,4 @@ fn slice_polyline(points: &[LatLng], from_m: f64, to_m: f64) -> Vec<LatLng> {
     if from_m > to_m {
         out.reverse();
     }
-    out
 }

@@ -14,6 +14,7 @@
 //! - **Precinct**: expected counts summed over its cells; its safety score is the
 //!   mean of its cells' scores.
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::colour::ColourIndex;
@@ -118,6 +119,30 @@ pub fn tier(safety_score: f64) -> u8 {
     4 - band.min(4)
 }
 
+/// What [`CityScores::compute`] reads besides the city, exactly: the weights as their
+/// bits, so that no two parameters that could score differently (`0.0` and `-0.0`)
+/// share kept scores.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct ScoresKey {
+    week: usize,
+    intent: Intent,
+    active: [bool; 5],
+    overrides: [u64; 5],
+    window: TimeWindow,
+}
+
+impl ScoresKey {
+    fn new(week: usize, params: &ScoringParams) -> Self {
+        Self {
+            week,
+            intent: params.intent,
+            active: params.active,
+            overrides: params.overrides.map(f64::to_bits),
+            window: params.window,
+        }
+    }
+}
+
 /// Scores of every cell of a city for one week and set of parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CityScores {
@@ -139,6 +164,18 @@ impl CityScores {
             })
             .collect();
         Self::from_harms(harms)
+    }
+
+    /// [`Self::compute`]'s scores, kept on `model` between requests: the first request
+    /// with a week and parameters computes them, later ones with the same (compared
+    /// bit for bit) share them. Most requests of a map or a route planner repeat the
+    /// current week and default options, and computing a week takes longer than
+    /// routing through the hierarchy.
+    #[must_use]
+    pub fn kept(model: &CityModel, week: usize, params: &ScoringParams) -> Arc<Self> {
+        model.kept(ScoresKey::new(week, params), || {
+            Self::compute(model, week, params)
+        })
     }
 
     /// Scores of every cell taken from one of `parts` each: the cell at position `p`
@@ -323,6 +360,57 @@ mod tests {
 
     fn model() -> CityModel {
         CityModel::from_bytes(&artifact::encode(&CityFixture::default().build()).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn kept_scores_are_the_scores_of_their_own_week_and_parameters() {
+        use crate::forecast::{Band, DayKind};
+        let model = model();
+        let base = ScoringParams::default();
+        // One change to each input of the scores, and the base week and parameters.
+        let mut variants = alloc::vec![(0, base), (1, base)];
+        let mut change = |edit: fn(&mut ScoringParams)| {
+            let mut params = base;
+            edit(&mut params);
+            variants.push((0, params));
+        };
+        change(|p| p.intent = Intent::Walking);
+        change(|p| p.active[0] = false);
+        change(|p| p.overrides[1] = 2.0);
+        change(|p| p.window = TimeWindow::Nights);
+        change(|p| {
+            p.window = TimeWindow::Band(Band {
+                kind: DayKind::Weekend,
+                position: 0,
+            });
+        });
+        change(|p| {
+            p.window = TimeWindow::Band(Band {
+                kind: DayKind::Weekend,
+                position: 1,
+            });
+        });
+        let expected: Vec<CityScores> = variants
+            .iter()
+            .map(|(week, params)| CityScores::compute(&model, *week, params))
+            .collect();
+        // Every variant scores differently from the base, so a kept entry found under
+        // the wrong key shows.
+        assert!(expected[1..].iter().all(|scores| *scores != expected[0]));
+        // Alternating with the base, so each lookup meets the others' entries.
+        for round in 0..2 {
+            for (i, (week, params)) in variants.iter().enumerate().skip(1) {
+                for j in [0, i] {
+                    let (week, params) = if j == 0 { (&0, &base) } else { (week, params) };
+                    let kept = CityScores::kept(&model, *week, params);
+                    assert_eq!(*kept, expected[j], "variant {j}, round {round}");
+                }
+            }
+        }
+        assert!(model.kept_count() <= crate::city::KEPT_VALUES);
+        // A kept entry is shared, not recomputed.
+        let first = CityScores::kept(&model, 0, &base);
+        assert!(Arc::ptr_eq(&first, &CityScores::kept(&model, 0, &base)));
     }
 
     #[test]
