@@ -259,11 +259,12 @@ function mapApp() {
         ms(run[r].toronto_recolour_median_ms, 1), `${ms(run[r].houston_recolour_median_ms, 1)} (${ms(run[r].houston_recolour_p90_ms, 1)})`,
         ms(run[r].houston_grid_created_median_ms, 0), `${ms(run[r].houston_zoom_median_ms, 1)} (${ms(run[r].houston_zoom_p90_ms, 1)})`])),
     '',
-    ...(run.repeat_visit ? [`A second visit of the installed app (service worker and kept model file; hex canvas): first grid `
+    ...(run.repeat_visit ? [`A second visit of the installed app (service worker and kept model files; hex canvas): first grid `
       + `${ms(run.repeat_visit.first_grid_median_ms, 0)} ms median (${run.repeat_visit.first_grid_ms.map((x) => ms(x, 0)).join(', ')}).`, ''] : []),
-    `The hex canvas's first grid, medians since navigation: app module running ${ms(steps['app-start'], 0)}, engine ready `
-      + `${ms(steps['engine-ready'], 0)}, Toronto's model fetched ${ms(steps.fetched, 0)} and decoded ${ms(steps.decoded, 0)}, `
-      + `scored ${ms(steps['first-scores'], 0)}, styled ${ms(steps['first-styled'], 0)}. Its Houston recolour: scores `
+    `The hex canvas's first grid, medians since navigation: engine ready ${ms(steps['engine-ready'], 0)} (lib/boot.js), app module `
+      + `running ${ms(steps['app-start'], 0)}, Toronto's grid file fetched ${ms(steps.fetched, 0)} and decoded ${ms(steps.decoded, 0)}, `
+      + `scored ${ms(steps['first-scores'], 0)}, styled ${ms(steps['first-styled'], 0)}`
+      + `${steps.network === undefined ? '' : `; the full file (road network: routes, streets) in at ${ms(steps.network, 0)}`}. Its Houston recolour: scores `
       + `${ms(parts.scores, 1)}, styles and paint ${ms(parts.styles, 1)}, then ${ms(parts.frame, 1)} to the rendered frame.`,
     '',
     `Aims (issue 20): first coloured grid at most 500 ms, a Houston recolour at most 50 ms. Houston recolour, hex canvas against `

@@ -43,14 +43,16 @@ const { createHash } = require('node:crypto');
 const path = require('node:path');
 const [manifestPath, dir] = process.argv.slice(2);
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-for (const city of manifest.cities) {
-  const bytes = readFileSync(path.join(dir, city.file));
+// Each city's artifact and, when the build wrote one, its grid file (the version
+// without its road network, which the map app opens first).
+for (const entry of manifest.cities.flatMap((city) => [city, city.grid].filter(Boolean))) {
+  const bytes = readFileSync(path.join(dir, entry.file));
   const digest = createHash('sha256').update(bytes).digest('hex');
-  if (bytes.length !== city.bytes || digest !== city.sha256) {
-    console.error(`publish: ${city.file} does not match the manifest; nothing was uploaded`);
+  if (bytes.length !== entry.bytes || digest !== entry.sha256) {
+    console.error(`publish: ${entry.file} does not match the manifest; nothing was uploaded`);
     process.exit(1);
   }
-  console.log(city.file);
+  console.log(entry.file);
 }
 console.log(`manifests/${manifest.version}.json`);
 JS

@@ -9,7 +9,8 @@
 // `renderer=canvas|svg` draws hexes with Leaflet's own renderers instead (to compare them); `sw=0` skips
 // the service worker. The fragment holds the view a link shares (lib/url-state.js).
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
-import init, { HexRisk, cellAt, cellBoundary, cellCentre, colorIndex, crimeClasses, palette, version } from '/pkg/dist/web/hexrisk_engine.js';
+import { cellAt, cellBoundary, cellCentre, colorIndex, crimeClasses, palette, version } from '/pkg/dist/web/hexrisk_engine.js';
+import { engineReady, firstCity } from './lib/boot.js';
 import { offlineEngine, onlineEngine } from './lib/engines.js';
 import { GridLayer, RENDERERS, nextFrame } from './lib/grid-layer.js';
 import { fetchArtifact, fetchManifest, registerServiceWorker } from './lib/offline.js';
@@ -31,9 +32,7 @@ window.hexriskTimings = timings;
 const restored = readState(location.hash);
 
 performance.mark('hexrisk:app-start');
-await init();
-performance.mark('hexrisk:engine-ready');
-const engine = new HexRisk();
+const engine = await engineReady;
 const PALETTE = palette();
 const CLASS_NAMES = Object.fromEntries(crimeClasses().map((c) => [c.code, c.name]));
 const cities = {};
@@ -77,6 +76,9 @@ let routeEnds = [];
 let reachFrom = null;
 /** The model files opened, for the service worker to keep. */
 const artifactUrls = [];
+/** Per city opened, its manifest entry, and its full model file's load (loadNetwork) once started. */
+const entries = {};
+const networks = {};
 
 function setStatus(text, isError = false) {
   $('status').textContent = text;
@@ -142,6 +144,8 @@ function legend() {
 
 // ---- the URL ------------------------------------------------------------------------------------
 let restoring = true;
+// Whether loadCity has taken the city lib/boot.js opened (once: a failed one is fetched again).
+let consumedFirstCity = false;
 function saveState() {
   if (restoring) return;
   const all = activeCodes().length === document.querySelectorAll('input[name=class]').length;
@@ -234,6 +238,7 @@ async function route({ fit = true, selected } = {}) {
   };
   setStatus('Finding the route…');
   try {
+    if (source() === engines.offline) await loadNetwork($('city').value);
     const answer = await source().route(body);
     routes.show(answer, { selected, fit });
     timings.routes.push({ city: $('city').value, source: source().name, method, ms: performance.now() - started });
@@ -252,6 +257,7 @@ async function reach({ fit = true } = {}) {
     intent: $('intent').value, activeCodes: activeCodes(), modifiers: { week: $('week').value, ...(time === undefined ? {} : { time }) },
   };
   try {
+    if (source() === engines.offline) await loadNetwork($('city').value);
     const answer = await source().reach(body);
     reachView.show(answer, { fit });
     setStatus(`${cities[$('city').value].name}: ${answer.cellCount} cells within ${answer.minutes} min ${answer.mode}, ${when()}.`);
@@ -278,21 +284,24 @@ async function drawPrecincts() {
 
 async function loadCity(code, { view } = {}) {
   if (!cities[code]) {
-    // The page's first city was fetched while the engine loaded (index.html).
-    const first = await window.hexriskFirstCity?.catch(() => null);
     let entry;
-    let bytes;
-    if (first?.entry.code === code) {
-      ({ entry, bytes } = first);
+    // The page's first city was fetched and decoded while the page loaded (lib/boot.js).
+    const first = await firstCity;
+    if (first?.entry.code === code && !consumedFirstCity) {
+      consumedFirstCity = true;
+      ({ entry } = first);
+      if (first.error) throw first.error;
+      cities[code] = first.record;
     } else {
       entry = (await fetchManifest()).cities.find((c) => c.code === code);
-      bytes = await fetchArtifact(`/artifacts/${entry.file}`);
+      const file = `/artifacts/${firstFile(entry)}`;
+      const bytes = await fetchArtifact(file);
+      performance.mark(`hexrisk:${code}-fetched`);
+      cities[code] = engine.addCity(bytes, entry.version);
+      performance.mark(`hexrisk:${code}-decoded`);
     }
-    artifactUrls.push(`/artifacts/${entry.file}`);
-    window.hexriskFirstCity = null;
-    performance.mark(`hexrisk:${code}-fetched`);
-    cities[code] = engine.addCity(bytes, entry.version);
-    performance.mark(`hexrisk:${code}-decoded`);
+    entries[code] = entry;
+    artifactUrls.push(`/artifacts/${firstFile(entry)}`);
     versions.offline[code] = cities[code].modelVersion;
   }
   showFreshness();
@@ -314,10 +323,33 @@ async function loadCity(code, { view } = {}) {
   if (view) map.setView([view.lat, view.lng], view.zoom);
   else map.fitBounds([[south, west], [north, east]]);
   await drawHexes();
-  // Streets come after the grid: the grid is what people wait for.
+  await drawPrecincts();
+  // The road network comes after the grid: the grid is what people wait for.
+  await loadNetwork(code);
+  if ($('city').value !== code) return;
   const lines = engine.streets(code);
   if (lines) L.geoJSON(lines, { pane: 'streets', renderer: streetsRenderer, style: { color: '#2b2b2b', weight: 0.7, opacity: 0.55, interactive: false } }).addTo(streets);
-  await drawPrecincts();
+}
+
+/** The file a city opens with: its grid file (no road network) if the build wrote one. */
+const firstFile = (entry) => entry.grid?.file ?? entry.file;
+
+/**
+ * Adds a city's full model file to the engine once its grid is drawn from the grid
+ * file: routes, reach and streets need its road network. Once per city; a failed
+ * fetch (offline, a file never kept) is tried again by the next call.
+ */
+function loadNetwork(code) {
+  const entry = entries[code];
+  if (!entry?.grid) return Promise.resolve();
+  networks[code] ??= fetchArtifact(`/artifacts/${entry.file}`)
+    .then((bytes) => {
+      engine.addCity(bytes, entry.version);
+      artifactUrls.push(`/artifacts/${entry.file}`);
+      performance.mark(`hexrisk:${code}-network`);
+    })
+    .catch((err) => { delete networks[code]; throw err; });
+  return networks[code];
 }
 
 // ---- events -----------------------------------------------------------------------------------

@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use hexrisk_engine::artifact::Manifest;
+use hexrisk_engine::artifact::{Manifest, ManifestCity};
 
 use crate::history::History;
 use crate::report;
@@ -103,7 +103,12 @@ pub fn prune(dir: &Path, keep: usize) -> Result<Pruned, PruneError> {
     order.push(current.version.clone());
     let kept: Vec<String> = order[order.len().saturating_sub(keep)..].to_vec();
 
-    let mut needed: BTreeSet<String> = current.cities.iter().map(|c| c.file.clone()).collect();
+    let mut needed: BTreeSet<String> = current
+        .cities
+        .iter()
+        .flat_map(ManifestCity::files)
+        .map(str::to_owned)
+        .collect();
     for version in &kept {
         let path = history_dir.join(format!("{version}.json"));
         if !path.exists() {
@@ -112,7 +117,13 @@ pub fn prune(dir: &Path, keep: usize) -> Result<Pruned, PruneError> {
         let text = std::fs::read(&path).map_err(io(&path))?;
         let manifest: Manifest = serde_json::from_slice(&text)
             .map_err(|e| PruneError::Read(anyhow::anyhow!("{}: {e}", path.display())))?;
-        needed.extend(manifest.cities.into_iter().map(|c| c.file));
+        needed.extend(
+            manifest
+                .cities
+                .iter()
+                .flat_map(ManifestCity::files)
+                .map(str::to_owned),
+        );
     }
 
     let mut removed = Vec::new();

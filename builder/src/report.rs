@@ -90,8 +90,19 @@ pub struct Staged {
     text: String,
 }
 
+/// Writes `bytes` to `path` through a rename, unless the file holds them already:
+/// artifact files are immutable.
+fn write_unless_unchanged(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    if !std::fs::read(path).is_ok_and(|old| old == bytes) {
+        atomic::write(path, bytes)?;
+    }
+    Ok(())
+}
+
 /// The first half of writing a version: each city's artifact as
-/// `<code>/<version>.hxrk` (files are immutable; an existing one is not rewritten)
+/// `<code>/<version>.hxrk`, with its grid file `<code>/<version>.grid.hxrk` (the
+/// same version without the road network, for maps that draw before they route)
+/// when it has a network (files are immutable; an existing one is not rewritten)
 /// and the manifest, which keeps the current entries of the cities not built, as
 /// `manifests/<version>.json`. Nothing a reader follows changes yet.
 ///
@@ -101,11 +112,17 @@ pub fn stage_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Stage
     let mut cities = carried_over(dir, builds)?;
     for build in builds {
         let bytes = artifact::encode(&build.artifact)?;
-        let entry = manifest_entry(&build.artifact, &bytes);
-        let path = dir.join(&entry.file);
-        let unchanged = std::fs::read(&path).is_ok_and(|old| old == bytes);
-        if !unchanged {
-            atomic::write(&path, &bytes)?;
+        let mut entry = manifest_entry(&build.artifact, &bytes);
+        write_unless_unchanged(&dir.join(&entry.file), &bytes)?;
+        if build.artifact.road_graph.is_some() {
+            let grid = artifact::encode(&CityArtifact {
+                road_graph: None,
+                ..build.artifact.clone()
+            })?;
+            entry = entry.with_grid(grid.len() as u64, hex::encode(Sha256::digest(&grid)));
+            if let Some(file) = &entry.grid {
+                write_unless_unchanged(&dir.join(&file.file), &grid)?;
+            }
         }
         cities.retain(|c| c.code != entry.code);
         cities.push(entry);

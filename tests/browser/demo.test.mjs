@@ -372,6 +372,40 @@ test('every control is reachable by keyboard, and route ends can be set without 
   assert.equal(await page.textContent('#breakdown h2'), `Cell ${under}`);
 });
 
+test('the first grid comes from the grid file; streets and routes wait for the full file', async () => {
+  // A page of its own, whose full Toronto file is held back until the test lets it go.
+  const page = await session.page.context().newPage();
+  let release;
+  const held = new Promise((resolve) => { release = resolve; });
+  const requested = [];
+  await page.route('**/artifacts/city_ca_tor/*.hxrk', async (route) => {
+    requested.push(new URL(route.request().url()).pathname);
+    if (route.request().url().endsWith(toronto.file)) await held;
+    await route.continue();
+  });
+  try {
+    await page.goto(`${server.url}/?clock=2022-01-03&sw=0`);
+    await page.waitForFunction(() => Object.keys(window.hexrisk?.bands() ?? {}).length === 815);
+    // The grid is drawn before the full file is even asked for.
+    assert.deepEqual(requested, [`/artifacts/${toronto.grid.file}`]);
+    while (requested.length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(requested, [`/artifacts/${toronto.grid.file}`, `/artifacts/${toronto.file}`]);
+    assert.equal(await page.evaluate(() => document.body.dataset.ready), undefined, 'not ready without the network');
+    assert.equal(await page.evaluate(() => window.hexrisk.map.getPane('streets').querySelectorAll('canvas').length), 0);
+    const routed = page.evaluate(([a, b]) => window.hexrisk.route(a, b, { fit: false }), [UNION, CHRISTIE_PITS]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(await page.evaluate(() => window.hexrisk.answer()), null, 'no route before the network');
+    release();
+    await routed;
+    await ready(page);
+    assert.notEqual(await page.evaluate(() => window.hexrisk.answer()), null, 'the route once the network is in');
+    assert.equal(await page.evaluate(() => window.hexrisk.map.getPane('streets').querySelectorAll('canvas').length), 1);
+  } finally {
+    release();
+    await page.close();
+  }
+});
+
 test('timings, no console errors and no request left the machine', async () => {
   const { page } = session;
   const timings = await page.evaluate(() => window.hexriskTimings);

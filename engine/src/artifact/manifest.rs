@@ -4,7 +4,8 @@
 //!
 //! Artifact files are immutable and named by what they hold: `<code>/<version>.hxrk`
 //! where the version is `<data-through date>.<first 12 hex digits of the file's
-//! SHA-256>`. Publishing a version uploads its files first and the manifest last, so
+//! SHA-256>`. Beside it, `<code>/<version>.grid.hxrk` holds the same model without the
+//! road network (see [`GridFile`]). Publishing a version uploads its files first and the manifest last, so
 //! a reader that follows the manifest always finds complete files; rolling back is
 //! writing an older manifest again.
 
@@ -58,6 +59,24 @@ pub struct ManifestCity {
     pub sha256: String,
     /// The artifact's version label, `<data_through>.<sha256 prefix>`.
     pub version: String,
+    /// The same version without its road network, if the build wrote one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grid: Option<GridFile>,
+}
+
+/// An artifact of a city's version without the road network: the grid, forecasts,
+/// time-of-day profiles and precincts, every score and colour the full file gives,
+/// but no routing. A third to a tenth of the full file, it lets a map draw its first
+/// grid before it has fetched the network (the map app fetches the full file next).
+/// Its name follows from the full file's version: `<code>/<version>.grid.hxrk`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GridFile {
+    /// Size of the file in bytes.
+    pub bytes: u64,
+    /// Path of the file relative to the manifest.
+    pub file: String,
+    /// SHA-256 of the file, lowercase hex.
+    pub sha256: String,
 }
 
 /// Why a manifest cannot be used.
@@ -80,7 +99,7 @@ pub enum ManifestError {
     /// An entry's digest is not 64 lowercase hex digits.
     #[error("{0}: sha256 is not 64 lowercase hex digits")]
     BadDigest(String),
-    /// An entry's version or file does not follow from its date and digest.
+    /// An entry's version, file or grid file does not follow from its date and digest.
     #[error("{code}: expected version {expected} in file {file}")]
     BadName {
         /// The city.
@@ -110,7 +129,26 @@ impl ManifestCity {
             precincts: artifact.precincts.len() as u64,
             sha256,
             version,
+            grid: None,
         }
+    }
+
+    /// The entry with `grid` (of `bytes` bytes and SHA-256 `sha256`) as its file
+    /// without the road network.
+    #[must_use]
+    pub fn with_grid(mut self, bytes: u64, sha256: String) -> Self {
+        self.grid = Some(GridFile {
+            bytes,
+            file: Self::grid_file_name(&self.code, &self.version),
+            sha256,
+        });
+        self
+    }
+
+    /// The files of the entry, relative to the manifest: the artifact, then the
+    /// grid file if there is one.
+    pub fn files(&self) -> impl Iterator<Item = &str> {
+        core::iter::once(self.file.as_str()).chain(self.grid.as_ref().map(|g| g.file.as_str()))
     }
 
     /// The version label of an artifact with this data-through date and digest.
@@ -124,6 +162,12 @@ impl ManifestCity {
     #[must_use]
     pub fn file_name(code: &str, version: &str) -> String {
         format!("{code}/{version}.hxrk")
+    }
+
+    /// The file of a city's artifact version without its road network.
+    #[must_use]
+    pub fn grid_file_name(code: &str, version: &str) -> String {
+        format!("{code}/{version}.grid.hxrk")
     }
 
     /// Whether `bytes` could be this entry's file: the same length (the digest is
@@ -144,17 +188,22 @@ impl ManifestCity {
     }
 
     fn check(&self) -> Result<(), ManifestError> {
-        let digest_ok = self.sha256.len() == 64
-            && self
-                .sha256
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b));
-        if !digest_ok {
+        let digest_ok = |sha256: &str| {
+            sha256.len() == 64
+                && sha256
+                    .bytes()
+                    .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+        };
+        if !digest_ok(&self.sha256) || !self.grid.as_ref().is_none_or(|g| digest_ok(&g.sha256)) {
             return Err(ManifestError::BadDigest(self.code.clone()));
         }
         let expected = Self::version_label(self.data_through, &self.sha256);
         let file = Self::file_name(&self.code, &expected);
-        if self.version != expected || self.file != file {
+        let grid_ok = self
+            .grid
+            .as_ref()
+            .is_none_or(|g| g.file == Self::grid_file_name(&self.code, &expected));
+        if self.version != expected || self.file != file || !grid_ok {
             return Err(ManifestError::BadName {
                 code: self.code.clone(),
                 expected,
@@ -288,6 +337,7 @@ mod tests {
             precincts: 1,
             sha256: sha.into(),
             version,
+            grid: None,
         }
     }
 
@@ -337,6 +387,42 @@ mod tests {
             old.validate(),
             Err(ManifestError::WrongFormat { .. })
         ));
+    }
+
+    #[test]
+    fn a_grid_file_is_named_after_the_full_files_version_and_listed_with_it() {
+        let plain = entry("city_ca_tor", &"ab".repeat(32));
+        assert_eq!(plain.files().collect::<Vec<_>>(), [plain.file.as_str()]);
+        // Without a grid file the field is left out, so older readers see no change.
+        assert!(!serde_json::to_string(&plain).unwrap().contains("grid"));
+        let city = plain.with_grid(4, "cd".repeat(32));
+        assert_eq!(
+            city.grid.as_ref().map(|g| g.file.as_str()),
+            Some("city_ca_tor/2021-12-26.abababababab.grid.hxrk")
+        );
+        assert_eq!(
+            city.files().collect::<Vec<_>>(),
+            [
+                "city_ca_tor/2021-12-26.abababababab.hxrk",
+                "city_ca_tor/2021-12-26.abababababab.grid.hxrk"
+            ]
+        );
+        let text = serde_json::to_string(&city).unwrap();
+        assert_eq!(serde_json::from_str::<ManifestCity>(&text).unwrap(), city);
+        assert_eq!(manifest(vec![city.clone()]).validate(), Ok(()));
+
+        let mut renamed = city.clone();
+        renamed.grid.as_mut().unwrap().file = "city_ca_tor/other.grid.hxrk".into();
+        assert!(matches!(
+            manifest(vec![renamed]).validate(),
+            Err(ManifestError::BadName { .. })
+        ));
+        let mut upper = city;
+        upper.grid.as_mut().unwrap().sha256 = "CD".repeat(32);
+        assert_eq!(
+            manifest(vec![upper]).validate(),
+            Err(ManifestError::BadDigest("city_ca_tor".into()))
+        );
     }
 
     #[test]

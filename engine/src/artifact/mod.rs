@@ -27,7 +27,9 @@ use crate::grid::MicroDegrees;
 pub mod fixture;
 mod manifest;
 
-pub use manifest::{Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS, cell_bounds};
+pub use manifest::{
+    GridFile, Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS, cell_bounds,
+};
 
 /// The file magic.
 pub const MAGIC: [u8; 4] = *b"HXRK";

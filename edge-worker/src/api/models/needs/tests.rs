@@ -19,6 +19,7 @@ fn city(code: &str, [south, west, north, east]: [f64; 4]) -> ManifestCity {
         precincts: 0,
         sha256: String::new(),
         version: String::new(),
+        grid: None,
     }
 }
 

@@ -1,0 +1,33 @@
+// The engine and the first city, started before the page has finished loading.
+//
+// index.html loads this module with `async`, so it runs as soon as it and the engine's
+// JavaScript have arrived, without waiting for the document, Leaflet or app.js: the
+// wasm compiles and the first city's model file (fetched by index.html's inline
+// script) is decoded while the rest of the page still loads. app.js imports the same
+// module instance and takes both.
+import init, { HexRisk } from '/pkg/dist/web/hexrisk_engine.js';
+
+/** The engine, once its wasm is compiled and instantiated. */
+export const engineReady = init().then(() => {
+  performance.mark('hexrisk:engine-ready');
+  return new HexRisk();
+});
+
+/**
+ * The page's first city, added to the engine: `{ entry, record }` (its manifest entry
+ * and `addCity`'s record), `{ entry, error }` when its file does not decode (app.js
+ * reports it), or `null` when index.html did not fetch it (app.js fetches it again).
+ */
+export const firstCity = Promise.all([engineReady, window.hexriskFirstCity?.catch(() => null)])
+  .then(([engine, fetched]) => {
+    if (!fetched) return null;
+    const { entry, bytes } = fetched;
+    performance.mark(`hexrisk:${entry.code}-fetched`);
+    try {
+      const record = engine.addCity(bytes, entry.version);
+      performance.mark(`hexrisk:${entry.code}-decoded`);
+      return { entry, record };
+    } catch (error) {
+      return { entry, error };
+    }
+  });
