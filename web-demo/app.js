@@ -76,7 +76,8 @@ let routeEnds = [];
 let reachFrom = null;
 /** The model files opened, for the service worker to keep. */
 const artifactUrls = [];
-/** Per city opened, its manifest entry, and its full model file's load (loadNetwork) once started. */
+/** Per city: its opening (opened), manifest entry, and full model file's load (loadNetwork). */
+const opening = {};
 const entries = {};
 const networks = {};
 
@@ -238,7 +239,9 @@ async function route({ fit = true, selected } = {}) {
   };
   setStatus('Finding the route…');
   try {
-    if (source() === engines.offline) await loadNetwork($('city').value);
+    const code = $('city').value;
+    if (source() === engines.offline) await loadNetwork(code);
+    if ($('city').value !== code) return; // another city was opened meanwhile
     const answer = await source().route(body);
     routes.show(answer, { selected, fit });
     timings.routes.push({ city: $('city').value, source: source().name, method, ms: performance.now() - started });
@@ -257,7 +260,9 @@ async function reach({ fit = true } = {}) {
     intent: $('intent').value, activeCodes: activeCodes(), modifiers: { week: $('week').value, ...(time === undefined ? {} : { time }) },
   };
   try {
-    if (source() === engines.offline) await loadNetwork($('city').value);
+    const code = $('city').value;
+    if (source() === engines.offline) await loadNetwork(code);
+    if ($('city').value !== code) return; // another city was opened meanwhile
     const answer = await source().reach(body);
     reachView.show(answer, { fit });
     setStatus(`${cities[$('city').value].name}: ${answer.cellCount} cells within ${answer.minutes} min ${answer.mode}, ${when()}.`);
@@ -282,30 +287,76 @@ async function drawPrecincts() {
   precincts.addTo(map);
 }
 
-async function loadCity(code, { view } = {}) {
-  if (!cities[code]) {
-    let entry;
-    // The page's first city was fetched and decoded while the page loaded (lib/boot.js).
-    const first = await firstCity;
-    if (first?.entry.code === code && !consumedFirstCity) {
-      consumedFirstCity = true;
-      ({ entry } = first);
-      if (first.error) throw first.error;
-      cities[code] = first.record;
-    } else {
-      entry = (await fetchManifest()).cities.find((c) => c.code === code);
-      const file = `/artifacts/${firstFile(entry)}`;
-      const bytes = await fetchArtifact(file);
-      performance.mark(`hexrisk:${code}-fetched`);
-      cities[code] = engine.addCity(bytes, entry.version);
-      performance.mark(`hexrisk:${code}-decoded`);
+/**
+ * Adds a city to the engine from its grid file (no road network) if the build wrote
+ * one, else, or when the grid file cannot be had, from its full file. Resolves to
+ * `{ entry, record, complete }` (`complete`: the full file, with the network, is in).
+ */
+async function openCity(code) {
+  // The page's first city was fetched and decoded while the page loaded (lib/boot.js).
+  const first = await firstCity;
+  if (first?.entry.code === code && !consumedFirstCity) {
+    consumedFirstCity = true;
+    if (!first.error) {
+      artifactUrls.push(`/artifacts/${first.entry.grid?.file ?? first.entry.file}`);
+      return { entry: first.entry, record: first.record, complete: !first.entry.grid };
     }
-    entries[code] = entry;
-    artifactUrls.push(`/artifacts/${firstFile(entry)}`);
-    versions.offline[code] = cities[code].modelVersion;
+    console.warn(`${first.entry.code}: the first file did not open`, first.error);
   }
+  const entry = (await fetchManifest()).cities.find((c) => c.code === code);
+  if (!entry) throw Object.assign(new Error(`${code} is not in the manifest of published models`), { code: 'INVALID_ARTIFACT' });
+  const add = async (file) => {
+    const bytes = await fetchArtifact(`/artifacts/${file}`);
+    performance.mark(`hexrisk:${code}-fetched`);
+    const record = engine.addCity(bytes, entry.version);
+    performance.mark(`hexrisk:${code}-decoded`);
+    artifactUrls.push(`/artifacts/${file}`);
+    return record;
+  };
+  if (entry.grid) {
+    try {
+      return { entry, record: await add(entry.grid.file), complete: false };
+    } catch (err) {
+      console.warn(`${entry.grid.file}: opening the full file instead`, err);
+    }
+  }
+  return { entry, record: await add(entry.file), complete: true };
+}
+
+/** Each city's opening (see openCity), once: a failed one is tried again. */
+function opened(code) {
+  opening[code] ??= openCity(code).then((city) => {
+    entries[code] = city.entry;
+    if (city.complete) networks[code] = Promise.resolve();
+    versions.offline[code] = city.record.modelVersion;
+    return city.record;
+  }).catch((err) => { delete opening[code]; throw err; });
+  return opening[code];
+}
+
+/**
+ * Adds a city's full model file to the engine once its grid is drawn from the grid
+ * file: routes, reach and streets need its road network. Once per city, after the
+ * city was opened (so the grid file never replaces it); a failed fetch (offline, a
+ * file never kept) is tried again by the next call.
+ */
+function loadNetwork(code) {
+  networks[code] ??= opened(code).then(() => fetchArtifact(`/artifacts/${entries[code].file}`))
+    .then((bytes) => {
+      engine.addCity(bytes, entries[code].version);
+      artifactUrls.push(`/artifacts/${entries[code].file}`);
+      performance.mark(`hexrisk:${code}-network`);
+    })
+    .catch((err) => { delete networks[code]; throw err; });
+  return networks[code];
+}
+
+let loads = 0;
+async function loadCity(code, { view } = {}) {
+  const load = ++loads; // a later loadCity supersedes this one
+  const city = cities[code] ??= await opened(code);
+  if (load !== loads) return;
   showFreshness();
-  const city = cities[code];
   const range = engine.predictionRange(code, CLOCK);
   $('week').min = range.start;
   $('week').max = range.end;
@@ -324,32 +375,17 @@ async function loadCity(code, { view } = {}) {
   else map.fitBounds([[south, west], [north, east]]);
   await drawHexes();
   await drawPrecincts();
-  // The road network comes after the grid: the grid is what people wait for.
-  await loadNetwork(code);
-  if ($('city').value !== code) return;
+  // The road network comes after the grid: the grid is what people wait for. Without
+  // it the grid stays; routes and reach say why they cannot run.
+  try {
+    await loadNetwork(code);
+  } catch (err) {
+    if (load === loads) setStatus(`${city.name}: the grid is drawn, but routes, reach and streets need the city's full model file (${err.message}).`, true);
+    return;
+  }
+  if (load !== loads) return;
   const lines = engine.streets(code);
   if (lines) L.geoJSON(lines, { pane: 'streets', renderer: streetsRenderer, style: { color: '#2b2b2b', weight: 0.7, opacity: 0.55, interactive: false } }).addTo(streets);
-}
-
-/** The file a city opens with: its grid file (no road network) if the build wrote one. */
-const firstFile = (entry) => entry.grid?.file ?? entry.file;
-
-/**
- * Adds a city's full model file to the engine once its grid is drawn from the grid
- * file: routes, reach and streets need its road network. Once per city; a failed
- * fetch (offline, a file never kept) is tried again by the next call.
- */
-function loadNetwork(code) {
-  const entry = entries[code];
-  if (!entry?.grid) return Promise.resolve();
-  networks[code] ??= fetchArtifact(`/artifacts/${entry.file}`)
-    .then((bytes) => {
-      engine.addCity(bytes, entry.version);
-      artifactUrls.push(`/artifacts/${entry.file}`);
-      performance.mark(`hexrisk:${code}-network`);
-    })
-    .catch((err) => { delete networks[code]; throw err; });
-  return networks[code];
 }
 
 // ---- events -----------------------------------------------------------------------------------

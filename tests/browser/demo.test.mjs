@@ -405,6 +405,45 @@ test('the first grid comes from the grid file; streets and routes wait for the f
   }
 });
 
+test('without the full file the grid stays and says why; without grid files the full file opens the city', async () => {
+  const context = session.page.context();
+  // The full file refused: the grid is drawn from the grid file, the page is ready, and
+  // the status and a route say what is missing.
+  const page = await context.newPage();
+  await page.route(`**/artifacts/${toronto.file}`, (route) => route.fulfill({ status: 503, body: 'unavailable' }));
+  try {
+    await page.goto(`${server.url}/?clock=2022-01-03&sw=0`);
+    await ready(page);
+    assert.equal(Object.keys(await bands(page)).length, 815);
+    assert.match(await page.textContent('#status'), /routes, reach and streets need the city's full model file/);
+    await page.evaluate(([a, b]) => window.hexrisk.route(a, b, { fit: false }), [UNION, CHRISTIE_PITS]);
+    assert.equal(await page.evaluate(() => window.hexrisk.answer()), null);
+    assert.match(await page.textContent('#status'), /INVALID_ARTIFACT/);
+  } finally {
+    await page.close();
+  }
+  // A manifest from before grid files: the city opens from its full file and routes.
+  const old = await context.newPage();
+  const requested = [];
+  await old.route('**/artifacts/manifest.json', async (route) => {
+    const response = await route.fetch();
+    const manifest = await response.json();
+    for (const city of manifest.cities) delete city.grid;
+    await route.fulfill({ response, json: manifest });
+  });
+  await old.route('**/*.hxrk', (route) => { requested.push(new URL(route.request().url()).pathname); return route.continue(); });
+  try {
+    await old.goto(`${server.url}/?clock=2022-01-03&sw=0`);
+    await ready(old);
+    assert.equal(Object.keys(await bands(old)).length, 815);
+    assert.deepEqual(requested, [`/artifacts/${toronto.file}`]);
+    await old.evaluate(([a, b]) => window.hexrisk.route(a, b, { fit: false }), [UNION, CHRISTIE_PITS]);
+    assert.notEqual(await old.evaluate(() => window.hexrisk.answer()), null);
+  } finally {
+    await old.close();
+  }
+});
+
 test('timings, no console errors and no request left the machine', async () => {
   const { page } = session;
   const timings = await page.evaluate(() => window.hexriskTimings);

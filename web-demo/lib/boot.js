@@ -18,11 +18,15 @@ export const engineReady = init().then(() => {
  * and `addCity`'s record), `{ entry, error }` when its file does not decode (app.js
  * reports it), or `null` when index.html did not fetch it (app.js fetches it again).
  */
-export const firstCity = Promise.all([engineReady, window.hexriskFirstCity?.catch(() => null)])
+const fetchedFirst = window.hexriskFirstCity?.then((fetched) => {
+  performance.mark(`hexrisk:${fetched.entry.code}-fetched`);
+  return fetched;
+}).catch(() => null);
+
+export const firstCity = Promise.all([engineReady, fetchedFirst])
   .then(([engine, fetched]) => {
     if (!fetched) return null;
     const { entry, bytes } = fetched;
-    performance.mark(`hexrisk:${entry.code}-fetched`);
     try {
       const record = engine.addCity(bytes, entry.version);
       performance.mark(`hexrisk:${entry.code}-decoded`);

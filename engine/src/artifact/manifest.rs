@@ -199,15 +199,20 @@ impl ManifestCity {
         }
         let expected = Self::version_label(self.data_through, &self.sha256);
         let file = Self::file_name(&self.code, &expected);
-        let grid_ok = self
-            .grid
-            .as_ref()
-            .is_none_or(|g| g.file == Self::grid_file_name(&self.code, &expected));
-        if self.version != expected || self.file != file || !grid_ok {
+        if self.version != expected || self.file != file {
             return Err(ManifestError::BadName {
                 code: self.code.clone(),
                 expected,
                 file,
+            });
+        }
+        let grid_file = Self::grid_file_name(&self.code, &expected);
+        if self.grid.as_ref().is_some_and(|g| g.file != grid_file) {
+            // The message names the grid file the version gives.
+            return Err(ManifestError::BadName {
+                code: self.code.clone(),
+                expected,
+                file: grid_file,
             });
         }
         Ok(())
@@ -413,10 +418,12 @@ mod tests {
 
         let mut renamed = city.clone();
         renamed.grid.as_mut().unwrap().file = "city_ca_tor/other.grid.hxrk".into();
-        assert!(matches!(
-            manifest(vec![renamed]).validate(),
-            Err(ManifestError::BadName { .. })
-        ));
+        let refused = manifest(vec![renamed]).validate().unwrap_err();
+        assert_eq!(
+            refused.to_string(),
+            "city_ca_tor: expected version 2021-12-26.abababababab in file \
+             city_ca_tor/2021-12-26.abababababab.grid.hxrk"
+        );
         let mut upper = city;
         upper.grid.as_mut().unwrap().sha256 = "CD".repeat(32);
         assert_eq!(
