@@ -37,9 +37,9 @@ for (const city of manifest.cities) {
       assert.deepEqual(gridOnly.breakdown({ h3 }, NOW), full.breakdown({ h3 }, NOW), h3);
     }
 
-    // No network: no streets (Houston's full file has none either: it routes over a
-    // hex lattice), and a route is refused with the API's error.
-    assert.equal(gridOnly.streets(city.code), null);
+    // No network: no streets where the full file has them (Houston's has none: it
+    // routes over a hex lattice), and a route is refused with the API's error.
+    if (full.streets(city.code) !== null) assert.equal(gridOnly.streets(city.code), null);
     const centre = { lat: (south + north) / 2, lng: (west + east) / 2 };
     const request = { origin: centre, destination: { lat: centre.lat + 0.01, lng: centre.lng + 0.01 } };
     assert.throws(() => gridOnly.route(request, NOW), (err) => err.code === 'INVALID_REQUEST' && /no routing network/.test(err.message));
