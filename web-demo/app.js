@@ -145,8 +145,6 @@ function legend() {
 
 // ---- the URL ------------------------------------------------------------------------------------
 let restoring = true;
-// Whether loadCity has taken the city lib/boot.js opened (once: a failed one is fetched again).
-let consumedFirstCity = false;
 function saveState() {
   if (restoring) return;
   const all = activeCodes().length === document.querySelectorAll('input[name=class]').length;
@@ -294,9 +292,10 @@ async function drawPrecincts() {
  */
 async function openCity(code) {
   // The page's first city was fetched and decoded while the page loaded (lib/boot.js).
+  // It is taken once: opened() keeps what this resolves to, and calls again only
+  // after a failure, which the first file's error leads past.
   const first = await firstCity;
-  if (first?.entry.code === code && !consumedFirstCity) {
-    consumedFirstCity = true;
+  if (first?.entry.code === code) {
     if (!first.error) {
       artifactUrls.push(`/artifacts/${first.entry.grid?.file ?? first.entry.file}`);
       return { entry: first.entry, record: first.record, complete: !first.entry.grid };
