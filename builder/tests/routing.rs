@@ -15,6 +15,7 @@ use hexrisk_builder::config;
 use hexrisk_builder::reference::Reference;
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::corridor::{self, TravelMode};
+use hexrisk_engine::grid::{self, MicroDegrees};
 use hexrisk_engine::plan::{self, RouteError, RouteObjective, RouteOption, RouteRequest};
 use hexrisk_engine::roads::NetworkKind;
 use hexrisk_engine::routing::{self, CostModel, RouteMethod};
@@ -467,4 +468,99 @@ fn a_toronto_walk_reaches_cells_within_its_budget_and_refuses_bad_budgets() {
         plan::reach(toronto, &scores, &lake),
         Err(plan::ReachError::Route(RouteError::OriginTooFar(_)))
     ));
+}
+
+#[test]
+fn a_shortest_route_evaluated_again_avoids_nothing() {
+    // `/evaluate` of a shortest route's own line compares it with the shortest route
+    // found again between its ends: the same streets, whose figures may differ in the
+    // last bits. That is no exposure avoided and no metres paid for it.
+    let mut checked = 0;
+    for (i, &code) in CITIES.iter().enumerate() {
+        let city = model(code);
+        let scores = scores_for(city);
+        let mut random = Random(0x5EED_0000 + i as u64);
+        for _ in 0..60 {
+            let shortest = RouteRequest {
+                objective: RouteObjective::Method(RouteMethod::Shortest),
+                alternatives: 0,
+                ..request(random.point(city), random.point(city))
+            };
+            let Ok(answer) = plan::route(city, &scores, &shortest) else {
+                continue;
+            };
+            let line = answer.best.geometry.expect("a road route has a line");
+            let (first, last) = (line[0], line[line.len() - 1]);
+            let Some((_, again)) =
+                plan::shortest_route(city, &scores, first, last, TravelMode::Walking)
+            else {
+                continue;
+            };
+            let evaluation = corridor::evaluate_line(city, &scores, &line, TravelMode::Walking);
+            let why = plan::explain(city, 0, &ScoringParams::default(), &evaluation, &again);
+            assert_eq!(why.exposure_avoided, 0.0, "{code}: {why:?}");
+            assert_eq!(why.extra_m, 0.0, "{code}: {why:?}");
+            assert_eq!(why.metres_per_exposure_avoided, None, "{code}: {why:?}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 60, "{checked} routes checked");
+}
+
+#[test]
+fn a_route_line_runs_through_the_ways_own_points_with_exact_segment_lengths() {
+    let mut lines = 0;
+    for (i, &code) in CITIES.iter().enumerate() {
+        let city = model(code);
+        let Some(network) = city.road_network() else {
+            continue;
+        };
+        let (graph, index) = (network.graph, network.index);
+        let scores = scores_for(city);
+        let costs = CostModel::from_safety((0..city.cell_count()).map(|p| scores.safety(p)), 4.0);
+        let mut random = Random(0x11E5_0000 + i as u64);
+        for _ in 0..80 {
+            let (Ok(from), Ok(to)) = (
+                index.snap(graph, random.point(city)),
+                index.snap(graph, random.point(city)),
+            ) else {
+                continue;
+            };
+            let Some(path) = index.search(graph, &costs, &from, &to) else {
+                continue;
+            };
+            let line = index.line(graph, &path);
+            let points = &line.points;
+            assert_eq!(line.segment_m.len(), points.len().saturating_sub(1));
+            // Only the two snapped ends are cut out of a way; every point between them
+            // is a node or way point as stored (in micro-degrees), not a point
+            // interpolated a hair from it.
+            for (k, p) in points
+                .iter()
+                .enumerate()
+                .skip(1)
+                .take(points.len().saturating_sub(2))
+            {
+                let stored = MicroDegrees::from_degrees(p.lat(), p.lng()).to_lat_lng();
+                assert_eq!(*p, stored, "{code}: point {k} of {}", points.len());
+            }
+            for (k, pair) in points.windows(2).enumerate() {
+                assert_eq!(
+                    line.segment_m[k],
+                    pair[0].distance_m(pair[1]),
+                    "{code}: {k}"
+                );
+                assert!(
+                    line.segment_m[k] > 0.0,
+                    "{code}: segment {k} repeats a point"
+                );
+            }
+            assert_eq!(
+                grid::cells_crossed_measured(points, &line.segment_m, grid::RESOLUTION),
+                grid::cells_crossed(points, grid::RESOLUTION)
+            );
+            lines += 1;
+        }
+    }
+    assert!(lines >= 60, "{lines} lines checked");
 }

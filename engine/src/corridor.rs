@@ -325,6 +325,20 @@ pub fn evaluate_line(
     evaluate_crossings(model, scores, &crossings, mode)
 }
 
+/// [`evaluate_line`] for a line whose segments' lengths are known
+/// ([`cells_crossed_measured`](crate::grid::cells_crossed_measured)).
+#[must_use]
+pub fn evaluate_measured_line(
+    model: &CityModel,
+    scores: &CityScores,
+    points: &[LatLng],
+    segment_m: &[f64],
+    mode: TravelMode,
+) -> Evaluation {
+    let crossings = crate::grid::cells_crossed_measured(points, segment_m, RESOLUTION);
+    evaluate_crossings(model, scores, &crossings, mode)
+}
+
 /// Checks an ordered hex path: resolution 8, no repeats, no gaps.
 ///
 /// # Errors

@@ -16,6 +16,34 @@ use super::distance_m;
 /// The metres sum to the great-circle length of the line.
 #[must_use]
 pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellIndex, f64)> {
+    trace(points, |_, from, to| distance_m(from, to), resolution)
+}
+
+/// [`cells_crossed`] for a line whose segments' lengths are known: `segment_m[i]` is
+/// `distance_m(points[i], points[i + 1])`, as a route's geometry keeps them from its
+/// network's index, so the answer is the same without the trigonometry. A missing
+/// length is computed.
+#[must_use]
+pub fn cells_crossed_measured(
+    points: &[LatLng],
+    segment_m: &[f64],
+    resolution: Resolution,
+) -> Vec<(CellIndex, f64)> {
+    let length = |i: usize, from, to| {
+        segment_m
+            .get(i)
+            .copied()
+            .unwrap_or_else(|| distance_m(from, to))
+    };
+    trace(points, length, resolution)
+}
+
+/// [`cells_crossed`] with `length(i, from, to)` the metres of segment `i`.
+fn trace(
+    points: &[LatLng],
+    length: impl Fn(usize, LatLng, LatLng) -> f64,
+    resolution: Resolution,
+) -> Vec<(CellIndex, f64)> {
     let mut out: Vec<(CellIndex, f64)> = Vec::new();
     let push = |cell: CellIndex, metres: f64, out: &mut Vec<(CellIndex, f64)>| match out.last_mut()
     {
@@ -32,9 +60,9 @@ pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellInde
         let cell = p.to_cell(resolution);
         Interior::with_boundary(cell, &boundaries.of(cell))
     });
-    for pair in points.windows(2) {
+    for (i, pair) in points.windows(2).enumerate() {
         let (from, to) = (pair[0], pair[1]);
-        let length = distance_m(from, to);
+        let length = length(i, from, to);
         let Some(previous) = end_cell.take() else {
             break;
         };

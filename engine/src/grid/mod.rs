@@ -15,7 +15,7 @@ mod crossing;
 mod outline;
 mod point;
 
-pub use crossing::cells_crossed;
+pub use crossing::{cells_crossed, cells_crossed_measured};
 pub use outline::{Polygon, outline};
 pub use point::MicroDegrees;
 

@@ -16,6 +16,24 @@ use crate::scoring::ScoringParams;
 /// Most avoided cells an explanation names.
 pub const MAX_EXPLAINED_CELLS: usize = 5;
 
+/// Share of the larger figure within which two routes' lengths, durations or
+/// exposures count as equal. Two lines over the same streets can sum their metres
+/// in another order (pieces joined at other points, ends snapped again by
+/// `/evaluate`) and differ in the last bits, about 1e-14 of the figure; without this,
+/// such a route "avoided" 1e-14 risk-km at thousands of metres per risk-km.
+pub const EQUAL_WITHIN: f64 = 1e-9;
+
+/// `after − before`, or exactly 0 when the two are equal within [`EQUAL_WITHIN`].
+#[must_use]
+pub fn difference(before: f64, after: f64) -> f64 {
+    let change = after - before;
+    if libm::fabs(change) <= EQUAL_WITHIN * libm::fabs(before).max(libm::fabs(after)) {
+        0.0
+    } else {
+        change
+    }
+}
+
 /// The shortest route a route is compared with.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -89,8 +107,8 @@ pub fn explain(
     shortest: &Evaluation,
 ) -> Explanation {
     let (this, base): (&Metrics, &Metrics) = (&route.metrics, &shortest.metrics);
-    let exposure_avoided = base.exposure - this.exposure;
-    let extra_m = this.distance_m - base.distance_m;
+    let exposure_avoided = difference(this.exposure, base.exposure);
+    let extra_m = difference(base.distance_m, this.distance_m);
     let mut on_route: Vec<CellIndex> = route.hex_path.clone();
     on_route.sort_unstable();
     let mut avoided: Vec<AvoidedCell> = shortest
@@ -125,7 +143,7 @@ pub fn explain(
         exposure_avoided_pct: (base.exposure > 0.0)
             .then(|| 100.0 * exposure_avoided / base.exposure),
         extra_m,
-        extra_minutes: (this.duration_s - base.duration_s) / 60.0,
+        extra_minutes: difference(base.duration_s, this.duration_s) / 60.0,
         metres_per_exposure_avoided: (exposure_avoided > 0.0).then(|| extra_m / exposure_avoided),
         avoided_cells: avoided,
     }

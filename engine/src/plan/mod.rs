@@ -11,7 +11,7 @@ use h3o::LatLng;
 use serde::Serialize;
 
 use crate::city::CityModel;
-use crate::corridor::{Evaluation, Metrics, TravelMode, evaluate_hex_path, evaluate_line};
+use crate::corridor::{Evaluation, Metrics, TravelMode, evaluate_hex_path, evaluate_measured_line};
 use crate::roads::NetworkKind;
 use crate::routing::{
     CostModel, MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, Path, RouteIndex, RouteMethod, Snap,
@@ -23,7 +23,9 @@ pub mod departure;
 mod explain;
 mod reach;
 
-pub use explain::{AvoidedCell, Explanation, MAX_EXPLAINED_CELLS, ShortestRoute, explain};
+pub use explain::{
+    AvoidedCell, EQUAL_WITHIN, Explanation, MAX_EXPLAINED_CELLS, ShortestRoute, difference, explain,
+};
 pub use reach::{
     MAX_REACH_M, MAX_REACH_MINUTES, ReachAnswer, ReachError, ReachRequest, ReachedCell, reach,
 };
@@ -315,8 +317,8 @@ fn tradeoff_steps(options: &[RouteOption]) -> Vec<TradeoffStep> {
                     &options[previous].evaluation.metrics,
                     &option.evaluation.metrics,
                 );
-                let avoided = before.exposure - now.exposure;
-                (avoided > 0.0).then(|| (now.distance_m - before.distance_m) / avoided)
+                let avoided = difference(now.exposure, before.exposure);
+                (avoided > 0.0).then(|| difference(before.distance_m, now.distance_m) / avoided)
             });
             TradeoffStep {
                 alternative: (i < last).then_some(i),
@@ -338,8 +340,14 @@ struct Planner<'a> {
 
 impl Planner<'_> {
     fn evaluate(&self, path: &Path) -> (Vec<LatLng>, Evaluation) {
-        let line = self.index.geometry(self.graph, path);
-        let mut evaluation = evaluate_line(self.model, self.scores, &line, self.request.mode);
+        let line = self.index.line(self.graph, path);
+        let mut evaluation = evaluate_measured_line(
+            self.model,
+            self.scores,
+            &line.points,
+            &line.segment_m,
+            self.request.mode,
+        );
         // Detours compare network lengths of the pieces, so the shortest route's own
         // detour is exactly zero.
         evaluation.metrics.detour_pct = Some(if self.shortest_m > 0.0 {
@@ -347,7 +355,7 @@ impl Planner<'_> {
         } else {
             0.0
         });
-        (line, evaluation)
+        (line.points, evaluation)
     }
 
     fn option(
@@ -396,6 +404,7 @@ pub fn shortest_route(
     let (graph, index) = (network.graph, network.index);
     let (from, to) = (index.snap(graph, from).ok()?, index.snap(graph, to).ok()?);
     let path = index.search(graph, &CostModel::from_risks(&[], 0.0), &from, &to)?;
-    let line = index.geometry(graph, &path);
-    Some((path.length_m(), evaluate_line(model, scores, &line, mode)))
+    let line = index.line(graph, &path);
+    let evaluation = evaluate_measured_line(model, scores, &line.points, &line.segment_m, mode);
+    Some((path.length_m(), evaluation))
 }

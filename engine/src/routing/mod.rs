@@ -51,7 +51,7 @@ mod tradeoff;
 
 pub use cost::{CostModel, RouteMethod, UnknownMethod, risk_of_safety};
 pub use index::RouteIndex;
-pub use path::{Path, Piece};
+pub use path::{Path, Piece, RouteLine};
 pub use safe_reach::{CellReach, MAX_REACH_LABELS, TooManyLabels};
 pub use snap::Snap;
 pub use tradeoff::{

@@ -6,7 +6,7 @@ use h3o::LatLng;
 
 use super::cost::CostModel;
 use super::index::RouteIndex;
-use crate::grid::MicroDegrees;
+use crate::grid::{MicroDegrees, distance_m};
 use crate::roads::RoadGraph;
 
 /// Part of a way travelled by a route, between two offsets (metres from the way's
@@ -79,13 +79,29 @@ impl Path {
     }
 }
 
+/// A route's line: its points, and the great-circle metres of each segment.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RouteLine {
+    /// From the snapped origin to the snapped destination.
+    pub points: Vec<LatLng>,
+    /// `segment_m[i]`: metres from `points[i]` to `points[i + 1]`, as
+    /// [`distance_m`] gives them (taken from the index where a segment is a way's own).
+    pub segment_m: Vec<f64>,
+}
+
 impl RouteIndex {
     /// The geometry of a path, from the snapped origin to the snapped destination.
     #[must_use]
     pub fn geometry(&self, graph: &RoadGraph, path: &Path) -> Vec<LatLng> {
-        let mut out: Vec<LatLng> = Vec::new();
-        // One pair of buffers for every piece: a route has a hundred pieces or more.
-        let (mut points, mut slice) = (Vec::new(), Vec::new());
+        self.line(graph, path).points
+    }
+
+    /// The geometry of a path with its segments' lengths.
+    #[must_use]
+    pub fn line(&self, graph: &RoadGraph, path: &Path) -> RouteLine {
+        let mut line = RouteLine::default();
+        // One set of buffers for every piece: a route has a hundred pieces or more.
+        let (mut points, mut slice, mut slice_m) = (Vec::new(), Vec::new(), Vec::new());
         for piece in &path.pieces {
             let way = piece.way as usize;
             points.clear();
@@ -95,25 +111,50 @@ impl RouteIndex {
                     .map(MicroDegrees::to_lat_lng),
             );
             let lengths = self.way_segment_m(graph, way);
-            slice_polyline(&points, lengths, piece.from_m, piece.to_m, &mut slice);
-            for &point in &slice {
-                if out.last() != Some(&point) {
-                    out.push(point);
+            // Offsets count the way's stored length (`f32`), a hair off the sum of its
+            // segments (`f64`): an offset at or past it is the way's end node itself.
+            let stored = f64::from(graph.way_length_m[way]);
+            let end_of = |m: f64| {
+                if m > 0.0 && m >= stored {
+                    f64::INFINITY
+                } else {
+                    m
                 }
+            };
+            let offsets = (end_of(piece.from_m), end_of(piece.to_m));
+            slice_polyline(&points, lengths, offsets, &mut slice, &mut slice_m);
+            for (k, &point) in slice.iter().enumerate() {
+                let Some(&last) = line.points.last() else {
+                    line.points.push(point);
+                    continue;
+                };
+                if last == point {
+                    continue;
+                }
+                // Pieces meet at a node, so a gap between them is a rounding remnant.
+                let metres = if k > 0 && slice[k - 1] == last {
+                    slice_m[k - 1]
+                } else {
+                    distance_m(last, point)
+                };
+                line.points.push(point);
+                line.segment_m.push(metres);
             }
         }
-        out
+        line
     }
 }
 
 /// The part of a polyline between two distances from its start, in travel order,
-/// into `out` (cleared first); `lengths` are its segments' metres.
+/// into `out` (cleared first), and each of its segments' metres into `out_m`;
+/// `lengths` are the polyline's segments' metres. Vertices inside the part are the
+/// polyline's own points; only its two cut ends are interpolated.
 fn slice_polyline(
     points: &[LatLng],
     lengths: &[f64],
-    from_m: f64,
-    to_m: f64,
+    (from_m, to_m): (f64, f64),
     out: &mut Vec<LatLng>,
+    out_m: &mut Vec<f64>,
 ) {
     let (lo, hi) = if from_m <= to_m {
         (from_m, to_m)
@@ -121,6 +162,7 @@ fn slice_polyline(
         (to_m, from_m)
     };
     out.clear();
+    out_m.clear();
     let mut walked = 0.0;
     let interpolate = |p: LatLng, q: LatLng, t: f64| {
         LatLng::new(
@@ -138,17 +180,25 @@ fn slice_polyline(
         let (start, end) = (walked, walked + length);
         if end >= lo && start <= hi {
             let at = |m: f64| {
-                if length > 0.0 {
-                    interpolate(p, q, ((m - start) / length).clamp(0.0, 1.0))
-                } else {
+                if m <= start {
                     p
+                } else if m >= end {
+                    q
+                } else {
+                    interpolate(p, q, (m - start) / length)
                 }
             };
             if out.is_empty() {
-                out.push(at(lo.max(start)));
+                out.push(at(lo));
             }
-            let last = at(hi.min(end));
-            if out.last() != Some(&last) {
+            let (first, last) = (out[out.len() - 1], at(hi));
+            if first != last {
+                // A whole segment has its length already.
+                out_m.push(if first == p && last == q {
+                    length
+                } else {
+                    distance_m(first, last)
+                });
                 out.push(last);
             }
         }
@@ -164,5 +214,6 @@ fn slice_polyline(
     }
     if from_m > to_m {
         out.reverse();
+        out_m.reverse();
     }
 }

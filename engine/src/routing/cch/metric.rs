@@ -1,5 +1,5 @@
 //! Customisation: the cost of every arc of the hierarchy for one cost model, in both
-//! directions.
+//! directions, and the lower triangle each cost runs through.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -17,6 +17,12 @@ pub struct Metric {
     pub(super) up: Vec<f64>,
     /// Cost from each arc's head down to its tail.
     pub(super) down: Vec<f64>,
+    /// The lower arc of the triangle each `up` cost runs through (from the tail down
+    /// to the triangle's third rank), or [`NO_ARC`] when a road edge gives the cost.
+    /// Unpacking follows these instead of searching the triangles again.
+    pub(super) up_via: Vec<u32>,
+    /// The same for each `down` cost.
+    pub(super) down_via: Vec<u32>,
 }
 
 impl Metric {
@@ -29,6 +35,8 @@ impl Metric {
         let mut metric = Self {
             up: vec![f64::INFINITY; arcs],
             down: vec![f64::INFINITY; arcs],
+            up_via: vec![NO_ARC; arcs],
+            down_via: vec![NO_ARC; arcs],
         };
         let way_cost: Vec<f64> = (0..graph.way_count())
             .map(|way| costs.way_cost(graph, way))
@@ -65,9 +73,18 @@ impl Metric {
                 for higher in lower as usize + 1..topology.up(r).end {
                     let y = topology.head[higher];
                     let b = arc_to[y as usize] as usize;
-                    // Unpacking finds the triangle again by these exact sums.
-                    metric.up[b] = metric.up[b].min(x_down_r + metric.up[higher]);
-                    metric.down[b] = metric.down[b].min(metric.down[higher] + r_up_x);
+                    // Only a cheaper triangle replaces a cost: on a tie the road edge,
+                    // or the triangle through the lowest rank, stays.
+                    let up = x_down_r + metric.up[higher];
+                    if up < metric.up[b] {
+                        metric.up[b] = up;
+                        metric.up_via[b] = lower;
+                    }
+                    let down = metric.down[higher] + r_up_x;
+                    if down < metric.down[b] {
+                        metric.down[b] = down;
+                        metric.down_via[b] = lower;
+                    }
                 }
             }
             for a in up_x {
@@ -77,9 +94,9 @@ impl Metric {
         metric
     }
 
-    /// Bytes held by the arc costs.
+    /// Bytes held by the arc costs and their triangles.
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
-        self.up.len() * 2 * size_of::<f64>()
+        self.up.len() * 2 * (size_of::<f64>() + size_of::<u32>())
     }
 }

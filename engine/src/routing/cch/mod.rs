@@ -39,7 +39,7 @@ pub use potential::Potential;
 
 use cache::MetricCache;
 use once_cell::race::OnceBox;
-use query::{Side, meet};
+use query::query;
 use topology::Topology;
 use unpack::Unpacker;
 
@@ -138,9 +138,8 @@ impl Hierarchy {
                 .map(|&(node, cost)| Some((*self.topology.rank.get(node as usize)?, cost)))
                 .collect()
         };
-        let forward = Side::new(&self.topology, metric, &ranked(sources)?, true);
-        let backward = Side::new(&self.topology, metric, &ranked(targets)?, false);
-        let (cost, i, j) = meet(&forward, &backward)?;
+        let (forward, backward, (cost, i, j)) =
+            query(&self.topology, metric, &ranked(sources)?, &ranked(targets)?)?;
         let unpacker = Unpacker {
             topology: &self.topology,
             graph,

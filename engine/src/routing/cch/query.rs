@@ -22,13 +22,24 @@ pub(super) struct Side {
 
 impl Side {
     /// Relaxes upward (`forward`) or downward arc costs from the `starts` (rank,
-    /// cost) over their ancestors.
+    /// cost) over all their ancestors.
     pub(super) fn new(
         topology: &Topology,
         metric: &Metric,
         starts: &[(u32, f64)],
         forward: bool,
     ) -> Self {
+        let mut side = Self::with_starts(topology, starts);
+        let weights = if forward { &metric.up } else { &metric.down };
+        for i in 0..side.ranks.len() {
+            side.relax(topology, weights, i);
+        }
+        side
+    }
+
+    /// The ancestors of the `starts` (rank, cost), with the starts' costs and nothing
+    /// relaxed yet.
+    fn with_starts(topology: &Topology, starts: &[(u32, f64)]) -> Self {
         let mut ranks = Vec::new();
         for &(r, _) in starts {
             let mut at = r;
@@ -55,29 +66,31 @@ impl Side {
                 side.start[i] = k as u32;
             }
         }
-        let weights = if forward { &metric.up } else { &metric.down };
-        for i in 0..len {
-            let cost = side.cost[i];
-            if cost.is_infinite() {
-                continue;
+        side
+    }
+
+    /// Relaxes the arcs up from the rank at `i`, whose cost is final (every lower
+    /// ancestor is relaxed), with `weights`.
+    fn relax(&mut self, topology: &Topology, weights: &[f64], i: usize) {
+        let cost = self.cost[i];
+        if cost.is_infinite() {
+            return;
+        }
+        let r = self.ranks[i];
+        let mut j = i;
+        // Heads ascend and are all ancestors, so each is found by walking on.
+        for a in topology.up(r) {
+            let next = cost + weights[a];
+            let h = topology.head[a];
+            while self.ranks[j] < h {
+                j += 1;
             }
-            let r = side.ranks[i];
-            let mut j = i;
-            // Heads ascend and are all ancestors, so each is found by walking on.
-            for a in topology.up(r) {
-                let next = cost + weights[a];
-                let h = topology.head[a];
-                while side.ranks[j] < h {
-                    j += 1;
-                }
-                if next < side.cost[j] {
-                    side.cost[j] = next;
-                    side.arc[j] = a as u32;
-                    side.start[j] = side.start[i];
-                }
+            if next < self.cost[j] {
+                self.cost[j] = next;
+                self.arc[j] = a as u32;
+                self.start[j] = self.start[i];
             }
         }
-        side
     }
 
     pub(super) fn position(&self, r: u32) -> Option<usize> {
@@ -85,24 +98,46 @@ impl Side {
     }
 }
 
-/// The cheapest meeting of the two sides: (cost, index in `forward`, index in
-/// `backward`).
-pub(super) fn meet(forward: &Side, backward: &Side) -> Option<(f64, usize, usize)> {
+/// Both sides of a query, `sources` up with upward costs and `targets` up with
+/// downward ones, and their cheapest meeting: (cost, index in the forward side,
+/// index in the backward side), the lowest such rank on a tie.
+///
+/// The sides advance together, lowest rank first, so the cheapest meeting so far
+/// bounds both: a rank dearer than it relaxes nothing, since every path on through
+/// it costs more (costs are not negative). Only strictly dearer ranks are skipped,
+/// so every cost and arc on the meeting's paths is the one the full sides would have.
+pub(super) fn query(
+    topology: &Topology,
+    metric: &Metric,
+    sources: &[(u32, f64)],
+    targets: &[(u32, f64)],
+) -> Option<(Side, Side, (f64, usize, usize))> {
+    let mut forward = Side::with_starts(topology, sources);
+    let mut backward = Side::with_starts(topology, targets);
     let (mut i, mut j) = (0, 0);
     let mut best: Option<(f64, usize, usize)> = None;
-    while i < forward.ranks.len() && j < backward.ranks.len() {
-        match forward.ranks[i].cmp(&backward.ranks[j]) {
-            core::cmp::Ordering::Less => i += 1,
-            core::cmp::Ordering::Greater => j += 1,
-            core::cmp::Ordering::Equal => {
-                let cost = forward.cost[i] + backward.cost[j];
-                if cost.is_finite() && best.is_none_or(|(b, _, _)| cost < b) {
-                    best = Some((cost, i, j));
-                }
-                i += 1;
-                j += 1;
+    while i < forward.ranks.len() || j < backward.ranks.len() {
+        let at_forward = forward.ranks.get(i).copied().unwrap_or(u32::MAX);
+        let at_backward = backward.ranks.get(j).copied().unwrap_or(u32::MAX);
+        if at_forward == at_backward {
+            let cost = forward.cost[i] + backward.cost[j];
+            if cost.is_finite() && best.is_none_or(|(b, _, _)| cost < b) {
+                best = Some((cost, i, j));
             }
         }
+        let bound = best.map_or(f64::INFINITY, |(b, _, _)| b);
+        if at_forward <= at_backward {
+            if forward.cost[i] <= bound {
+                forward.relax(topology, &metric.up, i);
+            }
+            i += 1;
+        }
+        if at_backward <= at_forward {
+            if backward.cost[j] <= bound {
+                backward.relax(topology, &metric.down, j);
+            }
+            j += 1;
+        }
     }
-    best
+    Some((forward, backward, best?))
 }

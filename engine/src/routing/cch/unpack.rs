@@ -1,7 +1,7 @@
 //! From a query's arcs back to road edges. An arc's cost is either a road edge's
-//! between its ends or the sum of the two arcs of a lower triangle, computed by
-//! customisation as exactly that sum; unpacking finds one that matches bit for bit
-//! rather than storing which it was (a third less memory per metric).
+//! between its ends or the sum of the two arcs of a lower triangle; customisation
+//! records which ([`Metric::up_via`] and `down_via`), so unpacking follows the
+//! records down to road edges.
 
 use alloc::vec;
 use alloc::vec::Vec;
@@ -22,10 +22,8 @@ pub(super) struct Unpacker<'a> {
 
 impl Unpacker<'_> {
     /// The road edges of one direction of an arc, in travel order, appended to `out`
-    /// (`upward`: from tail to head). `None` if no edge or triangle matches, which a
-    /// metric customised for `costs` rules out.
-    // Costs are compared exactly on purpose: customisation stored these very sums.
-    #[allow(clippy::float_cmp)]
+    /// (`upward`: from tail to head). `None` if a record leads nowhere, which a metric
+    /// customised for `costs` rules out.
     fn arc_edges(&self, arc: u32, upward: bool, out: &mut Vec<u32>) -> Option<()> {
         let (topology, metric) = (self.topology, self.metric);
         // Arcs still to expand, next last.
@@ -36,31 +34,20 @@ impl Unpacker<'_> {
             budget = budget.checked_sub(1)?;
             let a = arc as usize;
             let (low, high) = (topology.tail[a], topology.head[a]);
-            let cost = if upward { metric.up[a] } else { metric.down[a] };
-            let (from, to) = if upward { (low, high) } else { (high, low) };
-            let (from, to) = (topology.node[from as usize], topology.node[to as usize]);
-            if let Some(e) = self.graph.out_edges(from).find(|&e| {
-                self.graph.edge_target[e] == to
-                    && self.costs.way_cost(self.graph, self.graph.edge_way(e).0) == cost
-            }) {
-                out.push(e as u32);
+            let lower = if upward {
+                metric.up_via[a]
+            } else {
+                metric.down_via[a]
+            };
+            if lower == NO_ARC {
+                out.push(self.road_edge(arc, upward)?);
                 continue;
             }
-            // A triangle below: `lower` joins r and low, `higher` r and high.
-            let triangle = topology.below(low).iter().find_map(|&lower| {
-                let higher = topology.arc(topology.tail[lower as usize], high);
-                if higher == NO_ARC {
-                    return None;
-                }
-                let (l, h) = (lower as usize, higher as usize);
-                let sum = if upward {
-                    metric.down[l] + metric.up[h]
-                } else {
-                    metric.down[h] + metric.up[l]
-                };
-                (sum == cost).then_some((lower, higher))
-            });
-            let (lower, higher) = triangle?;
+            // The triangle below: `lower` joins r and low, `higher` r and high.
+            let higher = topology.arc(topology.tail[lower as usize], high);
+            if higher == NO_ARC || topology.head[lower as usize] != low {
+                return None;
+            }
             // Upward: low → r down `lower`, then r → high up `higher`. Downward:
             // high → r down `higher`, then r → low up `lower`.
             if upward {
@@ -72,6 +59,33 @@ impl Unpacker<'_> {
             }
         }
         Some(())
+    }
+
+    /// The road edge whose cost one direction of an arc has: the only edge between its
+    /// ends that way, or the first of parallel ones with exactly that cost.
+    // Costs are compared exactly on purpose: customisation took this very cost.
+    #[allow(clippy::float_cmp)]
+    fn road_edge(&self, arc: u32, upward: bool) -> Option<u32> {
+        let (topology, graph, a) = (self.topology, self.graph, arc as usize);
+        let (cost, from, to) = if upward {
+            (self.metric.up[a], topology.tail[a], topology.head[a])
+        } else {
+            (self.metric.down[a], topology.head[a], topology.tail[a])
+        };
+        let (from, to) = (topology.node[from as usize], topology.node[to as usize]);
+        let mut edges = graph
+            .out_edges(from)
+            .filter(|&e| graph.edge_target[e] == to);
+        let first = edges.next()?;
+        let found = if edges.next().is_none() {
+            first
+        } else {
+            graph.out_edges(from).find(|&e| {
+                graph.edge_target[e] == to
+                    && self.costs.way_cost(graph, graph.edge_way(e).0) == cost
+            })?
+        };
+        Some(found as u32)
     }
 
     /// The road edges from the forward side's start to its rank at `index`, in
