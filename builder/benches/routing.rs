@@ -166,8 +166,8 @@ fn request_parts(
         searches.push(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();
         let [best_line, shortest_line] = [&best, &shortest].map(|path| {
-            let line = index.geometry(graph, path);
-            corridor::evaluate_line(model, scores, &line, mode)
+            let line = index.line(graph, path);
+            corridor::evaluate_measured_line(model, scores, &line.points, &line.segment_m, mode)
         });
         lines.push(t.elapsed().as_secs_f64() * 1e3);
         let t = Instant::now();

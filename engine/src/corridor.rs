@@ -321,12 +321,12 @@ pub fn evaluate_line(
     points: &[LatLng],
     mode: TravelMode,
 ) -> Evaluation {
-    let crossings = crate::grid::cells_crossed(points, RESOLUTION);
-    evaluate_crossings(model, scores, &crossings, mode)
+    evaluate_measured_line(model, scores, points, &[], mode)
 }
 
 /// [`evaluate_line`] for a line whose segments' lengths are known
-/// ([`cells_crossed_measured`](crate::grid::cells_crossed_measured)).
+/// ([`cells_crossed_measured`](crate::grid::cells_crossed_measured); none given are
+/// computed), with the city's kept cell boundaries.
 #[must_use]
 pub fn evaluate_measured_line(
     model: &CityModel,
@@ -335,7 +335,8 @@ pub fn evaluate_measured_line(
     segment_m: &[f64],
     mode: TravelMode,
 ) -> Evaluation {
-    let crossings = crate::grid::cells_crossed_measured(points, segment_m, RESOLUTION);
+    let boundary = |cell| model.cell_boundary(cell);
+    let crossings = crate::grid::cells_crossed_measured(points, segment_m, boundary, RESOLUTION);
     evaluate_crossings(model, scores, &crossings, mode)
 }
 
@@ -361,8 +362,10 @@ pub fn check_hex_path(cells: &[CellIndex]) -> Result<(), HexPathError> {
         if let Some(&first) = seen.get(&cell) {
             return Err(HexPathError::Repeated { index, first });
         }
-        // A corridor may fold back, so a cell needs a neighbour anywhere before it.
+        // A corridor may fold back, so a cell needs a neighbour anywhere before it;
+        // mostly that is the cell just before.
         let touches = index == 0
+            || cells[index - 1].is_neighbor_with(cell).unwrap_or(false)
             || cell
                 .grid_disk::<Vec<_>>(1)
                 .iter()
@@ -403,10 +406,12 @@ pub fn evaluate_hex_path(
 /// `(cell, metres)` along the line through the centres: each leg split in half.
 fn centre_line(cells: &[CellIndex]) -> Vec<(CellIndex, f64)> {
     let mut out: Vec<(CellIndex, f64)> = cells.iter().map(|&c| (c, 0.0)).collect();
-    for i in 1..cells.len() {
-        let leg = LatLng::from(cells[i - 1]).distance_m(LatLng::from(cells[i]));
-        out[i - 1].1 += leg / 2.0;
+    // Each centre once: H3 computes it with trigonometry.
+    let centres: Vec<LatLng> = cells.iter().map(|&c| LatLng::from(c)).collect();
+    for (i, pair) in centres.windows(2).enumerate() {
+        let leg = pair[0].distance_m(pair[1]);
         out[i].1 += leg / 2.0;
+        out[i + 1].1 += leg / 2.0;
     }
     out
 }

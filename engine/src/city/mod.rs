@@ -3,6 +3,7 @@
 //! kept between requests; an [`Atlas`] holds the cities an engine serves.
 
 mod atlas;
+mod boundaries;
 mod kept;
 mod networks;
 
@@ -10,9 +11,10 @@ use alloc::borrow::ToOwned;
 use alloc::vec::Vec;
 
 use chrono::{Datelike, NaiveDate, NaiveDateTime};
-use h3o::CellIndex;
+use h3o::{Boundary, CellIndex};
 
 pub use atlas::{Atlas, LocateError};
+use boundaries::CellBoundaries;
 pub use kept::KEPT_VALUES;
 use kept::Kept;
 pub use networks::Network;
@@ -108,6 +110,7 @@ pub fn week_start(date: NaiveDate) -> NaiveDate {
 pub struct CityModel {
     artifact: CityArtifact,
     networks: Networks,
+    boundaries: CellBoundaries,
     kept: Kept,
 }
 
@@ -135,6 +138,7 @@ impl CityModel {
         Self {
             artifact,
             networks: Networks::new(),
+            boundaries: CellBoundaries::new(),
             kept: Kept::default(),
         }
     }
@@ -201,6 +205,14 @@ impl CityModel {
     #[must_use]
     pub fn position(&self, cell: CellIndex) -> Option<usize> {
         self.artifact.cells.binary_search(&u64::from(cell)).ok()
+    }
+
+    /// `cell.boundary()`: for the grid's cells, computed once (on first use) and kept.
+    #[must_use]
+    pub fn cell_boundary(&self, cell: CellIndex) -> Boundary {
+        self.position(cell)
+            .and_then(|p| self.boundaries.at(&self.artifact.cells, p))
+            .unwrap_or_else(|| cell.boundary())
     }
 
     /// Monday of the first forecast week.

@@ -16,17 +16,24 @@ use super::distance_m;
 /// The metres sum to the great-circle length of the line.
 #[must_use]
 pub fn cells_crossed(points: &[LatLng], resolution: Resolution) -> Vec<(CellIndex, f64)> {
-    trace(points, |_, from, to| distance_m(from, to), resolution)
+    trace(
+        points,
+        |_, from, to| distance_m(from, to),
+        CellIndex::boundary,
+        resolution,
+    )
 }
 
-/// [`cells_crossed`] for a line whose segments' lengths are known: `segment_m[i]` is
+/// [`cells_crossed`] with what is known already: `segment_m[i]` is
 /// `distance_m(points[i], points[i + 1])`, as a route's geometry keeps them from its
-/// network's index, so the answer is the same without the trigonometry. A missing
-/// length is computed.
+/// network's index (a missing length is computed), and `boundary(cell)` is
+/// `cell.boundary()`, as a city keeps its cells'. The answer is the same, with less
+/// trigonometry.
 #[must_use]
 pub fn cells_crossed_measured(
     points: &[LatLng],
     segment_m: &[f64],
+    boundary: impl Fn(CellIndex) -> Boundary,
     resolution: Resolution,
 ) -> Vec<(CellIndex, f64)> {
     let length = |i: usize, from, to| {
@@ -35,13 +42,15 @@ pub fn cells_crossed_measured(
             .copied()
             .unwrap_or_else(|| distance_m(from, to))
     };
-    trace(points, length, resolution)
+    trace(points, length, boundary, resolution)
 }
 
-/// [`cells_crossed`] with `length(i, from, to)` the metres of segment `i`.
+/// [`cells_crossed`] with `length(i, from, to)` the metres of segment `i` and
+/// `boundary(cell)` each cell's boundary.
 fn trace(
     points: &[LatLng],
     length: impl Fn(usize, LatLng, LatLng) -> f64,
+    boundary: impl Fn(CellIndex) -> Boundary,
     resolution: Resolution,
 ) -> Vec<(CellIndex, f64)> {
     let mut out: Vec<(CellIndex, f64)> = Vec::new();
@@ -55,7 +64,9 @@ fn trace(
     }
     // Each point's cell once: a segment starts in the cell the previous one ended in,
     // and a point well inside that cell needs no H3 lookup.
-    let mut boundaries = Boundaries::default();
+    let mut boundaries = Boundaries::new(boundary);
+    // The cell the last segment ended in, replaced (not moved: it is a few hundred
+    // bytes) only when a segment ends in another.
     let mut end_cell: Option<Interior> = points.first().map(|p| {
         let cell = p.to_cell(resolution);
         Interior::with_boundary(cell, &boundaries.of(cell))
@@ -63,7 +74,7 @@ fn trace(
     for (i, pair) in points.windows(2).enumerate() {
         let (from, to) = (pair[0], pair[1]);
         let length = length(i, from, to);
-        let Some(previous) = end_cell.take() else {
+        let Some(previous) = &end_cell else {
             break;
         };
         let start = previous.cell;
@@ -72,11 +83,9 @@ fn trace(
         } else {
             to.to_cell(resolution)
         };
-        end_cell = Some(if end == start {
-            previous
-        } else {
-            Interior::with_boundary(end, &boundaries.of(end))
-        });
+        if end != start {
+            end_cell = Some(Interior::with_boundary(end, &boundaries.of(end)));
+        }
         if start == end {
             push(start, length, &mut out);
             continue;
@@ -121,46 +130,77 @@ fn trace(
 }
 
 /// Cell boundaries a line has met, most recent last, at most [`BOUNDARIES_KEPT`]:
-/// H3 computes a boundary with trigonometry, and tracing asked for each cell's at
-/// least twice (entering it and leaving it), more along a street that follows a
-/// cell edge back and forth.
-#[derive(Default)]
-struct Boundaries(Vec<(CellIndex, Boundary)>);
+/// tracing asks for each cell's at least twice (entering it and leaving it), more
+/// along a street that follows a cell edge back and forth, and H3 computes a boundary
+/// with trigonometry (a city's kept ones cost a lookup).
+struct Boundaries<F> {
+    met: Vec<(CellIndex, Boundary)>,
+    boundary: F,
+}
 
 /// Boundaries a line keeps: a few, so a lookup stays a short scan.
 const BOUNDARIES_KEPT: usize = 8;
 
-impl Boundaries {
-    /// `cell.boundary()`, from the kept ones when met before.
+impl<F: Fn(CellIndex) -> Boundary> Boundaries<F> {
+    const fn new(boundary: F) -> Self {
+        Self {
+            met: Vec::new(),
+            boundary,
+        }
+    }
+
+    /// The boundary of `cell`, from the kept ones when met before.
     fn of(&mut self, cell: CellIndex) -> Boundary {
-        if let Some((_, boundary)) = self.0.iter().rev().find(|(c, _)| *c == cell) {
+        if let Some((_, boundary)) = self.met.iter().rev().find(|(c, _)| *c == cell) {
             return *boundary;
         }
-        let boundary = cell.boundary();
-        if self.0.len() == BOUNDARIES_KEPT {
-            self.0.remove(0);
+        let boundary = (self.boundary)(cell);
+        if self.met.len() == BOUNDARIES_KEPT {
+            self.met.remove(0);
         }
-        self.0.push((cell, boundary));
+        self.met.push((cell, boundary));
         boundary
     }
 }
 
-/// A cell's corners (`boundary`) in the plane with longitude scaled by `scale`, and
-/// `1` when they run anticlockwise (`-1` otherwise).
-fn plane_corners(boundary: &Boundary, scale: f64) -> (Vec<[f64; 2]>, f64) {
-    let corners: Vec<[f64; 2]> = boundary
-        .iter()
-        .map(|v| [v.lng() * scale, v.lat()])
-        .collect();
-    let n = corners.len();
-    // Twice the signed area: positive when the corners run anticlockwise.
-    let area: f64 = (0..n)
-        .map(|i| {
-            let (a, b) = (corners[i], corners[(i + 1) % n]);
-            a[0] * b[1] - b[0] * a[1]
-        })
-        .sum();
-    (corners, if area >= 0.0 { 1.0 } else { -1.0 })
+/// Most corners of a cell's boundary (H3's own limit, with distortion vertices).
+const MAX_CORNERS: usize = 10;
+
+/// A cell's corners in the plane with longitude scaled by `scale`, without
+/// allocating: at most [`MAX_CORNERS`].
+struct Corners {
+    points: [[f64; 2]; MAX_CORNERS],
+    len: usize,
+    /// `1` when the corners run anticlockwise, `-1` otherwise.
+    orientation: f64,
+}
+
+impl Corners {
+    fn new(boundary: &Boundary, scale: f64) -> Self {
+        let mut points = [[0.0; 2]; MAX_CORNERS];
+        let mut len = 0;
+        for (point, v) in points.iter_mut().zip(boundary.iter()) {
+            *point = [v.lng() * scale, v.lat()];
+            len += 1;
+        }
+        // Twice the signed area: positive when the corners run anticlockwise.
+        let mut area = 0.0;
+        for i in 0..len {
+            let (a, b) = (points[i], points[(i + 1) % len]);
+            area += a[0] * b[1] - b[0] * a[1];
+        }
+        let orientation = if area >= 0.0 { 1.0 } else { -1.0 };
+        Self {
+            points,
+            len,
+            orientation,
+        }
+    }
+
+    /// The edges, each as its start and end corner.
+    fn edges(&self) -> impl Iterator<Item = ([f64; 2], [f64; 2])> + '_ {
+        (0..self.len).map(|i| (self.points[i], self.points[(i + 1) % self.len]))
+    }
 }
 
 /// Degrees a point must lie inside every edge of a cell's hexagon for the plane's
@@ -172,8 +212,9 @@ const INTERIOR_MARGIN_DEG: f64 = 1e-5;
 pub(super) struct Interior {
     pub(super) cell: CellIndex,
     scale: f64,
-    /// Edges as (start corner, unit inward normal).
-    edges: Vec<([f64; 2], [f64; 2])>,
+    /// Edges as (start corner, unit inward normal); `len` of them.
+    edges: [([f64; 2], [f64; 2]); MAX_CORNERS],
+    len: usize,
 }
 
 impl Interior {
@@ -184,26 +225,36 @@ impl Interior {
 
     /// The cell with its `boundary` (`cell.boundary()`, perhaps kept from before).
     fn with_boundary(cell: CellIndex, boundary: &Boundary) -> Self {
-        let scale = libm::cos(LatLng::from(cell).lat().to_radians());
-        let (corners, orientation) = plane_corners(boundary, scale);
-        let n = corners.len();
-        let edges = (0..n)
-            .filter_map(|i| {
-                let (a, b) = (corners[i], corners[(i + 1) % n]);
-                let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
-                let norm = libm::sqrt(dx * dx + dy * dy);
-                (norm > 0.0).then(|| (a, [-dy * orientation / norm, dx * orientation / norm]))
-            })
-            .collect();
-        Self { cell, scale, edges }
+        // The corners' mean latitude: within metres of the centre's, which is plenty
+        // for a test with a metre's margin, and no H3 lookup.
+        let corners = boundary.iter().count().max(1) as f64;
+        let lat = boundary.iter().map(|v| v.lat()).sum::<f64>() / corners;
+        let scale = libm::cos(lat.to_radians());
+        let corners = Corners::new(boundary, scale);
+        let mut interior = Self {
+            cell,
+            scale,
+            edges: [([0.0; 2], [0.0; 2]); MAX_CORNERS],
+            len: 0,
+        };
+        for (a, b) in corners.edges() {
+            let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+            let norm = libm::sqrt(dx * dx + dy * dy);
+            if norm > 0.0 {
+                let o = corners.orientation;
+                interior.edges[interior.len] = (a, [-dy * o / norm, dx * o / norm]);
+                interior.len += 1;
+            }
+        }
+        interior
     }
 
     /// `true` when `p` lies inside every edge by more than [`INTERIOR_MARGIN_DEG`]:
     /// then its cell is this one. `false` says nothing (H3 decides).
     pub(super) fn holds(&self, p: LatLng) -> bool {
         let q = [p.lng() * self.scale, p.lat()];
-        !self.edges.is_empty()
-            && self.edges.iter().all(|(a, normal)| {
+        self.len > 0
+            && self.edges[..self.len].iter().all(|(a, normal)| {
                 (q[0] - a[0]) * normal[0] + (q[1] - a[1]) * normal[1] > INTERIOR_MARGIN_DEG
             })
     }
@@ -243,13 +294,11 @@ impl SegmentFrame {
     /// The parameter at which the segment leaves a convex cell, given by its
     /// `boundary` (Cyrus-Beck clipping).
     fn exit_parameter(&self, boundary: &Boundary) -> f64 {
-        let (corners, orientation) = plane_corners(boundary, self.scale);
-        let n = corners.len();
+        let corners = Corners::new(boundary, self.scale);
         let mut exit = f64::INFINITY;
-        for i in 0..n {
-            let (a, b) = (corners[i], corners[(i + 1) % n]);
+        for (a, b) in corners.edges() {
             let edge = [b[0] - a[0], b[1] - a[1]];
-            let cross = |v: [f64; 2]| orientation * (edge[0] * v[1] - edge[1] * v[0]);
+            let cross = |v: [f64; 2]| corners.orientation * (edge[0] * v[1] - edge[1] * v[0]);
             let towards = cross(self.direction);
             if towards < 0.0 {
                 let inside = cross([self.origin[0] - a[0], self.origin[1] - a[1]]);

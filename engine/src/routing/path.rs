@@ -163,6 +163,21 @@ fn slice_polyline(
     };
     out.clear();
     out_m.clear();
+    if lo <= 0.0 && hi == f64::INFINITY {
+        // The whole polyline, as the loop below would take it, without its offsets.
+        out.extend(points.first());
+        for (&q, &length) in points.iter().skip(1).zip(lengths) {
+            if out.last() != Some(&q) {
+                out.push(q);
+                out_m.push(length);
+            }
+        }
+        if from_m > to_m {
+            out.reverse();
+            out_m.reverse();
+        }
+        return;
+    }
     let mut walked = 0.0;
     let interpolate = |p: LatLng, q: LatLng, t: f64| {
         LatLng::new(

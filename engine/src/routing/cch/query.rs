@@ -40,17 +40,21 @@ impl Side {
     /// The ancestors of the `starts` (rank, cost), with the starts' costs and nothing
     /// relaxed yet.
     fn with_starts(topology: &Topology, starts: &[(u32, f64)]) -> Self {
+        // Each start's chain of ancestors ascends, so merging the chains (the lowest
+        // next, once) lists them in order; chains that meet go on as one.
+        let mut chains: Vec<u32> = starts.iter().map(|&(r, _)| r).collect();
         let mut ranks = Vec::new();
-        for &(r, _) in starts {
-            let mut at = r;
-            // A chain of ancestors, each higher than the last, so at most n steps.
-            while at != NO_ARC && ranks.len() <= topology.rank.len() * starts.len() {
-                ranks.push(at);
-                at = topology.parent[at as usize];
+        while let Some(lowest) = chains.iter().copied().filter(|&r| r != NO_ARC).min() {
+            if ranks.len() == topology.rank.len() {
+                break;
+            }
+            ranks.push(lowest);
+            for at in &mut chains {
+                if *at == lowest {
+                    *at = topology.parent[lowest as usize];
+                }
             }
         }
-        ranks.sort_unstable();
-        ranks.dedup();
         let len = ranks.len();
         let mut side = Self {
             ranks,
