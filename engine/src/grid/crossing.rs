@@ -71,6 +71,8 @@ fn trace(
         let cell = p.to_cell(resolution);
         Interior::with_boundary(cell, &boundaries.of(cell))
     });
+    // One segment's pieces, pushed once its end cell is certain.
+    let mut pieces: Vec<(CellIndex, f64)> = Vec::new();
     for (i, pair) in points.windows(2).enumerate() {
         let (from, to) = (pair[0], pair[1]);
         let length = length(i, from, to);
@@ -78,26 +80,81 @@ fn trace(
             break;
         };
         let start = previous.cell;
-        let end = if previous.holds(to) {
-            start
-        } else {
-            to.to_cell(resolution)
-        };
-        if end != start {
-            end_cell = Some(Interior::with_boundary(end, &boundaries.of(end)));
-        }
-        if start == end {
+        if previous.holds(to) {
             push(start, length, &mut out);
             continue;
         }
-        let frame = SegmentFrame::new(from, to);
+        let segment = Segment {
+            frame: SegmentFrame::new(from, to),
+            to,
+            length,
+            resolution,
+        };
+        let (end, interior) = segment.walk(start, &mut boundaries, &mut pieces);
+        for &(cell, metres) in &pieces {
+            push(cell, metres, &mut out);
+        }
+        if end != start {
+            end_cell =
+                Some(interior.unwrap_or_else(|| Interior::with_boundary(end, &boundaries.of(end))));
+        }
+    }
+    out
+}
+
+/// A segment leaving the cell it starts in, as [`trace`] follows it.
+struct Segment {
+    frame: SegmentFrame,
+    to: LatLng,
+    length: f64,
+    resolution: Resolution,
+}
+
+impl Segment {
+    /// Follows the segment from `start` (whose interior does not hold its end) to the
+    /// cell of its end, its pieces (cell, metres, in order) into `pieces`: that cell,
+    /// and its interior when the walk built it.
+    ///
+    /// The end's cell is the first cell entered whose interior holds the end, which
+    /// needs no H3 lookup; only a cell that cannot tell, or a segment that does not
+    /// leave `start` in the plane, asks H3. If H3 then puts the end in `start` (the
+    /// plane and H3 disagree within millimetres of an edge), the whole segment is
+    /// `start`'s, as when H3 was asked first.
+    fn walk<F: Fn(CellIndex) -> Boundary>(
+        &self,
+        start: CellIndex,
+        boundaries: &mut Boundaries<F>,
+        pieces: &mut Vec<(CellIndex, f64)>,
+    ) -> (CellIndex, Option<Interior>) {
+        let (frame, length) = (&self.frame, self.length);
+        pieces.clear();
+        let mut end: Option<CellIndex> = None;
+        let lookup = || self.to.to_cell(self.resolution);
         let mut cell = start;
         let mut t = 0.0;
         // Every step enters a new cell or moves a probe forward, so this is bounded.
         let max_steps = 64 + (length / 10.0) as usize;
         for _ in 0..max_steps {
-            if cell == end {
-                break;
+            if let Some(end) = end {
+                if cell == end {
+                    break;
+                }
+            } else if cell != start {
+                let interior = Interior::with_boundary(cell, &boundaries.of(cell));
+                if interior.holds(self.to) {
+                    pieces.push((cell, (1.0 - t) * length));
+                    return (cell, Some(interior));
+                }
+                let found = lookup();
+                if found == start {
+                    pieces.clear();
+                    pieces.push((start, length));
+                    return (start, None);
+                }
+                end = Some(found);
+                if cell == found {
+                    break;
+                }
             }
             let exit = frame.exit_parameter(&boundaries.of(cell)).clamp(t, 1.0);
             // The first point past the boundary decides the next cell; widen the probe
@@ -107,16 +164,28 @@ fn trace(
             let mut probe = exit;
             while next == cell && probe < 1.0 {
                 probe = (exit + probe_m / length.max(1e-9)).min(1.0);
-                next = frame.at(probe).map_or(end, |p| p.to_cell(resolution));
+                next = frame.at(probe).map_or_else(
+                    || *end.get_or_insert_with(lookup),
+                    |p| p.to_cell(self.resolution),
+                );
                 probe_m *= 4.0;
             }
-            push(cell, (exit - t) * length, &mut out);
+            if next == start {
+                // Nothing past `start`'s boundary in the plane, or no probe left it:
+                // H3 decides.
+                if *end.get_or_insert_with(lookup) == start {
+                    pieces.clear();
+                    pieces.push((start, length));
+                    return (start, None);
+                }
+            }
+            pieces.push((cell, (exit - t) * length));
             if !cell.is_neighbor_with(next).unwrap_or(false) {
                 // A probe jumped past a sliver of another cell: list the cells between.
                 if let Ok(path) = cell.grid_path_cells(next) {
                     for between in path.flatten().skip(1) {
                         if between != next {
-                            push(between, 0.0, &mut out);
+                            pieces.push((between, 0.0));
                         }
                     }
                 }
@@ -124,9 +193,10 @@ fn trace(
             cell = next;
             t = exit;
         }
-        push(end, (1.0 - t) * length, &mut out);
+        let end = end.unwrap_or_else(lookup);
+        pieces.push((end, (1.0 - t) * length));
+        (end, None)
     }
-    out
 }
 
 /// Cell boundaries a line has met, most recent last, at most [`BOUNDARIES_KEPT`]:

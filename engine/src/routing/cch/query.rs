@@ -80,19 +80,21 @@ impl Side {
         if cost.is_infinite() {
             return;
         }
-        let r = self.ranks[i];
+        let (start, arcs) = (self.start[i], topology.up(self.ranks[i]));
+        // Slices of the rank's arcs: no bounds check per arc.
+        let heads = &topology.head[arcs.clone()];
+        let weights = &weights[arcs.clone()];
         let mut j = i;
         // Heads ascend and are all ancestors, so each is found by walking on.
-        for a in topology.up(r) {
-            let next = cost + weights[a];
-            let h = topology.head[a];
+        for ((a, &h), &weight) in arcs.zip(heads).zip(weights) {
+            let next = cost + weight;
             while self.ranks[j] < h {
                 j += 1;
             }
             if next < self.cost[j] {
                 self.cost[j] = next;
                 self.arc[j] = a as u32;
-                self.start[j] = self.start[i];
+                self.start[j] = start;
             }
         }
     }
