@@ -17,12 +17,11 @@ pub struct Metric {
     pub(super) up: Vec<f64>,
     /// Cost from each arc's head down to its tail.
     pub(super) down: Vec<f64>,
-    /// The lower arc of the triangle each `up` cost runs through (from the tail down
-    /// to the triangle's third rank), or [`NO_ARC`] when a road edge gives the cost.
-    /// Unpacking follows these instead of searching the triangles again.
-    pub(super) up_via: Vec<u32>,
-    /// The same for each `down` cost.
-    pub(super) down_via: Vec<u32>,
+    /// Per arc, `[up, down]`: the lower arc of the triangle each cost runs through
+    /// (from the tail down to the triangle's third rank), or [`NO_ARC`] when a road
+    /// edge gives the cost. Unpacking follows these instead of searching the
+    /// triangles again; both in one place, since customisation writes them together.
+    pub(super) via: Vec<[u32; 2]>,
 }
 
 impl Metric {
@@ -35,8 +34,7 @@ impl Metric {
         let mut metric = Self {
             up: vec![f64::INFINITY; arcs],
             down: vec![f64::INFINITY; arcs],
-            up_via: vec![NO_ARC; arcs],
-            down_via: vec![NO_ARC; arcs],
+            via: vec![[NO_ARC; 2]; arcs],
         };
         let way_cost: Vec<f64> = (0..graph.way_count())
             .map(|way| costs.way_cost(graph, way))
@@ -74,17 +72,17 @@ impl Metric {
                     let y = topology.head[higher];
                     let b = arc_to[y as usize] as usize;
                     // Only a cheaper triangle replaces a cost: on a tie the road edge,
-                    // or the triangle through the lowest rank, stays.
-                    let up = x_down_r + metric.up[higher];
-                    if up < metric.up[b] {
-                        metric.up[b] = up;
-                        metric.up_via[b] = lower;
-                    }
-                    let down = metric.down[higher] + r_up_x;
-                    if down < metric.down[b] {
-                        metric.down[b] = down;
-                        metric.down_via[b] = lower;
-                    }
+                    // or the triangle through the lowest rank, stays. Selects rather
+                    // than branches: which way a comparison goes is unpredictable.
+                    let (up, down) = (x_down_r + metric.up[higher], metric.down[higher] + r_up_x);
+                    let (up_better, down_better) = (up < metric.up[b], down < metric.down[b]);
+                    metric.up[b] = if up_better { up } else { metric.up[b] };
+                    metric.down[b] = if down_better { down } else { metric.down[b] };
+                    let via = &mut metric.via[b];
+                    *via = [
+                        if up_better { lower } else { via[0] },
+                        if down_better { lower } else { via[1] },
+                    ];
                 }
             }
             for a in up_x {

@@ -1,6 +1,6 @@
 //! From a query's arcs back to road edges. An arc's cost is either a road edge's
 //! between its ends or the sum of the two arcs of a lower triangle; customisation
-//! records which ([`Metric::up_via`] and `down_via`), so unpacking follows the
+//! records which ([`Metric::via`]), so unpacking follows the
 //! records down to road edges.
 
 use alloc::vec;
@@ -34,11 +34,7 @@ impl Unpacker<'_> {
             budget = budget.checked_sub(1)?;
             let a = arc as usize;
             let (low, high) = (topology.tail[a], topology.head[a]);
-            let lower = if upward {
-                metric.up_via[a]
-            } else {
-                metric.down_via[a]
-            };
+            let lower = metric.via[a][usize::from(!upward)];
             if lower == NO_ARC {
                 out.push(self.road_edge(arc, upward)?);
                 continue;
