@@ -49,12 +49,13 @@ const f = (x) => x.toFixed(2);
 console.log(`Toronto, ${pairs.length} pairs 2-15 km, method safest, whole request (snap, search, detour, corridor, metrics)`);
 console.log('| | median ms | p90 ms | max ms |');
 console.log('|---|---|---|---|');
-console.log(`| native, engine request | ${f(native.route_request.median_ms)} | ${f(native.route_request.p90_ms)} | ${f(native.route_request.max_ms)} |`);
+const nativeBackToBack = native.route_request_back_to_back ?? native.route_request;
+console.log(`| native, engine request, back to back | ${f(nativeBackToBack.median_ms)} | ${f(nativeBackToBack.p90_ms)} | ${f(nativeBackToBack.max_ms)} |`);
 console.log(`| wasm under node ${process.version}, engine request | ${f(wasm.median_ms)} | ${f(wasm.p90_ms)} | ${f(wasm.max_ms)} |`);
 console.log(`| native, A* search only | ${f(native.astar_search.median_ms)} | ${f(native.astar_search.p90_ms)} | ${f(native.astar_search.max_ms)} |`);
 console.log(`| native, petgraph Dijkstra (reference) | ${f(native.petgraph_dijkstra.median_ms)} | ${f(native.petgraph_dijkstra.p90_ms)} | ${f(native.petgraph_dijkstra.max_ms)} |`);
 console.log(`| wasm, whole tradeoff request | ${f(tradeoff.median_ms)} | ${f(tradeoff.p90_ms)} | ${f(tradeoff.max_ms)} |`);
 console.log(`| wasm, 15-minute walk (reach) | ${f(reach.median_ms)} | ${f(reach.p90_ms)} | ${f(reach.max_ms)} |`);
-console.log(`wasm / native median: ${(wasm.median_ms / native.route_request.median_ms).toFixed(2)}x; ` +
+console.log(`wasm / native median: ${(wasm.median_ms / nativeBackToBack.median_ms).toFixed(2)}x; ` +
   `petgraph / A* search median: ${(native.petgraph_dijkstra.median_ms / native.astar_search.median_ms).toFixed(2)}x`);
 console.log(`artifact load ${f(loadMs)} ms; first route (builds the index) ${f(firstMs)} ms; native index ${f(native.index_build_ms)} ms`);
