@@ -299,3 +299,75 @@ fn a_point_the_plane_puts_well_inside_a_cell_is_in_that_cell() {
     // Not a vacuous test: most points are well inside one of the cells.
     assert!(inside > 5_000, "{inside} of {checked}");
 }
+
+#[test]
+fn segments_ending_anywhere_near_cell_edges_are_traced_to_their_end_cell() {
+    // Tracing finds a segment's end cell by walking into it, asking H3 only when a
+    // cell's interior cannot tell: segments that end a hair inside or outside the cell
+    // they start in, or just past an edge, must still end in H3's cell for their end
+    // and miss no cell a fine sampling finds.
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let mut unit = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1_u64 << 53) as f64
+    };
+    let mut checked = 0;
+    for (lat, lng) in [
+        (43.6532, -79.3832),
+        (37.7749, -122.4194),
+        (29.7604, -95.3698),
+    ] {
+        for _ in 0..150 {
+            let cell = cell_at(lat + (unit() - 0.5) * 0.05, lng + (unit() - 0.5) * 0.05).unwrap();
+            let boundary = cell.boundary();
+            let k = (unit() * boundary.len() as f64) as usize % boundary.len();
+            let (a, b) = (boundary[k], boundary[(k + 1) % boundary.len()]);
+            // A point on one edge, then a hair (−0.5 m to +0.5 m) across it along the
+            // line from the centre.
+            let s = 0.1 + 0.8 * unit();
+            let on_edge = (
+                a.lat() + (b.lat() - a.lat()) * s,
+                a.lng() + (b.lng() - a.lng()) * s,
+            );
+            let centre = LatLng::from(cell);
+            let outward = (on_edge.0 - centre.lat(), on_edge.1 - centre.lng());
+            let edge_m = distance_m(centre, LatLng::new(on_edge.0, on_edge.1).unwrap());
+            let hair = (unit() - 0.5) / edge_m;
+            let end =
+                LatLng::new(on_edge.0 + outward.0 * hair, on_edge.1 + outward.1 * hair).unwrap();
+            // From somewhere in or around the cell, 50 to 900 m away.
+            let angle = unit() * core::f64::consts::TAU;
+            let reach = (50.0 + 850.0 * unit()) / 111_000.0;
+            let start = LatLng::new(
+                end.lat() + reach * libm::sin(angle),
+                end.lng() + reach * libm::cos(angle) / libm::cos(end.lat().to_radians()),
+            )
+            .unwrap();
+            for (from, to) in [(start, end), (end, start)] {
+                let crossed = cells_crossed(&[from, to], RESOLUTION);
+                assert_eq!(crossed[0].0, from.to_cell(RESOLUTION));
+                assert_eq!(
+                    crossed.last().unwrap().0,
+                    to.to_cell(RESOLUTION),
+                    "{from:?} → {to:?}"
+                );
+                let total: f64 = crossed.iter().map(|(_, m)| m).sum();
+                let length = distance_m(from, to);
+                assert!((total - length).abs() < 1e-6 * length.max(1.0));
+                for pair in crossed.windows(2) {
+                    assert!(pair[0].0.is_neighbor_with(pair[1].0).unwrap(), "{pair:?}");
+                }
+                for (sampled, _) in cells_along(from, to, 0.25) {
+                    assert!(
+                        crossed.iter().any(|(c, _)| *c == sampled),
+                        "{sampled} missed"
+                    );
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert_eq!(checked, 900);
+}

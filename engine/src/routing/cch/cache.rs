@@ -13,7 +13,8 @@ use crate::routing::CostModel;
 pub const CACHED_METRICS: usize = 3;
 
 /// Most bytes the kept metrics of one network may hold; the newest is always kept.
-/// Toronto's metric takes 2.2 MiB, so it keeps [`CACHED_METRICS`].
+/// Toronto's metric takes 3.3 MiB, so it keeps [`CACHED_METRICS`]; Houston's takes
+/// 16.1 MiB, so only the newest.
 pub const CACHED_METRIC_BYTES: usize = 12 << 20;
 
 /// The most recently used metrics, newest first, keyed by their whole cost model
