@@ -1,27 +1,25 @@
 //! Customisation: the cost of every arc of the hierarchy for one cost model, in both
-//! directions, and the lower triangle each cost runs through.
+//! directions (and room for what each runs through, found when unpacking).
 
 use alloc::vec;
 use alloc::vec::Vec;
 
 use super::topology::{DOWNWARD, NO_ARC, Topology};
+use super::triangles::Triangles;
 use crate::roads::RoadGraph;
 use crate::routing::CostModel;
 
 /// The hierarchy's arc costs for one cost model: built by [`Metric::customise`] in
 /// time linear in the hierarchy's lower triangles, then shared by every query with
 /// that cost model.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Metric {
     /// Cost from each arc's tail up to its head.
     pub(super) up: Vec<f64>,
     /// Cost from each arc's head down to its tail.
     pub(super) down: Vec<f64>,
-    /// Per arc, `[up, down]`: the lower arc of the triangle each cost runs through
-    /// (from the tail down to the triangle's third rank), or [`NO_ARC`] when a road
-    /// edge gives the cost. Unpacking follows these instead of searching the
-    /// triangles again; both in one place, since customisation writes them together.
-    pub(super) via: Vec<[u32; 2]>,
+    /// What each cost runs through, found when an arc is first unpacked.
+    pub(super) triangles: Triangles,
 }
 
 impl Metric {
@@ -34,7 +32,7 @@ impl Metric {
         let mut metric = Self {
             up: vec![f64::INFINITY; arcs],
             down: vec![f64::INFINITY; arcs],
-            via: vec![[NO_ARC; 2]; arcs],
+            triangles: Triangles::new(arcs),
         };
         let way_cost: Vec<f64> = (0..graph.way_count())
             .map(|way| costs.way_cost(graph, way))
@@ -71,18 +69,9 @@ impl Metric {
                 for higher in lower as usize + 1..topology.up(r).end {
                     let y = topology.head[higher];
                     let b = arc_to[y as usize] as usize;
-                    // Only a cheaper triangle replaces a cost: on a tie the road edge,
-                    // or the triangle through the lowest rank, stays. Selects rather
-                    // than branches: which way a comparison goes is unpredictable.
-                    let (up, down) = (x_down_r + metric.up[higher], metric.down[higher] + r_up_x);
-                    let (up_better, down_better) = (up < metric.up[b], down < metric.down[b]);
-                    metric.up[b] = if up_better { up } else { metric.up[b] };
-                    metric.down[b] = if down_better { down } else { metric.down[b] };
-                    let via = &mut metric.via[b];
-                    *via = [
-                        if up_better { lower } else { via[0] },
-                        if down_better { lower } else { via[1] },
-                    ];
+                    // Unpacking finds the triangle again by these exact sums.
+                    metric.up[b] = metric.up[b].min(x_down_r + metric.up[higher]);
+                    metric.down[b] = metric.down[b].min(metric.down[higher] + r_up_x);
                 }
             }
             for a in up_x {
@@ -92,9 +81,9 @@ impl Metric {
         metric
     }
 
-    /// Bytes held by the arc costs and their triangles.
+    /// Bytes held by the arc costs and what they run through.
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
-        self.up.len() * 2 * (size_of::<f64>() + size_of::<u32>())
+        self.up.len() * 2 * size_of::<f64>() + self.triangles.heap_bytes()
     }
 }

@@ -24,6 +24,7 @@ mod order;
 mod potential;
 mod query;
 mod topology;
+mod triangles;
 mod unpack;
 
 #[cfg(test)]
