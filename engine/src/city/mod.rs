@@ -4,6 +4,7 @@
 
 mod atlas;
 mod boundaries;
+mod derived;
 mod kept;
 mod networks;
 

@@ -1,9 +1,6 @@
 //! The routable networks of a city, indexed on first use.
 
-use alloc::boxed::Box;
-
-use once_cell::race::OnceBox;
-
+use super::derived::Derived;
 use crate::roads::RoadGraph;
 use crate::routing::RouteIndex;
 
@@ -18,22 +15,23 @@ pub struct Network<'a> {
 
 /// Route indexes, built on first use: they are derived data, so clones start empty
 /// and equality ignores them.
+#[derive(Clone, PartialEq)]
 pub(super) struct Networks {
-    roads: OnceBox<RouteIndex>,
-    grid: OnceBox<(RoadGraph, RouteIndex)>,
+    roads: Derived<RouteIndex>,
+    grid: Derived<(RoadGraph, RouteIndex)>,
 }
 
 impl Networks {
     pub(super) const fn new() -> Self {
         Self {
-            roads: OnceBox::new(),
-            grid: OnceBox::new(),
+            roads: Derived::new(),
+            grid: Derived::new(),
         }
     }
 
     /// The artifact's own network, indexed on first use.
     pub(super) fn roads<'a>(&'a self, graph: &'a RoadGraph) -> Network<'a> {
-        let index = self.roads.get_or_init(|| Box::new(RouteIndex::new(graph)));
+        let index = self.roads.get_or_init(|| RouteIndex::new(graph));
         Network { graph, index }
     }
 
@@ -42,29 +40,17 @@ impl Networks {
         let (graph, index) = self.grid.get_or_init(|| {
             let graph = lattice();
             let index = RouteIndex::new(&graph);
-            Box::new((graph, index))
+            (graph, index)
         });
         Network { graph, index }
-    }
-}
-
-impl Clone for Networks {
-    fn clone(&self) -> Self {
-        Self::new()
-    }
-}
-
-impl PartialEq for Networks {
-    fn eq(&self, _: &Self) -> bool {
-        true
     }
 }
 
 impl core::fmt::Debug for Networks {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Networks")
-            .field("roads_indexed", &self.roads.get().is_some())
-            .field("grid_indexed", &self.grid.get().is_some())
+            .field("roads_indexed", &self.roads.is_computed())
+            .field("grid_indexed", &self.grid.is_computed())
             .finish()
     }
 }

@@ -297,7 +297,7 @@ impl Interior {
     fn with_boundary(cell: CellIndex, boundary: &Boundary) -> Self {
         // The corners' mean latitude: within metres of the centre's, which is plenty
         // for a test with a metre's margin, and no H3 lookup.
-        let corners = boundary.iter().count().max(1) as f64;
+        let corners = boundary.len().max(1) as f64;
         let lat = boundary.iter().map(|v| v.lat()).sum::<f64>() / corners;
         let scale = libm::cos(lat.to_radians());
         let corners = Corners::new(boundary, scale);

@@ -35,6 +35,16 @@ fn cells_along(from: LatLng, to: LatLng, step_m: f64) -> Vec<(CellIndex, f64)> {
     out
 }
 
+/// A deterministic source of uniform numbers in 0..1 (xorshift), so failures reproduce.
+fn uniform(mut state: u64) -> impl FnMut() -> f64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        (state >> 11) as f64 / (1_u64 << 53) as f64
+    }
+}
+
 #[test]
 fn known_cells_of_the_three_cities() {
     // Reference ids computed with the h3-js npm package (latLngToCell, res 8).
@@ -264,13 +274,7 @@ fn a_point_the_plane_puts_well_inside_a_cell_is_in_that_cell() {
     use super::crossing::Interior;
     // Points around Toronto, San Francisco and Houston, each against the cells of a
     // ring around it: wherever the plane says "inside", H3 agrees.
-    let mut state = 0x2545_f491_4f6c_dd1d_u64;
-    let mut unit = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1_u64 << 53) as f64
-    };
+    let mut unit = uniform(0x2545_f491_4f6c_dd1d_u64);
     let (mut inside, mut checked) = (0, 0);
     for (lat, lng) in [
         (43.6532, -79.3832),
@@ -306,13 +310,7 @@ fn segments_ending_anywhere_near_cell_edges_are_traced_to_their_end_cell() {
     // cell's interior cannot tell: segments that end a hair inside or outside the cell
     // they start in, or just past an edge, must still end in H3's cell for their end
     // and miss no cell a fine sampling finds.
-    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let mut unit = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        (state >> 11) as f64 / (1_u64 << 53) as f64
-    };
+    let mut unit = uniform(0x9e37_79b9_7f4a_7c15_u64);
     let mut checked = 0;
     for (lat, lng) in [
         (43.6532, -79.3832),

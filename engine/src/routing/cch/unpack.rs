@@ -91,17 +91,24 @@ impl Unpacker<'_> {
         })
     }
 
-    /// The first road edge between an arc's ends in one direction whose cost is
-    /// exactly `cost`.
-    #[allow(clippy::float_cmp)]
-    fn edge_with_cost(&self, arc: u32, upward: bool, cost: f64) -> Option<u32> {
-        let (topology, graph, a) = (self.topology, self.graph, arc as usize);
+    /// The graph nodes one direction of an arc runs from and to (`upward`: tail to
+    /// head).
+    fn end_nodes(&self, arc: u32, upward: bool) -> (u32, u32) {
+        let (topology, a) = (self.topology, arc as usize);
         let (from, to) = if upward {
             (topology.tail[a], topology.head[a])
         } else {
             (topology.head[a], topology.tail[a])
         };
-        let (from, to) = (topology.node[from as usize], topology.node[to as usize]);
+        (topology.node[from as usize], topology.node[to as usize])
+    }
+
+    /// The first road edge between an arc's ends in one direction whose cost is
+    /// exactly `cost`.
+    #[allow(clippy::float_cmp)]
+    fn edge_with_cost(&self, arc: u32, upward: bool, cost: f64) -> Option<u32> {
+        let graph = self.graph;
+        let (from, to) = self.end_nodes(arc, upward);
         graph
             .out_edges(from)
             .find(|&e| {
@@ -114,13 +121,8 @@ impl Unpacker<'_> {
     /// The road edge whose cost one direction of an arc has: the only edge between its
     /// ends that way, or the first of parallel ones with exactly that cost.
     fn road_edge(&self, arc: u32, upward: bool) -> Option<u32> {
-        let (topology, graph, a) = (self.topology, self.graph, arc as usize);
-        let (from, to) = if upward {
-            (topology.tail[a], topology.head[a])
-        } else {
-            (topology.head[a], topology.tail[a])
-        };
-        let (from, to) = (topology.node[from as usize], topology.node[to as usize]);
+        let (graph, a) = (self.graph, arc as usize);
+        let (from, to) = self.end_nodes(arc, upward);
         let mut edges = graph
             .out_edges(from)
             .filter(|&e| graph.edge_target[e] == to);
