@@ -21,6 +21,7 @@ pub mod hours;
 pub mod ingest;
 pub mod intake;
 pub mod level;
+pub mod locality;
 pub mod lock;
 pub mod method_card;
 pub mod model;

@@ -396,10 +396,11 @@ fn road_graph(
 
 /// The graph with its contraction order for routing's hierarchy: it depends only on
 /// the network, so it is computed here once rather than by every Worker and page
-/// that loads the city.
+/// that loads the city. Its nodes and ways are then numbered in that order, so that
+/// what a route reads lies together in memory ([`crate::locality`]).
 fn with_contraction_order(mut graph: RoadGraph) -> RoadGraph {
     graph.contraction_order = hexrisk_engine::routing::cch::contraction_order(&graph);
-    graph
+    crate::locality::in_contraction_order(&graph)
 }
 
 /// Without a backtest week the model card and `mae` have nothing to report;

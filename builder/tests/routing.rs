@@ -158,6 +158,27 @@ fn routes_are_as_cheap_as_a_reference_dijkstra_in_every_city() {
     }
 }
 
+/// The build numbers every network's nodes in their contraction order (and ways as
+/// their first edges come), so that a route reads nearby memory
+/// (`hexrisk_builder::locality`); the order then stored is `0, 1, …`.
+#[test]
+fn every_network_is_numbered_in_its_contraction_order() {
+    for code in CITIES {
+        let graph = model(code).artifact().road_graph.as_ref().unwrap();
+        let identity: Vec<u32> = (0..graph.node_count() as u32).collect();
+        assert_eq!(graph.stored_order(), Some(identity.as_slice()), "{code}");
+        let mut next_way = 0;
+        for e in 0..graph.edge_count() {
+            let (way, _) = graph.edge_way(e);
+            assert!(
+                way <= next_way,
+                "{code}: way {way} comes before way {next_way}"
+            );
+            next_way = next_way.max(way + 1);
+        }
+    }
+}
+
 fn request(origin: LatLng, destination: LatLng) -> RouteRequest {
     RouteRequest {
         origin,
