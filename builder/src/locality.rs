@@ -6,9 +6,12 @@
 //! indexed by rank), are read from a few runs of memory instead of from all over
 //! arrays of tens of thousands of entries.
 //!
-//! Nothing a search finds changes: every node keeps its rank, so the hierarchy is
-//! the same; each node's out-edges keep their relative order, so ties between
-//! parallel edges break as before; a way keeps its direction and geometry.
+//! The hierarchy is the same, since every node keeps its rank, and each node's
+//! out-edges keep their relative order, so unpacking picks the same one of parallel
+//! edges; a way keeps its direction and geometry. Every route costs what it did.
+//! What may differ is a choice among exact ties that other code makes by number
+//! (snapping to one of two equally near ways, a heap's order of equal keys), and
+//! sums over nodes in node order (the snapping frame's centre) in their last digits.
 
 use hexrisk_engine::roads::{REVERSED, RoadGraph};
 
@@ -89,6 +92,8 @@ mod tests {
     use super::*;
     use crate::road_lines::{Direction, RoadLine};
     use crate::roads::{build_network, to_graph};
+    use hexrisk_engine::grid::MicroDegrees;
+    use hexrisk_engine::roads::{NetworkKind, OUTSIDE_GRID};
     use hexrisk_engine::routing::cch::contraction_order;
 
     /// A 7 × 7 grid of streets in Toronto, every block with a bend point, columns 0,
@@ -123,9 +128,43 @@ mod tests {
             }
         }
         let network = build_network(&lines, true);
-        let mut graph = to_graph(&network, &[], "test grid");
+        // The grid the streets lie in, so that ways carry real cell positions.
+        let mut cells: Vec<h3o::CellIndex> = lines
+            .iter()
+            .flat_map(|line| &line.points)
+            .filter_map(|&(lat, lng)| hexrisk_engine::grid::cell_at(lat, lng).ok())
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        let mut graph = to_graph(&network, &cells, "test grid");
+        assert!(
+            graph.way_cells.iter().all(|&c| c != OUTSIDE_GRID),
+            "every way lies in the grid"
+        );
         graph.contraction_order = contraction_order(&graph);
         graph
+    }
+
+    /// Three nodes by hand: two parallel edges 0 → 1 along different ways, a loop at 1
+    /// (its way travelled both ways), an edge 2 → 0 against its way, and a way no
+    /// edge uses; contracted 2, 0, 1.
+    fn odd_graph() -> RoadGraph {
+        let at = |lat: f64| MicroDegrees::from_degrees(lat, -79.4);
+        RoadGraph {
+            kind: NetworkKind::Roads,
+            source: "test".into(),
+            nodes: vec![at(43.650), at(43.651), at(43.652)],
+            first_edge: vec![0, 2, 4, 5],
+            edge_target: vec![1, 1, 1, 1, 0],
+            edge_way: vec![0, 1, 2, 2 | REVERSED, 4 | REVERSED],
+            way_length_m: vec![111.0, 150.0, 40.0, 7.0, 222.0],
+            way_points_start: vec![0, 0, 1, 3, 3, 3],
+            way_points: vec![at(43.6505), at(43.6512), at(43.6514)],
+            way_cells_start: vec![0, 0, 0, 0, 0, 0],
+            way_cells: vec![],
+            way_cell_m: vec![],
+            contraction_order: vec![2, 0, 1],
+        }
     }
 
     #[test]
@@ -137,8 +176,10 @@ mod tests {
             (0..order.len() as u32).collect::<Vec<_>>(),
             "a real test"
         );
+        let cells = before.way_cells.iter().max().map_or(0, |&c| c as usize + 1);
+        assert_eq!(before.validate(cells), Ok(()));
         let after = in_contraction_order(&before);
-        assert_eq!(after.validate(0), Ok(()));
+        assert_eq!(after.validate(cells), Ok(()));
         assert_eq!(
             after.contraction_order,
             (0..order.len() as u32).collect::<Vec<_>>()
@@ -166,6 +207,34 @@ mod tests {
     }
 
     #[test]
+    fn parallel_edges_loops_and_unused_ways_keep_their_place() {
+        let before = odd_graph();
+        assert_eq!(before.validate(0), Ok(()));
+        let after = in_contraction_order(&before);
+        assert_eq!(after.validate(0), Ok(()));
+        // Node 2 first: its edge against way 4 (now way 0) to node 0 (now 1).
+        assert_eq!(after.first_edge, [0, 1, 3, 5]);
+        assert_eq!(after.edge_target, [1, 2, 2, 2, 2]);
+        // Then node 0's parallel edges, in their order, and node 1's loop; way 3,
+        // which no edge uses, last.
+        assert_eq!(after.edge_way, [REVERSED, 1, 2, 3, 3 | REVERSED]);
+        assert_eq!(after.way_length_m, [222.0, 111.0, 150.0, 40.0, 7.0]);
+        assert_eq!(after.way_interior(1), before.way_interior(0));
+        assert_eq!(after.way_interior(3), before.way_interior(2));
+        assert_eq!(after.way_interior(4), before.way_interior(3));
+        assert_eq!(
+            after.nodes,
+            [before.nodes[2], before.nodes[0], before.nodes[1]]
+        );
+        // A graph without a stored order stays as it is.
+        let unordered = RoadGraph {
+            contraction_order: Vec::new(),
+            ..before
+        };
+        assert_eq!(in_contraction_order(&unordered), unordered);
+    }
+
+    #[test]
     fn ways_are_numbered_as_the_edges_first_meet_them() {
         let after = in_contraction_order(&street_grid());
         let mut next = 0;
@@ -174,7 +243,5 @@ mod tests {
             assert!(way <= next, "way {way} before way {next}");
             next = next.max(way + 1);
         }
-        // Renumbering a renumbered graph changes nothing.
-        assert_eq!(in_contraction_order(&after), after);
     }
 }

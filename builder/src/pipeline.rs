@@ -391,16 +391,20 @@ fn road_graph(
             pruned.merged
         );
     });
-    Ok(Some(with_contraction_order(graph)))
+    // Its nodes numbered in their contraction order (`crate::locality`), so that what
+    // a route reads through the hierarchy lies together in memory. (A hex lattice keeps its numbering: it is routed by A* with
+    // landmarks, whose choice depends on the numbering, and has no hierarchy to gain.)
+    Ok(Some(crate::locality::in_contraction_order(
+        &with_contraction_order(graph),
+    )))
 }
 
 /// The graph with its contraction order for routing's hierarchy: it depends only on
 /// the network, so it is computed here once rather than by every Worker and page
-/// that loads the city. Its nodes and ways are then numbered in that order, so that
-/// what a route reads lies together in memory ([`crate::locality`]).
+/// that loads the city.
 fn with_contraction_order(mut graph: RoadGraph) -> RoadGraph {
     graph.contraction_order = hexrisk_engine::routing::cch::contraction_order(&graph);
-    crate::locality::in_contraction_order(&graph)
+    graph
 }
 
 /// Without a backtest week the model card and `mae` have nothing to report;
