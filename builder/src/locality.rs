@@ -51,12 +51,7 @@ pub fn in_contraction_order(graph: &RoadGraph) -> RoadGraph {
     }
     first_edge.push(edge_target.len() as u32);
     // A way no edge uses (none in a built graph) keeps a place at the end.
-    for (way, id) in new_way.iter_mut().enumerate() {
-        if *id == UNSEEN {
-            *id = way_order.len() as u32;
-            way_order.push(way as u32);
-        }
-    }
+    way_order.extend((0..graph.way_count() as u32).filter(|&w| new_way[w as usize] == UNSEEN));
 
     let mut out = RoadGraph {
         kind: graph.kind,

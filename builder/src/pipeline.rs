@@ -392,8 +392,9 @@ fn road_graph(
         );
     });
     // Its nodes numbered in their contraction order (`crate::locality`), so that what
-    // a route reads through the hierarchy lies together in memory. (A hex lattice keeps its numbering: it is routed by A* with
-    // landmarks, whose choice depends on the numbering, and has no hierarchy to gain.)
+    // a route reads through the hierarchy lies together in memory. (A hex lattice
+    // keeps its numbering: it is routed by A* with landmarks, whose choice depends on
+    // the numbering, and has no hierarchy to gain.)
     Ok(Some(crate::locality::in_contraction_order(
         &with_contraction_order(graph),
     )))

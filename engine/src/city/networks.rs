@@ -15,7 +15,7 @@ pub struct Network<'a> {
 
 /// Route indexes, built on first use: they are derived data, so clones start empty
 /// and equality ignores them.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, PartialEq, Debug)]
 pub(super) struct Networks {
     roads: Derived<RouteIndex>,
     grid: Derived<(RoadGraph, RouteIndex)>,
@@ -43,14 +43,5 @@ impl Networks {
             (graph, index)
         });
         Network { graph, index }
-    }
-}
-
-impl core::fmt::Debug for Networks {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Networks")
-            .field("roads_indexed", &self.roads.is_computed())
-            .field("grid_indexed", &self.grid.is_computed())
-            .finish()
     }
 }
