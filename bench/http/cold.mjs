@@ -1,4 +1,4 @@
-// A cold Worker's first answers (issue 16): `wrangler dev` started afresh for each run
+// A cold Worker's first answers: `wrangler dev` started afresh for each run
 // (a new isolate, nothing decoded; readiness is polled on /openapi.json, which reads
 // no model), then the time of the first Toronto prediction, and the wasm linear memory
 // after Toronto, Houston and San Francisco are loaded in turn, with the default city

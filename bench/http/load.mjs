@@ -1,4 +1,4 @@
-// Bounded load run of both APIs under `wrangler dev` (issue 8): wrk with 64 connections
+// Bounded load run of both APIs under `wrangler dev`: wrk with 64 connections
 // for 60 s (`--seconds`, `--connections`) on a round-robin mix of POST /v1/predict,
 // POST /hexes/score (200 ids), POST /hexes/lookup (ring 5), POST /route (5 km) and
 // GET /hexes/all, sampling the workerd processes' memory every 5 s. Then a key with a

@@ -1,5 +1,5 @@
 // The Worker's wasm memory once routing has built each city's contraction hierarchy
-// and customised it (issue 19): `wrangler dev` started afresh, then in Toronto,
+// and customised it: `wrangler dev` started afresh, then in Toronto,
 // Houston and San Francisco in turn a prediction, a `safest` route (the hierarchy,
 // its length-only metric and the route's metric) and a `tradeoff` set (the
 // exposure-only metric), reading GET /__bench/memory after each step. Writes
