@@ -10,6 +10,49 @@ const FLAGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-sync',
   '--disable-background-networking', '--disable-component-update',
 ];
+const VIEWPORT = { width: 1024, height: 768 };
+
+function launchOptions(intercept) {
+  const args = intercept ? FLAGS : [...FLAGS, '--proxy-server=http://127.0.0.1:9'];
+  return { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args };
+}
+
+/**
+ * Launches Chromium, for `newSession` to open pages in. `intercept: false`: see
+ * `openPage`; pass the same to `newSession`.
+ */
+export function launchBrowser({ intercept = true } = {}) {
+  mkdirSync(OUTPUT_DIR, { recursive: true });
+  return chromium.launch(launchOptions(intercept));
+}
+
+/**
+ * A page of `context` that may only reach loopback hosts (when `intercept`), with its
+ * console errors and the requests refused: `{ context, page, consoleErrors, blocked }`.
+ */
+async function watchedPage(context, intercept) {
+  const blocked = [];
+  if (intercept) await context.route('**/*', (route) => {
+    const { hostname } = new URL(route.request().url());
+    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
+    blocked.push(route.request().url());
+    return route.abort();
+  });
+  const page = context.pages()[0] ?? await context.newPage();
+  const consoleErrors = [];
+  page.on('console', (msg) => { if (msg.type() === 'error') consoleErrors.push(msg.text()); });
+  page.on('pageerror', (err) => consoleErrors.push(String(err)));
+  return { context, page, consoleErrors, blocked };
+}
+
+/**
+ * A page in a new incognito context of `browser`: no cookies, storage, cache or view
+ * shared with any other page, so that a test starts from what a new user sees.
+ * `context.close()` ends it; the browser stays.
+ */
+export async function newSession(browser, { intercept = true } = {}) {
+  return watchedPage(await browser.newContext({ viewport: VIEWPORT }), intercept);
+}
 
 /**
  * Launches Chromium and a page that may only reach loopback hosts; collects console
@@ -22,29 +65,14 @@ const FLAGS = [
  * requests bypass: nothing leaves the machine either way, but nothing is listed.
  */
 export async function openPage({ persistent = false, intercept = true } = {}) {
-  mkdirSync(OUTPUT_DIR, { recursive: true });
-  const args = intercept ? FLAGS : [...FLAGS, '--proxy-server=http://127.0.0.1:9'];
-  const launch = { executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args };
-  const viewport = { width: 1024, height: 768 };
-  let browser;
-  let context;
   if (persistent) {
-    context = await chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), 'hexrisk-chromium-')), { ...launch, viewport });
-    browser = context;
-  } else {
-    browser = await chromium.launch(launch);
-    context = await browser.newContext({ viewport });
+    mkdirSync(OUTPUT_DIR, { recursive: true });
+    const profile = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-chromium-'));
+    const context = await chromium.launchPersistentContext(profile, { ...launchOptions(intercept), viewport: VIEWPORT });
+    const { page, consoleErrors, blocked } = await watchedPage(context, intercept);
+    return { browser: context, page, consoleErrors, blocked };
   }
-  const blocked = [];
-  if (intercept) await context.route('**/*', (route) => {
-    const { hostname } = new URL(route.request().url());
-    if (hostname === '127.0.0.1' || hostname === 'localhost') return route.continue();
-    blocked.push(route.request().url());
-    return route.abort();
-  });
-  const page = context.pages()[0] ?? await context.newPage();
-  const consoleErrors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') consoleErrors.push(msg.text()); });
-  page.on('pageerror', (err) => consoleErrors.push(String(err)));
+  const browser = await launchBrowser({ intercept });
+  const { page, consoleErrors, blocked } = await newSession(browser, { intercept });
   return { browser, page, consoleErrors, blocked };
 }

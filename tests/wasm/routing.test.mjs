@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { close } from '../support/close.mjs';
 import { readFileSync } from 'node:fs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { HexRisk, cellAt } from '../../pkg/dist/node/hexrisk_engine.js';
 
 const root = new URL('../../', import.meta.url);
 const artifactsDir = new URL('build/artifacts/', root);
@@ -37,6 +37,7 @@ test('a Toronto route: line, corridor and metrics agree with the evaluations', (
   assert.equal(route.network, 'roads');
   assert.equal(route.method, 'safest');
   assert.equal(route.best.geometry.type, 'LineString');
+  assert.ok(route.hexPath.length > 3, `${route.hexPath.length} cells on the path`);
   assert.deepEqual(route.hexPath, route.best.hexPath);
   assert.equal(route.best.hexPathWithTiers.length, route.hexPath.length);
   assert.ok(route.alternatives.length >= 1 && route.alternatives.length <= 3);
@@ -49,6 +50,7 @@ test('a Toronto route: line, corridor and metrics agree with the evaluations', (
   assert.deepEqual(byLine.hexPath, route.hexPath);
   const { detourPct: lineDetour, ...lineMetrics } = byLine.metrics;
   const { detourPct: routeDetour, ...routeMetrics } = route.best.metrics;
+  assert.ok(routeMetrics.distanceM > 1000 && routeMetrics.exposure > 0, JSON.stringify(routeMetrics));
   close(lineMetrics, routeMetrics);
   assert.ok(lineDetour >= -0.1 && routeDetour >= 0);
 
@@ -109,15 +111,28 @@ test('the trade-off set and safe reach offline, in every city with a network', (
   for (const [origin, destination] of [[union, christiePits], [houston, { lat: 29.735, lng: -95.39 }]]) {
     const set = engine.route({ origin, destination, method: 'tradeoff' }, NOW);
     const ordered = [...set.alternatives, set.best];
+    // Both pairs have a set of 3 routes in the build's data; fewer would leave the
+    // ordering below nothing to compare.
+    assert.ok(ordered.length >= 2, `${ordered.length} routes in the set`);
     assert.deepEqual(set.tradeoff.routes.map((r) => r.distanceM), ordered.map((o) => o.metrics.distanceM));
+    assert.equal(ordered[0].explanation.exposureAvoided, 0, 'the shortest avoids nothing');
     for (let i = 1; i < ordered.length; i += 1) {
-      assert.ok(ordered[i].metrics.exposure < ordered[i - 1].metrics.exposure);
-      assert.ok(ordered[i].explanation.exposureAvoided > ordered[i - 1].explanation.exposureAvoided);
+      assert.ok(ordered[i].metrics.exposure < ordered[i - 1].metrics.exposure, `route ${i} less exposed than route ${i - 1}`);
+      assert.ok(ordered[i].explanation.exposureAvoided > ordered[i - 1].explanation.exposureAvoided, `route ${i} avoids more than route ${i - 1}`);
     }
     const area = engine.reach({ origin, minutes: 20, mode: 'walking' }, NOW);
     assert.equal(area.network, set.network);
     assert.equal(area.cellCount, area.cells.length);
-    assert.ok(area.cells.every((c) => c.minutes <= 20 && c.exposure >= 0));
+    // The origin's own cell at 0 minutes, and more cells around it, each once.
+    assert.ok(area.cells.length >= 5, `${area.cells.length} cells within 20 minutes`);
+    assert.deepEqual(area.cells.filter((c) => c.minutes === 0).map((c) => [c.h3, c.exposure]), [[cellAt(origin.lat, origin.lng), 0]]);
+    assert.equal(new Set(area.cells.map((c) => c.h3)).size, area.cells.length);
+    for (const c of area.cells) assert.ok(c.minutes >= 0 && c.minutes <= 20 && c.exposure >= 0, JSON.stringify(c));
+    // Fewer minutes reach fewer cells, all of them within the larger reach.
+    const near = engine.reach({ origin, minutes: 10, mode: 'walking' }, NOW);
+    assert.ok(near.cells.length > 0 && near.cells.length < area.cells.length, `${near.cells.length} of ${area.cells.length} cells`);
+    const far = new Set(area.cells.map((c) => c.h3));
+    assert.deepEqual(near.cells.filter((c) => !far.has(c.h3)), []);
   }
 });
 
