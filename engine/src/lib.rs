@@ -45,19 +45,31 @@
 
 extern crate alloc;
 
+// module-cycles: ordered. The modules in layers, lowest first: each uses only those
+// declared above it (`scripts/module-cycles.py` checks). The blank lines keep
+// rustfmt from sorting them.
 #[macro_use]
 mod api_names;
 
-pub mod api;
-pub mod artifact;
-pub mod city;
-pub mod corridor;
-pub mod forecast;
 pub mod grid;
-pub mod plan;
+
+pub mod forecast;
+
 pub mod roads;
+
 pub mod routing;
+
+pub mod artifact;
+
+pub mod city;
+
 pub mod scoring;
+
+pub mod corridor;
+
+pub mod plan;
+
+pub mod api;
 
 #[cfg(feature = "wasm")]
 pub mod wasm;

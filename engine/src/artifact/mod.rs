@@ -469,8 +469,8 @@ mod tests {
 
     #[test]
     fn bands_that_do_not_cut_the_day_are_refused_not_divided_by() {
-        // Found by the `artifact_fuzz` proptest: bands of 0 hours divided by zero
-        // while the profiles were checked.
+        // Bands of 0 hours would divide by zero while the profiles are checked (a
+        // case the `artifact_fuzz` proptest reaches).
         for band_hours in [0, 5, 25] {
             let mut artifact = CityFixture::default().build();
             artifact.profiles.bands.band_hours = band_hours;

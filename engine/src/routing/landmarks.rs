@@ -1,11 +1,10 @@
 //! Landmark distances (ALT): exact network metres to and from a few well-spread
 //! nodes, which give admissible lower bounds for any per-request costs.
 
-use alloc::collections::BinaryHeap;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::heap::Entry;
+use super::dijkstra::costs_to_all;
 use crate::roads::RoadGraph;
 
 /// Landmarks per network.
@@ -39,33 +38,10 @@ impl Landmarks {
 
 /// One-to-all shortest distances in metres over CSR arrays.
 fn length_distances(first: &[u32], target: &[u32], length: &[f32], source: u32) -> Vec<f64> {
-    let n = first.len() - 1;
-    let mut dist = vec![f64::INFINITY; n];
-    let mut heap = BinaryHeap::new();
-    dist[source as usize] = 0.0;
-    heap.push(Entry {
-        key: 0.0,
-        cost: 0.0,
-        node: source,
-    });
-    while let Some(Entry { cost, node, .. }) = heap.pop() {
-        if cost > dist[node as usize] {
-            continue;
-        }
-        for e in first[node as usize] as usize..first[node as usize + 1] as usize {
-            let next = cost + f64::from(length[e]);
-            let t = target[e] as usize;
-            if next < dist[t] {
-                dist[t] = next;
-                heap.push(Entry {
-                    key: next,
-                    cost: next,
-                    node: target[e],
-                });
-            }
-        }
-    }
-    dist
+    costs_to_all(first.len() - 1, [(source, 0.0)], |node| {
+        let arcs = first[node as usize] as usize..first[node as usize + 1] as usize;
+        arcs.map(|e| (target[e], f64::from(length[e])))
+    })
 }
 
 impl Landmarks {

@@ -38,6 +38,7 @@
 
 pub mod cch;
 mod cost;
+mod dijkstra;
 mod heap;
 mod hierarchy_search;
 mod index;
@@ -82,10 +83,6 @@ pub const ALTERNATIVE_MAX_STRETCH: f64 = 1.4;
 pub const ALTERNATIVE_PENALTY: f64 = 1.6;
 
 #[cfg(test)]
-mod safe_reach_tests;
-#[cfg(test)]
 mod test_lattice;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tradeoff_tests;

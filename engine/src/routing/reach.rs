@@ -3,12 +3,11 @@
 //! the ways crossing it. A departure time turns these distances into the time a
 //! traveller reaches each cell (`plan::departure`).
 
-use alloc::collections::BinaryHeap;
 use alloc::vec;
 use alloc::vec::Vec;
 
 use super::cost::{CostModel, SearchCosts};
-use super::heap::Entry;
+use super::dijkstra::costs_to_all;
 use super::index::RouteIndex;
 use super::snap::Snap;
 use crate::roads::RoadGraph;
@@ -20,37 +19,16 @@ impl RouteIndex {
     pub fn node_distances_m(&self, graph: &RoadGraph, from: &Snap) -> Vec<f64> {
         let lengths = CostModel::from_risks(&[], 0.0);
         let costs = SearchCosts::new(graph, &lengths, None);
-        let mut dist = vec![f64::INFINITY; graph.node_count()];
-        let mut heap = BinaryHeap::new();
-        for source in self.terminals(graph, &costs, from, true) {
-            let v = source.node as usize;
-            if source.cost < dist[v] {
-                dist[v] = source.cost;
-                heap.push(Entry {
-                    key: source.cost,
-                    cost: source.cost,
-                    node: source.node,
-                });
-            }
-        }
-        while let Some(Entry { cost, node, .. }) = heap.pop() {
-            if cost > dist[node as usize] {
-                continue;
-            }
-            for e in graph.out_edges(node) {
-                let next = cost + costs.edge(e);
-                let t = graph.edge_target[e] as usize;
-                if next < dist[t] {
-                    dist[t] = next;
-                    heap.push(Entry {
-                        key: next,
-                        cost: next,
-                        node: t as u32,
-                    });
-                }
-            }
-        }
-        dist
+        let starts = self.terminals(graph, &costs, from, true);
+        costs_to_all(
+            graph.node_count(),
+            starts.into_iter().map(|start| (start.node, start.cost)),
+            |node| {
+                graph
+                    .out_edges(node)
+                    .map(|e| (graph.edge_target[e], costs.edge(e)))
+            },
+        )
     }
 
     /// Network metres from `from` to each of the city's `cells` cell positions: the
@@ -85,5 +63,58 @@ impl RouteIndex {
             from.offset_m - f64::from(graph.way_length_m[at]),
         );
         cell_m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use petgraph::graph::{DiGraph, NodeIndex};
+
+    use super::*;
+    use crate::routing::test_lattice::lattice;
+
+    #[test]
+    fn node_distances_are_the_shortest_metres_from_a_point_partway_along_a_way() {
+        let (graph, _, nodes) = lattice(3);
+        let index = RouteIndex::new(&graph);
+        // petgraph's Dijkstra over the way lengths, from an extra node for the point.
+        let mut reference = DiGraph::<(), f64>::new();
+        let ids: Vec<NodeIndex> = (0..=graph.node_count())
+            .map(|_| reference.add_node(()))
+            .collect();
+        for node in 0..graph.node_count() as u32 {
+            for e in graph.out_edges(node) {
+                let length = f64::from(graph.way_length_m[graph.edge_way(e).0]);
+                let head = ids[graph.edge_target[e] as usize];
+                reference.add_edge(ids[node as usize], head, length);
+            }
+        }
+        let point = ids[graph.node_count()];
+        for way in (0..graph.way_count()).step_by(7) {
+            let [start, end] = index.way_nodes(way);
+            let length = f64::from(graph.way_length_m[way]);
+            let offset_m = 0.3 * length;
+            // The lattice's ways run both ways, so the point reaches both ends.
+            let mut from_point = reference.clone();
+            from_point.add_edge(point, ids[start as usize], offset_m);
+            from_point.add_edge(point, ids[end as usize], length - offset_m);
+            let expected = petgraph::algo::dijkstra(&from_point, point, None, |e| *e.weight());
+            let snap = Snap {
+                way: way as u32,
+                offset_m,
+                point: nodes[start as usize],
+                distance_m: 0.0,
+            };
+            let found = index.node_distances_m(&graph, &snap);
+            for (node, &metres) in found.iter().enumerate() {
+                let want = expected[&ids[node]];
+                assert!(
+                    (metres - want).abs() <= 1e-6 * want.max(1.0),
+                    "way {way} node {node}: {metres} vs {want}"
+                );
+            }
+        }
     }
 }

@@ -202,3 +202,6 @@ fn walk(
         exposed += (b - a) * (exposure.factor(position) - 1.0);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -8,14 +8,20 @@ use h3o::LatLng;
 use super::{RouteIndex, Snap};
 use crate::roads::{RoadGraph, hex_lattice};
 
-/// A hex lattice whose way lengths are stretched by up to 40 % at random, so that no
-/// two routes tie (a plain lattice has many equally long ones).
-pub(super) fn lattice(k: u32) -> (RoadGraph, Vec<u64>, Vec<LatLng>) {
+/// The hex lattice over the cells within `k` rings of central Toronto, and its
+/// grid (the cells in order).
+pub(super) fn plain_lattice(k: u32) -> (RoadGraph, Vec<u64>) {
     let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
     let cells = crate::grid::disk(centre, k).unwrap();
     let mut grid: Vec<u64> = cells.iter().map(|&c| u64::from(c)).collect();
     grid.sort_unstable();
-    let mut graph = hex_lattice(&cells, &grid, "test");
+    (hex_lattice(&cells, &grid, "test"), grid)
+}
+
+/// A hex lattice whose way lengths are stretched by up to 40 % at random, so that no
+/// two routes tie (a plain lattice has many equally long ones).
+pub(super) fn lattice(k: u32) -> (RoadGraph, Vec<u64>, Vec<LatLng>) {
+    let (mut graph, grid) = plain_lattice(k);
     // Routed as roads, so the searches under test go through the hierarchy.
     graph.kind = crate::roads::NetworkKind::Roads;
     let stretch = risks(99, graph.way_count());

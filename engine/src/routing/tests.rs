@@ -5,16 +5,8 @@ use alloc::vec::Vec;
 
 use h3o::LatLng;
 
+use super::test_lattice::plain_lattice;
 use super::*;
-use crate::roads::{RoadGraph, hex_lattice};
-
-fn lattice(k: u32) -> (RoadGraph, Vec<u64>) {
-    let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
-    let cells = crate::grid::disk(centre, k).unwrap();
-    let mut grid: Vec<u64> = cells.iter().map(|&c| u64::from(c)).collect();
-    grid.sort_unstable();
-    (hex_lattice(&cells, &grid, "test"), grid)
-}
 
 #[test]
 fn methods_parse_and_weigh_risk_in_order() {
@@ -28,7 +20,7 @@ fn methods_parse_and_weigh_risk_in_order() {
 
 #[test]
 fn way_costs_split_exactly_at_any_offset() {
-    let (graph, grid) = lattice(2);
+    let (graph, grid) = plain_lattice(2);
     let risks: Vec<f64> = (0..grid.len()).map(|i| (i % 5) as f64 / 4.0).collect();
     let model = CostModel::from_risks(&risks, 4.0);
     for way in 0..graph.way_count() {
@@ -45,7 +37,7 @@ fn way_costs_split_exactly_at_any_offset() {
 
 #[test]
 fn routes_avoid_risky_cells_when_asked() {
-    let (graph, grid) = lattice(4);
+    let (graph, grid) = plain_lattice(4);
     let index = RouteIndex::new(&graph);
     let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
     // The centre cell and its ring are dangerous; everything else is safe.
@@ -96,7 +88,7 @@ fn routes_avoid_risky_cells_when_asked() {
 
 #[test]
 fn alternatives_are_distinct_and_within_the_stretch() {
-    let (graph, grid) = lattice(6);
+    let (graph, grid) = plain_lattice(6);
     let index = RouteIndex::new(&graph);
     let model = CostModel::from_risks(&vec![0.5; grid.len()], 1.0);
     let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
@@ -124,7 +116,7 @@ fn alternatives_are_distinct_and_within_the_stretch() {
 
 #[test]
 fn snapping_refuses_far_points_and_lands_on_segments() {
-    let (graph, _) = lattice(1);
+    let (graph, _) = plain_lattice(1);
     let index = RouteIndex::new(&graph);
     let far = LatLng::new(43.70, -79.3832).unwrap();
     let err = index.snap(&graph, far).unwrap_err();
@@ -145,7 +137,7 @@ fn snapping_refuses_far_points_and_lands_on_segments() {
 
 #[test]
 fn a_route_within_one_way_goes_straight_along_it() {
-    let (graph, grid) = lattice(1);
+    let (graph, grid) = plain_lattice(1);
     let index = RouteIndex::new(&graph);
     let model = CostModel::from_risks(&vec![0.2; grid.len()], 4.0);
     let length = f64::from(graph.way_length_m[0]);

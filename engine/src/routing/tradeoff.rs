@@ -236,3 +236,6 @@ pub fn thin(routes: &[TradeoffRoute]) -> Vec<TradeoffRoute> {
     }
     kept
 }
+
+#[cfg(test)]
+mod tests;

@@ -1,7 +1,6 @@
 //! The hierarchy against a plain Dijkstra on small lattices with one-way streets,
 //! dead ends and random weights; the order's and topology's invariants; the cache.
 
-use alloc::collections::BinaryHeap;
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -11,7 +10,7 @@ use proptest::prelude::*;
 use super::topology::Topology;
 use super::*;
 use crate::roads::RoadGraph;
-use crate::routing::heap::Entry;
+use crate::routing::dijkstra::costs_to_all;
 use crate::routing::test_lattice::{lattice, risks};
 use crate::routing::{RouteIndex, Snap};
 
@@ -33,31 +32,12 @@ fn without_edges(graph: &RoadGraph, drop: impl Fn(usize) -> bool) -> RoadGraph {
 
 /// Costs of the cheapest paths from `source` to every node.
 fn dijkstra(graph: &RoadGraph, costs: &CostModel, source: u32) -> Vec<f64> {
-    let mut dist = vec![f64::INFINITY; graph.node_count()];
-    dist[source as usize] = 0.0;
-    let mut heap = BinaryHeap::from([Entry {
-        key: 0.0,
-        cost: 0.0,
-        node: source,
-    }]);
-    while let Some(Entry { cost, node, .. }) = heap.pop() {
-        if cost > dist[node as usize] {
-            continue;
-        }
-        for e in graph.out_edges(node) {
-            let next = cost + costs.way_cost(graph, graph.edge_way(e).0);
-            let t = graph.edge_target[e];
-            if next < dist[t as usize] {
-                dist[t as usize] = next;
-                heap.push(Entry {
-                    key: next,
-                    cost: next,
-                    node: t,
-                });
-            }
-        }
-    }
-    dist
+    costs_to_all(graph.node_count(), [(source, 0.0)], |node| {
+        graph.out_edges(node).map(|e| {
+            let way = graph.edge_way(e).0;
+            (graph.edge_target[e], costs.way_cost(graph, way))
+        })
+    })
 }
 
 fn close(a: f64, b: f64) -> bool {

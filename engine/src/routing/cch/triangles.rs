@@ -1,8 +1,9 @@
 //! What each arc's cost runs through, for one metric: a road edge, or the lower arc
 //! of a triangle below it. Customisation computes each cost as exactly one of these
-//! sums but does not record which (recording made it half again slower); unpacking
-//! finds it by its exact cost the first time an arc is unpacked and keeps it here,
-//! so arcs that many routes share (a city's upper levels) are searched once.
+//! sums but does not record which (recording it makes customisation half again
+//! slower); unpacking finds it by its exact cost the first time an arc is unpacked
+//! and keeps it here, so arcs that many routes share (a city's upper levels) are
+//! searched once.
 
 use alloc::vec::Vec;
 use core::sync::atomic::{AtomicU32, Ordering};

@@ -4,9 +4,9 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::test_lattice::{at_node, lattice, risks};
 use super::*;
 use crate::roads::RoadGraph;
+use crate::routing::test_lattice::{at_node, lattice, risks};
 
 /// (length, exposure) of every simple path from node `s` to node `t`.
 fn every_path(graph: &RoadGraph, model: &CostModel, s: u32, t: u32) -> Vec<(f64, f64)> {

@@ -4,9 +4,9 @@
 use alloc::vec;
 use alloc::vec::Vec;
 
-use super::test_lattice::{at_node, lattice, risks};
 use super::*;
 use crate::roads::{OUTSIDE_GRID, RoadGraph};
+use crate::routing::test_lattice::{at_node, lattice, risks};
 
 /// (shortest metres, least exposure) to each cell over every simple path from `s`.
 fn reference(
