@@ -13,13 +13,14 @@ use serde_json::Value;
 
 use hexrisk_engine::api as engine;
 
-use super::backend::{Backend, BackendError};
-use super::body::Body;
+use super::backend::Backend;
+use super::backend_error::BackendError;
 use super::caching::{self, CachePolicy};
 use super::gate::{Admission, GateRequest};
 use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyKind, KeyRecord};
 use super::models::needs::{self, Reach};
+use super::success_body::SuccessBody;
 use super::{ApiError, ErrorCode, cors, input, prediction, quota, response};
 
 /// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
@@ -83,6 +84,8 @@ enum Api {
 }
 
 impl Endpoint {
+    /// The routing table: each endpoint's path and method. The tests take their
+    /// endpoints from it (the hardening suite's POST endpoints, the OpenAPI check).
     const ALL: [(&'static str, Method, Self); 24] = [
         ("/v1/health", Method::GET, Self::PredictionHealth),
         ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
@@ -114,26 +117,28 @@ impl Endpoint {
         ("/precincts", Method::GET, Self::Precincts),
     ];
 
-    /// The endpoint at a path for a method, or the methods the path does allow.
-    fn find(path: &str, method: &Method) -> Result<Self, Vec<Method>> {
+    /// The rows of [`Self::ALL`] at a path (a trailing `/` ignored).
+    fn at_path(path: &str) -> impl Iterator<Item = &'static (&'static str, Method, Self)> {
         let path = if path.len() > 1 {
             path.trim_end_matches('/')
         } else {
             path
         };
-        let at_path: Vec<&(&str, Method, Self)> =
-            Self::ALL.iter().filter(|(p, _, _)| *p == path).collect();
+        Self::ALL.iter().filter(move |(p, _, _)| *p == path)
+    }
+
+    /// The endpoint at a path for a method, or the methods the path does allow.
+    fn find(path: &str, method: &Method) -> Result<Self, Vec<Method>> {
         // HEAD is answered like GET (without a body, by the runtime).
         let wanted = if *method == Method::HEAD {
             &Method::GET
         } else {
             method
         };
-        at_path
-            .iter()
+        Self::at_path(path)
             .find(|(_, m, _)| m == wanted)
             .map(|(_, _, e)| *e)
-            .ok_or_else(|| at_path.iter().map(|(_, m, _)| m.clone()).collect())
+            .ok_or_else(|| Self::methods_at(path))
     }
 
     /// How the endpoint's successful answers may be cached (`None`: `no-store`).
@@ -207,16 +212,7 @@ impl Endpoint {
 
     /// The methods a path allows (empty for an unknown path).
     fn methods_at(path: &str) -> Vec<Method> {
-        let path = if path.len() > 1 {
-            path.trim_end_matches('/')
-        } else {
-            path
-        };
-        Self::ALL
-            .iter()
-            .filter(|(p, _, _)| *p == path)
-            .map(|(_, m, _)| m.clone())
-            .collect()
+        Self::at_path(path).map(|(_, m, _)| m.clone()).collect()
     }
 }
 
@@ -295,7 +291,7 @@ fn add_headers(response: &mut Response<Bytes>, headers: Vec<(&'static str, Heade
 /// or the engine's operations.
 fn uncounted<E: Into<ApiError>>(
     result: Result<Value, E>,
-) -> Result<(Body, Option<usize>), ApiError> {
+) -> Result<(SuccessBody, Option<usize>), ApiError> {
     result.map(|body| (body.into(), None)).map_err(Into::into)
 }
 
@@ -319,7 +315,7 @@ async fn run<B: Backend>(
     backend: &B,
     ctx: RequestContext,
     versions: &mut Option<HeaderValue>,
-) -> Result<(Body, Option<usize>), ApiError> {
+) -> Result<(SuccessBody, Option<usize>), ApiError> {
     let query = input::query_pairs(request.uri().query());
     let now = ctx.forecast_now;
     let read_body = || -> Result<_, ApiError> {
@@ -374,12 +370,12 @@ async fn run<B: Backend>(
         Endpoint::HexesScore => {
             let rows = engine::hexes_score(atlas, &body()?, seconds)?;
             let count = rows.len();
-            Ok((Body::ScoreRows(rows), Some(count)))
+            Ok((SuccessBody::ScoreRows(rows), Some(count)))
         }
         Endpoint::HexesLookup => {
             let ring = engine::hexes_lookup(atlas, &body()?, seconds)?;
             let count = ring.count();
-            Ok((Body::RingLookup(ring), Some(count)))
+            Ok((SuccessBody::RingLookup(ring), Some(count)))
         }
         Endpoint::HexesBreakdown => uncounted(engine::hexes_breakdown(atlas, &params(), seconds)),
         Endpoint::HexesAll => {
@@ -604,8 +600,4 @@ async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) ->
 }
 
 #[cfg(test)]
-mod caching_tests;
-#[cfg(test)]
-mod router_api_tests;
-#[cfg(test)]
-pub(crate) mod tests;
+mod tests;

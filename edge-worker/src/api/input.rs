@@ -106,7 +106,7 @@ mod tests {
     use hexrisk_engine::api::prediction::{When, datetime};
     use serde_json::json;
 
-    use crate::api::prediction::tests::body;
+    use crate::api::test_support::body;
 
     /// The error of a field reader, as the API sends it.
     fn api_error<T: std::fmt::Debug>(read: Result<T, QueryError>) -> ApiError {

@@ -1,15 +1,13 @@
 //! The HTTP API layer: request in, response out, no knowledge of workerd.
 
 pub mod backend;
-pub mod body;
+pub mod backend_error;
 pub mod caching;
 pub mod clock;
 pub mod cors;
 pub mod dispatch;
 pub mod error;
 pub mod gate;
-#[cfg(test)]
-mod hardening;
 pub mod health;
 pub mod input;
 pub mod keys;
@@ -17,6 +15,9 @@ pub mod models;
 pub mod prediction;
 pub mod quota;
 pub mod response;
+pub mod success_body;
+#[cfg(test)]
+pub(crate) mod test_support;
 
 pub use dispatch::{RequestContext, handle};
 pub use error::{ApiError, ErrorCode};

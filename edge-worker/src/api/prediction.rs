@@ -226,4 +226,4 @@ pub fn prediction_range(
 }
 
 #[cfg(test)]
-pub(crate) mod tests;
+mod tests;

@@ -6,7 +6,7 @@
 //! fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-10): `RateLimit-Policy:
 //! "daily";q=<limit>;w=86400` (the key's quota) and `RateLimit: "daily";r=<remaining>;
 //! t=<seconds until the reset>`; a 429 also `Retry-After`. The early drafts' three
-//! fields (`RateLimit-Limit`, `-Remaining`, `-Reset`) are no longer sent.
+//! fields (`RateLimit-Limit`, `-Remaining`, `-Reset`) are not sent.
 
 use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
 use http::HeaderValue;

@@ -4,7 +4,7 @@
 //! the R2 bucket (`MODELS`) for the model files, Web Crypto and
 //! `DecompressionStream` to check and inflate them in native code ([`runtime`]), and
 //! the Workers console (`console_error!`) for the failures the API layer logs through
-//! [`Backend::log_failure`]. Everything else lives in [`crate::api`].
+//! [`ModelEnvironment::log_failure`]. Everything else lives in [`crate::api`].
 
 mod key_gate;
 mod runtime;
@@ -17,10 +17,11 @@ use futures_util::StreamExt;
 use http_body_util::Full;
 use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 
-use crate::api::backend::{Backend, BackendError};
+use crate::api::backend::Backend;
+use crate::api::backend_error::BackendError;
 use crate::api::gate::{Admission, GateRequest};
 use crate::api::keys::KeyRow;
-use crate::api::models::{ModelStore, StoreSettings};
+use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
 
 thread_local! {
@@ -47,34 +48,7 @@ struct WorkerBackend {
     store: Rc<ModelStore>,
 }
 
-impl Backend for WorkerBackend {
-    async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
-        let fail = |e: worker::Error| BackendError::new("keys", e.to_string());
-        let stub = self
-            .env
-            .durable_object(key_gate::BINDING)
-            .map_err(fail)?
-            .get_by_name(&request.digest)
-            .map_err(fail)?;
-        let body =
-            serde_json::to_string(request).map_err(|e| BackendError::new("keys", e.to_string()))?;
-        let mut init = worker::RequestInit::new();
-        init.with_method(worker::Method::Post)
-            .with_body(Some(body.into()));
-        let asked = Request::new_with_init(key_gate::URL, &init).map_err(fail)?;
-        let mut answer = stub.fetch_with_request(asked).await.map_err(fail)?;
-        if answer.status_code() != 200 {
-            // The gate's own failure, with its cause (see `KeyGate::fetch`).
-            let status = answer.status_code();
-            let text = answer.text().await.unwrap_or_default();
-            return Err(BackendError::new(
-                "keys",
-                format!("gate answered HTTP {status}: {text}"),
-            ));
-        }
-        answer.json::<Admission>().await.map_err(fail)
-    }
-
+impl ModelEnvironment for WorkerBackend {
     async fn read_model_file(
         &self,
         key: &str,
@@ -120,6 +94,39 @@ impl Backend for WorkerBackend {
         worker::Delay::from(std::time::Duration::from_millis(u64::from(ms))).await;
     }
 
+    fn log_failure(&self, err: &BackendError) {
+        worker::console_error!("{err}");
+    }
+}
+
+impl Backend for WorkerBackend {
+    async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
+        let fail = |e: worker::Error| BackendError::new("keys", e.to_string());
+        let stub = self
+            .env
+            .durable_object(key_gate::BINDING)
+            .map_err(fail)?
+            .get_by_name(&request.digest)
+            .map_err(fail)?;
+        let body =
+            serde_json::to_string(request).map_err(|e| BackendError::new("keys", e.to_string()))?;
+        let mut init = worker::RequestInit::new();
+        init.with_method(worker::Method::Post)
+            .with_body(Some(body.into()));
+        let asked = Request::new_with_init(key_gate::URL, &init).map_err(fail)?;
+        let mut answer = stub.fetch_with_request(asked).await.map_err(fail)?;
+        if answer.status_code() != 200 {
+            // The gate's own failure, with its cause (see `KeyGate::fetch`).
+            let status = answer.status_code();
+            let text = answer.text().await.unwrap_or_default();
+            return Err(BackendError::new(
+                "keys",
+                format!("gate answered HTTP {status}: {text}"),
+            ));
+        }
+        answer.json::<Admission>().await.map_err(fail)
+    }
+
     fn models(&self) -> &ModelStore {
         &self.store
     }
@@ -160,10 +167,6 @@ impl Backend for WorkerBackend {
             .await
             .map_err(fail)?;
         Ok(())
-    }
-
-    fn log_failure(&self, err: &BackendError) {
-        worker::console_error!("{err}");
     }
 }
 

@@ -1,3 +1,6 @@
+//! The gate's decisions: counting, refusals, the daily reset, origins, and the
+//! cache of key records.
+
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::{

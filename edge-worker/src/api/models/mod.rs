@@ -12,12 +12,16 @@
 //!
 //! A request that needs what another request of the isolate is already reading (a
 //! cold isolate's first manifest, a version being loaded) waits for it by checking
-//! again every [`WAIT_STEP_MS`] on its own timer ([`Backend::pause`]), never on a
-//! promise another request settles: workerd cancels a request whose only pending
-//! work belongs to another request, as hung (a 500 seen under load on a cold
-//! isolate before 2026-11-24).
+//! again every [`WAIT_STEP_MS`] on its own timer ([`ModelEnvironment::pause`]), never
+//! on a promise another request settles: workerd cancels a request whose only
+//! pending work belongs to another request, as hung (a 500 under load on a cold
+//! isolate).
+//!
+//! The store reads through a [`ModelEnvironment`], which the API's
+//! [`Backend`](super::backend::Backend) extends.
 
 pub mod cache;
+mod environment;
 pub mod needs;
 
 use std::cell::RefCell;
@@ -30,7 +34,9 @@ use hexrisk_engine::city::{Atlas, CityModel};
 
 use self::cache::{CachedCity, CityCache};
 use self::needs::CityNeeds;
-use super::backend::{Backend, BackendError};
+use super::backend_error::BackendError;
+
+pub use self::environment::ModelEnvironment;
 
 /// Largest manifest read, in bytes (a manifest of a hundred cities is about 50 KB).
 pub const MAX_MANIFEST_BYTES: u64 = 1 << 20;
@@ -250,9 +256,9 @@ impl ModelStore {
     ///
     /// # Errors
     /// `models` when no valid manifest has ever been read.
-    pub async fn manifest<B: Backend>(
+    pub async fn manifest<E: ModelEnvironment>(
         &self,
-        backend: &B,
+        env: &E,
         now: DateTime<Utc>,
     ) -> Result<Arc<Manifest>, BackendError> {
         let mut steps = 0;
@@ -277,12 +283,12 @@ impl ModelStore {
                     break false;
                 }
             }
-            backend.pause(WAIT_STEP_MS).await;
+            env.pause(WAIT_STEP_MS).await;
             steps += 1;
         };
         if due {
             let _guard = ManifestReadGuard { state: &self.state };
-            let read = read_manifest(backend).await;
+            let read = read_manifest(env).await;
             let mut state = self.state.borrow_mut();
             match read {
                 Ok(manifest) => {
@@ -303,7 +309,7 @@ impl ModelStore {
                 }
                 Err(reason) => {
                     if state.manifest.is_some() {
-                        backend.log_failure(&models_error(format!(
+                        env.log_failure(&models_error(format!(
                             "manifest refused, the previous one stays: {reason}"
                         )));
                     } else {
@@ -330,13 +336,13 @@ impl ModelStore {
     ///
     /// # Errors
     /// `models` when there is no manifest, or a needed city has no usable version.
-    pub async fn snapshot<B: Backend>(
+    pub async fn snapshot<E: ModelEnvironment>(
         &self,
-        backend: &B,
+        env: &E,
         needs: impl FnOnce(&Manifest) -> CityNeeds,
         now: DateTime<Utc>,
     ) -> Result<Snapshot, BackendError> {
-        let manifest = self.manifest(backend, now).await?;
+        let manifest = self.manifest(env, now).await?;
         let codes: Vec<String> = match needs(&manifest) {
             CityNeeds::All => manifest.cities.iter().map(|c| c.code.clone()).collect(),
             CityNeeds::Some(codes) => codes.into_iter().collect(),
@@ -347,7 +353,7 @@ impl ModelStore {
             let Some(entry) = manifest.city(&code) else {
                 continue;
             };
-            let (model, version) = self.city(backend, entry, now).await?;
+            let (model, version) = self.city(env, entry, now).await?;
             atlas.insert_shared(model);
             versions.push((code, version));
         }
@@ -364,12 +370,12 @@ impl ModelStore {
     ///
     /// # Errors
     /// `models` when there is no manifest.
-    pub async fn status<B: Backend>(
+    pub async fn status<E: ModelEnvironment>(
         &self,
-        backend: &B,
+        env: &E,
         now: DateTime<Utc>,
     ) -> Result<ModelStatus, BackendError> {
-        let manifest = self.manifest(backend, now).await?;
+        let manifest = self.manifest(env, now).await?;
         for entry in &manifest.cities {
             let known = {
                 let state = self.state.borrow();
@@ -381,8 +387,8 @@ impl ModelStore {
                         .get(&entry.code)
                         .is_some_and(|f| f.version == entry.version && !self.may_retry(f, now))
             };
-            if !known && let Err(reason) = fetch_checked(backend, entry).await {
-                backend.log_failure(&refused(entry, &reason));
+            if !known && let Err(reason) = fetch_checked(env, entry).await {
+                env.log_failure(&refused(entry, &reason));
                 self.record_failure(entry, reason, now);
             } else if !known {
                 self.state
@@ -454,9 +460,9 @@ impl ModelStore {
 
     /// The model of a manifest entry, or the fallback version when the entry's
     /// cannot be used; with the version label served.
-    async fn city<B: Backend>(
+    async fn city<E: ModelEnvironment>(
         &self,
-        backend: &B,
+        env: &E,
         entry: &ManifestCity,
         now: DateTime<Utc>,
     ) -> Result<(Arc<CityModel>, String), BackendError> {
@@ -477,7 +483,7 @@ impl ModelStore {
         let reason = if known_bad {
             None
         } else {
-            match self.load(backend, entry).await {
+            match self.load(env, entry).await {
                 Ok(model) => {
                     let mut state = self.state.borrow_mut();
                     state.failures.remove(&entry.code);
@@ -517,7 +523,7 @@ impl ModelStore {
             .get(&fallback.code, &fallback.version);
         let model = match cached {
             Some(model) => model,
-            None => self.load(backend, &fallback).await.map_err(|reason| {
+            None => self.load(env, &fallback).await.map_err(|reason| {
                 models_error(format!(
                     "{}: fallback version {} cannot be used either: {reason}",
                     fallback.code, fallback.version
@@ -525,7 +531,7 @@ impl ModelStore {
             })?,
         };
         if let Some(refusal) = refusal {
-            backend.log_failure(&refusal);
+            env.log_failure(&refusal);
         }
         self.state
             .borrow_mut()
@@ -539,7 +545,7 @@ impl ModelStore {
     /// of reading and decoding the file again (memory and time right after a swap),
     /// and loads it itself when that load ended without caching it (a failure, or
     /// the loading request gone) or after the longest wait.
-    async fn load<B: Backend>(&self, backend: &B, entry: &ManifestCity) -> Loaded {
+    async fn load<E: ModelEnvironment>(&self, env: &E, entry: &ManifestCity) -> Loaded {
         let key = (entry.code.clone(), entry.version.clone());
         let mut steps = 0;
         loop {
@@ -553,21 +559,21 @@ impl ModelStore {
                     break;
                 }
             }
-            backend.pause(WAIT_STEP_MS).await;
+            env.pause(WAIT_STEP_MS).await;
             steps += 1;
         }
         let _guard = LoadingGuard {
             state: &self.state,
             key,
         };
-        self.load_once(backend, entry).await
+        self.load_once(env, entry).await
     }
 
     /// Fetches, checks and decodes one version, and caches it.
-    async fn load_once<B: Backend>(&self, backend: &B, entry: &ManifestCity) -> Loaded {
-        let bytes = fetch_checked(backend, entry).await?;
+    async fn load_once<E: ModelEnvironment>(&self, env: &E, entry: &ManifestCity) -> Loaded {
+        let bytes = fetch_checked(env, entry).await?;
         let body = artifact::checked_body(&bytes).map_err(|e| e.to_string())?;
-        let plain = backend
+        let plain = env
             .inflate_zlib(body, artifact::MAX_BODY_DECOMPRESSED)
             .await
             .map_err(|e| e.reason)?;
@@ -598,8 +604,8 @@ fn refused(entry: &ManifestCity, reason: &str) -> BackendError {
     ))
 }
 
-async fn read_manifest<B: Backend>(backend: &B) -> Result<Manifest, String> {
-    let bytes = backend
+async fn read_manifest<E: ModelEnvironment>(env: &E) -> Result<Manifest, String> {
+    let bytes = env
         .read_model_file(Manifest::FILE_NAME, MAX_MANIFEST_BYTES)
         .await
         .map_err(|e| e.reason)?
@@ -611,8 +617,11 @@ async fn read_manifest<B: Backend>(backend: &B) -> Result<Manifest, String> {
 }
 
 /// The bytes of a version's file, checked against the manifest's length and digest.
-async fn fetch_checked<B: Backend>(backend: &B, entry: &ManifestCity) -> Result<Vec<u8>, String> {
-    let bytes = backend
+async fn fetch_checked<E: ModelEnvironment>(
+    env: &E,
+    entry: &ManifestCity,
+) -> Result<Vec<u8>, String> {
+    let bytes = env
         .read_model_file(&entry.file, entry.bytes)
         .await
         .map_err(|e| e.reason)?
@@ -625,7 +634,7 @@ async fn fetch_checked<B: Backend>(backend: &B, entry: &ManifestCity) -> Result<
             entry.bytes
         ));
     }
-    if backend.sha256_hex(&bytes).await.map_err(|e| e.reason)? != entry.sha256 {
+    if env.sha256_hex(&bytes).await.map_err(|e| e.reason)? != entry.sha256 {
         return Err(format!("{} does not match its SHA-256", entry.file));
     }
     Ok(bytes)

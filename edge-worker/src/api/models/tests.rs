@@ -2,7 +2,7 @@
 //! at the manifest's pace, refusal of bad versions with fallback, and rollback.
 
 use super::*;
-use crate::api::dispatch::tests::{Memory, bucket};
+use crate::api::test_support::{MemoryBackend, bucket};
 use futures_executor::block_on;
 use hexrisk_engine::artifact::fixture::CityFixture;
 use std::collections::HashMap;
@@ -26,12 +26,25 @@ fn two_cities(rate: f64) -> Atlas {
     ])
 }
 
-fn backend(settings: StoreSettings, files: HashMap<String, Vec<u8>>) -> Memory {
-    Memory {
+/// The in-memory backend over `files`, with a store of `settings`.
+fn backend(settings: StoreSettings, files: HashMap<String, Vec<u8>>) -> MemoryBackend {
+    MemoryBackend {
         files: RefCell::new(files),
         store: ModelStore::new(settings),
-        ..Memory::new()
+        ..MemoryBackend::new()
     }
+}
+
+/// A backend over two cities whose every bucket read waits once, as a network read
+/// would (so concurrent requests interleave), and Toronto's manifest entry.
+fn slow_two_cities() -> (MemoryBackend, ManifestCity) {
+    let files = bucket(&two_cities(0.1));
+    let toronto = manifest_of(&files).city("city_ca_tor").unwrap().clone();
+    let backend = MemoryBackend {
+        slow_reads: true,
+        ..backend(settings(30, 8), files)
+    };
+    (backend, toronto)
 }
 
 fn settings(ttl: i64, max_cities: usize) -> StoreSettings {
@@ -56,7 +69,7 @@ fn version_of(files: &HashMap<String, Vec<u8>>, code: &str) -> String {
 }
 
 /// Publishes `files` over what the bucket holds (old versions stay, as in R2).
-fn publish(backend: &Memory, files: HashMap<String, Vec<u8>>) {
+fn publish(backend: &MemoryBackend, files: HashMap<String, Vec<u8>>) {
     backend.files.borrow_mut().extend(files);
 }
 
@@ -255,12 +268,7 @@ fn concurrent_requests_in_a_cold_isolate_share_one_manifest_read_and_one_decode(
     // Three requests arrive together at a fresh isolate; every bucket read waits once,
     // so they interleave: none may fail for want of a manifest, and the manifest and
     // Toronto's file are each read once, the city decoded once for all three.
-    let files = bucket(&two_cities(0.1));
-    let toronto = manifest_of(&files).city("city_ca_tor").unwrap().clone();
-    let backend = Memory {
-        slow_reads: true,
-        ..backend(settings(30, 8), files)
-    };
+    let (backend, toronto) = slow_two_cities();
     let request = || backend.store.snapshot(&backend, only("city_ca_tor"), at(0));
     let (a, (b, c)) = block_on(futures_util::future::join(
         request(),
@@ -282,12 +290,7 @@ fn concurrent_requests_in_a_cold_isolate_share_one_manifest_read_and_one_decode(
 fn a_request_gone_midway_through_a_load_leaves_no_one_waiting_for_it() {
     // A request starts loading Toronto and is dropped (its client went away) while
     // the file is being read: the next request loads the city itself.
-    let files = bucket(&two_cities(0.1));
-    let toronto = manifest_of(&files).city("city_ca_tor").unwrap().clone();
-    let backend = Memory {
-        slow_reads: true,
-        ..backend(settings(30, 8), files)
-    };
+    let (backend, toronto) = slow_two_cities();
     let mut gone = Box::pin(backend.store.snapshot(&backend, only("city_ca_tor"), at(0)));
     let waker = futures_util::task::noop_waker();
     let mut cx = std::task::Context::from_waker(&waker);

@@ -1,41 +1,8 @@
-//! The prediction API's handlers on a small Toronto (shared with the other tests).
+//! The prediction API's handlers on the small Toronto of the shared fixtures.
 
 use super::*;
-use chrono::NaiveDate;
-use hexrisk_engine::artifact::Bounds;
-use hexrisk_engine::artifact::fixture::CityFixture;
+use crate::api::test_support::{atlas, body, now};
 use hexrisk_engine::grid;
-
-/// A small Toronto: every cell within 3 rings of the city hall cell, four forecast
-/// weeks from 2021-12-27, busier towards the centre; EST throughout, no precincts
-/// and no roads.
-pub(crate) fn atlas() -> Atlas {
-    let (lat, lng) = (43.6534, -79.3841);
-    let centre = grid::cell_at(lat, lng).unwrap();
-    let shares = [0.3, 0.4, 0.15, 0.1, 0.05];
-    let date = |day| NaiveDate::from_ymd_opt(2021, 12, day).unwrap();
-    let artifact = CityFixture::default()
-        .disk_around(lat, lng, 3)
-        .weeks(4)
-        .first_week(date(27))
-        .rates(move |week, _, cell, class| {
-            let ring = f64::from(centre.grid_distance(cell).unwrap());
-            2.0 / (1.0 + ring) * (1.0 + 0.1 * week as f64) * shares[class]
-        })
-        .dispersion([2.0; 5])
-        .model("test-model", None, date(26))
-        .bounds(Bounds {
-            north: 43.68,
-            south: 43.63,
-            east: -79.35,
-            west: -79.42,
-        })
-        .fixed_utc_offset(-5 * 3600)
-        .without_precincts()
-        .without_roads()
-        .build();
-    Atlas::new(vec![CityModel::from_artifact(artifact)])
-}
 
 /// `POST /v1/predict`: the engine's point prediction, as the API answers it.
 fn predict(
@@ -44,18 +11,6 @@ fn predict(
     now: DateTime<Utc>,
 ) -> Result<Value, ApiError> {
     Ok(hexrisk_engine::api::predict(atlas, body, now.timestamp())?)
-}
-
-pub(crate) fn now() -> DateTime<Utc> {
-    "2022-01-05T12:00:00Z".parse().unwrap()
-}
-
-/// A JSON object literal as the body map the handlers take.
-pub(crate) fn body(value: Value) -> Map<String, Value> {
-    match value {
-        Value::Object(map) => map,
-        other => panic!("not an object: {other}"),
-    }
 }
 
 #[test]
@@ -349,7 +304,7 @@ fn a_departure_time_scores_each_cell_when_the_traveller_reaches_it() {
     // The fixture's evening bands are busier than its mornings.
     let morning = at("2022-01-05T07:00:00", "walking", &waypoints);
     assert!(score(&morning, 0) < score(&walked, 0));
-    // Without a departure time the week is scored, as before.
+    // Without a departure time the week is scored.
     let weekly = route_risk(&atlas(), &body(json!({"waypoints": waypoints})), now()).unwrap();
     assert!(weekly["route"].get("travel_mode").is_none());
     assert!(score(&weekly, 0) > score(&walked, 0));

@@ -1,3 +1,6 @@
+//! Which cities a request needs, over a manifest of Toronto and San Francisco:
+//! points, cells, lines, lists, viewports and ring lookups near the bounds.
+
 use super::*;
 use hexrisk_engine::artifact::Bounds;
 use serde_json::json;

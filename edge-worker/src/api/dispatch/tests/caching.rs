@@ -1,22 +1,10 @@
 //! HTTP caching through the whole handler: `ETag`, `Cache-Control`, `304`.
 
 use bytes::Bytes;
-use http::{Method, Response};
+use http::Response;
 
-use super::tests::{LIVE_KEY, Memory, SANDBOX_KEY, get};
-use super::*;
-
-fn router_get(backend: &Memory, uri: &str, headers: &[(&str, &str)]) -> Response<Bytes> {
-    let mut builder = Request::builder().method(Method::GET).uri(uri);
-    for (name, value) in headers {
-        builder = builder.header(*name, *value);
-    }
-    futures_executor::block_on(handle(
-        &builder.body(Bytes::new()).unwrap(),
-        tests::ctx(),
-        backend,
-    ))
-}
+use crate::api::caching::CachePolicy;
+use crate::api::test_support::{LIVE_KEY, MemoryBackend, SANDBOX_KEY, get, get_with};
 
 fn etag(response: &Response<Bytes>) -> String {
     response.headers()["etag"].to_str().unwrap().to_owned()
@@ -24,9 +12,9 @@ fn etag(response: &Response<Bytes>) -> String {
 
 #[test]
 fn configs_revalidate_with_their_etag_and_still_count() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let key = [("x-api-key", LIVE_KEY)];
-    let first = router_get(&backend, "http://x/hexes/config", &key);
+    let first = get_with(&backend, "http://x/hexes/config", &key);
     assert_eq!(first.status(), 200);
     assert_eq!(first.headers()["cache-control"], "private, no-cache");
     assert!(
@@ -38,10 +26,10 @@ fn configs_revalidate_with_their_etag_and_still_count() {
     let tag = etag(&first);
     // The same body, the same tag.
     assert_eq!(
-        etag(&router_get(&backend, "http://x/hexes/config", &key)),
+        etag(&get_with(&backend, "http://x/hexes/config", &key)),
         tag
     );
-    let revalidated = router_get(
+    let revalidated = get_with(
         &backend,
         "http://x/hexes/config",
         &[("x-api-key", LIVE_KEY), ("if-none-match", &tag)],
@@ -51,14 +39,14 @@ fn configs_revalidate_with_their_etag_and_still_count() {
     assert_eq!(etag(&revalidated), tag);
     // A revalidation is a request: authenticated and counted.
     assert!(revalidated.headers().contains_key("ratelimit"));
-    let refused = router_get(
+    let refused = get_with(
         &backend,
         "http://x/hexes/config",
         &[("if-none-match", &tag)],
     );
     assert_eq!(refused.status(), 401);
     // Another representation, another tag: gzip, or a sandbox key's marked body.
-    let gzip = router_get(
+    let gzip = get_with(
         &backend,
         "http://x/hexes/config",
         &[
@@ -67,7 +55,7 @@ fn configs_revalidate_with_their_etag_and_still_count() {
         ],
     );
     assert_eq!(etag(&gzip), format!("{}-gzip\"", &tag[..tag.len() - 1]));
-    let sandbox = router_get(
+    let sandbox = get_with(
         &backend,
         "http://x/hexes/config",
         &[("x-api-key", SANDBOX_KEY)],
@@ -77,7 +65,7 @@ fn configs_revalidate_with_their_etag_and_still_count() {
 
 #[test]
 fn prediction_lists_and_documents_are_cacheable_and_the_rest_is_not() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     for uri in ["http://x/v1/classes", "http://x/v1/cities"] {
         let (status, _, response) = get(&backend, uri, Some(LIVE_KEY));
         assert_eq!(status, 200, "{uri}");
@@ -90,19 +78,19 @@ fn prediction_lists_and_documents_are_cacheable_and_the_rest_is_not() {
         );
         assert!(response.headers().contains_key("etag"));
     }
-    let document = router_get(&backend, "http://x/v1/openapi.json", &[]);
+    let document = get_with(&backend, "http://x/v1/openapi.json", &[]);
     assert_eq!(
         document.headers()["cache-control"],
-        caching::CachePolicy::Public.cache_control()
+        CachePolicy::Public.cache_control()
     );
     let tag = etag(&document);
-    let again = router_get(
+    let again = get_with(
         &backend,
         "http://x/openapi.json",
         &[("if-none-match", &tag)],
     );
     assert_eq!(again.status(), 200, "another document, another tag");
-    let same = router_get(
+    let same = get_with(
         &backend,
         "http://x/v1/openapi.json",
         &[("if-none-match", &format!("W/{tag}"))],

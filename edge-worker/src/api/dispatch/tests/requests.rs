@@ -1,235 +1,29 @@
-//! The dispatcher through `handle`, with an in-memory backend: keys, quotas, origins,
-//! methods, health, compression, and the backend and test helpers other tests share.
+//! Requests through `handle`: keys, quotas, origins, methods, health, compression,
+//! and the failures logged.
 
-use super::*;
-use crate::api::gate::DailyCount;
-use crate::api::keys::{PresentedKey, Tier};
-use crate::api::models::{ModelStore, StoreSettings};
-use crate::api::prediction::tests::{atlas, now};
-use hexrisk_engine::artifact::{self, Manifest, ManifestCity};
-use hexrisk_engine::city::Atlas;
-use serde_json::json;
-use sha2::{Digest, Sha256};
-use std::cell::RefCell;
-use std::collections::HashMap;
+use bytes::Bytes;
+use http::{Method, Request, Response};
+use serde_json::{Value, json};
 
-pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
-pub(crate) const LIVE_KEY: &str = "hexrisk_live_0123456789abcdefghijABCDEFGHIJKL";
-pub(crate) const DEMO_ORIGIN: &str = "http://127.0.0.1:8080";
-
-/// An in-memory backend that keeps the failures it is asked to log.
-pub(crate) struct Memory {
-    pub(crate) keys: HashMap<String, KeyRecord>,
-    /// Each key's daily count, by digest, as its gate keeps it.
-    pub(crate) counts: RefCell<HashMap<String, DailyCount>>,
-    /// The model bucket: file name to bytes.
-    pub(crate) files: RefCell<HashMap<String, Vec<u8>>>,
-    /// The bucket files read, in order.
-    pub(crate) reads: RefCell<Vec<String>>,
-    pub(crate) store: ModelStore,
-    /// The key store (keys, origins) answers.
-    pub(crate) database_up: bool,
-    /// The key gates answer.
-    pub(crate) gates_up: bool,
-    /// The failures passed to `log_failure`, in order.
-    pub(crate) logged: RefCell<Vec<BackendError>>,
-    /// Bucket reads wait once, as a network read would, so that concurrent requests
-    /// interleave.
-    pub(crate) slow_reads: bool,
-    /// The pauses requests took on their own timers.
-    pub(crate) pauses: std::cell::Cell<usize>,
-}
-
-/// A future that is pending once, then ready.
-struct YieldOnce(bool);
-
-impl std::future::Future for YieldOnce {
-    type Output = ();
-    fn poll(
-        mut self: std::pin::Pin<&mut Self>,
-        cx: &mut std::task::Context<'_>,
-    ) -> std::task::Poll<()> {
-        if self.0 {
-            std::task::Poll::Ready(())
-        } else {
-            self.0 = true;
-            cx.waker().wake_by_ref();
-            std::task::Poll::Pending
-        }
-    }
-}
-
-fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
-    KeyRecord {
-        id: id.into(),
-        kind,
-        tier,
-        daily_limit: limit,
-        issued_at: now() - chrono::Duration::days(1),
-        expires_at: (kind == KeyKind::Sandbox).then(|| now() + chrono::Duration::days(29)),
-        revoked_at: None,
-        origins: Vec::new(),
-    }
-}
-
-impl Memory {
-    pub(crate) fn new() -> Self {
-        let mut keys = HashMap::new();
-        keys.insert(
-            PresentedKey::new(SANDBOX_KEY).digest(),
-            record("sandbox-1", KeyKind::Sandbox, Tier::Sandbox, 3),
-        );
-        keys.insert(
-            PresentedKey::new(LIVE_KEY).digest(),
-            KeyRecord {
-                origins: vec![DEMO_ORIGIN.to_owned()],
-                ..record("live-1", KeyKind::Live, Tier::Partner, 10_000)
-            },
-        );
-        Self {
-            keys,
-            counts: RefCell::new(HashMap::new()),
-            files: RefCell::new(bucket(&atlas())),
-            reads: RefCell::new(Vec::new()),
-            store: ModelStore::new(StoreSettings::default()),
-            database_up: true,
-            gates_up: true,
-            logged: RefCell::new(Vec::new()),
-            slow_reads: false,
-            pauses: std::cell::Cell::new(0),
-        }
-    }
-
-    /// Removes every model file (the bucket is empty).
-    pub(crate) fn without_models(self) -> Self {
-        self.files.borrow_mut().clear();
-        self
-    }
-
-    /// The failures logged so far.
-    pub(crate) fn logged(&self) -> Vec<BackendError> {
-        self.logged.borrow().clone()
-    }
-}
-
-impl Backend for Memory {
-    async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
-        if !self.gates_up {
-            return Err(BackendError::new("keys", "gate unreachable"));
-        }
-        // A gate reading a key record from a failing store.
-        if !self.database_up {
-            return Err(BackendError::new("database", "down"));
-        }
-        let mut counts = self.counts.borrow_mut();
-        let count = counts.entry(request.digest.clone()).or_default();
-        Ok(crate::api::gate::admit(self.keys.get(&request.digest), count, request).0)
-    }
-
-    async fn read_model_file(
-        &self,
-        key: &str,
-        limit: u64,
-    ) -> Result<Option<Vec<u8>>, BackendError> {
-        self.reads.borrow_mut().push(key.to_owned());
-        if self.slow_reads {
-            YieldOnce(false).await;
-        }
-        match self.files.borrow().get(key) {
-            Some(bytes) if bytes.len() as u64 > limit => Err(BackendError::new(
-                "models",
-                format!("{key} has {} bytes, more than {limit}", bytes.len()),
-            )),
-            found => Ok(found.cloned()),
-        }
-    }
-
-    async fn inflate_zlib(&self, compressed: &[u8], limit: usize) -> Result<Vec<u8>, BackendError> {
-        artifact::inflate(compressed)
-            .ok()
-            .filter(|plain| plain.len() <= limit)
-            .ok_or_else(|| BackendError::new("models", "artifact body cannot be decompressed"))
-    }
-
-    async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError> {
-        Ok(hex::encode(Sha256::digest(bytes)))
-    }
-
-    async fn pause(&self, _ms: u32) {
-        // Another task runs meanwhile, as another request would.
-        self.pauses.set(self.pauses.get() + 1);
-        YieldOnce(false).await;
-    }
-
-    fn models(&self) -> &ModelStore {
-        &self.store
-    }
-
-    async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
-        if !self.database_up {
-            return Err(BackendError::new("database", "down"));
-        }
-        Ok(self
-            .keys
-            .values()
-            .any(|k| crate::api::cors::origin_listed(&k.origins, origin)))
-    }
-
-    async fn check_database(&self) -> Result<(), BackendError> {
-        if self.database_up {
-            Ok(())
-        } else {
-            Err(BackendError::new("database", "down"))
-        }
-    }
-
-    fn log_failure(&self, err: &BackendError) {
-        self.logged.borrow_mut().push(err.clone());
-    }
-}
-
-pub(crate) fn ctx() -> RequestContext {
-    RequestContext {
-        now: now(),
-        forecast_now: now(),
-        bench_noop: false,
-    }
-}
-
-pub(crate) fn call(
-    backend: &Memory,
-    method: Method,
-    uri: &str,
-    key: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value, Response<Bytes>) {
-    let mut builder = Request::builder().method(method).uri(uri);
-    if let Some(key) = key {
-        builder = builder.header("authorization", format!("Bearer {key}"));
-    }
-    if body.is_some() {
-        builder = builder.header("content-type", "application/json");
-    }
-    let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
-    let request = builder.body(bytes).unwrap();
-    let response = futures_executor::block_on(handle(&request, ctx(), backend));
-    let value = serde_json::from_slice(response.body()).unwrap();
-    (response.status().as_u16(), value, response)
-}
-
-/// A GET without a body.
-pub(crate) fn get(backend: &Memory, uri: &str, key: Option<&str>) -> (u16, Value, Response<Bytes>) {
-    call(backend, Method::GET, uri, key, None)
-}
+use crate::api::backend_error::BackendError;
+use crate::api::dispatch::{
+    Api, BENCH_MAX_SIZE, Endpoint, MODEL_VERSION_HEADER, RequestContext, handle,
+};
+use crate::api::keys::PresentedKey;
+use crate::api::test_support::{
+    DEMO_ORIGIN, LIVE_KEY, MemoryBackend, SANDBOX_KEY, call, ctx, get, get_with, json_of, now,
+    send, send_bytes,
+};
+use hexrisk_engine::artifact::Manifest;
 
 #[test]
 fn health_needs_no_key_and_reports_components() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let (status, body, _) = get(&backend, "http://x/v1/health", None);
     assert_eq!((status, body["status"].as_str()), (200, Some("healthy")));
     let (_, body, _) = get(&backend, "http://x/health", None);
     assert_eq!(body["coverage"]["cities"], json!(["city_ca_tor"]));
-    let backend = Memory::new().without_models();
+    let backend = MemoryBackend::new().without_models();
     let (status, body, _) = get(&backend, "http://x/v1/health", None);
     assert_eq!(
         (status, body["services"]["models"].as_str()),
@@ -239,7 +33,7 @@ fn health_needs_no_key_and_reports_components() {
 
 #[test]
 fn missing_wrong_and_malformed_keys_are_401_as_specified() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let (status, body, _) = get(&backend, "http://x/v1/cities", None);
     assert_eq!(status, 401);
     assert_eq!(body["message"], "API key is required");
@@ -255,7 +49,7 @@ fn missing_wrong_and_malformed_keys_are_401_as_specified() {
 
 #[test]
 fn sandbox_keys_are_marked_counted_and_limited() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     for remaining in [2, 1, 0] {
         let (status, body, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
         assert_eq!(status, 200);
@@ -281,7 +75,7 @@ fn sandbox_keys_are_marked_counted_and_limited() {
 
 #[test]
 fn expired_and_revoked_keys_are_refused() {
-    let mut backend = Memory::new();
+    let mut backend = MemoryBackend::new();
     let digest = PresentedKey::new(LIVE_KEY).digest();
     backend.keys.get_mut(&digest).unwrap().revoked_at = Some(now() - chrono::Duration::seconds(1));
     let (status, body, _) = get(&backend, "http://x/v1/classes", Some(LIVE_KEY));
@@ -297,7 +91,7 @@ fn expired_and_revoked_keys_are_refused() {
 
 #[test]
 fn posts_need_json_and_answer_predictions() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let body = json!({"latitude": 43.6534, "longitude": -79.3841});
     let (status, out, _) = call(
         &backend,
@@ -307,24 +101,26 @@ fn posts_need_json_and_answer_predictions() {
         Some(body.clone()),
     );
     assert_eq!((status, out["status"].as_str()), (200, Some("success")));
-    let request = Request::builder()
-        .method(Method::POST)
-        .uri("http://x/v1/predict")
-        .header("authorization", format!("Bearer {LIVE_KEY}"))
-        .header("content-type", "text/plain")
-        .body(Bytes::from(body.to_string()))
-        .unwrap();
-    let response = futures_executor::block_on(handle(&request, ctx(), &backend));
-    let out: Value = serde_json::from_slice(response.body()).unwrap();
+    let bearer = format!("Bearer {LIVE_KEY}");
+    let response = send_bytes(
+        &backend,
+        Method::POST,
+        "http://x/v1/predict",
+        &[("authorization", &bearer), ("content-type", "text/plain")],
+        Bytes::from(body.to_string()),
+    );
     assert_eq!(
-        (response.status().as_u16(), out["details"]["field"].as_str()),
+        (
+            response.status().as_u16(),
+            json_of(&response)["details"]["field"].as_str()
+        ),
         (400, Some("Content-Type"))
     );
 }
 
 /// A backend with one dependency broken: `database`, `keys` (the gates) or `models`.
-fn broken(component: &str) -> Memory {
-    let mut backend = Memory::new();
+fn broken(component: &str) -> MemoryBackend {
+    let mut backend = MemoryBackend::new();
     match component {
         "database" => backend.database_up = false,
         "keys" => backend.gates_up = false,
@@ -350,8 +146,7 @@ fn failures_of_dependencies_are_500_without_detail_and_logged_once_with_the_caus
                 let (status, body, _) = get(&backend, uri, Some(key));
                 (status, body)
             } else {
-                let answer =
-                    router_call(&backend, Method::GET, uri, &[("x-api-key", LIVE_KEY)], None);
+                let answer = get_with(&backend, uri, &[("x-api-key", LIVE_KEY)]);
                 (answer.status().as_u16(), json_of(&answer))
             };
             // The router's configuration needs no model.
@@ -378,7 +173,7 @@ fn failures_of_dependencies_are_500_without_detail_and_logged_once_with_the_caus
 #[test]
 fn a_preflight_logs_a_failing_key_store() {
     let backend = broken("database");
-    let answer = router_call(
+    let answer = send(
         &backend,
         Method::OPTIONS,
         "http://x/hexes/score",
@@ -409,34 +204,43 @@ fn health_logs_each_unhealthy_component_once() {
 
 #[test]
 fn answers_without_a_failing_dependency_log_nothing() {
-    let backend = Memory::new();
-    for (uri, key) in [
-        ("http://x/v1/health", None),
-        ("http://x/v1/cities", Some(LIVE_KEY)),
-        ("http://x/v1/cities", None),
-        ("http://x/v1/cities", Some("hexrisk_live_nope")),
-        ("http://x/v1/predict", Some(LIVE_KEY)),
-        ("http://x/nowhere", None),
+    // Answers of every kind but a dependency's failure: success, refused keys, a
+    // wrong method, an unknown path, and a spent quota.
+    let backend = MemoryBackend::new();
+    for (uri, key, expected) in [
+        ("http://x/v1/health", None, 200),
+        ("http://x/v1/cities", Some(LIVE_KEY), 200),
+        ("http://x/v1/cities", None, 401),
+        ("http://x/v1/cities", Some("hexrisk_live_nope"), 401),
+        ("http://x/v1/predict", Some(LIVE_KEY), 405),
+        ("http://x/nowhere", None, 404),
     ] {
-        get(&backend, uri, key);
+        let (status, body, _) = get(&backend, uri, key);
+        assert_eq!(status, expected, "{uri} {key:?}: {body}");
     }
-    for _ in 0..4 {
-        get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+    for expected in [200, 200, 200, 429] {
+        let (status, _, _) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+        assert_eq!(status, expected);
     }
     assert!(backend.logged().is_empty(), "{:?}", backend.logged());
 }
 
 #[test]
-fn the_openapi_document_is_served_without_a_key_and_covers_every_endpoint() {
-    let backend = Memory::new();
-    let (status, doc, _) = get(&backend, "http://x/v1/openapi.json", None);
+fn the_openapi_documents_are_served_without_a_key_and_cover_every_endpoint() {
+    let backend = MemoryBackend::new();
+    let (status, prediction, _) = get(&backend, "http://x/v1/openapi.json", None);
     assert_eq!(status, 200);
-    assert_eq!(doc["openapi"], "3.1.0");
-    for (path, method, _) in Endpoint::ALL
-        .iter()
-        .filter(|(p, _, _)| p.starts_with("/v1/"))
-    {
-        let template = &path["/v1".len()..];
+    let (status, router, _) = get(&backend, "http://x/openapi.json", None);
+    assert_eq!(status, 200);
+    for doc in [&prediction, &router] {
+        assert_eq!(doc["openapi"], "3.1.0");
+    }
+    // The prediction document's paths are relative to its server's `/v1`.
+    for (path, method, endpoint) in &Endpoint::ALL {
+        let (doc, template) = match endpoint.api() {
+            Api::Prediction => (&prediction, &path["/v1".len()..]),
+            Api::Router => (&router, *path),
+        };
         let operation = &doc["paths"][template][method.as_str().to_ascii_lowercase()];
         assert!(operation.is_object(), "{method} {path} is not documented");
     }
@@ -444,7 +248,7 @@ fn the_openapi_document_is_served_without_a_key_and_covers_every_endpoint() {
 
 #[test]
 fn the_benchmark_routes_exist_only_when_enabled() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let enabled = RequestContext {
         bench_noop: true,
         ..ctx()
@@ -485,7 +289,7 @@ fn the_benchmark_routes_exist_only_when_enabled() {
 
 #[test]
 fn unknown_paths_and_wrong_methods() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let (status, body, _) = get(&backend, "http://x/v2/health", None);
     assert_eq!((status, body["code"].as_str()), (404, Some("NOT_FOUND")));
     let (status, body, response) = get(&backend, "http://x/v1/predict", Some(LIVE_KEY));
@@ -500,8 +304,8 @@ fn unknown_paths_and_wrong_methods() {
 
 #[test]
 fn head_is_answered_like_get_and_counts() {
-    let backend = Memory::new();
-    let head = router_call(
+    let backend = MemoryBackend::new();
+    let head = send(
         &backend,
         Method::HEAD,
         "http://x/v1/classes",
@@ -519,12 +323,12 @@ fn head_is_answered_like_get_and_counts() {
     assert_eq!(status, 200);
     assert_eq!(remaining_of(&response), 1);
     // Preflights carry no key and do not count.
-    let options = router_call(&backend, Method::OPTIONS, "http://x/v1/classes", &[], None);
+    let options = send(&backend, Method::OPTIONS, "http://x/v1/classes", &[], None);
     assert_eq!(options.status(), 204);
     let (_, _, response) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
     assert_eq!(remaining_of(&response), 0);
     // A HEAD to a POST-only path is refused like a GET.
-    let head = router_call(
+    let head = send(
         &backend,
         Method::HEAD,
         "http://x/v1/predict",
@@ -534,34 +338,11 @@ fn head_is_answered_like_get_and_counts() {
     assert_eq!(head.status(), 405);
 }
 
-/// A router request with `X-API-Key`, optional `Origin` and `Accept-Encoding`.
-fn router_call(
-    backend: &Memory,
-    method: Method,
-    uri: &str,
-    headers: &[(&str, &str)],
-    body: Option<Value>,
-) -> Response<Bytes> {
-    let mut builder = Request::builder().method(method).uri(uri);
-    for (name, value) in headers {
-        builder = builder.header(*name, *value);
-    }
-    if body.is_some() {
-        builder = builder.header("content-type", "application/json");
-    }
-    let bytes = body.map(|b| Bytes::from(b.to_string())).unwrap_or_default();
-    futures_executor::block_on(handle(&builder.body(bytes).unwrap(), ctx(), backend))
-}
-
-fn json_of(response: &Response<Bytes>) -> Value {
-    serde_json::from_slice(response.body()).unwrap()
-}
-
 #[test]
 fn router_keys_go_in_x_api_key_and_origins_must_be_listed() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let uri = "http://x/hexes/config";
-    let none = router_call(&backend, Method::GET, uri, &[], None);
+    let none = get_with(&backend, uri, &[]);
     assert_eq!(none.status(), 401);
     assert!(
         json_of(&none)["details"]["suggestion"]
@@ -571,33 +352,19 @@ fn router_keys_go_in_x_api_key_and_origins_must_be_listed() {
     );
     // A Bearer header is the prediction API's, not the router's.
     let bearer = format!("Bearer {LIVE_KEY}");
-    let wrong = router_call(
-        &backend,
-        Method::GET,
-        uri,
-        &[("authorization", &bearer)],
-        None,
-    );
+    let wrong = get_with(&backend, uri, &[("authorization", &bearer)]);
     assert_eq!(wrong.status(), 401);
-    let bad = router_call(
-        &backend,
-        Method::GET,
-        uri,
-        &[("x-api-key", "hexrisk_live_nope")],
-        None,
-    );
+    let bad = get_with(&backend, uri, &[("x-api-key", "hexrisk_live_nope")]);
     assert_eq!(json_of(&bad)["code"], "UNAUTHORIZED");
     // Servers: no Origin, the key alone.
-    let server = router_call(&backend, Method::GET, uri, &[("x-api-key", LIVE_KEY)], None);
+    let server = get_with(&backend, uri, &[("x-api-key", LIVE_KEY)]);
     assert_eq!(server.status(), 200);
     assert!(!server.headers().contains_key("access-control-allow-origin"));
     // Browsers: the origin must be on the key's list and is echoed exactly.
-    let browser = router_call(
+    let browser = get_with(
         &backend,
-        Method::GET,
         uri,
         &[("x-api-key", LIVE_KEY), ("origin", DEMO_ORIGIN)],
-        None,
     );
     assert_eq!(browser.status(), 200);
     assert_eq!(
@@ -610,32 +377,28 @@ fn router_keys_go_in_x_api_key_and_origins_must_be_listed() {
             .unwrap()
             .contains("Origin")
     );
-    let evil = router_call(
+    let evil = get_with(
         &backend,
-        Method::GET,
         uri,
         &[("x-api-key", LIVE_KEY), ("origin", "https://evil.example")],
-        None,
     );
     assert_eq!(evil.status(), 403);
     assert_eq!(json_of(&evil)["code"], "FORBIDDEN");
     assert!(!evil.headers().contains_key("access-control-allow-origin"));
     // The sandbox key lists no origin at all.
-    let sandbox = router_call(
+    let sandbox = get_with(
         &backend,
-        Method::GET,
         uri,
         &[("x-api-key", SANDBOX_KEY), ("origin", DEMO_ORIGIN)],
-        None,
     );
     assert_eq!(sandbox.status(), 403);
 }
 
 #[test]
 fn preflights_allow_exactly_listed_origins() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let ask = |origin: &str| {
-        router_call(
+        send(
             &backend,
             Method::OPTIONS,
             "http://x/hexes/score",
@@ -668,7 +431,7 @@ fn preflights_allow_exactly_listed_origins() {
             .headers()
             .contains_key("access-control-allow-origin")
     );
-    let unknown = router_call(
+    let unknown = send(
         &backend,
         Method::OPTIONS,
         "http://x/nowhere",
@@ -680,9 +443,9 @@ fn preflights_allow_exactly_listed_origins() {
 
 #[test]
 fn large_answers_are_gzipped_and_lists_count_their_hexes() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let headers = [("x-api-key", LIVE_KEY), ("accept-encoding", "gzip")];
-    let lookup = router_call(
+    let lookup = send(
         &backend,
         Method::POST,
         "http://x/hexes/lookup",
@@ -692,12 +455,10 @@ fn large_answers_are_gzipped_and_lists_count_their_hexes() {
     assert_eq!(lookup.status(), 200);
     assert_eq!(lookup.headers()["content-encoding"], "gzip");
     assert_eq!(lookup.headers()["x-hex-count"], "5167");
-    let all = router_call(
+    let all = get_with(
         &backend,
-        Method::GET,
         "http://x/hexes/all?west=-79.5&south=43.6&east=-79.3&north=43.7",
         &[("x-api-key", LIVE_KEY)],
-        None,
     );
     assert_eq!(all.headers()["x-hex-count"], "37");
     assert!(
@@ -707,33 +468,9 @@ fn large_answers_are_gzipped_and_lists_count_their_hexes() {
     assert_eq!(json_of(&all).as_array().unwrap().len(), 37);
 }
 
-/// The files a bucket holds for `atlas`: each city's artifact under its versioned
-/// name and the manifest, as the builder writes them.
-pub(crate) fn bucket(atlas: &Atlas) -> HashMap<String, Vec<u8>> {
-    let mut files = HashMap::new();
-    let mut cities = Vec::new();
-    for city in atlas.cities() {
-        let bytes = artifact::encode(city.artifact()).unwrap();
-        let entry = ManifestCity::describe(
-            city.artifact(),
-            bytes.len() as u64,
-            hex::encode(Sha256::digest(&bytes)),
-        );
-        files.insert(entry.file.clone(), bytes);
-        cities.push(entry);
-    }
-    let digest = hex::encode(Sha256::digest(Manifest::label_input(&cities)));
-    let manifest = Manifest::over(cities, "test", &digest);
-    files.insert(
-        Manifest::FILE_NAME.to_owned(),
-        serde_json::to_vec(&manifest).unwrap(),
-    );
-    files
-}
-
 #[test]
 fn answers_name_the_published_version_and_its_data_through_date() {
-    let backend = Memory::new();
+    let backend = MemoryBackend::new();
     let manifest: Manifest =
         serde_json::from_slice(&backend.files.borrow()[Manifest::FILE_NAME]).unwrap();
     let toronto = manifest.city("city_ca_tor").unwrap().clone();

@@ -9,7 +9,7 @@ use hexrisk_engine::api::{RingLookup, ScoreRows};
 
 /// What an endpoint answers on success.
 #[derive(Debug)]
-pub enum Body {
+pub enum SuccessBody {
     /// Any answer built as a JSON value.
     Value(Value),
     /// `POST /hexes/score`: a bare array of rows.
@@ -18,7 +18,7 @@ pub enum Body {
     RingLookup(RingLookup),
 }
 
-impl From<Value> for Body {
+impl From<Value> for SuccessBody {
     fn from(value: Value) -> Self {
         Self::Value(value)
     }
@@ -32,7 +32,7 @@ struct Sandboxed<'a, T: Serialize> {
     sandbox_mode: bool,
 }
 
-impl Body {
+impl SuccessBody {
     /// The JSON text; an object body of a sandbox key ends with
     /// `"sandbox_mode": true` (a bare array has no place for it).
     #[must_use]
@@ -62,7 +62,7 @@ mod tests {
 
     #[test]
     fn sandbox_mode_ends_object_bodies_only() {
-        let object = Body::from(json!({"status": "success", "data": [1, 2]}));
+        let object = SuccessBody::from(json!({"status": "success", "data": [1, 2]}));
         assert_eq!(
             &object.to_json(true)[..],
             br#"{"status":"success","data":[1,2],"sandbox_mode":true}"#
@@ -71,7 +71,7 @@ mod tests {
             &object.to_json(false)[..],
             br#"{"status":"success","data":[1,2]}"#
         );
-        let array = Body::from(json!([1, 2]));
+        let array = SuccessBody::from(json!([1, 2]));
         assert_eq!(&array.to_json(true)[..], b"[1,2]");
     }
 }

@@ -1,0 +1,7 @@
+//! The dispatcher's tests, one file per suite, over the in-memory backend of
+//! [`crate::api::test_support`].
+
+mod caching;
+mod hardening;
+mod requests;
+mod router_api;

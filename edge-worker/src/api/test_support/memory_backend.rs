@@ -1,0 +1,196 @@
+//! An in-memory [`Backend`]: two keys, their gates' counts, a model bucket, and the
+//! failures it is asked to log.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use hexrisk_engine::artifact;
+use sha2::{Digest, Sha256};
+
+use super::fixtures::{atlas, bucket, now};
+use crate::api::backend::Backend;
+use crate::api::backend_error::BackendError;
+use crate::api::gate::{self, Admission, DailyCount, GateRequest};
+use crate::api::keys::{KeyKind, KeyRecord, PresentedKey, Tier};
+use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
+
+/// A sandbox key with a daily limit of 3 and no origins.
+pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
+/// A live partner key that lists [`DEMO_ORIGIN`].
+pub(crate) const LIVE_KEY: &str = "hexrisk_live_0123456789abcdefghijABCDEFGHIJKL";
+/// The one browser origin a key lists.
+pub(crate) const DEMO_ORIGIN: &str = "http://127.0.0.1:8080";
+
+/// An in-memory backend that keeps the failures it is asked to log.
+pub(crate) struct MemoryBackend {
+    pub(crate) keys: HashMap<String, KeyRecord>,
+    /// Each key's daily count, by digest, as its gate keeps it.
+    pub(crate) counts: RefCell<HashMap<String, DailyCount>>,
+    /// The model bucket: file name to bytes.
+    pub(crate) files: RefCell<HashMap<String, Vec<u8>>>,
+    /// The bucket files read, in order.
+    pub(crate) reads: RefCell<Vec<String>>,
+    pub(crate) store: ModelStore,
+    /// The key store (keys, origins) answers.
+    pub(crate) database_up: bool,
+    /// The key gates answer.
+    pub(crate) gates_up: bool,
+    /// The failures passed to `log_failure`, in order.
+    pub(crate) logged: RefCell<Vec<BackendError>>,
+    /// Bucket reads wait once, as a network read would, so that concurrent requests
+    /// interleave.
+    pub(crate) slow_reads: bool,
+    /// The pauses requests took on their own timers.
+    pub(crate) pauses: Cell<usize>,
+}
+
+/// A future that is pending once, then ready.
+struct YieldOnce(bool);
+
+impl Future for YieldOnce {
+    type Output = ();
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> {
+        if self.0 {
+            Poll::Ready(())
+        } else {
+            self.0 = true;
+            cx.waker().wake_by_ref();
+            Poll::Pending
+        }
+    }
+}
+
+fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
+    KeyRecord {
+        id: id.into(),
+        kind,
+        tier,
+        daily_limit: limit,
+        issued_at: now() - chrono::Duration::days(1),
+        expires_at: (kind == KeyKind::Sandbox).then(|| now() + chrono::Duration::days(29)),
+        revoked_at: None,
+        origins: Vec::new(),
+    }
+}
+
+impl MemoryBackend {
+    /// Both keys, every dependency up, the bucket serving [`atlas`].
+    pub(crate) fn new() -> Self {
+        let mut keys = HashMap::new();
+        keys.insert(
+            PresentedKey::new(SANDBOX_KEY).digest(),
+            record("sandbox-1", KeyKind::Sandbox, Tier::Sandbox, 3),
+        );
+        keys.insert(
+            PresentedKey::new(LIVE_KEY).digest(),
+            KeyRecord {
+                origins: vec![DEMO_ORIGIN.to_owned()],
+                ..record("live-1", KeyKind::Live, Tier::Partner, 10_000)
+            },
+        );
+        Self {
+            keys,
+            counts: RefCell::new(HashMap::new()),
+            files: RefCell::new(bucket(&atlas())),
+            reads: RefCell::new(Vec::new()),
+            store: ModelStore::new(StoreSettings::default()),
+            database_up: true,
+            gates_up: true,
+            logged: RefCell::new(Vec::new()),
+            slow_reads: false,
+            pauses: Cell::new(0),
+        }
+    }
+
+    /// Removes every model file (the bucket is empty).
+    pub(crate) fn without_models(self) -> Self {
+        self.files.borrow_mut().clear();
+        self
+    }
+
+    /// The failures logged so far.
+    pub(crate) fn logged(&self) -> Vec<BackendError> {
+        self.logged.borrow().clone()
+    }
+}
+
+impl ModelEnvironment for MemoryBackend {
+    async fn read_model_file(
+        &self,
+        key: &str,
+        limit: u64,
+    ) -> Result<Option<Vec<u8>>, BackendError> {
+        self.reads.borrow_mut().push(key.to_owned());
+        if self.slow_reads {
+            YieldOnce(false).await;
+        }
+        match self.files.borrow().get(key) {
+            Some(bytes) if bytes.len() as u64 > limit => Err(BackendError::new(
+                "models",
+                format!("{key} has {} bytes, more than {limit}", bytes.len()),
+            )),
+            found => Ok(found.cloned()),
+        }
+    }
+
+    async fn sha256_hex(&self, bytes: &[u8]) -> Result<String, BackendError> {
+        Ok(hex::encode(Sha256::digest(bytes)))
+    }
+
+    async fn inflate_zlib(&self, compressed: &[u8], limit: usize) -> Result<Vec<u8>, BackendError> {
+        artifact::inflate(compressed)
+            .ok()
+            .filter(|plain| plain.len() <= limit)
+            .ok_or_else(|| BackendError::new("models", "artifact body cannot be decompressed"))
+    }
+
+    async fn pause(&self, _ms: u32) {
+        // Another task runs meanwhile, as another request would.
+        self.pauses.set(self.pauses.get() + 1);
+        YieldOnce(false).await;
+    }
+
+    fn log_failure(&self, err: &BackendError) {
+        self.logged.borrow_mut().push(err.clone());
+    }
+}
+
+impl Backend for MemoryBackend {
+    async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
+        if !self.gates_up {
+            return Err(BackendError::new("keys", "gate unreachable"));
+        }
+        // A gate reading a key record from a failing store.
+        if !self.database_up {
+            return Err(BackendError::new("database", "down"));
+        }
+        let mut counts = self.counts.borrow_mut();
+        let count = counts.entry(request.digest.clone()).or_default();
+        Ok(gate::admit(self.keys.get(&request.digest), count, request).0)
+    }
+
+    fn models(&self) -> &ModelStore {
+        &self.store
+    }
+
+    async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
+        if !self.database_up {
+            return Err(BackendError::new("database", "down"));
+        }
+        Ok(self
+            .keys
+            .values()
+            .any(|k| crate::api::cors::origin_listed(&k.origins, origin)))
+    }
+
+    async fn check_database(&self) -> Result<(), BackendError> {
+        if self.database_up {
+            Ok(())
+        } else {
+            Err(BackendError::new("database", "down"))
+        }
+    }
+}
