@@ -21,8 +21,8 @@
 
 use std::time::Instant;
 
-use hexrisk_builder::reference::Reference;
-use hexrisk_builder::samples::{ROUTE_SAMPLE_NOW, route_pairs};
+use hexrisk_builder::references::routes::Reference;
+use hexrisk_builder::references::samples::{self, ROUTE_SAMPLE_NOW, route_pairs};
 use hexrisk_engine::api::options::default_week;
 use hexrisk_engine::api::route_request::{self, RouteQuery};
 use hexrisk_engine::city::{Atlas, CityModel};
@@ -101,8 +101,8 @@ fn hierarchies(root: &std::path::Path) -> serde_json::Value {
     let dir = root.join("build/artifacts");
     let mut out = serde_json::Map::new();
     for code in ["city_ca_tor", "city_us_sfo", "city_us_hou"] {
-        let bytes = std::fs::read(hexrisk_builder::samples::current_file(&dir, code))
-            .expect("run `make artifacts` first");
+        let bytes =
+            std::fs::read(samples::current_file(&dir, code)).expect("run `make artifacts` first");
         let model = CityModel::from_bytes(&bytes).expect("a valid artifact");
         let Some(graph) = model.artifact().road_graph.as_ref() else {
             continue;
@@ -273,7 +273,7 @@ fn whole_requests_and_searches(
 fn main() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let artifact = std::env::var_os("HEXRISK_BENCH_ARTIFACT").map_or_else(
-        || hexrisk_builder::samples::current_file(&root.join("build/artifacts"), "city_ca_tor"),
+        || samples::current_file(&root.join("build/artifacts"), "city_ca_tor"),
         std::path::PathBuf::from,
     );
     let bytes = std::fs::read(&artifact)

@@ -3,38 +3,35 @@
 //! The offline half of hexrisk: reads the real incident, road and boundary data
 //! (by default from `../shared/data`, configurable), checks it, fits the weekly
 //! forecast model, backtests it and writes the per-city artifacts the engine loads.
+//!
+//! The modules are the build's stages, each using only those declared above it:
+//! [`inputs`] (configuration, data files, ingestion), [`fit`] (counts, model,
+//! calibration, profiles, backtests), [`roads`] (road files to routable graphs),
+//! [`pipeline`] (one city built from the three), [`outputs`] (artifacts, manifest,
+//! exports, model card, history), [`refresh`] (new files taken in and published)
+//! and [`references`] (native answers to check other builds against), over two
+//! helpers, [`atomic`] writes and [`progress`] bars.
 
 // Tests compare exact values the code copies through unchanged.
 #![cfg_attr(test, allow(clippy::float_cmp))]
 
+// module-cycles: ordered. The modules in layers, lowest first: each uses only those
+// declared above it (`scripts/module-cycles.py` checks). The blank lines keep
+// rustfmt from sorting them.
 pub mod atomic;
-pub mod backtest;
-pub mod band_backtest;
-pub mod boundary;
-pub mod config;
-pub mod counts;
-pub mod data;
-pub mod generic_csv;
-pub mod golden;
-pub mod history;
-pub mod hours;
-pub mod ingest;
-pub mod intake;
-pub mod level;
-pub mod locality;
-pub mod lock;
-pub mod method_card;
-pub mod model;
-pub mod osm;
-pub mod pipeline;
-pub mod profiles;
+
 pub mod progress;
-pub mod prune;
-pub mod reference;
-pub mod refresh;
-pub mod report;
-pub mod road_lines;
+
+pub mod inputs;
+
+pub mod fit;
+
 pub mod roads;
-pub mod samples;
-pub mod sources;
-pub mod time_of_day_card;
+
+pub mod pipeline;
+
+pub mod outputs;
+
+pub mod refresh;
+
+pub mod references;

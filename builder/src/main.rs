@@ -5,10 +5,14 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use hexrisk_builder::history::{Built, History};
-use hexrisk_builder::intake::CityIntake;
-use hexrisk_builder::intake::take_in::{Offered, Status};
-use hexrisk_builder::{config, data, pipeline, prune, refresh, report, samples};
+use hexrisk_builder::inputs::intake::CityIntake;
+use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
+use hexrisk_builder::inputs::{config, data};
+use hexrisk_builder::outputs::history::{Built, History};
+use hexrisk_builder::outputs::{artifacts, backtest_export, model_card, prune};
+use hexrisk_builder::references::samples;
+use hexrisk_builder::{pipeline, refresh};
+use hexrisk_engine::city::Atlas;
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Build hexrisk artifacts from real police data.
@@ -191,7 +195,7 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
         intake,
     } = *paths;
     let started = Instant::now();
-    let _lock = hexrisk_builder::lock::exclusive(out)?;
+    let _lock = hexrisk_builder::outputs::lock::exclusive(out)?;
     let mut configs = config::load_all(config_dir)?;
     if !only.is_empty() {
         configs.retain(|c| only.contains(&c.code));
@@ -216,7 +220,7 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
             built
                 .sources
                 .values()
-                .map(hexrisk_builder::ingest::SourceReport::accepted_total)
+                .map(hexrisk_builder::inputs::ingest::SourceReport::accepted_total)
                 .sum::<u64>(),
             model.brier,
             model.log_loss,
@@ -239,13 +243,13 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
             );
             progress.suspend(|| println!("{line}"));
         }
-        report::write_backtest_csv(backtest_dir, &built)?;
-        report::write_band_csvs(backtest_dir, &built)?;
+        backtest_export::write_backtest_csv(backtest_dir, &built)?;
+        backtest_export::write_band_csvs(backtest_dir, &built)?;
         builds.push(built);
         intakes.push(taken_in);
     }
     progress.finish_and_clear();
-    let manifest = report::write_artifacts(out, &builds)?;
+    let manifest = artifacts::write_artifacts(out, &builds)?;
     let history = record_build(out, &manifest, &builds, &mut intakes)?;
     for city in &manifest.cities {
         println!(
@@ -261,7 +265,7 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
     if !card.as_os_str().is_empty() {
         hexrisk_builder::atomic::write(
             card,
-            report::model_card(&builds, &configs, &history).as_bytes(),
+            model_card::markdown(&builds, &configs, &history).as_bytes(),
         )?;
         println!("wrote {}", card.display());
     }
@@ -347,8 +351,8 @@ fn refresh_city(
     if let Some(manifest) = &done.manifest {
         println!("manifest {} written", manifest.version);
     }
-    report::write_backtest_csv(paths.backtest_dir, build)?;
-    report::write_band_csvs(paths.backtest_dir, build)?;
+    backtest_export::write_backtest_csv(paths.backtest_dir, build)?;
+    backtest_export::write_band_csvs(paths.backtest_dir, build)?;
     if !paths.card.as_os_str().is_empty() {
         // The card describes every city: rebuild the others (deterministic, so
         // their versions and files stay as they are).
@@ -369,12 +373,30 @@ fn refresh_city(
         let history = History::load(paths.out)?;
         hexrisk_builder::atomic::write(
             paths.card,
-            report::model_card(&builds, &configs, &history).as_bytes(),
+            model_card::markdown(&builds, &configs, &history).as_bytes(),
         )?;
         println!("wrote {}", paths.card.display());
     }
     println!("refreshed in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// Writes the reference samples `sample` draws from the artifacts in `artifacts` to
+/// `out` as JSON, and says how many there are.
+fn write_samples(
+    artifacts: &Path,
+    out: &Path,
+    what: &str,
+    sample: impl FnOnce(&Atlas) -> serde_json::Value,
+) -> anyhow::Result<bool> {
+    let json = sample(&samples::load_atlas(artifacts)?);
+    std::fs::write(out, serde_json::to_vec(&json)?)?;
+    println!(
+        "wrote {} {what} to {}",
+        json.as_array().map_or(0, Vec::len),
+        out.display()
+    );
+    Ok(true)
 }
 
 fn main() -> ExitCode {
@@ -439,30 +461,16 @@ fn main() -> ExitCode {
             per_city,
             seed,
             out,
-        } => samples::load_atlas(artifacts).and_then(|atlas| {
-            let json = samples::reference_forecasts(&atlas, *per_city, *seed);
-            std::fs::write(out, serde_json::to_vec(&json)?)?;
-            println!(
-                "wrote {} reference forecasts to {}",
-                json.as_array().map_or(0, Vec::len),
-                out.display()
-            );
-            Ok(true)
+        } => write_samples(artifacts, out, "reference forecasts", |atlas| {
+            samples::reference_forecasts(atlas, *per_city, *seed)
         }),
         Command::RouteSamples {
             artifacts,
             per_city,
             seed,
             out,
-        } => samples::load_atlas(artifacts).and_then(|atlas| {
-            let json = samples::reference_routes(&atlas, *per_city, *seed);
-            std::fs::write(out, serde_json::to_vec(&json)?)?;
-            println!(
-                "wrote {} reference routes to {}",
-                json.as_array().map_or(0, Vec::len),
-                out.display()
-            );
-            Ok(true)
+        } => write_samples(artifacts, out, "reference routes", |atlas| {
+            samples::reference_routes(atlas, *per_city, *seed)
         }),
     };
     match result {

@@ -17,16 +17,17 @@ use hexrisk_engine::grid::MicroDegrees;
 use hexrisk_engine::roads::RoadGraph;
 use indicatif::ProgressBar;
 
-pub use crate::backtest::BacktestRow;
-use crate::backtest::{Metrics, ReliabilityBin, Scoreboard, outcome};
-use crate::band_backtest::{self, BandBacktest};
-use crate::config::CityConfig;
-use crate::counts::{CLASSES, WeeklyCounts};
-use crate::ingest::{self, IngestError, SourceReport};
-use crate::intake::CityIntake;
-use crate::level::{self, LEVEL_WINDOW, RecentWeeks};
-use crate::model::{self, FeatureBuilder};
-use crate::profiles::{self, BandCounts, Profiles};
+pub use crate::fit::backtest::BacktestRow;
+use crate::fit::backtest::{Metrics, ReliabilityBin, Scoreboard, outcome};
+use crate::fit::band_backtest::{self, BandBacktest};
+use crate::fit::calibration::{self, LEVEL_WINDOW, RecentWeeks};
+use crate::fit::counts::{CLASSES, WeeklyCounts};
+use crate::fit::model::{self, FeatureBuilder};
+use crate::fit::profiles::{self, BandCounts, Profiles};
+use crate::inputs::config::CityConfig;
+use crate::inputs::ingest::{self, IngestError, SourceReport};
+use crate::inputs::intake::CityIntake;
+use crate::roads::lines::RoadError;
 
 /// Model version label written into every artifact.
 pub const MODEL_VERSION: &str = "hexrisk-glm-1";
@@ -58,7 +59,7 @@ pub struct BacktestSummary {
     pub profile_choice: profiles::Choice,
     /// The band backtest of the profiles fitted before the backtest weeks.
     pub bands: BandBacktest,
-    /// The recent-level factor of each backtest week (`level.rs`).
+    /// The recent-level factor of each backtest week (`fit/calibration.rs`).
     pub levels: Vec<f64>,
     /// The recent-level factor of the served forecasts.
     pub served_level: f64,
@@ -79,6 +80,17 @@ pub struct CityBuild {
     pub cells: usize,
     /// Modelled data weeks.
     pub data_weeks: (NaiveDate, usize),
+}
+
+/// Why a city cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    /// Its configuration or incident data failed.
+    #[error(transparent)]
+    Ingest(#[from] IngestError),
+    /// Its road file failed.
+    #[error(transparent)]
+    Roads(#[from] RoadError),
 }
 
 fn mean52(counts: &WeeklyCounts, cell: usize, t: usize) -> ClassRates {
@@ -114,7 +126,7 @@ fn ewma(counts: &WeeklyCounts, cell: usize, t: usize) -> ClassRates {
     })
 }
 
-fn precinct_records(grid: &crate::boundary::CityGrid) -> Vec<PrecinctRecord> {
+fn precinct_records(grid: &crate::inputs::boundary::CityGrid) -> Vec<PrecinctRecord> {
     grid.precincts
         .iter()
         .map(|p| PrecinctRecord {
@@ -191,7 +203,7 @@ fn run_in_start(start: usize, warmup: usize) -> usize {
 
 /// The rolling-origin backtest over weeks `start..weeks`, then true forecasts for the
 /// `horizon` weeks after the data. Every week's rates are calibrated to the recent
-/// level (`level.rs`) of the model's forecasts of the weeks before it.
+/// level (`fit/calibration.rs`) of the model's forecasts of the weeks before it.
 fn forecast_range(
     city: &CityConfig,
     ingested: &ingest::Ingested,
@@ -232,7 +244,7 @@ fn forecast_range(
         for t in origin..(origin + REFIT_EVERY).min(weeks) {
             let uncalibrated = model::predict_week(features, &coefficients, t, t);
             let level = recent.level();
-            let predicted = level::scaled_week(&uncalibrated, level);
+            let predicted = calibration::scaled_week(&uncalibrated, level);
             let observed = observed_week(counts, t);
             recent.push(uncalibrated, coefficients.size, quiet_cells(&observed));
             let model_week: Vec<(ClassRates, OutcomeProbabilities)> = predicted
@@ -278,7 +290,7 @@ fn forecast_range(
     for t in weeks..weeks + horizon {
         let uncalibrated = model::predict_week(features, &final_fit, t, weeks);
         out.rates
-            .push(level::scaled_week(&uncalibrated, out.served_level));
+            .push(calibration::scaled_week(&uncalibrated, out.served_level));
         out.dispersion.push(final_fit.size);
     }
     out
@@ -322,7 +334,7 @@ fn utc_offsets(
     Ok(table)
 }
 
-fn bounds_of(grid: &crate::boundary::CityGrid) -> Bounds {
+fn bounds_of(grid: &crate::inputs::boundary::CityGrid) -> Bounds {
     grid.outline.bounding_rect().map_or(
         Bounds {
             north: 0.0,
@@ -364,7 +376,7 @@ fn road_graph(
     data_dir: &Path,
     cells: &[h3o::CellIndex],
     progress: &ProgressBar,
-) -> Result<Option<RoadGraph>, IngestError> {
+) -> Result<Option<RoadGraph>, BuildError> {
     let Some(roads) = &city.roads else {
         progress.set_message(format!("{}: hex lattice", city.name));
         let graph = hex_lattice(cells);
@@ -391,11 +403,11 @@ fn road_graph(
             pruned.merged
         );
     });
-    // Its nodes numbered in their contraction order (`crate::locality`), so that what
+    // Its nodes numbered in their contraction order (`crate::roads::locality`), so that what
     // a route reads through the hierarchy lies together in memory. (A hex lattice
     // keeps its numbering: it is routed by A* with landmarks, whose choice depends on
     // the numbering, and has no hierarchy to gain.)
-    Ok(Some(crate::locality::in_contraction_order(
+    Ok(Some(crate::roads::locality::in_contraction_order(
         &with_contraction_order(graph),
     )))
 }
@@ -445,12 +457,12 @@ fn check_kept(city: &CityConfig, ingested: &ingest::Ingested) -> Result<(), Inge
 /// Builds one city from its configured files.
 ///
 /// # Errors
-/// [`IngestError`] when its data cannot be read.
+/// [`BuildError`] when its data or road file cannot be read.
 pub fn build_city(
     city: &CityConfig,
     data_dir: &Path,
     progress: &ProgressBar,
-) -> Result<CityBuild, IngestError> {
+) -> Result<CityBuild, BuildError> {
     build_city_with(city, data_dir, &CityIntake::none(), progress)
 }
 
@@ -458,13 +470,13 @@ pub fn build_city(
 /// they cover together ([`CityIntake::span_end`]).
 ///
 /// # Errors
-/// [`IngestError`] when its data cannot be read.
+/// [`BuildError`] when its data or road file cannot be read.
 pub fn build_city_with(
     city: &CityConfig,
     data_dir: &Path,
     taken_in: &CityIntake,
     progress: &ProgressBar,
-) -> Result<CityBuild, IngestError> {
+) -> Result<CityBuild, BuildError> {
     check_weeks(city)?;
     let city = &taken_in.extend(city);
     progress.set_message(format!("{}: reading", city.name));

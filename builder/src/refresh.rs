@@ -24,13 +24,13 @@ use chrono::{Days, NaiveDate};
 use hexrisk_engine::artifact::{Manifest, ManifestCity};
 use indicatif::ProgressBar;
 
-use crate::config::CityConfig;
-use crate::history::{Built, History};
-use crate::ingest::{IngestError, Weeks};
-use crate::intake::take_in::{self, Offered, TakeIn};
-use crate::intake::{CityIntake, IntakeError};
-use crate::pipeline::{self, CityBuild};
-use crate::report;
+use crate::inputs::config::CityConfig;
+use crate::inputs::ingest::Weeks;
+use crate::inputs::intake::take_in::{self, Offered, TakeIn};
+use crate::inputs::intake::{CityIntake, IntakeError};
+use crate::outputs::artifacts;
+use crate::outputs::history::{Built, History};
+use crate::pipeline::{self, BuildError, CityBuild};
 
 /// Points of a refresh at which the test hook may stop it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,7 +55,7 @@ pub enum RefreshError {
     Intake(#[from] IntakeError),
     /// The rebuild failed.
     #[error(transparent)]
-    Build(#[from] IngestError),
+    Build(#[from] BuildError),
     /// Writing the artifacts, manifest or history failed.
     #[error("writing the outputs: {0:#}")]
     Output(anyhow::Error),
@@ -64,7 +64,7 @@ pub enum RefreshError {
     Stopped(Stage),
     /// Another build, refresh or prune is writing the artifacts folder.
     #[error(transparent)]
-    Locked(#[from] crate::lock::LockError),
+    Locked(#[from] crate::outputs::lock::LockError),
 }
 
 /// Where a refresh reads and writes.
@@ -132,9 +132,9 @@ pub fn refresh(
     hook: &mut dyn FnMut(Stage) -> Result<(), RefreshError>,
     progress: &ProgressBar,
 ) -> Result<Refreshed, RefreshError> {
-    let _lock = crate::lock::exclusive(paths.out)?;
+    let _lock = crate::outputs::lock::exclusive(paths.out)?;
     let intake = CityIntake::load(paths.intake_dir, &city.code)?;
-    let previous = report::current_manifest(paths.out).and_then(|m| m.city(&city.code).cloned());
+    let previous = artifacts::current_manifest(paths.out).and_then(|m| m.city(&city.code).cloned());
     let before = intake.extend(city);
     let through = data_through(before.span.start, before.span.end).unwrap_or(before.span.end);
     let plan = take_in::plan(city, &intake, paths.data_dir, offered, through, &now_utc())?;
@@ -170,13 +170,13 @@ pub fn refresh(
     hook(Stage::FilesStored)?;
     let build = pipeline::build_city_with(city, paths.data_dir, &next, progress)?;
     let staged =
-        report::stage_artifacts(paths.out, std::slice::from_ref(&build)).map_err(output)?;
+        artifacts::stage_artifacts(paths.out, std::slice::from_ref(&build)).map_err(output)?;
     hook(Stage::ArtifactsStaged)?;
     let current = staged.manifest.city(&city.code).cloned();
     next.ledger.version = current.as_ref().map(|c| c.version.clone());
     next.ledger.save(&next.ledger_path())?;
     hook(Stage::LedgerWritten)?;
-    let manifest = report::publish(paths.out, &staged).map_err(output)?;
+    let manifest = artifacts::publish(paths.out, &staged).map_err(output)?;
     hook(Stage::Published)?;
     let late_arrivals = plan.new_entries().map(|(_, e)| e.late).sum();
     History::record(

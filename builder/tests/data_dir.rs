@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use hexrisk_builder::data;
+use hexrisk_builder::inputs::data;
 
 fn data_dir() -> PathBuf {
     data::workspace_data_dir()

@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use hexrisk_builder::config;
+use hexrisk_builder::inputs::config;
 use hexrisk_engine::city::Atlas;
 
 #[path = "support/city_models.rs"]

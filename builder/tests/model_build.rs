@@ -5,11 +5,12 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 
 use chrono::NaiveDate;
-use hexrisk_builder::backtest::{CALIBRATION_AIM, Scoreboard, largest_gap};
-use hexrisk_builder::config::{self, CityConfig};
-use hexrisk_builder::counts::WeeklyCounts;
+use hexrisk_builder::fit::backtest::{CALIBRATION_AIM, Scoreboard, largest_gap};
+use hexrisk_builder::fit::counts::WeeklyCounts;
+use hexrisk_builder::fit::model;
+use hexrisk_builder::inputs::config::{self, CityConfig};
+use hexrisk_builder::inputs::{data, ingest};
 use hexrisk_builder::pipeline::{self, CityBuild};
-use hexrisk_builder::{data, ingest, model};
 use hexrisk_engine::artifact;
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::forecast::{ClassRates, OutcomeProbabilities, outcome_distribution_with};

@@ -21,10 +21,12 @@ use std::process::Command;
 
 use chrono::{DateTime, Days, FixedOffset, NaiveDate, TimeZone, Timelike};
 use chrono_tz::Tz;
-use hexrisk_builder::config::{BoundingBox, CityConfig, RoadFormat, RoadsConfig};
-use hexrisk_builder::generic_csv;
-use hexrisk_builder::ingest::Weeks;
-use hexrisk_builder::{data, pipeline, samples};
+use hexrisk_builder::inputs::config::{BoundingBox, CityConfig, RoadFormat, RoadsConfig};
+use hexrisk_builder::inputs::data;
+use hexrisk_builder::inputs::generic_csv;
+use hexrisk_builder::inputs::ingest::Weeks;
+use hexrisk_builder::pipeline;
+use hexrisk_builder::references::samples;
 use hexrisk_engine::artifact::Manifest;
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::routing::MAX_SNAP_DISTANCE_M;
@@ -636,42 +638,34 @@ fn small_or_empty_cities_build_or_fail_with_a_reason() {
         let err = refusal(dir.path(), &city);
         assert!(err.contains("must be at least 1"), "{settings}: {err}");
     }
+    // The build's refusal of the small city with the OpenStreetMap roads `osm`.
+    let refusal_with_roads = |name: &str, osm: &str| {
+        let file = dir.path().join(name);
+        std::fs::write(&file, osm).unwrap();
+        let city = CityConfig {
+            roads: Some(RoadsConfig {
+                format: RoadFormat::OsmXml,
+                file,
+                source: name.into(),
+            }),
+            ..small_city(dir.path(), &campus, 30, settings)
+        };
+        refusal(dir.path(), &city)
+    };
     // A road file of somewhere else: no road near enough is an error, not a city
     // whose routes all fail.
-    let elsewhere = dir.path().join("elsewhere.osm");
-    std::fs::write(
-        &elsewhere,
+    let err = refusal_with_roads(
+        "elsewhere.osm",
         r#"<osm><node id="1" lat="43.0" lon="-79.0"/><node id="2" lat="43.001" lon="-79.0"/>
 <way id="3"><nd ref="1"/><nd ref="2"/><tag k="building" v="yes"/></way></osm>"#,
-    )
-    .unwrap();
-    let city = CityConfig {
-        roads: Some(RoadsConfig {
-            format: RoadFormat::OsmXml,
-            file: elsewhere,
-            source: "none".into(),
-        }),
-        ..small_city(dir.path(), &campus, 30, settings)
-    };
-    let err = refusal(dir.path(), &city);
+    );
     assert!(err.contains("no routable roads"), "{err}");
     // A street running from the campus to a degree north of it: the engine would
     // refuse the artifact, so the build does.
-    let reaching = dir.path().join("reaching.osm");
-    std::fs::write(
-        &reaching,
+    let err = refusal_with_roads(
+        "reaching.osm",
         r#"<osm><node id="1" lat="43.663" lon="-79.394"/><node id="2" lat="44.663" lon="-79.394"/>
 <way id="3"><nd ref="1"/><nd ref="2"/><tag k="highway" v="residential"/></way></osm>"#,
-    )
-    .unwrap();
-    let city = CityConfig {
-        roads: Some(RoadsConfig {
-            format: RoadFormat::OsmXml,
-            file: reaching,
-            source: "far".into(),
-        }),
-        ..small_city(dir.path(), &campus, 30, settings)
-    };
-    let err = refusal(dir.path(), &city);
+    );
     assert!(err.contains("far outside the city"), "{err}");
 }

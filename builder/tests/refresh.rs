@@ -6,13 +6,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{Days, NaiveDate};
-use hexrisk_builder::config::{self, CityConfig};
-use hexrisk_builder::history::{Built, History};
-use hexrisk_builder::intake::take_in::{Offered, Status};
-use hexrisk_builder::intake::{CityIntake, IntakeError};
+use hexrisk_builder::inputs::config::{self, CityConfig};
+use hexrisk_builder::inputs::data;
+use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
+use hexrisk_builder::inputs::intake::{CityIntake, IntakeError};
+use hexrisk_builder::outputs::history::{Built, History};
+use hexrisk_builder::outputs::{artifacts, model_card, prune};
 use hexrisk_builder::pipeline::{self, CityBuild};
 use hexrisk_builder::refresh::{self, Paths, RefreshError, Refreshed, Stage};
-use hexrisk_builder::{data, prune, report};
 use hexrisk_engine::artifact::{self, CityArtifact};
 use indicatif::ProgressBar;
 
@@ -138,7 +139,7 @@ fn based(mut city: CityConfig, cuts: &BTreeMap<String, Cut>, cut_date: NaiveDate
 /// `hexrisk-build build` of one city into `out`, as the CLI does it.
 fn build_into(city: &CityConfig, out: &Path) -> CityBuild {
     let build = pipeline::build_city(city, &data_dir(), &ProgressBar::hidden()).unwrap();
-    let manifest = report::write_artifacts(out, std::slice::from_ref(&build)).unwrap();
+    let manifest = artifacts::write_artifacts(out, std::slice::from_ref(&build)).unwrap();
     History::record(
         out,
         &manifest,
@@ -184,7 +185,7 @@ fn file(path: &Path) -> Offered {
 
 /// The current artifact of a city in an artifacts folder, decoded, with its bytes.
 fn current_artifact(out: &Path, code: &str) -> (Vec<u8>, CityArtifact) {
-    let manifest = report::current_manifest(out).unwrap();
+    let manifest = artifacts::current_manifest(out).unwrap();
     let bytes = std::fs::read(out.join(&manifest.city(code).unwrap().file)).unwrap();
     let decoded = artifact::decode(&bytes).unwrap();
     (bytes, decoded)
@@ -200,7 +201,7 @@ fn snapshot(dirs: &[&Path]) -> BTreeMap<PathBuf, Vec<u8>> {
             let path = entry.unwrap().path();
             if path.is_dir() {
                 walk(&path, out);
-            } else if path.file_name() != Some(hexrisk_builder::lock::LOCK_FILE.as_ref()) {
+            } else if path.file_name() != Some(hexrisk_builder::outputs::lock::LOCK_FILE.as_ref()) {
                 // The lock file (empty, created by the first writer to lock the
                 // folder) holds no output.
                 out.insert(path.clone(), std::fs::read(&path).unwrap());
@@ -317,7 +318,7 @@ fn toronto_refreshed_from_a_cut_equals_a_build_over_the_whole_span() {
         .collect();
     assert_eq!(versions.len(), 2, "{versions:?}");
     assert_eq!(versions[1].0, current.version);
-    let card = report::model_card(std::slice::from_ref(rebuilt), &[toronto], &history);
+    let card = model_card::markdown(std::slice::from_ref(rebuilt), &[toronto], &history);
     assert!(card.contains("## Version history"));
     assert!(card.contains(&format!("| `{}` | 2021-12-26 |", current.version)));
     eprintln!(
@@ -520,7 +521,7 @@ fn the_same_file_twice_changes_nothing_and_overlapping_files_count_once() {
     assert_eq!(
         report
             .rejected
-            .get(&hexrisk_builder::ingest::Rejection::Duplicate),
+            .get(&hexrisk_builder::inputs::ingest::Rejection::Duplicate),
         Some(&november)
     );
     eprintln!(
@@ -789,9 +790,9 @@ fn prune_keeps_the_last_manifests_and_the_current_version() {
         (date(2012, 10, 1), date(2012, 11, 30)),
         (date(2012, 11, 1), date(2012, 12, 31)),
     ]);
-    let first = report::current_manifest(&sf.out()).unwrap();
+    let first = artifacts::current_manifest(&sf.out()).unwrap();
     // While another writer holds the folder, refresh and prune wait their turn.
-    let held = hexrisk_builder::lock::exclusive(&sf.out()).unwrap();
+    let held = hexrisk_builder::outputs::lock::exclusive(&sf.out()).unwrap();
     assert!(matches!(
         sf.refresh(&[&sf.later[0]]),
         Err(RefreshError::Locked(_))
@@ -800,12 +801,12 @@ fn prune_keeps_the_last_manifests_and_the_current_version() {
         prune::prune(&sf.out(), 1),
         Err(prune::PruneError::Locked(_))
     ));
-    assert_eq!(report::current_manifest(&sf.out()).unwrap(), first);
+    assert_eq!(artifacts::current_manifest(&sf.out()).unwrap(), first);
     drop(held);
     sf.refresh(&[&sf.later[0]]).unwrap();
-    let second = report::current_manifest(&sf.out()).unwrap();
+    let second = artifacts::current_manifest(&sf.out()).unwrap();
     sf.refresh(&[&sf.later[1]]).unwrap();
-    let third = report::current_manifest(&sf.out()).unwrap();
+    let third = artifacts::current_manifest(&sf.out()).unwrap();
     // The artifact and its grid file (the version without its road network).
     let files_of = |m: &artifact::Manifest| -> Vec<PathBuf> {
         let entry = m.city("city_us_sfo").unwrap();
@@ -830,7 +831,7 @@ fn prune_keeps_the_last_manifests_and_the_current_version() {
     prune::prune(&sf.out(), 1).unwrap();
     assert!(none_exist(&second));
     assert!(all_exist(&third));
-    assert_eq!(report::current_manifest(&sf.out()).unwrap(), third);
+    assert_eq!(artifacts::current_manifest(&sf.out()).unwrap(), third);
     let listed: Vec<_> = std::fs::read_dir(sf.out().join(artifact::Manifest::HISTORY_DIR))
         .unwrap()
         .map(|e| e.unwrap().file_name())
@@ -850,7 +851,7 @@ fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
     let write = |manifest: &serde_json::Value| {
         std::fs::write(&manifest_path, serde_json::to_vec(manifest).unwrap()).unwrap();
     };
-    let published = report::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap();
+    let published = artifacts::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap();
     let mut old: serde_json::Value = serde_json::to_value(&published).unwrap();
     old["format_version"] = serde_json::json!(1);
 
@@ -859,7 +860,7 @@ fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
     toronto["code"] = serde_json::json!("city_ca_tor");
     old["cities"].as_array_mut().unwrap().push(toronto);
     write(&old);
-    let refused = report::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap_err();
+    let refused = artifacts::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap_err();
     assert!(
         refused
             .to_string()
@@ -874,7 +875,7 @@ fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
 
     // A file that is no manifest at all: refused.
     std::fs::write(&manifest_path, b"{ not json").unwrap();
-    let refused = report::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap_err();
+    let refused = artifacts::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap_err();
     assert!(
         refused.to_string().contains("is not a manifest"),
         "{refused}"
@@ -883,6 +884,6 @@ fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
     // Another format naming only rebuilt cities: replaced.
     old["cities"].as_array_mut().unwrap().pop();
     write(&old);
-    let replaced = report::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap();
+    let replaced = artifacts::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap();
     assert_eq!(replaced, published);
 }

@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 use std::path::PathBuf;
 
-use hexrisk_builder::data;
-use hexrisk_builder::road_lines::Direction;
-use hexrisk_builder::roads;
+use hexrisk_builder::inputs::data;
+use hexrisk_builder::roads::lines::Direction;
+use hexrisk_builder::roads::{network, shapefiles};
 use hexrisk_engine::artifact::CityArtifact;
 use hexrisk_engine::artifact::fixture::CityFixture;
 
@@ -19,15 +19,16 @@ fn data_dir() -> PathBuf {
 
 #[test]
 fn toronto_streets_join_at_their_end_points() {
-    let lines = roads::read_toronto_streets(&data_dir().join("toronto/streets_here.zip")).unwrap();
+    let lines =
+        shapefiles::read_toronto_streets(&data_dir().join("toronto/streets_here.zip")).unwrap();
     assert_eq!(lines.len(), 65_125);
     assert!(lines.iter().any(|l| l.direction == Direction::Forward));
     assert!(lines.iter().any(|l| l.direction == Direction::Backward));
-    let network = roads::build_network(&lines, false);
+    let network = network::build_network(&lines, false);
     // README: 52,524 end nodes, one connected piece of 52,517.
     assert_eq!(network.nodes.len(), 52_524);
-    assert_eq!(roads::weak_component_sizes(&network)[0], 52_517);
-    let (strong, pruned) = roads::largest_strong_component(&network);
+    assert_eq!(network::weak_component_sizes(&network)[0], 52_517);
+    let (strong, pruned) = network::largest_strong_component(&network);
     assert!(strong.nodes.len() > 50_000, "{} nodes", strong.nodes.len());
     assert_eq!(strong.nodes.len() + pruned.nodes, network.nodes.len());
     // Every kept edge joins kept nodes and starts and ends at them.
@@ -42,7 +43,7 @@ fn toronto_streets_join_at_their_end_points() {
 
 #[test]
 fn tiger_lines_split_at_shared_vertices() {
-    let lines = roads::read_tiger_roads(
+    let lines = shapefiles::read_tiger_roads(
         &data_dir().join("san_francisco/tiger_roads_2017/tl_2017_06075_roads.shp"),
     )
     .unwrap();
@@ -56,19 +57,20 @@ fn tiger_lines_split_at_shared_vertices() {
         })
         .collect();
     assert_eq!(vertices.len(), 27_995);
-    let network = roads::build_network(&lines, true);
-    let sizes = roads::weak_component_sizes(&network);
+    let network = network::build_network(&lines, true);
+    let sizes = network::weak_component_sizes(&network);
     let share = sizes[0] as f64 / network.nodes.len() as f64;
     assert!(share > 0.99, "largest piece holds {share:.3} of the nodes");
     // Without splitting, lines only meet at their ends and the network falls apart.
-    let unsplit = roads::weak_component_sizes(&roads::build_network(&lines, false));
+    let unsplit = network::weak_component_sizes(&network::build_network(&lines, false));
     assert!((unsplit[0] as f64) < 0.9 * network.nodes.len() as f64);
 }
 
 #[test]
 fn helsinki_pbf_roads() {
-    let data = hexrisk_builder::osm::read_pbf(&data_dir().join("helsinki/helsinki_center.osm.pbf"))
-        .unwrap();
+    let data =
+        hexrisk_builder::roads::osm::read_pbf(&data_dir().join("helsinki/helsinki_center.osm.pbf"))
+            .unwrap();
     // README: 24,260 nodes, 5,130 ways (2,650 roads).
     assert_eq!(data.nodes.len(), 24_260);
     assert_eq!(data.ways.len(), 5_130);
@@ -80,27 +82,29 @@ fn helsinki_pbf_roads() {
         lines.len()
     );
     assert!(lines.iter().any(|l| l.direction == Direction::Forward));
-    let network = roads::build_network(&lines, true);
-    let (strong, _) = roads::largest_strong_component(&network);
+    let network = network::build_network(&lines, true);
+    let (strong, _) = network::largest_strong_component(&network);
     assert!(strong.nodes.len() as f64 > 0.5 * network.nodes.len() as f64);
 }
 
 #[test]
 fn uoft_campus_osm_xml_roads() {
-    let data = hexrisk_builder::osm::read_xml(&data_dir().join("toronto/uoft_campus.osm")).unwrap();
+    let data =
+        hexrisk_builder::roads::osm::read_xml(&data_dir().join("toronto/uoft_campus.osm")).unwrap();
     // README: 12,360 nodes, 1,589 ways.
     assert_eq!(data.nodes.len(), 12_360);
     assert_eq!(data.ways.len(), 1_589);
     let lines = data.road_lines();
     assert!(lines.len() > 500, "{}", lines.len());
-    let network = roads::build_network(&lines, true);
-    assert!(roads::weak_component_sizes(&network)[0] > network.nodes.len() / 2);
+    let network = network::build_network(&lines, true);
+    assert!(network::weak_component_sizes(&network)[0] > network.nodes.len() / 2);
 }
 
 #[test]
 fn toronto_graph_packs_ways_once_and_validates() {
-    let lines = roads::read_toronto_streets(&data_dir().join("toronto/streets_here.zip")).unwrap();
-    let (strong, _) = roads::largest_strong_component(&roads::build_network(&lines, false));
+    let lines =
+        shapefiles::read_toronto_streets(&data_dir().join("toronto/streets_here.zip")).unwrap();
+    let (strong, _) = network::largest_strong_component(&network::build_network(&lines, false));
     // A grid of the cells the streets touch is enough to check the cell tables.
     let mut cells: Vec<hexrisk_engine::CellIndex> = strong
         .nodes
@@ -109,7 +113,7 @@ fn toronto_graph_packs_ways_once_and_validates() {
         .collect();
     cells.sort_unstable();
     cells.dedup();
-    let graph = roads::to_graph(&strong, &cells, "test");
+    let graph = network::to_graph(&strong, &cells, "test");
     assert_eq!(graph.validate(cells.len()), Ok(()));
     assert_eq!(graph.node_count(), strong.nodes.len());
     assert_eq!(graph.edge_count(), strong.edges.len());

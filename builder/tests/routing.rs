@@ -11,12 +11,14 @@
 use std::sync::OnceLock;
 
 use h3o::LatLng;
-use hexrisk_builder::config;
-use hexrisk_builder::reference::Reference;
+use hexrisk_builder::inputs::config;
+use hexrisk_builder::references::routes::Reference;
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::corridor::{self, TravelMode};
 use hexrisk_engine::grid::{self, MicroDegrees};
-use hexrisk_engine::plan::{self, RouteError, RouteObjective, RouteOption, RouteRequest};
+use hexrisk_engine::plan::{
+    self, RouteAnswer, RouteError, RouteObjective, RouteOption, RouteRequest,
+};
 use hexrisk_engine::roads::NetworkKind;
 use hexrisk_engine::routing::{self, CostModel, RouteMethod};
 use hexrisk_engine::scoring::{CityScores, Intent, ScoringParams};
@@ -160,7 +162,7 @@ fn routes_are_as_cheap_as_a_reference_dijkstra_in_every_city() {
 
 /// The build numbers every road network's nodes in their contraction order (and its
 /// ways as their first edges come), so that a route reads nearby memory
-/// (`hexrisk_builder::locality`): the order then stored is `0, 1, …`, and an edge
+/// (`hexrisk_builder::roads::locality`): the order then stored is `0, 1, …`, and an edge
 /// mostly joins nodes numbered close together.
 #[test]
 fn road_networks_are_numbered_in_their_contraction_order() {
@@ -260,16 +262,7 @@ fn a_toronto_route_answer_holds_together() {
         assert_ne!(alternative.evaluation.hex_path, best.evaluation.hex_path);
     }
     // The safest route is never riskier per metre than the shortest one.
-    let shortest = plan::route(
-        model,
-        &scores,
-        &RouteRequest {
-            objective: RouteObjective::Method(RouteMethod::Shortest),
-            alternatives: 0,
-            ..request(origin, destination)
-        },
-    )
-    .unwrap();
+    let shortest = shortest_route(model, &scores, origin, destination);
     let per_km = |o: &RouteOption| o.evaluation.metrics.exposure / o.evaluation.metrics.distance_m;
     assert!(per_km(best) <= per_km(&shortest.best) + 1e-12);
     assert!(shortest.best.evaluation.metrics.distance_m <= m.distance_m + 1e-6);
@@ -318,6 +311,21 @@ fn routes_without_roads_houston_lattice_and_same_cell_trips() {
     let same = plan::route(toronto, &scores_for(toronto), &request(origin, origin)).unwrap();
     assert_eq!(same.best.evaluation.metrics.distance_m, 0.0);
     assert_eq!(same.best.evaluation.hex_path.len(), 1);
+}
+
+/// The shortest route between two points, without alternatives.
+fn shortest_route(
+    model: &CityModel,
+    scores: &CityScores,
+    origin: LatLng,
+    destination: LatLng,
+) -> RouteAnswer {
+    let request = RouteRequest {
+        objective: RouteObjective::Method(RouteMethod::Shortest),
+        alternatives: 0,
+        ..request(origin, destination)
+    };
+    plan::route(model, scores, &request).unwrap()
 }
 
 fn scores_for(model: &CityModel) -> CityScores {
@@ -378,16 +386,7 @@ fn toronto_tradeoffs_run_shortest_to_safest_and_explain_themselves() {
         assert_eq!(summary.steps.len(), set.len());
         assert!(summary.corners >= set.len());
         // The set's first route is the shortest route: nothing avoided, no detour.
-        let shortest = plan::route(
-            toronto,
-            &scores,
-            &RouteRequest {
-                objective: RouteObjective::Method(RouteMethod::Shortest),
-                alternatives: 0,
-                ..request(origin, destination)
-            },
-        )
-        .unwrap();
+        let shortest = shortest_route(toronto, &scores, origin, destination);
         let first = &set[0].evaluation.metrics;
         assert!((first.distance_m - shortest.best.evaluation.metrics.distance_m).abs() < 1.0);
         assert_eq!(set[0].explanation.extra_m, 0.0);

@@ -4,8 +4,10 @@
 
 use std::path::PathBuf;
 
-use hexrisk_builder::config::CityConfig;
-use hexrisk_builder::{data, pipeline, samples};
+use hexrisk_builder::inputs::config::CityConfig;
+use hexrisk_builder::inputs::data;
+use hexrisk_builder::pipeline;
+use hexrisk_builder::references::samples;
 use hexrisk_engine::city::CityModel;
 use indicatif::ProgressBar;
 

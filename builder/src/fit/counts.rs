@@ -1,0 +1,135 @@
+//! Weekly incident counts per cell and class, with prefix sums for O(1) window means.
+
+use hexrisk_engine::forecast::CRIME_CLASSES;
+
+use crate::inputs::ingest::Ingested;
+
+/// Number of crime classes counted.
+pub const CLASSES: usize = CRIME_CLASSES.len();
+
+/// Counts `[week][cell][class]` and their prefix sums over weeks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WeeklyCounts {
+    /// Number of weeks.
+    pub weeks: usize,
+    /// Number of cells.
+    pub cells: usize,
+    counts: Vec<u16>,
+    /// `prefix[t][cell][class]` = incidents in weeks `0..t`.
+    prefix: Vec<u32>,
+    /// `city_prefix[t][class]` = city-wide incidents in weeks `0..t`.
+    city_prefix: Vec<u32>,
+}
+
+fn class_slot(class: hexrisk_engine::CrimeClass) -> usize {
+    CRIME_CLASSES
+        .iter()
+        .position(|&c| c == class)
+        .unwrap_or(CLASSES - 1)
+}
+
+impl WeeklyCounts {
+    /// Counts the incidents of an ingested city.
+    #[must_use]
+    pub fn from_ingested(ingested: &Ingested) -> Self {
+        let weeks = ingested.weeks.count;
+        let cells = ingested.grid.cells.len();
+        let mut counts = vec![0u16; weeks * cells * CLASSES];
+        for incident in &ingested.incidents {
+            if let Some(week) = ingested.weeks.index_of(incident.date) {
+                let slot = &mut counts
+                    [(week * cells + incident.cell) * CLASSES + class_slot(incident.class)];
+                *slot = slot.saturating_add(1);
+            }
+        }
+        Self::from_counts(weeks, cells, counts)
+    }
+
+    /// From a raw `[week][cell][class]` table.
+    ///
+    /// # Panics
+    /// When the table is not `weeks × cells × CLASSES` long.
+    #[must_use]
+    pub fn from_counts(weeks: usize, cells: usize, counts: Vec<u16>) -> Self {
+        assert_eq!(counts.len(), weeks * cells * CLASSES, "count table size");
+        let stride = cells * CLASSES;
+        let mut prefix = vec![0u32; (weeks + 1) * stride];
+        let mut city_prefix = vec![0u32; (weeks + 1) * CLASSES];
+        for t in 0..weeks {
+            for k in 0..stride {
+                prefix[(t + 1) * stride + k] =
+                    prefix[t * stride + k] + u32::from(counts[t * stride + k]);
+            }
+            for c in 0..CLASSES {
+                let week_total: u32 = (0..cells)
+                    .map(|i| u32::from(counts[t * stride + i * CLASSES + c]))
+                    .sum();
+                city_prefix[(t + 1) * CLASSES + c] = city_prefix[t * CLASSES + c] + week_total;
+            }
+        }
+        Self {
+            weeks,
+            cells,
+            counts,
+            prefix,
+            city_prefix,
+        }
+    }
+
+    /// Incidents of `class` in `cell` during `week`.
+    #[must_use]
+    pub fn get(&self, week: usize, cell: usize, class: usize) -> u16 {
+        self.counts[(week * self.cells + cell) * CLASSES + class]
+    }
+
+    /// All five counts of a cell-week.
+    #[must_use]
+    pub fn cell_week(&self, week: usize, cell: usize) -> [u16; CLASSES] {
+        let start = (week * self.cells + cell) * CLASSES;
+        let mut out = [0; CLASSES];
+        out.copy_from_slice(&self.counts[start..start + CLASSES]);
+        out
+    }
+
+    /// Incidents of `class` in `cell` over weeks `from..to` (clamped to the data).
+    #[must_use]
+    pub fn window(&self, cell: usize, class: usize, from: usize, to: usize) -> u32 {
+        let to = to.min(self.weeks);
+        let from = from.min(to);
+        let stride = self.cells * CLASSES;
+        let k = cell * CLASSES + class;
+        self.prefix[to * stride + k] - self.prefix[from * stride + k]
+    }
+
+    /// City-wide incidents of `class` over weeks `from..to` (clamped to the data).
+    #[must_use]
+    pub fn city_window(&self, class: usize, from: usize, to: usize) -> u32 {
+        let to = to.min(self.weeks);
+        let from = from.min(to);
+        self.city_prefix[to * CLASSES + class] - self.city_prefix[from * CLASSES + class]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_sum_the_right_weeks() {
+        // 3 weeks, 2 cells: cell 1 has class-0 counts 1, 2, 3.
+        let mut counts = vec![0u16; 3 * 2 * CLASSES];
+        for (t, n) in [1u16, 2, 3].into_iter().enumerate() {
+            counts[(t * 2 + 1) * CLASSES] = n;
+        }
+        counts[4] = 7; // week 0, cell 0, class 4
+        let table = WeeklyCounts::from_counts(3, 2, counts);
+        assert_eq!(table.window(1, 0, 0, 3), 6);
+        assert_eq!(table.window(1, 0, 1, 3), 5);
+        assert_eq!(table.window(1, 0, 2, 99), 3);
+        assert_eq!(table.window(1, 0, 5, 2), 0);
+        assert_eq!(table.city_window(0, 0, 3), 6);
+        assert_eq!(table.city_window(4, 0, 1), 7);
+        assert_eq!(table.get(2, 1, 0), 3);
+        assert_eq!(table.cell_week(0, 0), [0, 0, 0, 0, 7]);
+    }
+}

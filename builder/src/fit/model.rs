@@ -1,0 +1,579 @@
+//! The weekly rate model: a Poisson regression per crime class on features that use
+//! only weeks before the forecast week.
+//!
+//! For cell `i`, class `c` and target week `t`, with data up to week `s ≤ t`
+//! (`s = t` in the backtest, the end of the data for true forecasts):
+//!
+//! | feature | meaning |
+//! |---|---|
+//! | `ln(a + LR)` | long-run mean weekly count of `c` in `i`, weeks `0..s` |
+//! | `ln(a + R4)`, `ln(a + R13)`, `ln(a + R52)` | recent means (near-repeat and drift) |
+//! | `ln(a + ALL13)` | all classes in `i`, last 13 weeks (cross-class signal) |
+//! | `ln(a + NLR)`, `ln(a + NR13)` | the same long-run and 13-week means over the ring-1 neighbours in the grid (spatial smoothing) |
+//! | `ln S` | seasonality: city-wide count of `c` in weeks `t − 52k ± 2` of earlier years over their yearly mean (1 without a year of history) |
+//! | `ln T` | city-wide trend: last 8 weeks over last 52 weeks |
+//!
+//! with `a = 0.01`. `λ = exp(β · x)`, fitted by Newton–Raphson on the Poisson
+//! log-likelihood with a small ridge penalty, refitted at every rolling origin on the
+//! [`TRAINING_WEEKS`] weeks before it.
+
+use h3o::CellIndex;
+use hexrisk_engine::forecast::ClassRates;
+
+use super::counts::{CLASSES, WeeklyCounts};
+
+/// Features per row, intercept included.
+pub const FEATURES: usize = 14;
+
+/// Weeks of history a fit uses (the most recent before its origin).
+pub const TRAINING_WEEKS: usize = 104;
+
+/// Ridge penalty on the non-intercept coefficients.
+pub const RIDGE: f64 = 1.0;
+
+/// The `a` of `ln(a + mean)` in the count features.
+pub const OFFSET: f64 = 0.003;
+
+/// What each feature of [`FeatureBuilder::row`] is, in its order: the model card's
+/// feature table (a test checks each against the row).
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "intercept",
+    "`ln(a + m)`, `m` the cell's long-run mean weekly count of the class (every week before)",
+    "`ln(a + m)` over the last 4 weeks",
+    "`ln(a + m)` over the last 13 weeks",
+    "`ln(a + m)` over the last 52 weeks",
+    "`ln(a + m)`, `m` the cell's 13-week mean count of all classes together",
+    "`ln(a + m)`, `m` the long-run mean over the cell's ring-1 neighbours",
+    "`ln(a + m)`, `m` the 13-week mean over the ring-1 neighbours",
+    "`ln S`: city-wide seasonality, the class's count in weeks `t − 52k ± 2` of earlier years over their yearly mean",
+    "`ln T`: city-wide trend, the class's last 8 weeks over its last 52",
+    "`ln(a + n)`, `n` the cell's count last week (a 1-week lag)",
+    "`ln T₂`: short city-wide trend, the last 2 weeks over the last 52",
+    "`ln(a + e)`, `e` the cell's exponentially weighted mean with α = 0.03 per week",
+    "`ln(a + e)`, `e` the same with α = 0.15 per week",
+];
+
+/// Ring-1 neighbours of every cell that are themselves in the grid.
+#[must_use]
+pub fn neighbours(cells: &[CellIndex]) -> Vec<Vec<usize>> {
+    cells
+        .iter()
+        .map(|cell| {
+            cell.grid_disk::<Vec<_>>(1)
+                .into_iter()
+                .filter(|n| n != cell)
+                .filter_map(|n| cells.binary_search(&n).ok())
+                .collect()
+        })
+        .collect()
+}
+
+/// Decay rates of the exponentially weighted mean features (per week); the last two
+/// entries of [`FEATURE_NAMES`] name them.
+pub const EWMA_ALPHAS: [f64; 2] = [0.03, 0.15];
+
+/// Computes feature rows from weekly counts.
+pub struct FeatureBuilder<'a> {
+    counts: &'a WeeklyCounts,
+    neighbours: &'a [Vec<usize>],
+    /// `ewma[a][(t * cells + cell) * CLASSES + class]`: bias-corrected exponentially
+    /// weighted mean of weeks `0..t` with decay `EWMA_ALPHAS[a]`.
+    ewma: [Vec<f64>; 2],
+}
+
+fn ewma_table(counts: &WeeklyCounts, alpha: f64) -> Vec<f64> {
+    let stride = counts.cells * CLASSES;
+    let mut table = vec![0.0; (counts.weeks + 1) * stride];
+    let mut numerator = vec![0.0; stride];
+    let mut denominator = 0.0;
+    for t in 0..counts.weeks {
+        denominator = (1.0 - alpha) * denominator + alpha;
+        for cell in 0..counts.cells {
+            for class in 0..CLASSES {
+                let k = cell * CLASSES + class;
+                numerator[k] =
+                    (1.0 - alpha) * numerator[k] + alpha * f64::from(counts.get(t, cell, class));
+                table[(t + 1) * stride + k] = numerator[k] / denominator;
+            }
+        }
+    }
+    table
+}
+
+fn mean(count: u32, weeks: usize) -> f64 {
+    if weeks == 0 {
+        0.0
+    } else {
+        f64::from(count) / weeks as f64
+    }
+}
+
+impl<'a> FeatureBuilder<'a> {
+    /// A builder over `counts` with the grid's `neighbours`.
+    #[must_use]
+    pub fn new(counts: &'a WeeklyCounts, neighbours: &'a [Vec<usize>]) -> Self {
+        let ewma = EWMA_ALPHAS.map(|alpha| ewma_table(counts, alpha));
+        Self {
+            counts,
+            neighbours,
+            ewma,
+        }
+    }
+
+    fn ewma(&self, which: usize, cell: usize, class: usize, asof: usize) -> f64 {
+        let asof = asof.min(self.counts.weeks);
+        self.ewma[which][(asof * self.counts.cells + cell) * CLASSES + class]
+    }
+
+    fn cell_mean(&self, cell: usize, class: usize, asof: usize, span: usize) -> f64 {
+        let from = asof.saturating_sub(span);
+        mean(self.counts.window(cell, class, from, asof), asof - from)
+    }
+
+    fn neighbour_mean(&self, cell: usize, class: usize, asof: usize, span: usize) -> f64 {
+        let list = &self.neighbours[cell];
+        if list.is_empty() {
+            return self.cell_mean(cell, class, asof, span);
+        }
+        list.iter()
+            .map(|&n| self.cell_mean(n, class, asof, span))
+            .sum::<f64>()
+            / list.len() as f64
+    }
+
+    /// City-level seasonal factor of `class` for target week `target`, from data before `asof`.
+    #[must_use]
+    pub fn seasonal(&self, class: usize, target: usize, asof: usize) -> f64 {
+        let (mut window, mut baseline) = (0.0, 0.0);
+        let mut k = 1;
+        while 52 * k <= target {
+            let centre = target - 52 * k;
+            let (lo, hi) = (centre.saturating_sub(2), (centre + 3).min(asof));
+            let (year_lo, year_hi) = (centre.saturating_sub(26), (centre + 26).min(asof));
+            if hi > lo && year_hi > year_lo {
+                window += mean(self.counts.city_window(class, lo, hi), hi - lo);
+                baseline += mean(
+                    self.counts.city_window(class, year_lo, year_hi),
+                    year_hi - year_lo,
+                );
+            }
+            k += 1;
+        }
+        if window > 0.0 && baseline > 0.0 {
+            window / baseline
+        } else {
+            1.0
+        }
+    }
+
+    /// City-level trend of `class`: mean of the last `span` weeks over the last 52, before `asof`.
+    #[must_use]
+    pub fn trend(&self, class: usize, asof: usize, span: usize) -> f64 {
+        let recent = mean(
+            self.counts
+                .city_window(class, asof.saturating_sub(span), asof),
+            asof.min(span),
+        );
+        let year = mean(
+            self.counts
+                .city_window(class, asof.saturating_sub(52), asof),
+            asof.min(52),
+        );
+        (recent + 1.0) / (year + 1.0)
+    }
+
+    /// The feature row of `cell` and `class` using data before `asof`; the target
+    /// week enters through `city` (its seasonal term).
+    #[must_use]
+    pub fn row(&self, cell: usize, class: usize, asof: usize, city: &CityTerms) -> [f64; FEATURES] {
+        let all13: f64 = (0..CLASSES)
+            .map(|c| self.cell_mean(cell, c, asof, 13))
+            .sum();
+        [
+            1.0,
+            (OFFSET + self.cell_mean(cell, class, asof, asof)).ln(),
+            (OFFSET + self.cell_mean(cell, class, asof, 4)).ln(),
+            (OFFSET + self.cell_mean(cell, class, asof, 13)).ln(),
+            (OFFSET + self.cell_mean(cell, class, asof, 52)).ln(),
+            (OFFSET + all13).ln(),
+            (OFFSET + self.neighbour_mean(cell, class, asof, asof)).ln(),
+            (OFFSET + self.neighbour_mean(cell, class, asof, 13)).ln(),
+            city.seasonal[class].ln(),
+            city.trend[class].ln(),
+            (OFFSET + self.cell_mean(cell, class, asof, 1)).ln(),
+            city.short_trend[class].ln(),
+            (OFFSET + self.ewma(0, cell, class, asof)).ln(),
+            (OFFSET + self.ewma(1, cell, class, asof)).ln(),
+        ]
+    }
+
+    /// City-level terms for a target week.
+    #[must_use]
+    pub fn city_terms(&self, target: usize, asof: usize) -> CityTerms {
+        let mut terms = CityTerms {
+            seasonal: [1.0; CLASSES],
+            trend: [1.0; CLASSES],
+            short_trend: [1.0; CLASSES],
+        };
+        for class in 0..CLASSES {
+            terms.seasonal[class] = self.seasonal(class, target, asof);
+            terms.trend[class] = self.trend(class, asof, 8);
+            terms.short_trend[class] = self.trend(class, asof, 2);
+        }
+        terms
+    }
+}
+
+/// City-wide terms shared by every cell for one target week.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CityTerms {
+    /// Seasonal factor per class.
+    pub seasonal: [f64; CLASSES],
+    /// Trend factor per class (8 weeks against 52).
+    pub trend: [f64; CLASSES],
+    /// Short trend factor per class (2 weeks against 52).
+    pub short_trend: [f64; CLASSES],
+}
+
+/// Fitted coefficients, one vector per class, and the negative binomial size of
+/// each class's counts around the fitted rates.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Coefficients {
+    /// Regression coefficients per class.
+    pub beta: [[f64; FEATURES]; CLASSES],
+    /// Negative binomial size per class (larger is closer to Poisson).
+    pub size: [f64; CLASSES],
+}
+
+impl Coefficients {
+    /// Expected count for a feature row of `class`.
+    #[must_use]
+    pub fn rate(&self, class: usize, row: &[f64; FEATURES]) -> f64 {
+        let eta: f64 = self.beta[class].iter().zip(row).map(|(b, x)| b * x).sum();
+        eta.clamp(-30.0, 10.0).exp()
+    }
+}
+
+/// Range searched for the negative binomial size.
+pub const SIZE_RANGE: (f64, f64) = (0.05, 1000.0);
+
+/// Negative binomial log-likelihood of counts `ys` with means `mus` and size `r`
+/// (terms constant in `r` dropped).
+fn nb_log_likelihood(mus: &[f64], ys: &[f64], r: f64) -> f64 {
+    let lgamma_r = libm::lgamma(r);
+    mus.iter()
+        .zip(ys)
+        .map(|(&mu, &y)| {
+            libm::lgamma(y + r) - lgamma_r + r * (r / (r + mu)).ln() + y * (mu / (r + mu)).ln()
+        })
+        .sum()
+}
+
+/// The size maximising the negative binomial likelihood, by golden-section search on
+/// `ln r` over [`SIZE_RANGE`].
+#[must_use]
+pub fn fit_size(mus: &[f64], ys: &[f64]) -> f64 {
+    let ln_size = super::golden::maximise(
+        |x| nb_log_likelihood(mus, ys, x.exp()),
+        (SIZE_RANGE.0.ln(), SIZE_RANGE.1.ln()),
+        40,
+    );
+    ln_size.exp()
+}
+
+/// Solves `A x = b` for a symmetric positive definite `A` by Cholesky decomposition.
+/// Returns `None` when `A` is not positive definite.
+#[must_use]
+#[allow(clippy::many_single_char_names, clippy::needless_range_loop)] // textbook notation
+pub fn cholesky_solve(
+    a: &[[f64; FEATURES]; FEATURES],
+    b: &[f64; FEATURES],
+) -> Option<[f64; FEATURES]> {
+    let mut l = [[0.0; FEATURES]; FEATURES];
+    for i in 0..FEATURES {
+        for j in 0..=i {
+            let sum: f64 = (0..j).map(|k| l[i][k] * l[j][k]).sum();
+            if i == j {
+                let d = a[i][i] - sum;
+                if d <= 0.0 || !d.is_finite() {
+                    return None;
+                }
+                l[i][j] = d.sqrt();
+            } else {
+                l[i][j] = (a[i][j] - sum) / l[j][j];
+            }
+        }
+    }
+    let mut y = [0.0; FEATURES];
+    for i in 0..FEATURES {
+        y[i] = (b[i] - (0..i).map(|k| l[i][k] * y[k]).sum::<f64>()) / l[i][i];
+    }
+    let mut x = [0.0; FEATURES];
+    for i in (0..FEATURES).rev() {
+        x[i] = (y[i] - (i + 1..FEATURES).map(|k| l[k][i] * x[k]).sum::<f64>()) / l[i][i];
+    }
+    Some(x)
+}
+
+/// Fits one class's Poisson regression on `(row, count)` pairs.
+#[must_use]
+#[allow(clippy::needless_range_loop)] // symmetric matrix fill reads clearer with indices
+pub fn fit_poisson(rows: &[[f64; FEATURES]], counts: &[f64]) -> [f64; FEATURES] {
+    let n = rows.len().max(1) as f64;
+    let mean = counts.iter().sum::<f64>() / n;
+    let mut beta = [0.0; FEATURES];
+    beta[0] = (mean.max(1e-6)).ln();
+    for _ in 0..25 {
+        let mut hessian = [[0.0; FEATURES]; FEATURES];
+        let mut gradient = [0.0; FEATURES];
+        for (row, &y) in rows.iter().zip(counts) {
+            let eta: f64 = beta.iter().zip(row).map(|(b, x)| b * x).sum();
+            let mu = eta.clamp(-30.0, 10.0).exp();
+            for i in 0..FEATURES {
+                gradient[i] += (y - mu) * row[i];
+                let w = mu * row[i];
+                for j in 0..=i {
+                    hessian[i][j] += w * row[j];
+                }
+            }
+        }
+        for i in 0..FEATURES {
+            for j in 0..i {
+                hessian[j][i] = hessian[i][j];
+            }
+            if i > 0 {
+                hessian[i][i] += RIDGE;
+                gradient[i] -= RIDGE * beta[i];
+            }
+        }
+        let Some(step) = cholesky_solve(&hessian, &gradient) else {
+            break;
+        };
+        let mut largest: f64 = 0.0;
+        for (b, s) in beta.iter_mut().zip(step) {
+            *b += s;
+            largest = largest.max(s.abs());
+        }
+        if largest < 1e-8 {
+            break;
+        }
+    }
+    beta
+}
+
+/// Fits all classes at an origin: training targets are weeks
+/// `origin − TRAINING_WEEKS .. origin` (not before `warmup`), each from its own past.
+#[must_use]
+pub fn fit(features: &FeatureBuilder<'_>, origin: usize, warmup: usize) -> Coefficients {
+    let counts = features.counts;
+    let first = origin.saturating_sub(TRAINING_WEEKS).max(warmup);
+    let city_terms: Vec<CityTerms> = (first..origin).map(|t| features.city_terms(t, t)).collect();
+    let classes: Vec<([f64; FEATURES], f64)> = {
+        use rayon::prelude::*;
+        (0..CLASSES)
+            .into_par_iter()
+            .map(|class| {
+                let mut rows = Vec::with_capacity((origin - first) * counts.cells);
+                let mut ys = Vec::with_capacity(rows.capacity());
+                for (t, terms) in (first..origin).zip(&city_terms) {
+                    for cell in 0..counts.cells {
+                        rows.push(features.row(cell, class, t, terms));
+                        ys.push(f64::from(counts.get(t, cell, class)));
+                    }
+                }
+                let beta = fit_poisson(&rows, &ys);
+                let mus: Vec<f64> = rows
+                    .iter()
+                    .map(|row| {
+                        let eta: f64 = beta.iter().zip(row).map(|(b, x)| b * x).sum();
+                        eta.clamp(-30.0, 10.0).exp()
+                    })
+                    .collect();
+                (beta, fit_size(&mus, &ys))
+            })
+            .collect()
+    };
+    Coefficients {
+        beta: core::array::from_fn(|c| classes[c].0),
+        size: core::array::from_fn(|c| classes[c].1),
+    }
+}
+
+/// Expected counts of every cell for target week `target` with data before `asof`.
+#[must_use]
+pub fn predict_week(
+    features: &FeatureBuilder<'_>,
+    coefficients: &Coefficients,
+    target: usize,
+    asof: usize,
+) -> Vec<ClassRates> {
+    let terms = features.city_terms(target, asof);
+    (0..features.counts.cells)
+        .map(|cell| {
+            let mut rates = [0.0; CLASSES];
+            for (class, rate) in rates.iter_mut().enumerate() {
+                *rate = coefficients.rate(class, &features.row(cell, class, asof, &terms));
+            }
+            rates
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cholesky_solves_a_known_system() {
+        let mut a = [[0.0; FEATURES]; FEATURES];
+        let mut b = [0.0; FEATURES];
+        for i in 0..FEATURES {
+            a[i][i] = 4.0;
+            if i + 1 < FEATURES {
+                a[i][i + 1] = 1.0;
+                a[i + 1][i] = 1.0;
+            }
+        }
+        let x_true: [f64; FEATURES] = core::array::from_fn(|i| i as f64 - 3.0);
+        for i in 0..FEATURES {
+            b[i] = (0..FEATURES).map(|j| a[i][j] * x_true[j]).sum();
+        }
+        let x = cholesky_solve(&a, &b).unwrap();
+        for i in 0..FEATURES {
+            assert!((x[i] - x_true[i]).abs() < 1e-10);
+        }
+        assert!(cholesky_solve(&[[0.0; FEATURES]; FEATURES], &b).is_none());
+    }
+
+    #[test]
+    fn size_fit_separates_poisson_from_overdispersed_counts() {
+        // Counts alternating 0 and 2 around mean 1 are under-dispersed: size at the top.
+        let mus = vec![1.0; 200];
+        let even: Vec<f64> = (0..200).map(|i| f64::from(i % 2) * 2.0).collect();
+        assert!(fit_size(&mus, &even) > 500.0);
+        // Mostly zeros with occasional bursts of 10: strongly over-dispersed.
+        let bursty: Vec<f64> = (0..200)
+            .map(|i| if i % 10 == 0 { 10.0 } else { 0.0 })
+            .collect();
+        assert!(fit_size(&mus, &bursty) < 1.0);
+    }
+
+    #[test]
+    fn poisson_fit_recovers_a_constant_rate() {
+        let mut row = [0.0; FEATURES];
+        row[0] = 1.0;
+        let rows = vec![row; 400];
+        let counts: Vec<f64> = (0..400).map(|i| f64::from(i % 4)).collect(); // mean 1.5
+        let beta = fit_poisson(&rows, &counts);
+        assert!((beta[0].exp() - 1.5).abs() < 1e-9, "{beta:?}");
+    }
+
+    #[test]
+    fn features_never_read_the_target_week_or_later() {
+        // One cell; class 0 has a count only in week 10. Rows for week 10 with data
+        // before week 10 must be identical to rows computed from data with week 10 erased.
+        let weeks = 20;
+        let mut with = vec![0u16; weeks * CLASSES];
+        for t in 0..weeks {
+            with[t * CLASSES] = u16::try_from(t % 3).unwrap();
+        }
+        let mut without = with.clone();
+        for t in 10..weeks {
+            without[t * CLASSES] = 99;
+        }
+        let (a, b) = (
+            WeeklyCounts::from_counts(weeks, 1, with),
+            WeeklyCounts::from_counts(weeks, 1, without),
+        );
+        let nb = vec![Vec::new()];
+        let (fa, fb) = (FeatureBuilder::new(&a, &nb), FeatureBuilder::new(&b, &nb));
+        for target in 0..=10 {
+            let (ta, tb) = (fa.city_terms(target, target), fb.city_terms(target, target));
+            assert_eq!(ta, tb, "city terms at {target}");
+            for class in 0..CLASSES {
+                assert_eq!(fa.row(0, class, target, &ta), fb.row(0, class, target, &tb));
+            }
+        }
+        // ...while week 11 does see week 10.
+        let (ta, tb) = (fa.city_terms(11, 11), fb.city_terms(11, 11));
+        assert_ne!(fa.row(0, 0, 11, &ta), fb.row(0, 0, 11, &tb));
+    }
+}
+
+#[cfg(test)]
+mod feature_names {
+    use super::*;
+
+    /// Recomputes each feature as its name says, from a cell whose weekly counts are
+    /// all different, and compares with the row: the names cannot drift from the code.
+    #[test]
+    fn every_feature_is_what_its_name_says() {
+        let weeks = 120;
+        let cells = 3;
+        // Class 0 of cell c in week t: (7t + 3c) mod 11; other classes 1.
+        let count =
+            |t: usize, c: usize, class: usize| if class == 0 { (7 * t + 3 * c) % 11 } else { 1 };
+        let mut table = Vec::new();
+        for t in 0..weeks {
+            for c in 0..cells {
+                for class in 0..CLASSES {
+                    table.push(u16::try_from(count(t, c, class)).unwrap());
+                }
+            }
+        }
+        let counts = WeeklyCounts::from_counts(weeks, cells, table);
+        let neighbours = vec![vec![1, 2], vec![0], vec![0]];
+        let features = FeatureBuilder::new(&counts, &neighbours);
+        let asof = 110;
+        let terms = features.city_terms(asof, asof);
+        let row = features.row(0, 0, asof, &terms);
+        let mean = |c: usize, span: usize| {
+            (asof - span..asof)
+                .map(|t| count(t, c, 0) as f64)
+                .sum::<f64>()
+                / span as f64
+        };
+        let ln = |m: f64| (OFFSET + m).ln();
+        let ewma = |alpha: f64| {
+            let (mut num, mut den) = (0.0, 0.0);
+            for t in 0..asof {
+                num = (1.0 - alpha) * num + alpha * count(t, 0, 0) as f64;
+                den = (1.0 - alpha) * den + alpha;
+            }
+            num / den
+        };
+        let all13: f64 = (0..CLASSES)
+            .map(|class| {
+                (asof - 13..asof)
+                    .map(|t| count(t, 0, class) as f64)
+                    .sum::<f64>()
+                    / 13.0
+            })
+            .sum();
+        let expected = [
+            1.0,
+            ln(mean(0, asof)),
+            ln(mean(0, 4)),
+            ln(mean(0, 13)),
+            ln(mean(0, 52)),
+            ln(all13),
+            ln(f64::midpoint(mean(1, asof), mean(2, asof))),
+            ln(f64::midpoint(mean(1, 13), mean(2, 13))),
+            features.seasonal(0, asof, asof).ln(),
+            features.trend(0, asof, 8).ln(),
+            ln(count(asof - 1, 0, 0) as f64),
+            features.trend(0, asof, 2).ln(),
+            ln(ewma(EWMA_ALPHAS[0])),
+            ln(ewma(EWMA_ALPHAS[1])),
+        ];
+        for (i, (got, want)) in row.iter().zip(expected).enumerate() {
+            assert!(
+                (got - want).abs() < 1e-9,
+                "feature {i} ({}): {got} against {want}",
+                FEATURE_NAMES[i]
+            );
+        }
+        assert!(FEATURE_NAMES[12].contains(&EWMA_ALPHAS[0].to_string()));
+        assert!(FEATURE_NAMES[13].contains(&EWMA_ALPHAS[1].to_string()));
+    }
+}

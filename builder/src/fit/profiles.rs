@@ -1,0 +1,509 @@
+//! Time-of-day profiles: for each cell and class, the share of the weekly expected
+//! count that falls in each time band of the week ([`TimeBands`]).
+//!
+//! A cell's own incidents are few, so its profile is shrunk towards its
+//! neighbourhood's (the cell and its ring-1 neighbours), and that towards the
+//! city's, each by adding pseudo-incidents spread like the next level up:
+//!
+//! ```text
+//! city_c   = (n_city_c + CITY_PRIOR · city_all) / (N_city_c + CITY_PRIOR)
+//! hood_c   = (n_hood_c + κ_hood · city_c)        / (N_hood_c + κ_hood)
+//! cell_c   = (n_cell_c + κ_cell · hood_c)        / (N_cell_c + κ_cell)
+//! ```
+//!
+//! where `n` counts a class's incidents per band (weighted for default hours,
+//! [`crate::inputs::default_hours`]), `N` is their sum, and `city_all` is the city's
+//! profile over all classes. A class with fewer than [`MIN_CLASS_INCIDENTS`] incidents with an hour
+//! takes `city_all` everywhere, and a city with fewer than that in all takes the flat
+//! profile (the weekly rate spread evenly over the hours): [`ProfileBasis`].
+
+use std::ops::Range;
+
+use hexrisk_engine::forecast::{Band, ProfileBasis, TimeBands};
+
+use super::counts::CLASSES;
+use crate::inputs::ingest::{Incident, Weeks};
+
+/// Pseudo-incidents pulling a class's city profile towards the all-class one.
+pub const CITY_PRIOR: f64 = 50.0;
+
+/// A class (or a city) with fewer incidents with an hour than this has no profile
+/// of its own.
+pub const MIN_CLASS_INCIDENTS: f64 = 200.0;
+
+/// Shrinkage strengths, in pseudo-incidents.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shrinkage {
+    /// Towards the city, for a neighbourhood.
+    pub hood: f64,
+    /// Towards the neighbourhood, for a cell.
+    pub cell: f64,
+}
+
+/// Weighted incident counts `[cell][class][band]` over some weeks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BandCounts {
+    /// The band layout.
+    pub bands: TimeBands,
+    /// Cells.
+    pub cells: usize,
+    counts: Vec<f64>,
+}
+
+/// The class slot of an incident (the order of [`hexrisk_engine::forecast::CRIME_CLASSES`]).
+pub(crate) fn slot(incident: &Incident) -> usize {
+    hexrisk_engine::forecast::CRIME_CLASSES
+        .iter()
+        .position(|&c| c == incident.class)
+        .unwrap_or(CLASSES - 1)
+}
+
+/// The incidents that teach the profiles among those dated in `weeks` (indexes of
+/// `calendar`): those with an hour and a weight above zero.
+fn weighted_in<'a>(
+    incidents: &'a [Incident],
+    calendar: &'a Weeks,
+    weeks: Range<usize>,
+) -> impl Iterator<Item = &'a Incident> {
+    incidents.iter().filter(move |incident| {
+        incident.hour_weight > 0.0
+            && calendar
+                .index_of(incident.date)
+                .is_some_and(|w| weeks.contains(&w))
+    })
+}
+
+/// The band of an incident with an hour.
+#[must_use]
+pub fn band_of(bands: TimeBands, incident: &Incident) -> Option<(Band, chrono::NaiveDate)> {
+    incident.hour.map(|hour| bands.at(incident.date, hour))
+}
+
+impl BandCounts {
+    /// Counts the incidents with an hour dated in `weeks` (indexes of `calendar`).
+    #[must_use]
+    pub fn of(
+        incidents: &[Incident],
+        calendar: &Weeks,
+        weeks: Range<usize>,
+        bands: TimeBands,
+        cells: usize,
+    ) -> Self {
+        let mut counts = vec![0.0; cells * CLASSES * bands.count()];
+        for incident in weighted_in(incidents, calendar, weeks) {
+            if let Some((band, _)) = band_of(bands, incident) {
+                let at =
+                    (incident.cell * CLASSES + slot(incident)) * bands.count() + bands.index(band);
+                counts[at] += incident.hour_weight;
+            }
+        }
+        Self {
+            bands,
+            cells,
+            counts,
+        }
+    }
+
+    fn of_cell(&self, cell: usize, class: usize) -> &[f64] {
+        let n = self.bands.count();
+        let at = (cell * CLASSES + class) * n;
+        &self.counts[at..at + n]
+    }
+}
+
+/// Learnt profiles: shares `[cell][class][band]`, each cell-class summing to 1.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Profiles {
+    /// The band layout.
+    pub bands: TimeBands,
+    /// Shares `[cell][class][band]`.
+    pub shares: Vec<f64>,
+    /// The city's share per class and band `[class][band]` (the city-wide profile).
+    pub city: Vec<f64>,
+    /// What each class's profiles come from.
+    pub basis: [ProfileBasis; CLASSES],
+}
+
+/// `(counts + prior · towards) / (total + prior)`, band by band.
+fn shrink(counts: &[f64], prior: f64, towards: &[f64]) -> Vec<f64> {
+    let total: f64 = counts.iter().sum();
+    counts
+        .iter()
+        .zip(towards)
+        .map(|(n, t)| (n + prior * t) / (total + prior))
+        .collect()
+}
+
+fn flat(bands: TimeBands) -> Vec<f64> {
+    (0..bands.count())
+        .map(|i| bands.flat_share(bands.band(i)))
+        .collect()
+}
+
+impl Profiles {
+    /// Fits the profiles of every cell from `counts`; `neighbours` are each cell's
+    /// ring-1 neighbours in the grid.
+    #[must_use]
+    pub fn fit(counts: &BandCounts, neighbours: &[Vec<usize>], shrinkage: Shrinkage) -> Self {
+        let bands = counts.bands;
+        let n = bands.count();
+        let flat = flat(bands);
+        let sum_cells = |class: usize, cells: &mut dyn Iterator<Item = usize>| {
+            let mut total = vec![0.0; n];
+            for cell in cells {
+                for (t, c) in total.iter_mut().zip(counts.of_cell(cell, class)) {
+                    *t += c;
+                }
+            }
+            total
+        };
+        let per_class: Vec<Vec<f64>> = (0..CLASSES)
+            .map(|class| sum_cells(class, &mut (0..counts.cells)))
+            .collect();
+        let all: Vec<f64> = (0..n)
+            .map(|b| per_class.iter().map(|c| c[b]).sum())
+            .collect();
+        let all_total: f64 = all.iter().sum();
+        let (city_all, city_basis) = if all_total >= MIN_CLASS_INCIDENTS {
+            (shrink(&all, 1.0, &flat), ProfileBasis::City)
+        } else {
+            (flat.clone(), ProfileBasis::Flat)
+        };
+        let mut basis = [city_basis; CLASSES];
+        let mut city = Vec::with_capacity(CLASSES * n);
+        for (class, counted) in per_class.iter().enumerate() {
+            if counted.iter().sum::<f64>() >= MIN_CLASS_INCIDENTS {
+                basis[class] = ProfileBasis::Cells;
+                city.extend(shrink(counted, CITY_PRIOR, &city_all));
+            } else {
+                city.extend_from_slice(&city_all);
+            }
+        }
+        let mut shares = Vec::with_capacity(counts.cells * CLASSES * n);
+        for (cell, around) in neighbours.iter().enumerate().take(counts.cells) {
+            for class in 0..CLASSES {
+                let city_class = &city[class * n..(class + 1) * n];
+                if basis[class] != ProfileBasis::Cells {
+                    shares.extend_from_slice(city_class);
+                    continue;
+                }
+                let hood_counts = sum_cells(
+                    class,
+                    &mut core::iter::once(cell).chain(around.iter().copied()),
+                );
+                let hood = shrink(&hood_counts, shrinkage.hood, city_class);
+                shares.extend(shrink(counts.of_cell(cell, class), shrinkage.cell, &hood));
+            }
+        }
+        Self {
+            bands,
+            shares,
+            city,
+            basis,
+        }
+    }
+
+    /// The same layout with every cell on the city-wide profile.
+    #[must_use]
+    pub fn city_wide(&self) -> Self {
+        let cells = self.shares.len() / (CLASSES * self.bands.count());
+        Self {
+            shares: (0..cells).flat_map(|_| self.city.iter().copied()).collect(),
+            ..self.clone()
+        }
+    }
+
+    /// The same layout with every cell and class on the flat profile.
+    #[must_use]
+    pub fn flat(&self) -> Self {
+        let flat = flat(self.bands);
+        let slots = self.shares.len() / self.bands.count();
+        Self {
+            shares: (0..slots).flat_map(|_| flat.iter().copied()).collect(),
+            city: (0..CLASSES).flat_map(|_| flat.iter().copied()).collect(),
+            basis: [ProfileBasis::Flat; CLASSES],
+            bands: self.bands,
+        }
+    }
+
+    /// The shares of one cell and class, band by band.
+    #[must_use]
+    pub fn of(&self, cell: usize, class: usize) -> &[f64] {
+        let n = self.bands.count();
+        let at = (cell * CLASSES + class) * n;
+        &self.shares[at..at + n]
+    }
+
+    /// Mean log-probability per incident of the hour of the week it happened in:
+    /// each hour of a band gets `share / (days × band hours)`. Proper and comparable
+    /// across band layouts (the outcome is the hour, whatever the bands), so it
+    /// chooses the layout and the shrinkage. Incidents are weighted as in fitting.
+    #[must_use]
+    pub fn hour_log_score(
+        &self,
+        incidents: &[Incident],
+        calendar: &Weeks,
+        weeks: Range<usize>,
+    ) -> f64 {
+        let (mut sum, mut weight) = (0.0, 0.0);
+        for incident in weighted_in(incidents, calendar, weeks) {
+            let Some((band, _)) = band_of(self.bands, incident) else {
+                continue;
+            };
+            let share = self.of(incident.cell, slot(incident))[self.bands.index(band)];
+            let hours = f64::from(band.kind.days_per_week() * u32::from(self.bands.band_hours));
+            sum += incident.hour_weight * (share / hours).ln();
+            weight += incident.hour_weight;
+        }
+        if weight == 0.0 { 0.0 } else { sum / weight }
+    }
+}
+
+/// Band layouts tried: bands of 2, 3, 4 and 6 hours, band days from 22:00 (so the
+/// night, 22:00-04:00, is one 6-hour band, and never cut at midnight).
+pub const CANDIDATE_BANDS: [TimeBands; 4] = [
+    TimeBands {
+        band_hours: 2,
+        day_start_hour: 22,
+    },
+    TimeBands {
+        band_hours: 3,
+        day_start_hour: 22,
+    },
+    TimeBands {
+        band_hours: 4,
+        day_start_hour: 22,
+    },
+    TimeBands {
+        band_hours: 6,
+        day_start_hour: 22,
+    },
+];
+
+/// Shrinkage strengths tried, for the neighbourhood and for the cell alike.
+pub const CANDIDATE_SHRINKAGE: [f64; 5] = [20.0, 80.0, 320.0, 1280.0, 5120.0];
+
+/// Most weeks held out, just before the backtest, to choose the layout and the
+/// shrinkage (at most half of the weeks before the backtest).
+pub const VALIDATION_WEEKS: usize = 26;
+
+/// The layout and shrinkage chosen, and how each candidate scored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// The band layout.
+    pub bands: TimeBands,
+    /// The shrinkage.
+    pub shrinkage: Shrinkage,
+    /// Weeks the candidates were fitted on and scored on.
+    pub fit_weeks: Range<usize>,
+    /// Weeks they were scored on.
+    pub validation_weeks: Range<usize>,
+    /// Per layout: the best hour log score over the shrinkage candidates, that of
+    /// the city-wide profile and that of the flat profile.
+    pub scores: Vec<(TimeBands, f64, f64, f64)>,
+}
+
+/// Chooses the band layout and shrinkage by the hour log score
+/// ([`Profiles::hour_log_score`]) on the weeks just before `before`, fitted on the
+/// weeks before those.
+#[must_use]
+pub fn choose(
+    incidents: &[Incident],
+    calendar: &Weeks,
+    neighbours: &[Vec<usize>],
+    before: usize,
+) -> Choice {
+    let held_out = VALIDATION_WEEKS.min(before / 2);
+    let fit_weeks = 0..before - held_out;
+    let validation_weeks = before - held_out..before;
+    let mut best: Option<(f64, TimeBands, Shrinkage)> = None;
+    let mut scores = Vec::new();
+    for bands in CANDIDATE_BANDS {
+        let counts = BandCounts::of(
+            incidents,
+            calendar,
+            fit_weeks.clone(),
+            bands,
+            neighbours.len(),
+        );
+        let mut layout_best = f64::NEG_INFINITY;
+        let mut fitted = None;
+        for hood in CANDIDATE_SHRINKAGE {
+            for cell in CANDIDATE_SHRINKAGE {
+                let shrinkage = Shrinkage { hood, cell };
+                let profiles = Profiles::fit(&counts, neighbours, shrinkage);
+                let score = profiles.hour_log_score(incidents, calendar, validation_weeks.clone());
+                if score > layout_best {
+                    layout_best = score;
+                }
+                if best.is_none_or(|(s, _, _)| score > s) {
+                    best = Some((score, bands, shrinkage));
+                }
+                fitted.get_or_insert(profiles);
+            }
+        }
+        if let Some(profiles) = fitted {
+            let city =
+                profiles
+                    .city_wide()
+                    .hour_log_score(incidents, calendar, validation_weeks.clone());
+            let flat =
+                profiles
+                    .flat()
+                    .hour_log_score(incidents, calendar, validation_weeks.clone());
+            scores.push((bands, layout_best, city, flat));
+        }
+    }
+    let (_, bands, shrinkage) = best.unwrap_or((
+        0.0,
+        CANDIDATE_BANDS[2],
+        Shrinkage {
+            hood: 20.0,
+            cell: 20.0,
+        },
+    ));
+    Choice {
+        bands,
+        shrinkage,
+        fit_weeks,
+        validation_weeks,
+        scores,
+    }
+}
+
+/// The artifact's form of fitted profiles.
+#[must_use]
+pub fn stored(profiles: &Profiles) -> hexrisk_engine::forecast::TimeProfiles {
+    hexrisk_engine::forecast::TimeProfiles {
+        bands: profiles.bands,
+        basis: profiles.basis,
+        shares: profiles
+            .shares
+            .iter()
+            .map(|&s| hexrisk_engine::forecast::quantise_share(s))
+            .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chrono::NaiveDate;
+    use hexrisk_engine::CrimeClass;
+
+    const BANDS: TimeBands = TimeBands {
+        band_hours: 4,
+        day_start_hour: 22,
+    };
+
+    fn calendar() -> Weeks {
+        // 2021-01-04 is a Monday.
+        Weeks::within(
+            NaiveDate::from_ymd_opt(2021, 1, 4).unwrap(),
+            NaiveDate::from_ymd_opt(2021, 12, 26).unwrap(),
+        )
+    }
+
+    fn incident(cell: usize, class: CrimeClass, day: u64, hour: Option<u8>) -> Incident {
+        Incident {
+            date: NaiveDate::from_ymd_opt(2021, 1, 4).unwrap() + chrono::Days::new(day),
+            class,
+            lat: 0.0,
+            lng: 0.0,
+            cell,
+            hour,
+            hour_weight: if hour.is_some() { 1.0 } else { 0.0 },
+        }
+    }
+
+    /// Cell 0: 300 thefts, all on Wednesday afternoons; cell 1: 300 thefts spread
+    /// over the hours; cell 2: none. Cells 0 and 1 are neighbours, 2 is alone.
+    fn sample() -> (Vec<Incident>, Vec<Vec<usize>>) {
+        let mut incidents = Vec::new();
+        for i in 0..300_u64 {
+            incidents.push(incident(
+                0,
+                CrimeClass::TheftBurglary,
+                2 + 7 * (i % 50),
+                Some(15),
+            ));
+            incidents.push(incident(
+                1,
+                CrimeClass::TheftBurglary,
+                i % 350,
+                Some(u8::try_from(i % 24).unwrap()),
+            ));
+        }
+        (incidents, vec![vec![1], vec![0], vec![]])
+    }
+
+    /// Profiles fitted with the same shrinkage towards the neighbourhood and the city.
+    fn fit(counts: &BandCounts, neighbours: &[Vec<usize>], strength: f64) -> Profiles {
+        let shrinkage = Shrinkage {
+            hood: strength,
+            cell: strength,
+        };
+        Profiles::fit(counts, neighbours, shrinkage)
+    }
+
+    #[test]
+    fn busy_cells_learn_their_own_hours_and_empty_ones_take_the_city() {
+        let (incidents, neighbours) = sample();
+        let counts = BandCounts::of(&incidents, &calendar(), 0..52, BANDS, 3);
+        let fitted = fit(&counts, &neighbours, 20.0);
+        let theft = 0;
+        let wednesday_afternoon = BANDS.index(Band {
+            kind: hexrisk_engine::forecast::DayKind::Weekday,
+            position: 4,
+        });
+        for cell in 0..3 {
+            let shares = fitted.of(cell, theft);
+            assert!((shares.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        }
+        // Cell 0 puts most of its week where its incidents were; its neighbour, with
+        // the same neighbourhood but incidents at every hour, much less.
+        assert!(fitted.of(0, theft)[wednesday_afternoon] > 0.5);
+        assert!(fitted.of(1, theft)[wednesday_afternoon] < 0.3);
+        // Cell 2 has no incident and no neighbour: the city's profile.
+        let city = &fitted.city[..BANDS.count()];
+        assert!(
+            fitted
+                .of(2, theft)
+                .iter()
+                .zip(city)
+                .all(|(a, b)| (a - b).abs() < 1e-12)
+        );
+        // Too few incidents of the other classes: the city's all-class profile.
+        assert_eq!(fitted.basis[0], ProfileBasis::Cells);
+        assert!(fitted.basis[1..].iter().all(|&b| b == ProfileBasis::City));
+        // More shrinkage pulls cell 0 towards the city.
+        let shrunk = fit(&counts, &neighbours, 5000.0);
+        assert!(
+            shrunk.of(0, theft)[wednesday_afternoon] < fitted.of(0, theft)[wednesday_afternoon]
+        );
+    }
+
+    #[test]
+    fn without_hours_every_profile_is_flat_and_scores_one_in_168() {
+        let (incidents, neighbours) = sample();
+        let no_hours: Vec<Incident> = incidents
+            .iter()
+            .map(|i| Incident {
+                hour: None,
+                hour_weight: 0.0,
+                ..*i
+            })
+            .collect();
+        let counts = BandCounts::of(&no_hours, &calendar(), 0..52, BANDS, 3);
+        let fitted = fit(&counts, &neighbours, 20.0);
+        assert_eq!(fitted.basis, [ProfileBasis::Flat; CLASSES]);
+        assert_eq!(fitted, fitted.flat());
+        // The flat profile gives every hour of the week 1/168.
+        let score = fitted.hour_log_score(&incidents, &calendar(), 0..52);
+        assert!((score - (1.0_f64 / 168.0).ln()).abs() < 1e-12);
+        // Learnt profiles score better on the hours they learnt from.
+        let counts = BandCounts::of(&incidents, &calendar(), 0..52, BANDS, 3);
+        let learnt = fit(&counts, &neighbours, 20.0);
+        assert!(learnt.hour_log_score(&incidents, &calendar(), 0..52) > score);
+    }
+}

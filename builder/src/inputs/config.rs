@@ -1,0 +1,340 @@
+//! City configuration: `config/cities/<code>.toml`, committed with the code.
+//!
+//! Each file names the city, its time zone and data span, where its boundary comes
+//! from, and how every source offence field maps to the six crime classes. Sources
+//! come in the layouts of [`SourceFormat`]; a new city uses `format = "generic"`
+//! (step by step in `docs/ADD_A_CITY.md`). File paths are relative to the data
+//! directory; an absolute path is used as it is.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use chrono::NaiveDate;
+use hexrisk_engine::CrimeClass;
+use serde::Deserialize;
+
+/// What a source offence value maps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Mapped {
+    /// Theft and burglary.
+    TheftBurglary,
+    /// Assault and battery.
+    BatteryAssault,
+    /// Vehicle and property damage.
+    VehicleDamage,
+    /// Serious violent crime.
+    SeriousViolent,
+    /// Any other offence.
+    Other,
+    /// Not an offence (missing person, non-criminal...): the row is rejected.
+    NotAnOffence,
+}
+
+impl Mapped {
+    /// The crime class, `None` for rows that are not offences.
+    #[must_use]
+    pub const fn class(self) -> Option<CrimeClass> {
+        match self {
+            Self::TheftBurglary => Some(CrimeClass::TheftBurglary),
+            Self::BatteryAssault => Some(CrimeClass::BatteryAssault),
+            Self::VehicleDamage => Some(CrimeClass::VehicleDamage),
+            Self::SeriousViolent => Some(CrimeClass::SeriousViolent),
+            Self::Other => Some(CrimeClass::Other),
+            Self::NotAnOffence => None,
+        }
+    }
+}
+
+/// An inclusive span of local dates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub struct Span {
+    /// First date.
+    pub start: NaiveDate,
+    /// Last date.
+    pub end: NaiveDate,
+}
+
+/// A latitude/longitude box.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct BoundingBox {
+    /// Southern edge.
+    pub south: f64,
+    /// Northern edge.
+    pub north: f64,
+    /// Western edge.
+    pub west: f64,
+    /// Eastern edge.
+    pub east: f64,
+}
+
+impl BoundingBox {
+    /// Whether the point lies inside (edges included).
+    #[must_use]
+    pub fn contains(&self, lat: f64, lng: f64) -> bool {
+        (self.south..=self.north).contains(&lat) && (self.west..=self.east).contains(&lng)
+    }
+}
+
+/// Where the city's boundary comes from.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct BoundaryConfig {
+    /// GeoJSON of police precinct polygons, relative to the data directory.
+    pub file: Option<PathBuf>,
+    /// Property holding the precinct id.
+    pub precinct_id: Option<String>,
+    /// Property holding the precinct display name.
+    pub precinct_name: Option<String>,
+    /// Derive the boundary from the cleaned incidents (no polygons published).
+    #[serde(default)]
+    pub derived_from_incidents: bool,
+    /// Points outside this box are geocoding errors.
+    pub plausible_box: Option<BoundingBox>,
+}
+
+/// A description-based exception for a mixed category.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Override {
+    /// The category it applies to.
+    pub category: String,
+    /// Phrases; the override applies when the description contains one.
+    pub contains: Vec<String>,
+    /// The class to use.
+    pub class: Mapped,
+}
+
+/// The file layouts the build can read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceFormat {
+    /// Toronto Police Major Crime Indicators (`occurrencedate`, `MCI`, `Lat`, `Long`).
+    TorontoMci,
+    /// Toronto Police homicides (`OCC_DATE` epoch ms, dict-style MultiPoint `geometry`).
+    TorontoHomicides,
+    /// Toronto Police shootings (`OCC_DATE` date, R-style `c(lon, lat)` `geometry`).
+    TorontoShootings,
+    /// SFPD incidents (`Category`, `Descript`, `Date`, `lon`, `lat`).
+    SfpdIncidents,
+    /// Houston Police crime (`time` UTC instant, `offense`, `lon`, `lat`).
+    HoustonCrime,
+    /// The generic incident CSV of a new city (`latitude`, `longitude`,
+    /// `occurred_at` with offset, the offence, optional `id` and `description`):
+    /// [`super::generic_csv`], specified in `docs/ADD_A_CITY.md`.
+    Generic,
+}
+
+/// One source data set of a city.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct SourceConfig {
+    /// The file layout.
+    pub format: SourceFormat,
+    /// Files, relative to the data directory.
+    pub files: Vec<PathBuf>,
+    /// Column holding the offence (`*` when every row is the same offence).
+    pub field: String,
+    /// Offence value to class (`*` matches every value).
+    pub classes: BTreeMap<String, Mapped>,
+    /// Description-based exceptions, tried first.
+    #[serde(default)]
+    pub overrides: Vec<Override>,
+}
+
+impl SourceConfig {
+    /// Maps an offence value and optional description.
+    ///
+    /// `None` means the value is not in the mapping (the row is rejected as unmapped).
+    #[must_use]
+    pub fn map(&self, value: &str, description: Option<&str>) -> Option<Mapped> {
+        if let Some(description) = description {
+            let hit = self.overrides.iter().find(|o| {
+                o.category == value && o.contains.iter().any(|p| description.contains(p.as_str()))
+            });
+            if let Some(hit) = hit {
+                return Some(hit.class);
+            }
+        }
+        self.classes
+            .get(value)
+            .or_else(|| self.classes.get("*"))
+            .copied()
+    }
+}
+
+/// Road data layouts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoadFormat {
+    /// City of Toronto HERE-derived streets, zipped shapefile, split at intersections.
+    TorontoHere,
+    /// US Census TIGER/Line roads shapefile; lines share vertices at intersections.
+    Tiger,
+    /// OpenStreetMap PBF.
+    OsmPbf,
+    /// OpenStreetMap XML.
+    OsmXml,
+}
+
+/// Where a city's roads come from.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct RoadsConfig {
+    /// Layout.
+    pub format: RoadFormat,
+    /// File, relative to the data directory.
+    pub file: PathBuf,
+    /// Attribution, reported with routes.
+    pub source: String,
+}
+
+/// Toronto's de-duplication of events that appear in several files.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct DedupeConfig {
+    /// An MCI assault this close to a homicide or shooting on the same date is the same event.
+    pub mci_assault_radius_m: f64,
+}
+
+/// Everything the build knows about one city.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct CityConfig {
+    /// City code, `city_<country>_<abbreviation>`.
+    pub code: String,
+    /// Display name.
+    pub name: String,
+    /// Country name.
+    pub country: String,
+    /// IANA time zone.
+    pub timezone: String,
+    /// Local dates of the data used.
+    pub span: Span,
+    /// Weeks of rolling-origin backtest at the end of the data.
+    pub backtest_weeks: u32,
+    /// Weeks forecast beyond the last data week.
+    pub horizon_weeks: u32,
+    /// A caveat about the data, shown in the model card and model info.
+    pub sample_note: Option<String>,
+    /// Boundary source.
+    pub boundary: BoundaryConfig,
+    /// Source data sets by name.
+    pub sources: BTreeMap<String, SourceConfig>,
+    /// Cross-file de-duplication (Toronto).
+    pub dedupe: Option<DedupeConfig>,
+    /// Road network for routing; none means routing over the hex lattice.
+    pub roads: Option<RoadsConfig>,
+}
+
+/// A configuration file that cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// Reading failed.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The TOML does not fit the schema.
+    #[error("{path}: {source}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: Box<toml::de::Error>,
+    },
+}
+
+/// Reads one city configuration.
+///
+/// # Errors
+/// [`ConfigError`] when the file cannot be read or parsed.
+pub fn load(path: &Path) -> Result<CityConfig, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+        path: path.to_owned(),
+        source,
+    })?;
+    toml::from_str(&text).map_err(|source| ConfigError::Parse {
+        path: path.to_owned(),
+        source: Box::new(source),
+    })
+}
+
+/// The committed configuration directory.
+#[must_use]
+pub fn default_config_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../config/cities")
+}
+
+/// Reads every `*.toml` in a directory, sorted by city code.
+///
+/// # Errors
+/// [`ConfigError`] for the first file that fails.
+pub fn load_all(dir: &Path) -> Result<Vec<CityConfig>, ConfigError> {
+    let entries = std::fs::read_dir(dir).map_err(|source| ConfigError::Io {
+        path: dir.to_owned(),
+        source,
+    })?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    paths.sort();
+    let mut cities = paths
+        .iter()
+        .map(|p| load(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    cities.sort_by(|a, b| a.code.cmp(&b.code));
+    Ok(cities)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn committed_configs_parse_and_name_three_cities() {
+        let cities = load_all(&default_config_dir()).unwrap();
+        let codes: Vec<&str> = cities.iter().map(|c| c.code.as_str()).collect();
+        assert_eq!(codes, ["city_ca_tor", "city_us_hou", "city_us_sfo"]);
+        for city in &cities {
+            assert!(city.code.starts_with("city_"));
+            assert!(city.span.start < city.span.end);
+            assert!(!city.sources.is_empty());
+        }
+    }
+
+    #[test]
+    fn overrides_win_over_the_category_default() {
+        let cities = load_all(&default_config_dir()).unwrap();
+        let sf = cities.iter().find(|c| c.code == "city_us_sfo").unwrap();
+        let source = &sf.sources["incidents"];
+        assert_eq!(
+            source.map("ASSAULT", Some("BATTERY")),
+            Some(Mapped::BatteryAssault)
+        );
+        assert_eq!(
+            source.map("ASSAULT", Some("AGGRAVATED ASSAULT WITH A GUN")),
+            Some(Mapped::SeriousViolent)
+        );
+        assert_eq!(
+            source.map("LARCENY/THEFT", Some("GRAND THEFT FROM LOCKED AUTO")),
+            Some(Mapped::VehicleDamage)
+        );
+        assert_eq!(source.map("NON-CRIMINAL", None), Some(Mapped::NotAnOffence));
+        assert_eq!(source.map("NO SUCH CATEGORY", None), None);
+    }
+
+    #[test]
+    fn wildcard_maps_every_value() {
+        let cities = load_all(&default_config_dir()).unwrap();
+        let tor = cities.iter().find(|c| c.code == "city_ca_tor").unwrap();
+        assert_eq!(
+            tor.sources["shootings"].map("anything", None),
+            Some(Mapped::SeriousViolent)
+        );
+        assert_eq!(
+            tor.sources["mci"].map("Theft Over", None),
+            Some(Mapped::TheftBurglary)
+        );
+        assert_eq!(tor.sources["mci"].map("Theft Under", None), None);
+    }
+}

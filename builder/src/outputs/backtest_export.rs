@@ -1,0 +1,151 @@
+//! The backtest exports in `build/backtest`: each backtest cell-week's forecast and
+//! outcome, and the band backtest's profiles and observed band counts, so that the
+//! model card's figures can be recomputed outside the build.
+
+use std::path::Path;
+
+use chrono::Datelike;
+use flate2::Compression;
+use flate2::write::GzEncoder;
+use hexrisk_engine::CrimeClass;
+use hexrisk_engine::forecast::CRIME_CLASSES;
+
+use crate::atomic;
+use crate::pipeline::{self, CityBuild};
+
+/// Writes `backtest_<code>.csv.gz`: one row per backtest cell-week.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
+    let path = dir.join(format!("backtest_{}.csv.gz", build.artifact.city.code));
+    let gzip = GzEncoder::new(Vec::new(), Compression::default());
+    let mut out = csv::Writer::from_writer(gzip);
+    let mut header = vec![
+        "week_start".to_owned(),
+        "city".to_owned(),
+        "cell".to_owned(),
+    ];
+    header.extend(CrimeClass::ALL.iter().map(|c| format!("p_{}", c.code())));
+    header.extend(CRIME_CLASSES.iter().map(|c| format!("e_{}", c.code())));
+    header.extend(CRIME_CLASSES.iter().map(|c| format!("size_{}", c.code())));
+    header.push("level".to_owned());
+    header.push("observed".to_owned());
+    header.extend(CRIME_CLASSES.iter().map(|c| format!("n_{}", c.code())));
+    out.write_record(&header)?;
+    for row in &build.rows {
+        let mut record = vec![
+            row.week.to_string(),
+            build.artifact.city.code.clone(),
+            row.cell.to_string(),
+        ];
+        record.extend(row.probabilities.iter().map(|p| format!("{p:.6}")));
+        record.extend(row.rates.iter().map(|e| format!("{e:.6}")));
+        record.extend(row.dispersion.iter().map(|r| format!("{r:.6}")));
+        record.push(format!("{:.6}", row.level));
+        record.push(pipeline::row_outcome(row).code().to_owned());
+        record.extend(row.counts.iter().map(ToString::to_string));
+        out.write_record(&record)?;
+    }
+    let bytes = out.into_inner()?.finish()?;
+    atomic::write(&path, &bytes)?;
+    Ok(())
+}
+
+/// Writes the band backtest's inputs, so that its figures can be recomputed with
+/// the weekly export: `bands_<code>_profiles.csv.gz` (each cell's and class's share
+/// per band, fitted before the backtest weeks) and `bands_<code>_observed.csv.gz`
+/// (incidents per class in every band of a backtest week that had any).
+///
+/// # Errors
+/// I/O errors.
+pub fn write_band_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
+    let code = &build.artifact.city.code;
+    let bands = &build.backtest.bands;
+    let layout = bands.learnt.bands;
+    let write = |name: String, header: Vec<String>, rows: &mut dyn Iterator<Item = Vec<String>>| {
+        let mut out = csv::Writer::from_writer(GzEncoder::new(Vec::new(), Compression::default()));
+        out.write_record(&header)?;
+        for row in rows {
+            out.write_record(&row)?;
+        }
+        atomic::write(&dir.join(name), &out.into_inner()?.finish()?)?;
+        anyhow::Ok(())
+    };
+    let band_label = |index: usize| {
+        let band = layout.band(index);
+        let start = (u32::from(layout.day_start_hour)
+            + u32::from(band.position) * u32::from(layout.band_hours))
+            % 24;
+        (band.kind.code(), start)
+    };
+    let cells = &build.artifact.cells;
+    write(
+        format!("bands_{code}_profiles.csv.gz"),
+        [
+            "cell",
+            "class",
+            "day_type",
+            "band_start_hour",
+            "band_hours",
+            "share",
+        ]
+        .map(str::to_owned)
+        .to_vec(),
+        &mut (0..cells.len()).flat_map(|cell| {
+            CRIME_CLASSES
+                .iter()
+                .enumerate()
+                .flat_map(move |(class, c)| {
+                    bands
+                        .learnt
+                        .of(cell, class)
+                        .iter()
+                        .enumerate()
+                        .map(move |(index, share)| {
+                            let (kind, start) = band_label(index);
+                            vec![
+                                h3o::CellIndex::try_from(cells[cell])
+                                    .map_or_else(|_| String::new(), |c| c.to_string()),
+                                c.code().to_owned(),
+                                kind.to_owned(),
+                                start.to_string(),
+                                layout.band_hours.to_string(),
+                                format!("{share:.6}"),
+                            ]
+                        })
+                })
+        }),
+    )?;
+    let mut header = [
+        "week_start",
+        "cell",
+        "band_day",
+        "day_type",
+        "band_start_hour",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    header.extend(CRIME_CLASSES.iter().map(|c| format!("n_{}", c.code())));
+    write(
+        format!("bands_{code}_observed.csv.gz"),
+        header,
+        &mut bands.observed.iter().map(|o| {
+            let (kind, start) = band_label(layout.index(hexrisk_engine::forecast::Band {
+                kind: hexrisk_engine::forecast::DayKind::of(o.day),
+                position: o.position,
+            }));
+            let mut row = vec![
+                (o.day - chrono::Days::new(u64::from(o.day.weekday().num_days_from_monday())))
+                    .to_string(),
+                h3o::CellIndex::try_from(cells[o.cell])
+                    .map_or_else(|_| String::new(), |c| c.to_string()),
+                o.day.to_string(),
+                kind.to_owned(),
+                start.to_string(),
+            ];
+            row.extend(o.counts.iter().map(ToString::to_string));
+            row
+        }),
+    )
+}
