@@ -9,7 +9,7 @@ use hexrisk_builder::inputs::intake::CityIntake;
 use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
 use hexrisk_builder::inputs::{config, data};
 use hexrisk_builder::outputs::history::{Built, History};
-use hexrisk_builder::outputs::{artifacts, backtest_export, model_card, prune};
+use hexrisk_builder::outputs::{artifacts, backtest_export, model_card, prune, street_export};
 use hexrisk_builder::references::samples;
 use hexrisk_builder::{pipeline, refresh};
 use hexrisk_engine::city::Atlas;
@@ -243,8 +243,12 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
             );
             progress.suspend(|| println!("{line}"));
         }
+        if let Some(line) = streets_line(&built) {
+            progress.suspend(|| println!("{line}"));
+        }
         backtest_export::write_backtest_csv(backtest_dir, &built)?;
         backtest_export::write_band_csvs(backtest_dir, &built)?;
+        street_export::write_streets_csv(backtest_dir, &built)?;
         builds.push(built);
         intakes.push(taken_in);
     }
@@ -275,6 +279,29 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// The log line of a city's street-level backtest: per group, the incidents off
+/// the network, the chosen `k` and the hit rates of both forecasts at 1 % of the
+/// length.
+fn streets_line(built: &pipeline::CityBuild) -> Option<String> {
+    let streets = built.streets.as_ref()?;
+    let groups: Vec<String> = streets
+        .groups
+        .iter()
+        .map(|g| {
+            format!(
+                "{}: {} of {} off the network, k = {}, hit rate at 1 %: {:.3} uniform, {:.3} street-level",
+                g.group.label(),
+                g.placements.off_network,
+                g.placements.total(),
+                g.shrinkage.k,
+                g.uniform[0].hit_rate(),
+                g.street[0].hit_rate()
+            )
+        })
+        .collect();
+    Some(format!("  streets: {}", groups.join("; ")))
 }
 
 fn refresh_city(
@@ -353,6 +380,7 @@ fn refresh_city(
     }
     backtest_export::write_backtest_csv(paths.backtest_dir, build)?;
     backtest_export::write_band_csvs(paths.backtest_dir, build)?;
+    street_export::write_streets_csv(paths.backtest_dir, build)?;
     if !paths.card.as_os_str().is_empty() {
         // The card describes every city: rebuild the others (deterministic, so
         // their versions and files stay as they are).

@@ -1,5 +1,6 @@
 //! Building one city: ingest, count, fit at each rolling origin, backtest against the
-//! baselines, forecast beyond the data, and pack the artifact.
+//! baselines, forecast beyond the data, and pack the artifact; on a real street
+//! network, backtest the street-level layer too (`fit/streets/backtest.rs`).
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -14,7 +15,7 @@ use hexrisk_engine::forecast::{
     outcome_distribution_with,
 };
 use hexrisk_engine::grid::MicroDegrees;
-use hexrisk_engine::roads::RoadGraph;
+use hexrisk_engine::roads::{NetworkKind, RoadGraph};
 use indicatif::ProgressBar;
 
 pub use crate::fit::backtest::BacktestRow;
@@ -24,6 +25,10 @@ use crate::fit::calibration::{self, LEVEL_WINDOW, RecentWeeks};
 use crate::fit::counts::{CLASSES, WeeklyCounts};
 use crate::fit::model::{self, FeatureBuilder};
 use crate::fit::profiles::{self, BandCounts, Profiles};
+use crate::fit::streets::{
+    self,
+    backtest::{StreetBacktest, StreetError, StreetInputs},
+};
 use crate::inputs::config::CityConfig;
 use crate::inputs::ingest::{self, IngestError, SourceReport};
 use crate::inputs::intake::CityIntake;
@@ -80,6 +85,9 @@ pub struct CityBuild {
     pub cells: usize,
     /// Modelled data weeks.
     pub data_weeks: (NaiveDate, usize),
+    /// The street-level backtest; `None` without a street network (a city
+    /// routed over the hex lattice).
+    pub streets: Option<StreetBacktest>,
 }
 
 /// Why a city cannot be built.
@@ -91,6 +99,9 @@ pub enum BuildError {
     /// Its road file failed.
     #[error(transparent)]
     Roads(#[from] RoadError),
+    /// The street-level backtest's inputs disagree.
+    #[error(transparent)]
+    Streets(#[from] StreetError),
 }
 
 fn mean52(counts: &WeeklyCounts, cell: usize, t: usize) -> ClassRates {
@@ -557,6 +568,8 @@ pub fn build_city_with(
     // reaching far beyond the city, say): refuse it here, before it is written.
     artifact::validate(&artifact)
         .map_err(|e| IngestError::Config(format!("{}: {e}", city.code)))?;
+    progress.set_message(format!("{}: street-level backtest", city.name));
+    let streets = streets_of(&artifact, &ingested, &forecasts.rows, start)?;
     Ok(CityBuild {
         artifact,
         sources: ingested.reports,
@@ -576,7 +589,31 @@ pub fn build_city_with(
         rows: forecasts.rows,
         cells: counts.cells,
         data_weeks: (ingested.weeks.first, weeks),
+        streets,
     })
+}
+
+/// The street-level backtest over a real street network; `None` over a hex
+/// lattice, whose "ways" are not streets.
+fn streets_of(
+    artifact: &CityArtifact,
+    ingested: &ingest::Ingested,
+    rows: &[BacktestRow],
+    start: usize,
+) -> Result<Option<StreetBacktest>, StreetError> {
+    match &artifact.road_graph {
+        Some(graph) if graph.kind == NetworkKind::Roads => streets::backtest::run(&StreetInputs {
+            graph,
+            cells: artifact.cells.len(),
+            incidents: &ingested.incidents,
+            weeks: &ingested.weeks,
+            rows,
+            start,
+            refit_every: REFIT_EVERY,
+        })
+        .map(Some),
+        _ => Ok(None),
+    }
 }
 
 /// The backtest weeks, their first index, the warm-up weeks of the model's features

@@ -257,3 +257,46 @@ fn a_forecast_does_not_change_when_later_weeks_change() {
         model::predict_week(&fake, &fake_fit, origin, origin)
     );
 }
+
+#[test]
+fn the_street_level_layer_covers_the_cities_with_streets_and_beats_the_uniform_spread() {
+    use hexrisk_builder::fit::streets::backtest::StreetGroup;
+    // Houston has no street network: no street-level layer.
+    assert!(built("city_us_hou").streets.is_none());
+    // San Francisco's source records no premises: only the `all` group.
+    let sf = built("city_us_sfo").streets.as_ref().unwrap();
+    let groups: Vec<StreetGroup> = sf.groups.iter().map(|g| g.group).collect();
+    assert_eq!(groups, [StreetGroup::All]);
+    let tor = built("city_ca_tor").streets.as_ref().unwrap();
+    let groups: Vec<StreetGroup> = tor.groups.iter().map(|g| g.group).collect();
+    assert_eq!(groups, StreetGroup::ALL);
+    for group in &tor.groups {
+        // Nearly every Toronto location is an intersection point on the network.
+        let p = group.placements;
+        assert!(p.node as f64 > 0.9 * p.total() as f64, "{p:?}");
+        assert!((p.off_network as f64) < 0.02 * p.total() as f64, "{p:?}");
+        // The shrinkage was chosen on 52 validation weeks ending at the backtest.
+        assert_eq!(group.shrinkage.validation.len(), 52);
+        assert_eq!(
+            group.shrinkage.validation.end,
+            group.shrinkage.history.end + 52
+        );
+        // Learnt shares rank the streets better than spreading a cell uniformly.
+        for (street, uniform) in group.street.iter().zip(&group.uniform) {
+            assert!(street.hit_rate() > uniform.hit_rate(), "{group:?}");
+            assert!((street.incidents - uniform.incidents).abs() < 1e-9);
+        }
+    }
+    // Every attributed incident counted in the export lies on an assigned way.
+    let all = &tor.groups[0];
+    let counted: f64 = all.counts.weeks.iter().flatten().map(|&(_, n)| n).sum();
+    let on_network = (all.placements.node + all.placements.way) as f64;
+    assert!((counted - on_network).abs() < 1e-6 * on_network);
+    assert!(
+        all.counts
+            .weeks
+            .iter()
+            .flatten()
+            .all(|&(way, _)| tor.network.way_cell[way as usize].is_some())
+    );
+}

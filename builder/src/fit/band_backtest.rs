@@ -298,6 +298,7 @@ mod tests {
             cell,
             hour: Some(13),
             hour_weight: 1.0,
+            street: None,
         };
         let incidents = [theft(0, 2), theft(1, 3), theft(0, 1)];
         let scored = run(&rows, 2, &incidents, &calendar, &learnt);

@@ -1,6 +1,7 @@
 //! Fitting: weekly counts per cell and class, the weekly rate model and its
-//! recent-level calibration, the time-of-day profiles, and the backtests that score
-//! them against the baselines.
+//! recent-level calibration, the time-of-day profiles, the backtests that score
+//! them against the baselines, and the street-level layer that spreads a cell's
+//! forecast over its ways (`streets`).
 
 pub mod backtest;
 pub mod band_backtest;
@@ -9,3 +10,4 @@ pub mod counts;
 pub mod golden;
 pub mod model;
 pub mod profiles;
+pub mod streets;

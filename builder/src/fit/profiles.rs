@@ -413,6 +413,7 @@ mod tests {
             cell,
             hour,
             hour_weight: if hour.is_some() { 1.0 } else { 0.0 },
+            street: None,
         }
     }
 

@@ -137,9 +137,38 @@ pub struct SourceConfig {
     /// Description-based exceptions, tried first.
     #[serde(default)]
     pub overrides: Vec<Override>,
+    /// Where the source records the premises, and which premises are the street
+    /// (the street-violence group of `fit/streets/backtest.rs`); none when the
+    /// source has no premises column.
+    pub street: Option<StreetPremises>,
+}
+
+/// A source's premises column and the values of it that put an incident on the
+/// street, for example Toronto's `premises_type` `Outside` and `Transit`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct StreetPremises {
+    /// The premises column.
+    pub field: String,
+    /// The values (compared exactly, after trimming) that are the street.
+    pub premises: Vec<String>,
+}
+
+impl StreetPremises {
+    /// Whether a premises value is the street.
+    #[must_use]
+    pub fn is_street(&self, value: &str) -> bool {
+        let value = value.trim();
+        self.premises.iter().any(|p| p == value)
+    }
 }
 
 impl SourceConfig {
+    /// The premises column, where the source has one configured.
+    #[must_use]
+    pub fn premises_field(&self) -> Option<&str> {
+        self.street.as_ref().map(|s| s.field.as_str())
+    }
+
     /// Maps an offence value and optional description.
     ///
     /// `None` means the value is not in the mapping (the row is rejected as unmapped).
@@ -211,6 +240,9 @@ pub struct CityConfig {
     pub horizon_weeks: u32,
     /// A caveat about the data, shown in the model card and model info.
     pub sample_note: Option<String>,
+    /// What the incident locations are (intersections, geocoded addresses...),
+    /// shown in the model card's street-level section.
+    pub location_note: Option<String>,
     /// Boundary source.
     pub boundary: BoundaryConfig,
     /// Source data sets by name.
@@ -336,5 +368,30 @@ mod tests {
             Some(Mapped::TheftBurglary)
         );
         assert_eq!(tor.sources["mci"].map("Theft Under", None), None);
+    }
+
+    #[test]
+    fn street_premises_are_configured_where_the_source_records_premises() {
+        let cities = load_all(&default_config_dir()).unwrap();
+        let city = |code: &str| cities.iter().find(|c| c.code == code).unwrap();
+        let mci = &city("city_ca_tor").sources["mci"];
+        assert_eq!(mci.premises_field(), Some("premises_type"));
+        let street = mci.street.as_ref().unwrap();
+        assert!(street.is_street("Outside") && street.is_street(" Transit "));
+        assert!(!street.is_street("House") && !street.is_street("outside"));
+        assert_eq!(city("city_ca_tor").sources["shootings"].street, None);
+        let houston = city("city_us_hou").sources["crime"]
+            .street
+            .as_ref()
+            .unwrap();
+        assert_eq!(houston.field, "location");
+        assert!(houston.is_street("road / street / sidewalk"));
+        assert!(!houston.is_street("residence / house") && !houston.is_street("driveway"));
+        assert!(
+            city("city_us_sfo")
+                .sources
+                .values()
+                .all(|s| s.street.is_none())
+        );
     }
 }

@@ -71,6 +71,10 @@ pub struct Incident {
     /// source's default hours ([`super::default_hours::default_hour_weights`]), 0
     /// without an hour.
     pub hour_weight: f64,
+    /// Whether the source's premises put the incident on the street (its
+    /// configured [`super::config::StreetPremises`]); `None` where the source
+    /// records no premises.
+    pub street: Option<bool>,
 }
 
 /// What happened to the rows of one source.
@@ -175,6 +179,7 @@ struct Candidate {
     class: CrimeClass,
     lat: f64,
     lng: f64,
+    street: Option<bool>,
 }
 
 fn reject(reports: &mut BTreeMap<String, SourceReport>, source: &str, reason: Rejection) {
@@ -234,6 +239,10 @@ pub fn ingest_with(
                     class,
                     lat: row.lat.unwrap_or_default(),
                     lng: row.lng.unwrap_or_default(),
+                    street: source
+                        .street
+                        .as_ref()
+                        .map(|s| row.premises.as_deref().is_some_and(|p| s.is_street(p))),
                 }),
                 Err(reason) => *report.rejected.entry(reason).or_default() += 1,
             }
@@ -284,6 +293,7 @@ pub fn ingest_with(
                     cell,
                     hour: candidate.hour,
                     hour_weight: candidate.hour_weight,
+                    street: candidate.street,
                 });
             }
             None => reject(&mut reports, &candidate.source, Rejection::OutsideCity),

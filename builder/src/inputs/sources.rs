@@ -9,7 +9,7 @@ use chrono::{DateTime, NaiveDate, Timelike, Utc};
 use chrono_tz::Tz;
 use flate2::read::GzDecoder;
 
-use super::config::SourceFormat;
+use super::config::{SourceConfig, SourceFormat};
 
 /// One source row before classification. `None` fields are missing or unreadable.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,6 +28,9 @@ pub struct RawRow {
     pub offence: String,
     /// A free-text description, where the source has one.
     pub description: Option<String>,
+    /// The premises value, where the source's configuration names a premises
+    /// column ([`super::config::StreetPremises`]).
+    pub premises: Option<String>,
 }
 
 /// A source file that cannot be read at all (bad rows are not errors: they are
@@ -203,7 +206,22 @@ fn hour_of_clock(text: &str) -> Option<u8> {
     parse_hour(hour)
 }
 
-/// Reads every row of one file in the given layout.
+/// Reads every row of one file of a source, its premises included where the
+/// source configures a premises column.
+///
+/// # Errors
+/// [`SourceError`] when the file cannot be opened or lacks a needed column.
+pub fn read_source(source: &SourceConfig, path: &Path, tz: Tz) -> Result<Vec<RawRow>, SourceError> {
+    read_with_premises(
+        source.format,
+        path,
+        &source.field,
+        source.premises_field(),
+        tz,
+    )
+}
+
+/// Reads every row of one file in the given layout, without premises.
 ///
 /// # Errors
 /// [`SourceError`] when the file cannot be opened or lacks a needed column.
@@ -211,6 +229,21 @@ pub fn read(
     format: SourceFormat,
     path: &Path,
     field: &str,
+    tz: Tz,
+) -> Result<Vec<RawRow>, SourceError> {
+    read_with_premises(format, path, field, None, tz)
+}
+
+/// Reads every row of one file in the given layout, and the `premises` column
+/// when one is named.
+///
+/// # Errors
+/// [`SourceError`] when the file cannot be opened or lacks a needed column.
+fn read_with_premises(
+    format: SourceFormat,
+    path: &Path,
+    field: &str,
+    premises: Option<&str>,
     tz: Tz,
 ) -> Result<Vec<RawRow>, SourceError> {
     let file = CsvFile::open(path)?;
@@ -222,6 +255,10 @@ pub fn read(
         None
     } else {
         Some(columns.index(field)?)
+    };
+    let premises = premises.map(|name| columns.index(name)).transpose()?;
+    let premises_of = |record: &csv::StringRecord| {
+        premises.and_then(|i| record.get(i).map(|value| value.trim().to_owned()))
     };
     let records = file.records()?.records;
     let layout = match format {
@@ -280,6 +317,7 @@ pub fn read(
                         lng: row.longitude,
                         offence: row.offence,
                         description: row.description,
+                        premises: premises_of(record),
                     }
                 })
                 .collect());
@@ -287,7 +325,10 @@ pub fn read(
     };
     Ok(records
         .iter()
-        .map(|record| layout.row(record, offence, tz))
+        .map(|record| RawRow {
+            premises: premises_of(record),
+            ..layout.row(record, offence, tz)
+        })
         .collect())
 }
 
@@ -382,6 +423,7 @@ impl Layout {
             lng,
             offence: offence.map(|i| text(i).to_owned()).unwrap_or_default(),
             description: self.description.map(|i| text(i).to_owned()),
+            premises: None,
         }
     }
 }
@@ -474,6 +516,40 @@ mod tests {
         assert_eq!((rows[0].hour, rows[1].hour), (Some(17), None));
         assert_eq!(rows[1].date, None);
         assert_eq!(rows[1].lat, None);
+    }
+
+    #[test]
+    fn premises_are_read_only_from_a_named_column() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mci.csv");
+        std::fs::write(
+            &path,
+            "occurrencedate,MCI,Lat,Long,occurrencehour,premises_type\n\
+             2014/03/02 05:00:00+00,Assault,43.7,-79.5,17, Outside \n",
+        )
+        .unwrap();
+        let tz = chrono_tz::America::Toronto;
+        let with = read_with_premises(
+            SourceFormat::TorontoMci,
+            &path,
+            "MCI",
+            Some("premises_type"),
+            tz,
+        )
+        .unwrap();
+        assert_eq!(with[0].premises.as_deref(), Some("Outside"));
+        let without = read(SourceFormat::TorontoMci, &path, "MCI", tz).unwrap();
+        assert_eq!(without[0].premises, None);
+        assert_eq!(
+            RawRow {
+                premises: None,
+                ..with[0].clone()
+            },
+            without[0]
+        );
+        let missing =
+            read_with_premises(SourceFormat::TorontoMci, &path, "MCI", Some("premise"), tz);
+        assert!(matches!(missing, Err(SourceError::MissingColumn { .. })));
     }
 
     #[test]

@@ -249,7 +249,7 @@ fn configured(
     let mut keys = Vec::new();
     for file in &source.files {
         let path = data_dir.join(file);
-        let read = sources::read(source.format, &path, &source.field, tz)?;
+        let read = sources::read_source(source, &path, tz)?;
         if with_keys {
             let records = sources::read_records(&path)?;
             keys.extend(identity::keys(&layout.identity, &records));
@@ -282,7 +282,7 @@ pub fn source_rows(
     most.take(&keys);
     let layout = columns::of(source);
     for path in taken {
-        let file_rows = sources::read(source.format, &path, &source.field, tz)?;
+        let file_rows = sources::read_source(source, &path, tz)?;
         let file_keys = identity::keys(&layout.identity, &sources::read_records(&path)?);
         out.read += file_rows.len() as u64;
         for (row, new) in file_rows.into_iter().zip(most.take(&file_keys)) {

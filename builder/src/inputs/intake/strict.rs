@@ -62,7 +62,7 @@ pub(crate) fn check(
     reference: Option<&[String]>,
     today: Option<NaiveDate>,
 ) -> Result<CheckedFile, IntakeError> {
-    let rows = match sources::read(source.format, path, &source.field, tz) {
+    let rows = match sources::read_source(source, path, tz) {
         Ok(rows) => rows,
         Err(SourceError::MissingColumn { column, .. }) => {
             return Err(refused(path, 1, &column, Refusal::MissingColumn));
@@ -197,6 +197,7 @@ mod tests {
             field: "MCI".into(),
             classes: std::collections::BTreeMap::new(),
             overrides: vec![],
+            street: None,
         }
     }
 

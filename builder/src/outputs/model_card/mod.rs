@@ -1,8 +1,9 @@
 //! The model card `docs/MODEL.md`, generated from the builds: the fixed intro and
 //! outro (`builder/templates`), the method, each city's data and backtest, the
-//! time-of-day profiles and the version history.
+//! time-of-day profiles, the street-level layer and the version history.
 
 mod method;
+mod streets;
 mod time_of_day;
 
 use std::fmt::Write as _;
@@ -46,6 +47,7 @@ pub fn markdown(builds: &[CityBuild], configs: &[CityConfig], history: &History)
         backtest_section(&mut md, build);
     }
     time_of_day::section(&mut md, builds);
+    streets::section(&mut md, builds, configs);
     let codes: Vec<&str> = builds
         .iter()
         .map(|b| b.artifact.city.code.as_str())

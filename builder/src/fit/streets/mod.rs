@@ -1,0 +1,20 @@
+//! The street-level layer: each cell's forecast spread over the ways of the road
+//! network inside it, by shares learnt from where past incidents were, shrunk towards
+//! the length-proportional share; and the rolling backtest that scores it against the
+//! same forecast spread by length alone.
+//!
+//! In order: [`network`] (each way's cell and the cells' street lengths),
+//! [`attribution`] (incidents to ways), [`shares`] (the shrunk shares and the choice
+//! of their shrinkage on validation weeks), [`backtest`] (hit rate and PAI by street
+//! length).
+
+pub mod network;
+
+pub mod attribution;
+
+pub mod shares;
+
+pub mod backtest;
+
+#[cfg(test)]
+mod fixture;

@@ -1,0 +1,95 @@
+//! The street-level export `build/backtest/streets_<code>.csv.gz`, from which, with
+//! the weekly export's `e_*` columns, every street-level figure of the model card
+//! recomputes (the shares of each refit origin follow from the counts before it
+//! and the group's `k`).
+//!
+//! One CSV of tagged records, columns `record,group,week_start,way,cell,value`:
+//! - `way`: an assigned way (`way` its index in the artifact's road graph, `cell`
+//!   its H3 cell, `value` its length in metres);
+//! - `k`: a group's chosen shrinkage (`value`);
+//! - `count`: a group's attributed incidents on a way in a week (`value`, a sum of
+//!   fractions of incidents), for every modelled week, non-zero counts only.
+
+use std::path::Path;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use crate::atomic;
+use crate::pipeline::CityBuild;
+
+/// The export's header.
+pub const HEADER: [&str; 6] = ["record", "group", "week_start", "way", "cell", "value"];
+
+/// Up to six decimals, without trailing zeros (`1`, `0.5`, `0.333333`).
+fn decimal(value: f64) -> String {
+    let text = format!("{value:.6}");
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    if text == "-0" {
+        "0".to_owned()
+    } else {
+        text.to_owned()
+    }
+}
+
+/// Writes `streets_<code>.csv.gz` when the city has a street-level backtest.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_streets_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
+    let Some(streets) = &build.streets else {
+        return Ok(());
+    };
+    let path = dir.join(format!("streets_{}.csv.gz", build.artifact.city.code));
+    let gzip = GzEncoder::new(Vec::new(), Compression::default());
+    let mut out = csv::Writer::from_writer(gzip);
+    out.write_record(HEADER)?;
+    for (way, cell) in streets.network.assigned() {
+        let h3 = build
+            .artifact
+            .cells
+            .get(cell)
+            .and_then(|&c| h3o::CellIndex::try_from(c).ok())
+            .map(|c| c.to_string())
+            .unwrap_or_default();
+        out.write_record([
+            "way",
+            "",
+            "",
+            &way.to_string(),
+            &h3,
+            &format!("{:.3}", streets.network.way_length_m[way]),
+        ])?;
+    }
+    for group in &streets.groups {
+        let code = group.group.code();
+        out.write_record(["k", code, "", "", "", &decimal(group.shrinkage.k)])?;
+    }
+    let (first_week, weeks) = build.data_weeks;
+    for group in &streets.groups {
+        let code = group.group.code();
+        for (week, counts) in group.counts.weeks.iter().enumerate().take(weeks) {
+            let monday = (first_week + chrono::Days::new(7 * week as u64)).to_string();
+            for &(way, n) in counts {
+                out.write_record(["count", code, &monday, &way.to_string(), "", &decimal(n)])?;
+            }
+        }
+    }
+    let bytes = out.into_inner()?.finish()?;
+    atomic::write(&path, &bytes)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_short_and_exact_to_six_places() {
+        assert_eq!(decimal(1.0), "1");
+        assert_eq!(decimal(0.5), "0.5");
+        assert_eq!(decimal(1.0 / 3.0), "0.333333");
+        assert_eq!(decimal(256.0), "256");
+        assert_eq!(decimal(-1e-9), "0");
+    }
+}
