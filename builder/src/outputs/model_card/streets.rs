@@ -87,7 +87,10 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild], configs: &[CityConf
          the week's attributed incidents on the taken ways over all its attributed incidents, \
          pooled over the weeks, and the PAI is the hit rate over the mean taken fraction of the \
          length. The aim (set for Toronto) is that (b) captures at least {AIM_RATIO} times (a) \
-         at {}.\n",
+         at {}. The figures hold for this unit, a way from junction to junction: most \
+         incidents lie at a junction and are split over the ways meeting there, so cutting \
+         the ways finer (at every change of a street's attributes, say) raises the hit rates \
+         by making the target finer, not by forecasting better.\n",
         list(LENGTH_FRACTIONS.map(percent)),
         AIM_FRACTIONS
             .map(|i| percent(LENGTH_FRACTIONS[i]))
