@@ -520,7 +520,7 @@ pub fn build_city_with(
     ]
     .into_iter()
     .collect();
-    let artifact = CityArtifact {
+    let mut artifact = CityArtifact {
         city: CityInfo {
             code: city.code.clone(),
             name: city.name.clone(),
@@ -558,18 +558,18 @@ pub fn build_city_with(
         dispersion: forecasts.dispersion,
         profiles: profiles::stored(&served_profiles),
         road_graph,
+        street_shares: None,
         utc_offsets: utc_offsets(
             &city.timezone,
             ingested.weeks.start_of(start),
             ingested.weeks.start_of(weeks - 1 + horizon),
         )?,
     };
+    let streets = streets_of(&mut artifact, &ingested, (&forecasts.rows, start), progress)?;
     // The engine refuses an inconsistent artifact when it loads one (a road graph
     // reaching far beyond the city, say): refuse it here, before it is written.
     artifact::validate(&artifact)
         .map_err(|e| IngestError::Config(format!("{}: {e}", city.code)))?;
-    progress.set_message(format!("{}: street-level backtest", city.name));
-    let streets = streets_of(&artifact, &ingested, &forecasts.rows, start)?;
     Ok(CityBuild {
         artifact,
         sources: ingested.reports,
@@ -593,27 +593,34 @@ pub fn build_city_with(
     })
 }
 
-/// The street-level backtest over a real street network; `None` over a hex
-/// lattice, whose "ways" are not streets.
+/// The street-level backtest over a real street network, and the shares the
+/// artifact then carries; `None` over a hex lattice, whose "ways" are not streets.
 fn streets_of(
-    artifact: &CityArtifact,
+    artifact: &mut CityArtifact,
     ingested: &ingest::Ingested,
-    rows: &[BacktestRow],
-    start: usize,
+    (rows, start): (&[BacktestRow], usize),
+    progress: &ProgressBar,
 ) -> Result<Option<StreetBacktest>, StreetError> {
-    match &artifact.road_graph {
-        Some(graph) if graph.kind == NetworkKind::Roads => streets::backtest::run(&StreetInputs {
-            graph,
-            cells: artifact.cells.len(),
-            incidents: &ingested.incidents,
-            weeks: &ingested.weeks,
-            rows,
-            start,
-            refit_every: REFIT_EVERY,
-        })
-        .map(Some),
-        _ => Ok(None),
-    }
+    let cells = artifact.cells.len();
+    let Some(graph) = artifact
+        .road_graph
+        .as_ref()
+        .filter(|g| g.kind == NetworkKind::Roads)
+    else {
+        return Ok(None);
+    };
+    progress.set_message(format!("{}: street-level backtest", artifact.city.name));
+    let streets = streets::backtest::run(&StreetInputs {
+        graph,
+        cells,
+        incidents: &ingested.incidents,
+        weeks: &ingested.weeks,
+        rows,
+        start,
+        refit_every: REFIT_EVERY,
+    })?;
+    artifact.street_shares = Some(streets.served_shares(graph, cells));
+    Ok(Some(streets))
 }
 
 /// The backtest weeks, their first index, the warm-up weeks of the model's features

@@ -182,6 +182,7 @@ fn artifacts_are_small_valid_and_deterministic() {
             // Budgets: forecasts and scores under 1.5 MB, the road graph under 3 MB.
             let forecasts_only = artifact::CityArtifact {
                 road_graph: None,
+                street_shares: None,
                 ..build.artifact.clone()
             };
             let forecast_bytes = artifact::encode(&forecasts_only).unwrap().len();
@@ -299,4 +300,41 @@ fn the_street_level_layer_covers_the_cities_with_streets_and_beats_the_uniform_s
             .flatten()
             .all(|&(way, _)| tor.network.way_cell[way as usize].is_some())
     );
+}
+
+#[test]
+fn the_artifact_carries_the_served_street_shares_within_rounding() {
+    use hexrisk_builder::fit::streets::shares;
+    use hexrisk_engine::roads::{NO_CELL, decode_shares};
+    // Rounding to eighths of a doubling, then renormalising a cell: each share within
+    // a step of what the build learnt.
+    let step = 2_f64.powf(1.0 / 8.0);
+    // Houston's hex lattice carries none.
+    assert!(built("city_us_hou").artifact.street_shares.is_none());
+    for code in ["city_ca_tor", "city_us_sfo"] {
+        let build = built(code);
+        let (artifact, streets) = (&build.artifact, build.streets.as_ref().unwrap());
+        let graph = artifact.road_graph.as_ref().unwrap();
+        let stored = artifact.street_shares.as_ref().unwrap();
+        assert_eq!(stored.groups.len(), streets.groups.len(), "{code}");
+        for (group, learnt) in stored.groups.iter().zip(&streets.groups) {
+            assert!(group.spreads(learnt.group.classes()[0]), "{code}");
+            let history = learnt
+                .counts
+                .totals(0..learnt.counts.weeks.len(), graph.way_count());
+            let served = shares::shares(&streets.network, &history, learnt.shrinkage.k);
+            let decoded = decode_shares(graph, artifact.cells.len(), &group.codes);
+            for (way, cell) in streets.network.way_cell.iter().enumerate() {
+                if cell.is_none() {
+                    assert_eq!(group.codes[way], NO_CELL);
+                    continue;
+                }
+                let ratio = decoded[way] / served[way];
+                assert!(
+                    (1.0 / step..=step).contains(&ratio),
+                    "{code} way {way}: {ratio}"
+                );
+            }
+        }
+    }
 }

@@ -146,6 +146,7 @@ fn toronto_graph_packs_ways_once_and_validates() {
     // In a small city's artifact, the graph takes what it takes in Toronto's.
     let artifact = CityArtifact {
         road_graph: Some(graph),
+        street_shares: None,
         ..CityFixture::default().build()
     };
     let bytes = graph_size::stored_graph_bytes(&artifact);

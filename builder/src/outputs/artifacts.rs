@@ -108,6 +108,7 @@ pub fn stage_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Stage
         if build.artifact.road_graph.is_some() {
             let grid = artifact::encode(&CityArtifact {
                 road_graph: None,
+                street_shares: None,
                 ..build.artifact.clone()
             })?;
             entry = entry.with_grid(grid.len() as u64, hex::encode(Sha256::digest(&grid)));

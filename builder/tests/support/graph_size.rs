@@ -13,6 +13,7 @@ pub(crate) fn stored_graph_bytes(artifact: &CityArtifact) -> usize {
     let with_graph = artifact::encode(artifact).expect("the artifact encodes");
     let without_graph = artifact::encode(&CityArtifact {
         road_graph: None,
+        street_shares: None,
         ..artifact.clone()
     })
     .expect("the artifact without its graph encodes");

@@ -296,6 +296,7 @@ impl CityFixture {
             dispersion: vec![self.dispersion; self.weeks],
             utc_offsets: self.utc_offsets,
             road_graph: self.road_graph,
+            street_shares: None,
         }
     }
 }

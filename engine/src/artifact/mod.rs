@@ -35,7 +35,7 @@ pub use manifest::{
 pub const MAGIC: [u8; 4] = *b"HXRK";
 
 /// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u16 = 4;
+pub const FORMAT_VERSION: u16 = 5;
 
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 16;
@@ -174,6 +174,10 @@ pub struct CityArtifact {
     pub profiles: crate::forecast::TimeProfiles,
     /// The city's road graph for routing, if built.
     pub road_graph: Option<crate::roads::RoadGraph>,
+    /// How each cell's expected incidents spread over the ways of `road_graph`,
+    /// where the build learnt street shares (a road network with incident history);
+    /// stored, not yet used by routing.
+    pub street_shares: Option<crate::roads::StreetShares>,
 }
 
 /// Quantises an expected count to 16 bits on a log scale: 0 stands for 0 (and
@@ -391,6 +395,13 @@ pub fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
             return Err(Inconsistent("a road graph point lies far outside the city"));
         }
     }
+    match (&artifact.street_shares, &artifact.road_graph) {
+        (None, _) => {}
+        (Some(shares), Some(graph)) => shares
+            .validate(graph, cells)
+            .map_err(|e| Inconsistent(e.0))?,
+        (Some(_), None) => return Err(Inconsistent("street shares without a road graph")),
+    }
     Ok(())
 }
 
@@ -494,6 +505,41 @@ mod tests {
         assert_eq!(
             decode(&encode(&artifact).unwrap()).map(|_| ()),
             Err(ArtifactError::Inconsistent("edge target out of range"))
+        );
+    }
+
+    #[test]
+    fn street_shares_travel_with_their_graph_and_must_fit_it() {
+        use crate::roads::{ShareGroup, StreetShares, class_bits};
+        let mut artifact = CityFixture::default().build();
+        let graph = artifact.road_graph.clone().expect("the fixture has roads");
+        let codes = crate::roads::encode_shares(&graph, artifact.cells.len(), &[1.0]);
+        artifact.street_shares = Some(StreetShares {
+            groups: vec![ShareGroup {
+                classes: class_bits(&crate::forecast::CRIME_CLASSES),
+                codes,
+            }],
+        });
+        let decoded = decode(&encode(&artifact).unwrap()).unwrap();
+        assert_eq!(decoded.street_shares, artifact.street_shares);
+
+        let mut short = artifact.clone();
+        short.street_shares.as_mut().unwrap().groups[0]
+            .codes
+            .clear();
+        assert_eq!(
+            decode(&encode(&short).unwrap()).map(|_| ()),
+            Err(ArtifactError::Inconsistent(
+                "street share codes are not one per way"
+            ))
+        );
+        let mut orphan = artifact;
+        orphan.road_graph = None;
+        assert_eq!(
+            validate(&orphan),
+            Err(ArtifactError::Inconsistent(
+                "street shares without a road graph"
+            ))
         );
     }
 

@@ -202,6 +202,25 @@ impl RoadGraph {
             .zip(self.way_cell_m[range].iter().copied())
     }
 
+    /// The grid cell a way belongs to for the street-level layer: the one it has the
+    /// most metres in, the first crossed on a tie; `None` for a way of no length or
+    /// with no metres inside the `cells` grid cells.
+    #[must_use]
+    pub fn home_cell(&self, way: usize, cells: usize) -> Option<u32> {
+        if self.way_length_m[way] <= 0.0 {
+            return None;
+        }
+        let mut best: Option<(u32, f32)> = None;
+        for (cell, metres) in self.way_cells(way) {
+            // A strict `>` keeps the first of equal cells.
+            let inside = cell != OUTSIDE_GRID && (cell as usize) < cells;
+            if inside && metres > 0.0 && best.is_none_or(|(_, most)| metres > most) {
+                best = Some((cell, metres));
+            }
+        }
+        best.map(|(cell, _)| cell)
+    }
+
     /// A node's position.
     #[must_use]
     pub fn node(&self, node: u32) -> MicroDegrees {

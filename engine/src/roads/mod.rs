@@ -1,10 +1,16 @@
 //! City networks for routing: the road graph an artifact carries (streets, or a
-//! lattice over the H3 cells where a city has no road data) and its accessors.
+//! lattice over the H3 cells where a city has no road data), its accessors, and the
+//! street shares that spread a cell's expected incidents over its ways.
 //!
 //! This module knows nothing of costs or searches; [`crate::routing`] does.
 
 mod graph;
 mod lattice;
+mod street_shares;
 
 pub use graph::{GraphError, NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph};
 pub use lattice::hex_lattice;
+pub use street_shares::{
+    NO_CELL, SHARE_CODE_STEPS_PER_DOUBLING, ShareGroup, StreetShares, class_bits, decode_shares,
+    encode_shares,
+};

@@ -6,7 +6,7 @@
 //! In order: [`network`] (each way's cell and the cells' street lengths),
 //! [`attribution`] (incidents to ways), [`shares`] (the shrunk shares and the choice
 //! of their shrinkage on validation weeks), [`backtest`] (hit rate and PAI by street
-//! length).
+//! length), [`served`] (the shares the artifact carries).
 
 pub mod network;
 
@@ -15,6 +15,8 @@ pub mod attribution;
 pub mod shares;
 
 pub mod backtest;
+
+pub mod served;
 
 #[cfg(test)]
 mod fixture;

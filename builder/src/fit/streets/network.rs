@@ -2,13 +2,14 @@
 //! graph assigned to one grid cell, the cell in which it has the most metres, so
 //! that a cell's forecast can be spread over the ways assigned to it.
 //!
-//! A way with no metres inside the grid (every crossed cell is
-//! [`OUTSIDE_GRID`]) or of zero length is assigned to no cell and takes no part:
-//! no incident is attributed to it and no forecast reaches it. Ties in metres go
-//! to the cell crossed first along the way, so the assignment depends on the graph
+//! The assignment is the engine's [`RoadGraph::home_cell`], so that the shares the
+//! artifact carries are read against the same cells. A way with no metres inside
+//! the grid or of zero length is assigned to no cell and takes no part: no
+//! incident is attributed to it and no forecast reaches it. Ties in metres go to
+//! the cell crossed first along the way, so the assignment depends on the graph
 //! alone.
 
-use hexrisk_engine::roads::{OUTSIDE_GRID, RoadGraph};
+use hexrisk_engine::roads::RoadGraph;
 
 /// The ways of a road graph with their cells and lengths.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,16 +32,8 @@ impl StreetNetwork {
         let mut way_length_m = Vec::with_capacity(graph.way_count());
         let mut way_cell = Vec::with_capacity(graph.way_count());
         for way in 0..graph.way_count() {
+            let cell = graph.home_cell(way, cells);
             let length = f64::from(graph.way_length_m[way]);
-            let mut best: Option<(u32, f32)> = None;
-            for (cell, metres) in graph.way_cells(way) {
-                // A strict `>` keeps the first of equal cells.
-                let inside = cell != OUTSIDE_GRID && (cell as usize) < cells;
-                if inside && metres > 0.0 && best.is_none_or(|(_, most)| metres > most) {
-                    best = Some((cell, metres));
-                }
-            }
-            let cell = best.map(|(cell, _)| cell).filter(|_| length > 0.0);
             if let Some(cell) = cell {
                 cell_length_m[cell as usize] += length;
             }
@@ -75,6 +68,7 @@ impl StreetNetwork {
 mod tests {
     use super::*;
     use hexrisk_engine::artifact::fixture::tiny_graph;
+    use hexrisk_engine::roads::OUTSIDE_GRID;
 
     #[test]
     fn a_way_goes_to_the_cell_holding_most_of_it() {

@@ -1,8 +1,10 @@
 //! The model card's street-level section: how a cell's forecast is spread over its
-//! ways, from the constants of `fit/street_*.rs`, and each city's attribution,
+//! ways, from the constants of `fit/streets/`, and each city's attribution,
 //! chosen shrinkage and street-level backtest against the uniform spread.
 
 use std::fmt::Write as _;
+
+use hexrisk_engine::roads::SHARE_CODE_STEPS_PER_DOUBLING;
 
 use crate::fit::streets::attribution::{NODE_RADIUS_M, WAY_RADIUS_M};
 use crate::fit::streets::backtest::{
@@ -102,8 +104,18 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild], configs: &[CityConf
          people report and where the police look. There is no footfall denominator: a busy \
          street has more incidents and more people, so a high street-level risk is not a high \
          risk per passer-by. A street the router prefers is not thereby safe, least of all at \
-         night: the shares are learnt from every hour together. The layer is backtested here \
-         and not yet served.\n"
+         night: the shares are learnt from every hour together.\n"
+    );
+    let steps = SHARE_CODE_STEPS_PER_DOUBLING;
+    // Rounding to the nearest code is off by at most half a step.
+    let error = 100.0 * (2_f64.powf(0.5 / steps) - 1.0);
+    let _ = writeln!(
+        *md,
+        "**In the artifact**: each group's shares learnt from every week of data with the \
+         `k` chosen above, one code per way of the road graph: `round({steps} · log2(share / \
+         length share))` clamped to ±127, so within {error:.1} % of the learnt share \
+         (`engine/src/roads/street_shares.rs`); the engine renormalises each cell's shares \
+         when it decodes them. The grid file carries none. Routing does not use them yet.\n",
     );
     let _ = writeln!(
         *md,

@@ -1,0 +1,260 @@
+//! How a cell's expected incidents spread over its streets: each way's share of its
+//! cell, learnt by the build from where past incidents lay, stored per way as its
+//! ratio to the length-proportional share on a log scale.
+//!
+//! A way belongs to one cell, the one it has the most metres in
+//! ([`RoadGraph::home_cell`]); a cell's ways' shares sum to 1. A share is stored as
+//! `round(8 · log2(share / length_share))`, clamped to `-127..=127`: eighths of a
+//! doubling, so rounding is off by at most 4.4 %, over ratios from about 1/60,000 to
+//! 60,000.
+//! Decoding renormalises each cell's shares, so the rounding moves shares within a
+//! cell, never the cell's total.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use serde::{Deserialize, Serialize};
+
+use super::graph::{GraphError, RoadGraph};
+use crate::forecast::{CRIME_CLASSES, CrimeClass};
+
+/// Steps of a share code per doubling of the share's ratio to the length share.
+pub const SHARE_CODE_STEPS_PER_DOUBLING: f64 = 8.0;
+
+/// The code of a way that belongs to no cell (no metres inside the grid, or no
+/// length): it carries none of any cell's incidents.
+pub const NO_CELL: i8 = i8::MIN;
+
+/// The street shares of one city: one group of shares per set of crime classes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StreetShares {
+    /// The groups, each for its own classes.
+    pub groups: Vec<ShareGroup>,
+}
+
+/// The shares that spread the expected counts of some classes.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ShareGroup {
+    /// The classes whose expected counts these shares spread: bit `i` stands for
+    /// `CRIME_CLASSES[i]`.
+    pub classes: u8,
+    /// Per way, in graph order: its share code ([`encode_shares`]), [`NO_CELL`] for a
+    /// way of no cell.
+    pub codes: Vec<i8>,
+}
+
+impl ShareGroup {
+    /// Whether the group spreads a class's expected counts.
+    #[must_use]
+    pub fn spreads(&self, class: CrimeClass) -> bool {
+        CRIME_CLASSES
+            .iter()
+            .position(|&c| c == class)
+            .is_some_and(|i| self.classes & (1 << i) != 0)
+    }
+}
+
+/// The class bits of a set of classes, as [`ShareGroup::classes`] stores them.
+#[must_use]
+pub fn class_bits(classes: &[CrimeClass]) -> u8 {
+    CRIME_CLASSES
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| classes.contains(c))
+        .fold(0, |bits, (i, _)| bits | (1 << i))
+}
+
+impl StreetShares {
+    /// Checks the shares against the graph they belong to.
+    ///
+    /// # Errors
+    /// [`GraphError`] when a group has no classes or names a class beyond the known
+    /// ones, its codes are not one per way, or a way of no cell has a code or a way
+    /// of a cell has none.
+    pub fn validate(&self, graph: &RoadGraph, cells: usize) -> Result<(), GraphError> {
+        let known = (1_u16 << CRIME_CLASSES.len()) - 1;
+        for group in &self.groups {
+            if group.classes == 0 || u16::from(group.classes) & !known != 0 {
+                return Err(GraphError("a street share group has unknown classes"));
+            }
+            if group.codes.len() != graph.way_count() {
+                return Err(GraphError("street share codes are not one per way"));
+            }
+            let consistent = group
+                .codes
+                .iter()
+                .enumerate()
+                .all(|(way, &code)| (code == NO_CELL) == graph.home_cell(way, cells).is_none());
+            if !consistent {
+                return Err(GraphError(
+                    "a street share code disagrees with its way's cell",
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Each way's home cell and the length of the ways of each cell (`L_c`).
+fn cell_lengths(graph: &RoadGraph, cells: usize) -> (Vec<Option<u32>>, Vec<f64>) {
+    let mut lengths = vec![0.0; cells];
+    let homes: Vec<Option<u32>> = (0..graph.way_count())
+        .map(|way| graph.home_cell(way, cells))
+        .collect();
+    for (way, home) in homes.iter().enumerate() {
+        if let Some(cell) = home {
+            lengths[*cell as usize] += f64::from(graph.way_length_m[way]);
+        }
+    }
+    (homes, lengths)
+}
+
+/// The share codes of per-way shares of their cells (`shares[way]`, ignored for a
+/// way of no cell).
+#[must_use]
+pub fn encode_shares(graph: &RoadGraph, cells: usize, shares: &[f64]) -> Vec<i8> {
+    let (homes, lengths) = cell_lengths(graph, cells);
+    homes
+        .iter()
+        .enumerate()
+        .map(|(way, home)| {
+            let Some(cell) = home else { return NO_CELL };
+            let length_share = f64::from(graph.way_length_m[way]) / lengths[*cell as usize];
+            let share = shares.get(way).copied().unwrap_or(length_share);
+            if share.is_nan() || share <= 0.0 {
+                return -127;
+            }
+            let code =
+                libm::round(SHARE_CODE_STEPS_PER_DOUBLING * libm::log2(share / length_share));
+            code.clamp(-127.0, 127.0) as i8
+        })
+        .collect()
+}
+
+/// Per way, its share of its cell's expected incidents, from its code: each cell's
+/// shares renormalised to sum to 1; 0 for a way of no cell.
+#[must_use]
+pub fn decode_shares(graph: &RoadGraph, cells: usize, codes: &[i8]) -> Vec<f64> {
+    let (homes, lengths) = cell_lengths(graph, cells);
+    let mut shares: Vec<f64> = homes
+        .iter()
+        .enumerate()
+        .map(|(way, home)| match (home, codes.get(way)) {
+            (Some(cell), Some(&code)) if code != NO_CELL => {
+                let length_share = f64::from(graph.way_length_m[way]) / lengths[*cell as usize];
+                length_share * libm::exp2(f64::from(code) / SHARE_CODE_STEPS_PER_DOUBLING)
+            }
+            _ => 0.0,
+        })
+        .collect();
+    let mut totals = vec![0.0; cells];
+    for (way, home) in homes.iter().enumerate() {
+        if let Some(cell) = home {
+            totals[*cell as usize] += shares[way];
+        }
+    }
+    for (way, home) in homes.iter().enumerate() {
+        if let Some(cell) = home {
+            let total = totals[*cell as usize];
+            shares[way] = if total > 0.0 {
+                shares[way] / total
+            } else {
+                0.0
+            };
+        }
+    }
+    shares
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::artifact::fixture::tiny_graph;
+
+    /// The fixture's way split in two cells' worth of ways: three ways, two in cell
+    /// 0 and one in cell 1, and one outside the grid.
+    fn three_ways() -> RoadGraph {
+        let mut graph = tiny_graph();
+        let way = graph.way_length_m[0];
+        graph.way_length_m = vec![100.0, 300.0, 50.0, way];
+        graph.way_points_start = vec![0; 5];
+        graph.way_points.clear();
+        graph.way_cells_start = vec![0, 1, 2, 3, 4];
+        graph.way_cells = vec![0, 0, 1, crate::roads::OUTSIDE_GRID];
+        graph.way_cell_m = vec![100.0, 300.0, 50.0, way];
+        graph
+    }
+
+    #[test]
+    fn shares_round_trip_within_a_step_and_each_cell_sums_to_one() {
+        let graph = three_ways();
+        let shares = [0.8, 0.2, 1.0, 0.0];
+        let codes = encode_shares(&graph, 2, &shares);
+        // 0.8 against a length share of 0.25: 8 · log2(3.2) = 13.4; 0.2 against 0.75.
+        assert_eq!(codes, [13, -15, 0, NO_CELL]);
+        let decoded = decode_shares(&graph, 2, &codes);
+        assert!((decoded[0] + decoded[1] - 1.0).abs() < 1e-12);
+        assert!((decoded[2] - 1.0).abs() < 1e-12);
+        assert_eq!(decoded[3], 0.0);
+        for (way, share) in shares.iter().enumerate().take(2) {
+            let step = libm::exp2(1.0 / SHARE_CODE_STEPS_PER_DOUBLING);
+            assert!(
+                decoded[way] / share < step && share / decoded[way] < step,
+                "{decoded:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn extreme_and_empty_shares_clamp_instead_of_overflowing() {
+        let graph = three_ways();
+        let codes = encode_shares(&graph, 2, &[1.0, 0.0, f64::NAN, 0.0]);
+        assert_eq!(codes[0], 16); // 4x the length share of 0.25: two doublings.
+        assert_eq!(codes[1], -127);
+        assert_eq!(codes[2], -127);
+        let decoded = decode_shares(&graph, 2, &codes);
+        assert!(decoded[0] > 0.999 && decoded[1] < 1e-3, "{decoded:?}");
+    }
+
+    #[test]
+    fn validation_refuses_codes_that_do_not_fit_the_graph() {
+        let graph = three_ways();
+        let group = |classes, codes: Vec<i8>| StreetShares {
+            groups: vec![ShareGroup { classes, codes }],
+        };
+        let all = class_bits(&CRIME_CLASSES);
+        assert_eq!(
+            group(all, vec![1, 2, 3, NO_CELL]).validate(&graph, 2),
+            Ok(())
+        );
+        assert!(group(all, vec![1, 2, 3]).validate(&graph, 2).is_err());
+        assert!(group(all, vec![1, 2, 3, 4]).validate(&graph, 2).is_err());
+        assert!(
+            group(all, vec![NO_CELL, 2, 3, NO_CELL])
+                .validate(&graph, 2)
+                .is_err()
+        );
+        assert!(
+            group(0, vec![1, 2, 3, NO_CELL])
+                .validate(&graph, 2)
+                .is_err()
+        );
+        assert!(
+            group(0x80, vec![1, 2, 3, NO_CELL])
+                .validate(&graph, 2)
+                .is_err()
+        );
+    }
+
+    #[test]
+    fn a_group_spreads_the_classes_of_its_bits() {
+        let bits = class_bits(&[CrimeClass::BatteryAssault, CrimeClass::SeriousViolent]);
+        let group = ShareGroup {
+            classes: bits,
+            codes: Vec::new(),
+        };
+        assert!(group.spreads(CrimeClass::BatteryAssault));
+        assert!(group.spreads(CrimeClass::SeriousViolent));
+        assert!(!group.spreads(CrimeClass::TheftBurglary));
+    }
+}
