@@ -1,8 +1,8 @@
 //! Structure-aware fuzzing of artifacts: random bytes stop at the header and the
 //! checksum, so this target edits a real decoded artifact (San Francisco, with its
 //! road network) field by field instead: cell ids, table entries and lengths, the
-//! calendar, bounds, time-zone offsets, precinct outlines and every table of the road
-//! graph. Whatever `artifact::validate` accepts must then serve every operation —
+//! calendar, bounds, time-zone offsets, precinct outlines, every table of the road
+//! graph and the street shares. Whatever `artifact::validate` accepts must then serve every operation —
 //! scores, rings, boxes, breakdowns, precincts, predictions, routes — with an answer
 //! or an error, never a panic. (A checksum does not stop a crafted file: the npm
 //! package loads artifacts from any URL.)
@@ -57,7 +57,7 @@ fn float(value: u32) -> f64 {
 fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
     let (i, v) = (edit.index, edit.value);
     let mut graph_edited = false;
-    match edit.field % 24 {
+    match edit.field % 25 {
         0 => {
             if let Some(&old) = a.cells.get(i % a.cells.len().max(1)) {
                 set(&mut a.cells, i, (old & !0xffff_ffff) | u64::from(v));
@@ -124,8 +124,27 @@ fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
             3 => a.profiles.bands.day_start_hour = (v % 30) as u8,
             _ => a.model.mae = float(v),
         },
+        // Street shares: a code, a group's length or classes, or none at all.
+        23 => {
+            let Some(shares) = a.street_shares.as_mut() else {
+                return false;
+            };
+            let groups = shares.groups.len().max(1);
+            let Some(group) = shares.groups.get_mut(i % groups) else {
+                return false;
+            };
+            match v % 4 {
+                0 => set(&mut group.codes, i >> 2, (v >> 8) as i8),
+                1 => cut(&mut group.codes, v >> 2),
+                2 => group.classes = (v >> 2) as u8,
+                _ => a.street_shares = None,
+            }
+        }
         field => {
             graph_edited = true;
+            // Shares that no longer fit an edited graph would make it fail validation
+            // before any route is tried; routing reads none of them yet.
+            a.street_shares = None;
             let Some(g) = a.road_graph.as_mut() else {
                 return false;
             };
