@@ -565,11 +565,12 @@ pub fn build_city_with(
             ingested.weeks.start_of(weeks - 1 + horizon),
         )?,
     };
-    let streets = streets_of(&mut artifact, &ingested, (&forecasts.rows, start), progress)?;
     // The engine refuses an inconsistent artifact when it loads one (a road graph
-    // reaching far beyond the city, say): refuse it here, before it is written.
-    artifact::validate(&artifact)
-        .map_err(|e| IngestError::Config(format!("{}: {e}", city.code)))?;
+    // reaching far beyond the city, say): refuse it here, before the street layer
+    // reads its graph, and again with the layer's shares, before it is written.
+    validated(&artifact)?;
+    let streets = streets_of(&mut artifact, &ingested, (&forecasts.rows, start), progress)?;
+    validated(&artifact)?;
     Ok(CityBuild {
         artifact,
         sources: ingested.reports,
@@ -591,6 +592,13 @@ pub fn build_city_with(
         data_weeks: (ingested.weeks.first, weeks),
         streets,
     })
+}
+
+/// Nothing when [`artifact::validate`] accepts the artifact; its reason as an
+/// [`IngestError`] otherwise.
+fn validated(artifact: &CityArtifact) -> Result<(), IngestError> {
+    artifact::validate(artifact)
+        .map_err(|e| IngestError::Config(format!("{}: {e}", artifact.city.code)))
 }
 
 /// The street-level backtest over a real street network, and the shares the

@@ -17,6 +17,7 @@ use hexrisk_engine::api;
 use hexrisk_engine::artifact::{self, CityArtifact};
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::grid::{self, MicroDegrees};
+use hexrisk_engine::roads;
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
 
@@ -124,7 +125,8 @@ fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
             3 => a.profiles.bands.day_start_hour = (v % 30) as u8,
             _ => a.model.mae = float(v),
         },
-        // Street shares: a code, a group's length or classes, or none at all.
+        // Street shares: a code, a group's length or classes, no shares, or shares
+        // left without their graph.
         23 => {
             let Some(shares) = a.street_shares.as_mut() else {
                 return false;
@@ -133,18 +135,22 @@ fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
             let Some(group) = shares.groups.get_mut(i % groups) else {
                 return false;
             };
-            match v % 4 {
+            match v % 5 {
                 0 => set(&mut group.codes, i >> 2, (v >> 8) as i8),
                 1 => cut(&mut group.codes, v >> 2),
                 2 => group.classes = (v >> 2) as u8,
-                _ => a.street_shares = None,
+                3 => a.street_shares = None,
+                _ => a.road_graph = None,
             }
         }
         field => {
             graph_edited = true;
-            // Shares that no longer fit an edited graph would make it fail validation
-            // before any route is tried; routing reads none of them yet.
-            a.street_shares = None;
+            // Shares that no longer fit an edited graph make it fail validation before
+            // any route is tried (routing reads none of them yet), so half the graph
+            // edits drop them and half check that validation copes with both.
+            if v & 1 == 0 {
+                a.street_shares = None;
+            }
             let Some(g) = a.road_graph.as_mut() else {
                 return false;
             };
@@ -244,6 +250,12 @@ fuzz_target!(|data: &[u8]| {
         graph_edited |= apply(&mut edited, &edit);
     }
     if artifact::validate(&edited).is_ok() {
+        if let (Some(shares), Some(graph)) = (&edited.street_shares, &edited.road_graph) {
+            for group in &shares.groups {
+                let decoded = roads::decode_shares(graph, edited.cells.len(), &group.codes);
+                assert!(decoded.iter().all(|s| (0.0..=1.0).contains(s)));
+            }
+        }
         let atlas = Atlas::new(vec![CityModel::from_artifact(edited)]);
         // Building the network index takes milliseconds: only when the graph changed.
         exercise(&atlas, graph_edited);

@@ -533,6 +533,15 @@ mod tests {
                 "street share codes are not one per way"
             ))
         );
+        // The graph is checked first: shares never read a broken graph's tables.
+        let mut broken = artifact.clone();
+        if let Some(graph) = broken.road_graph.as_mut() {
+            graph.way_cells_start.pop();
+        }
+        assert_eq!(
+            validate(&broken),
+            Err(ArtifactError::Inconsistent("way cell offsets"))
+        );
         let mut orphan = artifact;
         orphan.road_graph = None;
         assert_eq!(

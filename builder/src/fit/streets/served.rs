@@ -1,6 +1,7 @@
 //! The street shares the artifact carries: each group's shares learnt from every
-//! week of data, with the shrinkage chosen on the validation weeks before the
-//! backtest, quantised by the engine's [`encode_shares`].
+//! full modelled week (the backtest weeks included), with the shrinkage chosen on
+//! the validation weeks before the backtest, quantised by the engine's
+//! [`encode_shares`].
 
 use hexrisk_engine::roads::{RoadGraph, ShareGroup, StreetShares, class_bits, encode_shares};
 

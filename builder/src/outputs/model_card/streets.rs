@@ -107,15 +107,21 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild], configs: &[CityConf
          night: the shares are learnt from every hour together.\n"
     );
     let steps = SHARE_CODE_STEPS_PER_DOUBLING;
-    // Rounding to the nearest code is off by at most half a step.
-    let error = 100.0 * (2_f64.powf(0.5 / steps) - 1.0);
+    // A code is off by at most half a step; renormalising a cell can add the other half.
+    let (code_error, share_error) = (
+        100.0 * (2_f64.powf(0.5 / steps) - 1.0),
+        100.0 * (2_f64.powf(1.0 / steps) - 1.0),
+    );
     let _ = writeln!(
         *md,
-        "**In the artifact**: each group's shares learnt from every week of data with the \
-         `k` chosen above, one code per way of the road graph: `round({steps} · log2(share / \
-         length share))` clamped to ±127, so within {error:.1} % of the learnt share \
-         (`engine/src/roads/street_shares.rs`); the engine renormalises each cell's shares \
-         when it decodes them. The grid file carries none. Routing does not use them yet.\n",
+        "**In the artifact**: each group's shares learnt from every full modelled week, the \
+         backtest weeks included, with the `k` chosen above (on a shorter history, so the \
+         served shares lean on their own counts somewhat more than the validated ones did), \
+         one code per way of the road graph: `round({steps} · log2(share / length share))` \
+         clamped to ±127, each code within {code_error:.1} % of its share; the engine \
+         renormalises each cell's shares when it decodes them, each then within \
+         {share_error:.1} % of the learnt share (`engine/src/roads/street_shares.rs`). The \
+         grid file carries none. Routing does not use them yet.\n",
     );
     let _ = writeln!(
         *md,
