@@ -11,6 +11,6 @@ mod street_shares;
 pub use graph::{GraphError, NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph};
 pub use lattice::hex_lattice;
 pub use street_shares::{
-    MAX_SHARE_GROUPS, NO_CELL, SHARE_CODE_STEPS_PER_DOUBLING, ShareGroup, StreetShares, class_bits,
-    decode_shares, encode_shares,
+    MAX_SHARE_GROUPS, NO_CELL, SHARE_CODE_STEPS_PER_DOUBLING, ShareGroup, StreetShares,
+    cell_lengths, class_bits, decode_shares, encode_shares,
 };

@@ -117,8 +117,10 @@ impl StreetShares {
     }
 }
 
-/// Each way's home cell and the length of the ways of each cell (`L_c`).
-fn cell_lengths(graph: &RoadGraph, cells: usize) -> (Vec<Option<u32>>, Vec<f64>) {
+/// Each way's home cell ([`RoadGraph::home_cell`]) and the length of the ways of
+/// each cell (`L_c`): what shares are relative to, for the build and the engine alike.
+#[must_use]
+pub fn cell_lengths(graph: &RoadGraph, cells: usize) -> (Vec<Option<u32>>, Vec<f64>) {
     let mut lengths = vec![0.0; cells];
     let homes: Vec<Option<u32>> = (0..graph.way_count())
         .map(|way| graph.home_cell(way, cells))

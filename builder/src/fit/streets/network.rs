@@ -2,14 +2,14 @@
 //! graph assigned to one grid cell, the cell in which it has the most metres, so
 //! that a cell's forecast can be spread over the ways assigned to it.
 //!
-//! The assignment is the engine's [`RoadGraph::home_cell`], so that the shares the
+//! The assignment and the cells' lengths are the engine's [`cell_lengths`], so that the shares the
 //! artifact carries are read against the same cells. A way with no metres inside
 //! the grid or of zero length is assigned to no cell and takes no part: no
 //! incident is attributed to it and no forecast reaches it. Ties in metres go to
 //! the cell crossed first along the way, so the assignment depends on the graph
 //! alone.
 
-use hexrisk_engine::roads::RoadGraph;
+use hexrisk_engine::roads::{RoadGraph, cell_lengths};
 
 /// The ways of a road graph with their cells and lengths.
 #[derive(Debug, Clone, PartialEq)]
@@ -28,18 +28,8 @@ impl StreetNetwork {
     /// Assigns every way of `graph` to its cell among the `cells` grid cells.
     #[must_use]
     pub fn new(graph: &RoadGraph, cells: usize) -> Self {
-        let mut cell_length_m = vec![0.0; cells];
-        let mut way_length_m = Vec::with_capacity(graph.way_count());
-        let mut way_cell = Vec::with_capacity(graph.way_count());
-        for way in 0..graph.way_count() {
-            let cell = graph.home_cell(way, cells);
-            let length = f64::from(graph.way_length_m[way]);
-            if let Some(cell) = cell {
-                cell_length_m[cell as usize] += length;
-            }
-            way_cell.push(cell);
-            way_length_m.push(length);
-        }
+        let (way_cell, cell_length_m) = cell_lengths(graph, cells);
+        let way_length_m = graph.way_length_m.iter().map(|&m| f64::from(m)).collect();
         let total_length_m = cell_length_m.iter().sum();
         Self {
             way_cell,
