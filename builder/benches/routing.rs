@@ -8,7 +8,8 @@
 //!   hierarchy's search alone with that metric (its cost checked against the
 //!   reference on every pair),
 //! - the scores of the week alone, computed (as the first request with a week and
-//!   options does) and found kept (as every later one does),
+//!   options does) and found kept (as every later one does), and the ways' risks
+//!   from them (as every request does),
 //! - the engine's A* search alone, and
 //! - petgraph's Dijkstra on the same graph, costs and snapped end points;
 //! - the whole `method: "tradeoff"` request and the trade-off search alone, and
@@ -28,8 +29,8 @@ use hexrisk_engine::api::route_request::{self, RouteQuery};
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::corridor::{self, TravelMode};
 use hexrisk_engine::plan::{self, ReachRequest};
-use hexrisk_engine::routing::{CostModel, RouteMethod, risk_of_safety};
-use hexrisk_engine::scoring::{CityScores, ScoringParams};
+use hexrisk_engine::routing::{CostModel, RouteMethod};
+use hexrisk_engine::scoring::{CityScores, ScoringParams, StreetRisk};
 use serde_json::json;
 
 const PAIRS: usize = 300;
@@ -51,9 +52,8 @@ fn tradeoff_and_reach(
     let model = &atlas.cities()[0];
     let network = model.road_network().expect("Toronto has roads");
     let (graph, index) = (network.graph, network.index);
-    let risks: Vec<f64> = (0..model.cell_count())
-        .map(|p| risk_of_safety(scores.safety(p)))
-        .collect();
+    let street = StreetRisk::compute(model, scores, &network);
+    let risks = street.risks();
     let (mut tradeoff_full, mut tradeoff_set, mut reach_walk) =
         (Vec::new(), Vec::new(), Vec::new());
     let (mut set_sizes, mut corners) = (Vec::new(), Vec::new());
@@ -71,7 +71,7 @@ fn tradeoff_and_reach(
             index.snap(graph, *b).unwrap(),
         );
         let t = Instant::now();
-        let set = index.tradeoff(graph, &risks, &from, &to).expect("a set");
+        let set = index.tradeoff(graph, risks, &from, &to).expect("a set");
         tradeoff_set.push(t.elapsed().as_secs_f64() * 1e3);
         corners.push(set.routes.len() as f64);
 
@@ -112,10 +112,9 @@ fn hierarchies(root: &std::path::Path) -> serde_json::Value {
         let topology_ms = t.elapsed().as_secs_f64() * 1e3;
         let week = default_week(&model, ROUTE_SAMPLE_NOW);
         let scores = CityScores::compute(&model, week, &ScoringParams::default());
-        let costs = CostModel::from_safety(
-            (0..model.cell_count()).map(|p| scores.safety(p)),
-            RouteMethod::Safest.alpha(),
-        );
+        let network = model.road_network().expect("a graph");
+        let street = StreetRisk::compute(&model, &scores, &network);
+        let costs = CostModel::from_risks(street.risks(), RouteMethod::Safest.alpha());
         let mut times = Vec::new();
         let mut bytes = 0;
         for _ in 0..10 {
@@ -150,7 +149,7 @@ fn request_parts(
     pairs: &[(h3o::LatLng, h3o::LatLng)],
 ) -> serde_json::Value {
     let (graph, index) = (network.graph, network.index);
-    let length_costs = CostModel::from_risks(&[], 0.0);
+    let length_costs = CostModel::lengths();
     let mode = TravelMode::Walking;
     let (mut searches, mut lines, mut hex_path, mut explanation) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -303,10 +302,8 @@ fn main() {
 
     let week = default_week(model, ROUTE_SAMPLE_NOW);
     let scores = CityScores::compute(model, week, &ScoringParams::default());
-    let costs = CostModel::from_safety(
-        (0..model.cell_count()).map(|p| scores.safety(p)),
-        RouteMethod::Safest.alpha(),
-    );
+    let street = StreetRisk::compute(model, &scores, &network);
+    let costs = CostModel::from_risks(street.risks(), RouteMethod::Safest.alpha());
 
     let hierarchy = index.hierarchy().expect("Toronto's roads have a hierarchy");
     let metric = hierarchy.customise(graph, &costs);
@@ -328,6 +325,9 @@ fn main() {
     let kept_scores_ms = times(&mut || {
         std::hint::black_box(CityScores::kept(model, week, &ScoringParams::default()));
     });
+    let street_risk_ms = times(&mut || {
+        std::hint::black_box(StreetRisk::compute(model, &scores, &network));
+    });
 
     let compared = whole_requests_and_searches(&atlas, &requests, &pairs, &costs, &metric);
     let tradeoff = tradeoff_and_reach(&atlas, &requests, &pairs, &scores);
@@ -343,6 +343,7 @@ fn main() {
         "customisation": summary(customisation),
         "scores_for_the_week": summary(scores_ms),
         "kept_scores": summary(kept_scores_ms),
+        "street_risk": summary(street_risk_ms),
         "route_request": compared["route_request"],
         "route_request_back_to_back": compared["route_request_back_to_back"],
         "request_parts": request_parts(model, network, (week, &scores), &costs, &pairs),

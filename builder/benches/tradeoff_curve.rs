@@ -1,5 +1,5 @@
 //! The safety–length trade-off per city, from the trade-off sets of random pairs:
-//! the exposure a traveller avoids by accepting 5, 10 or 20 % more length than the
+//! the exposure (expected incidents passed, as routes are costed) a traveller avoids by accepting 5, 10 or 20 % more length than the
 //! shortest route (the least exposed route of the set within that length, against
 //! the shortest), median over the pairs; and how often any saving is there at all.
 //!
@@ -12,8 +12,8 @@
 
 use hexrisk_builder::references::samples::{ROUTE_SAMPLE_NOW, load_atlas, route_pairs};
 use hexrisk_engine::api::options::default_week;
-use hexrisk_engine::routing::{Tradeoff, risk_of_safety};
-use hexrisk_engine::scoring::{CityScores, ScoringParams};
+use hexrisk_engine::routing::Tradeoff;
+use hexrisk_engine::scoring::{CityScores, ScoringParams, StreetRisk};
 use serde_json::json;
 
 /// Extra lengths the curve is read at, percent.
@@ -59,9 +59,8 @@ fn main() {
         let (graph, index) = (network.graph, network.index);
         let week = default_week(model, ROUTE_SAMPLE_NOW);
         let scores = CityScores::compute(model, week, &ScoringParams::default());
-        let risks: Vec<f64> = (0..model.cell_count())
-            .map(|p| risk_of_safety(scores.safety(p)))
-            .collect();
+        let street = StreetRisk::compute(model, &scores, &network);
+        let risks = street.risks();
         let mut at: Vec<Vec<f64>> = vec![Vec::new(); STRETCHES_PCT.len()];
         let mut any_saving = 0;
         let mut corners = Vec::new();
@@ -70,7 +69,7 @@ fn main() {
                 index.snap(graph, *a).expect("snaps"),
                 index.snap(graph, *b).expect("snaps"),
             );
-            let set = index.tradeoff(graph, &risks, &from, &to).expect("a set");
+            let set = index.tradeoff(graph, risks, &from, &to).expect("a set");
             for (column, &pct) in at.iter_mut().zip(&STRETCHES_PCT) {
                 column.push(avoided_within(&set, pct));
             }

@@ -8,9 +8,10 @@
 //! [`inputs`] (configuration, data files, ingestion), [`fit`] (counts, model,
 //! calibration, profiles, backtests), [`roads`] (road files to routable graphs),
 //! [`pipeline`] (one city built from the three), [`outputs`] (artifacts, manifest,
-//! exports, model card, history), [`refresh`] (new files taken in and published)
-//! and [`references`] (native answers to check other builds against), over two
-//! helpers, [`atomic`] writes and [`progress`] bars.
+//! exports, model card, history), [`refresh`] (new files taken in and published),
+//! [`references`] (native answers to check other builds against) and [`holdout`]
+//! (street-level routing judged on incidents after a cut), over two helpers,
+//! [`atomic`] writes and [`progress`] bars.
 
 // Tests compare exact values the code copies through unchanged.
 #![cfg_attr(test, allow(clippy::float_cmp))]
@@ -35,3 +36,5 @@ pub mod outputs;
 pub mod refresh;
 
 pub mod references;
+
+pub mod holdout;

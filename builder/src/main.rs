@@ -11,7 +11,7 @@ use hexrisk_builder::inputs::{config, data};
 use hexrisk_builder::outputs::history::{Built, History};
 use hexrisk_builder::outputs::{artifacts, backtest_export, model_card, prune, street_export};
 use hexrisk_builder::references::samples;
-use hexrisk_builder::{pipeline, refresh};
+use hexrisk_builder::{holdout, pipeline, refresh};
 use hexrisk_engine::city::Atlas;
 use indicatif::{ProgressBar, ProgressStyle};
 
@@ -108,6 +108,10 @@ enum Command {
         #[arg(long, default_value = "build/forecast-samples.json")]
         out: PathBuf,
     },
+    /// Fit a city on its incidents up to a cut date, route random pairs by today's
+    /// and the street-level costing, and count the incidents after the cut along
+    /// each route (JSON, and the table in docs/ROUTING.md).
+    HoldoutRoutes(HoldoutArgs),
     /// Write native reference route answers for random requests (JSON), to check
     /// other builds of the engine against.
     RouteSamples {
@@ -427,6 +431,78 @@ fn write_samples(
     Ok(true)
 }
 
+/// What `holdout-routes` measures, and where it writes.
+#[derive(Debug, clap::Args)]
+struct HoldoutArgs {
+    /// The city: its code or its name (any case).
+    #[arg(long, default_value = "toronto")]
+    city: String,
+    /// The last date the fit may use.
+    #[arg(long, default_value = "2019-12-31")]
+    cut: chrono::NaiveDate,
+    /// The last held-out date (default: the end of the city's configured span).
+    #[arg(long)]
+    until: Option<chrono::NaiveDate>,
+    /// Origin–destination pairs.
+    #[arg(long, default_value_t = 300)]
+    pairs: usize,
+    /// Random seed of the pairs.
+    #[arg(long, default_value_t = 2020)]
+    seed: u64,
+    /// City configuration directory.
+    #[arg(long, default_value_os_t = config::default_config_dir())]
+    config_dir: PathBuf,
+    /// Output file.
+    #[arg(long, default_value = "build/bench/holdout-routes.json")]
+    out: PathBuf,
+    /// The document whose generated section gets the table (skipped when empty).
+    #[arg(
+        long,
+        default_value = "docs/ROUTING.md",
+        value_parser = clap::builder::TypedValueParser::map(clap::builder::OsStringValueParser::new(), PathBuf::from)
+    )]
+    doc: PathBuf,
+}
+
+fn holdout_routes(cli: &Cli, args: &HoldoutArgs) -> anyhow::Result<()> {
+    let configs = config::load_all(&args.config_dir)?;
+    let city = configs
+        .iter()
+        .find(|c| c.code == args.city || c.name.eq_ignore_ascii_case(&args.city))
+        .ok_or_else(|| anyhow::anyhow!("no configured city {}", args.city))?;
+    let command = std::iter::once("hexrisk-build".to_owned())
+        .chain(std::env::args().skip(1))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let report = holdout::run(
+        &holdout::Options {
+            city,
+            data_dir: &cli.data_dir,
+            cut: args.cut,
+            until: args.until.unwrap_or(city.span.end),
+            pairs: args.pairs,
+            seed: args.seed,
+            command,
+        },
+        &|line| println!("{line}"),
+    )?;
+    if let Some(parent) = args.out.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    hexrisk_builder::atomic::write(&args.out, &serde_json::to_vec_pretty(&report)?)?;
+    println!("wrote {}", args.out.display());
+    let section = holdout::markdown::section(&report);
+    println!("{section}");
+    if !args.doc.as_os_str().is_empty() {
+        let doc = std::fs::read_to_string(&args.doc)?;
+        let doc = holdout::markdown::splice(&doc, &section)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", args.doc.display()))?;
+        hexrisk_builder::atomic::write(&args.doc, doc.as_bytes())?;
+        println!("wrote the held-out section of {}", args.doc.display());
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
@@ -492,6 +568,7 @@ fn main() -> ExitCode {
         } => write_samples(artifacts, out, "reference forecasts", |atlas| {
             samples::reference_forecasts(atlas, *per_city, *seed)
         }),
+        Command::HoldoutRoutes(args) => holdout_routes(&cli, args).map(|()| true),
         Command::RouteSamples {
             artifacts,
             per_city,

@@ -403,15 +403,18 @@ fn road_graph(
     };
     progress.set_message(format!("{}: road graph", city.name));
     let (graph, pruned) = crate::roads::city_graph(roads, data_dir, cells)?;
+    let named = graph.way_name.iter().filter(|&&n| n != 0).count();
     progress.suspend(|| {
         println!(
-            "  roads: {} nodes, {} edges, {} ways kept; dropped {} nodes and {} edges outside the largest strongly connected component; merged {} nodes that only continue a street",
+            "  roads: {} nodes, {} edges, {} ways kept; dropped {} nodes and {} edges outside the largest strongly connected component; merged {} nodes that only continue a street; {named} ways ({:.1} %) named, {} distinct names",
             graph.node_count(),
             graph.edge_count(),
             graph.way_count(),
             pruned.nodes,
             pruned.edges,
-            pruned.merged
+            pruned.merged,
+            100.0 * named as f64 / graph.way_count().max(1) as f64,
+            graph.names.len()
         );
     });
     // Its nodes numbered in their contraction order (`crate::roads::locality`), so that what

@@ -210,6 +210,28 @@ fn artifacts_are_small_valid_and_deterministic() {
 }
 
 #[test]
+fn road_graphs_name_their_streets_and_lattices_do_not() {
+    for (code, known) in [
+        ("city_ca_tor", "QUEEN ST W"),
+        ("city_us_sfo", "Valencia St"),
+    ] {
+        let graph = built(code).artifact.road_graph.as_ref().unwrap();
+        // The served graph is renumbered for locality: the names must come along.
+        assert!(graph.names.iter().any(|n| n == known), "{code}: {known}");
+        let named = (0..graph.way_count())
+            .filter(|&w| graph.way_name(w).is_some())
+            .count();
+        assert!(
+            named as f64 > 0.95 * graph.way_count() as f64,
+            "{code}: {named} of {} ways named",
+            graph.way_count()
+        );
+    }
+    let lattice = built("city_us_hou").artifact.road_graph.as_ref().unwrap();
+    assert!(lattice.names.is_empty() && lattice.way_name.is_empty());
+}
+
+#[test]
 fn forecasts_are_distributions_for_every_cell_and_week() {
     for code in ["city_ca_tor", "city_us_sfo", "city_us_hou"] {
         let model = CityModel::from_artifact(built(code).artifact.clone());

@@ -152,3 +152,39 @@ fn toronto_graph_packs_ways_once_and_validates() {
     let bytes = graph_size::stored_graph_bytes(&artifact);
     assert!(bytes < 3_000_000, "graph compresses to {bytes} bytes");
 }
+
+#[test]
+fn street_names_come_from_the_sources_through_merged_ways() {
+    let toronto =
+        shapefiles::read_toronto_streets(&data_dir().join("toronto/streets_here.zip")).unwrap();
+    let tiger = shapefiles::read_tiger_roads(
+        &data_dir().join("san_francisco/tiger_roads_2017/tl_2017_06075_roads.shp"),
+    )
+    .unwrap();
+    for (lines, split, known) in [(toronto, false, "YONGE ST"), (tiger, true, "Market St")] {
+        let spelt: HashSet<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+        let (strong, _) = network::largest_strong_component(&network::build_network(&lines, split));
+        let (contracted, merged) = network::contract_chains(&strong);
+        assert!(merged > 0, "{known}: some ways are merged from pieces");
+        let mut cells: Vec<hexrisk_engine::CellIndex> = contracted
+            .nodes
+            .iter()
+            .filter_map(|&(lat, lng)| hexrisk_engine::grid::cell_at(lat, lng).ok())
+            .collect();
+        cells.sort_unstable();
+        cells.dedup();
+        let graph = network::to_graph(&contracted, &cells, "test");
+        assert_eq!(graph.validate(cells.len()), Ok(()));
+        // Names as the source spells them, each once; nearly every way has one.
+        assert!(graph.names.iter().all(|n| spelt.contains(n.as_str())));
+        assert!(graph.names.iter().any(|n| n == known));
+        let named = (0..graph.way_count())
+            .filter(|&w| graph.way_name(w).is_some())
+            .count();
+        assert!(
+            named as f64 > 0.95 * graph.way_count() as f64,
+            "{known}: {named} of {} ways named",
+            graph.way_count()
+        );
+    }
+}

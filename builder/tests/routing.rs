@@ -21,7 +21,7 @@ use hexrisk_engine::plan::{
 };
 use hexrisk_engine::roads::NetworkKind;
 use hexrisk_engine::routing::{self, CostModel, RouteMethod};
-use hexrisk_engine::scoring::{CityScores, Intent, ScoringParams};
+use hexrisk_engine::scoring::{CityScores, Intent, ScoringParams, StreetRisk};
 
 #[path = "support/city_models.rs"]
 mod city_models;
@@ -94,10 +94,8 @@ fn routes_are_as_cheap_as_a_reference_dijkstra_in_every_city() {
                 ..ScoringParams::default()
             };
             let scores = CityScores::compute(model, week, &params);
-            let costs = CostModel::from_safety(
-                (0..model.cell_count()).map(|p| scores.safety(p)),
-                method.alpha(),
-            );
+            let street = StreetRisk::compute(model, &scores, &network);
+            let costs = CostModel::from_risks(street.risks(), method.alpha());
             let mut reference = Reference::new(graph, &costs);
             let wanted = PAIRS_PER_CITY / settings.len();
             let (mut pairs, mut tries) = (0, 0);
@@ -530,13 +528,22 @@ fn a_shortest_route_evaluated_again_avoids_nothing() {
             };
             let line = answer.best.geometry.expect("a road route has a line");
             let (first, last) = (line[0], line[line.len() - 1]);
-            let Some((_, again)) =
-                plan::shortest_route(city, &scores, first, last, TravelMode::Walking)
+            let Some(again) =
+                plan::shortest_route(city, &scores, (first, last), TravelMode::Walking, |_| true)
             else {
                 continue;
             };
-            let evaluation = corridor::evaluate_line(city, &scores, &line, TravelMode::Walking);
-            let why = plan::explain(city, 0, &ScoringParams::default(), &evaluation, &again);
+            let mut evaluation = corridor::evaluate_line(city, &scores, &line, TravelMode::Walking);
+            if let Some(on_streets) = plan::line_exposure(city, &scores, &line) {
+                evaluation.metrics.exposure = on_streets.incidents;
+            }
+            let why = plan::explain(
+                city,
+                0,
+                &ScoringParams::default(),
+                &evaluation,
+                &again.evaluation,
+            );
             assert_eq!(why.exposure_avoided, 0.0, "{code}: {why:?}");
             assert_eq!(why.extra_m, 0.0, "{code}: {why:?}");
             assert_eq!(why.metres_per_exposure_avoided, None, "{code}: {why:?}");
@@ -556,7 +563,8 @@ fn a_route_line_runs_through_the_ways_own_points_with_exact_segment_lengths() {
         };
         let (graph, index) = (network.graph, network.index);
         let scores = scores_for(city);
-        let costs = CostModel::from_safety((0..city.cell_count()).map(|p| scores.safety(p)), 4.0);
+        let costs =
+            CostModel::from_risks(StreetRisk::compute(city, &scores, &network).risks(), 4.0);
         let mut random = Random(0x11E5_0000 + i as u64);
         for _ in 0..80 {
             let (Ok(from), Ok(to)) = (

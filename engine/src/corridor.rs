@@ -7,8 +7,11 @@
 //! - **Metrics**: `distanceM` along the line; `durationS` at the [`TravelMode`]'s
 //!   speed; `meanSafety` weighted by metres (cells crossed for zero metres count
 //!   only when the whole line has no length); `worstSafety` over every covered
-//!   cell crossed; `exposure` in risk-kilometres, `Σ km × (1 − safety / 100)`, with
-//!   [`OUTSIDE_COVERAGE_RISK`] outside the grid; `outsideCoverageM`; `cellCount`;
+//!   cell crossed; `exposure`, the expected incidents passed at the cells' level,
+//!   `Σ metres × density` with each cell's counted incidents per street metre
+//!   ([`CityScores::density`]; the city's mean outside the grid or in a cell without
+//!   streets); a route on the network replaces it with its streets' own
+//!   ([`crate::plan`]); `outsideCoverageM`; `cellCount`;
 //!   `detourPct` against the shortest route (set by the caller when it knows one).
 //! - **Segments**: maximal runs of the line within one tier, in travel order.
 //! - **Hex paths** are scored along the line through their cell centres, in the
@@ -21,7 +24,6 @@ use serde::{Serialize, Serializer};
 
 use crate::city::CityModel;
 use crate::grid::RESOLUTION;
-use crate::routing::OUTSIDE_COVERAGE_RISK;
 use crate::scoring::ColourIndex;
 use crate::scoring::{CityScores, Intent, tier};
 
@@ -114,7 +116,7 @@ pub struct Metrics {
     pub mean_safety: Option<f64>,
     /// Lowest safety score crossed; `None` when no covered cell is crossed.
     pub worst_safety: Option<f64>,
-    /// Risk-kilometres: `Σ km × risk`.
+    /// Expected incidents passed (see the module documentation).
     pub exposure: f64,
     /// Metres outside the city grid.
     pub outside_coverage_m: f64,
@@ -222,8 +224,7 @@ pub fn evaluate_crossings(
             hex_path.push(cell);
         }
         let safety = safety_of(cell);
-        let risk = safety.map_or(OUTSIDE_COVERAGE_RISK, |s| 1.0 - s / 100.0);
-        exposure += metres / 1000.0 * risk;
+        exposure += metres * scores.density_or_mean(model.position(cell));
         let cell_tier = safety.map(tier);
         match safety {
             Some(s) => {

@@ -2,7 +2,7 @@
 //! checksum, so this target edits a real decoded artifact (San Francisco, with its
 //! road network) field by field instead: cell ids, table entries and lengths, the
 //! calendar, bounds, time-zone offsets, precinct outlines, every table of the road
-//! graph and the street shares. Whatever `artifact::validate` accepts must then serve every operation —
+//! graph (its street names among them) and the street shares. Whatever `artifact::validate` accepts must then serve every operation —
 //! scores, rings, boxes, breakdowns, precincts, predictions, routes — with an answer
 //! or an error, never a panic. (A checksum does not stop a crafted file: the npm
 //! package loads artifacts from any URL.)
@@ -58,7 +58,7 @@ fn float(value: u32) -> f64 {
 fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
     let (i, v) = (edit.index, edit.value);
     let mut graph_edited = false;
-    match edit.field % 25 {
+    match edit.field % 26 {
         0 => {
             if let Some(&old) = a.cells.get(i % a.cells.len().max(1)) {
                 set(&mut a.cells, i, (old & !0xffff_ffff) | u64::from(v));
@@ -180,6 +180,29 @@ fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
                     3 => cut(&mut g.way_cells, v),
                     _ => cut(&mut g.way_length_m, v),
                 },
+                // Street names: a way's name number, a name (emptied, lengthened, most
+                // often past the limit while it stays in order, or a copy of another),
+                // or either table's length.
+                24 => {
+                    let n = (v >> 3) as usize;
+                    let at = i % g.names.len().max(1);
+                    match v % 6 {
+                        0 => set(&mut g.way_name, i, v >> 3),
+                        1 => cut(&mut g.way_name, v >> 3),
+                        2 => cut(&mut g.names, v >> 3),
+                        3 => set(&mut g.names, i, String::new()),
+                        4 => {
+                            if let Some(name) = g.names.get_mut(at) {
+                                name.push_str(&"x".repeat(n % (2 * roads::MAX_STREET_NAME_BYTES)));
+                            }
+                        }
+                        _ => {
+                            if let Some(copy) = g.names.get(n % g.names.len().max(1)).cloned() {
+                                set(&mut g.names, i, copy);
+                            }
+                        }
+                    }
+                }
                 _ => a.road_graph = None,
             }
         }
@@ -250,6 +273,13 @@ fuzz_target!(|data: &[u8]| {
         graph_edited |= apply(&mut edited, &edit);
     }
     if artifact::validate(&edited).is_ok() {
+        if let Some(graph) = &edited.road_graph {
+            for way in 0..graph.way_count() {
+                if let Some(name) = graph.way_name(way) {
+                    assert!(!name.is_empty() && name.len() <= roads::MAX_STREET_NAME_BYTES);
+                }
+            }
+        }
         if let (Some(shares), Some(graph)) = (&edited.street_shares, &edited.road_graph) {
             for group in &shares.groups {
                 let decoded = roads::decode_shares(graph, edited.cells.len(), &group.codes);

@@ -203,14 +203,14 @@ test('a route comes into view with its trade-off set on a slider, shortest to sa
   const shortest = await figures(page);
   assert.equal(shortest.distance, `${(set[0].distanceM / 1000).toFixed(2)} km`);
   assert.equal(shortest.detour, '0.0%');
-  assert.match(await page.textContent('#tradeoff-step'), /^Shortest: \d+\.\d\d km, \d+ min, exposure \d+\.\d\d risk-km$/);
+  assert.match(await page.textContent('#tradeoff-step'), /^Shortest: \d+\.\d\d km, \d+ min, exposure \d+\.\d\d expected incidents$/);
   assert.equal(await page.textContent('#why [data-testid=exposure-avoided]'), 'nothing avoided');
   // One step up says what it costs and buys against the shortest.
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => document.body.dataset.selectedRoute === '1');
   const step = answer.tradeoff.routes[1];
   const text = await page.textContent('#tradeoff-step');
-  assert.match(text, /^(Step 1|Safest): \+\d+ m, \+\d+\.\d min, avoids \d+\.\d\d risk-km \(\d+ %\)$/);
+  assert.match(text, /^(Step 1|Safest): \+\d+ m, \+\d+\.\d min, avoids \d+\.\d\d expected incidents \(\d+ %\)$/);
   assert.equal(await page.getAttribute('#tradeoff-slider', 'aria-valuetext'), text);
   assert.equal((await figures(page)).distance, `${(step.distanceM / 1000).toFixed(2)} km`);
   await page.screenshot({ path: `${OUTPUT_DIR}/map-route-step.png` });
@@ -242,7 +242,7 @@ test('every route is selectable by its line and by keyboard, and says why it was
   await page.waitForFunction((i) => document.body.dataset.selectedRoute === String(i), last);
   const e = answer.best.explanation;
   const why = await figures(page, '#why');
-  assert.equal(why['exposure-avoided'], `${e.exposureAvoided.toFixed(2)} risk-km (${e.exposureAvoidedPct.toFixed(1)} %)`);
+  assert.equal(why['exposure-avoided'], `${e.exposureAvoided.toFixed(2)} expected incidents (${e.exposureAvoidedPct.toFixed(1)} %)`);
   assert.match(why.extra, /^\+\d+ m, \+\d+\.\d min$/);
   assert.ok(e.exposureAvoided > 0, 'the safest route of this pair avoids exposure');
   assert.ok(e.avoidedCells.length > 0, 'and names the cells it avoids');

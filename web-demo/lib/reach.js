@@ -39,7 +39,7 @@ export class ReachView {
     section.innerHTML = `<h2>Safe reach</h2>
       <p><span data-testid="reach-cells">${answer.cellCount}</span> cells within ${answer.minutes} min ${answer.mode}
       (${(answer.budgetM / 1000).toFixed(2)} km along the ${answer.network === 'roads' ? 'streets' : 'hex lattice'}).</p>
-      <p>Least exposure to reach a cell: median ${quantile(0.5).toFixed(2)}, most ${sorted.at(-1)?.toFixed(2) ?? '0'} risk-km.</p>
+      <p>Least exposure to reach a cell: median ${quantile(0.5).toFixed(2)}, most ${sorted.at(-1)?.toFixed(2) ?? '0'} expected incidents passed.</p>
       <ol class="shades" aria-label="Exposure shades, lightest safest">${SHADES.map((c, i) => `<li style="background:${c}">${i + 1}</li>`).join('')}</ol>
       <p class="note">Shades are fifths of this area's cells by exposure, 1 the safest to reach.</p>`;
     document.body.dataset.reach = String(answer.cellCount);

@@ -127,13 +127,13 @@ export class RouteView {
     L.circleMarker([b.lat, b.lng], { pane: this.panes.avoided, radius: 7, color: '#fff', weight: 2, fillColor: '#c8102e', fillOpacity: 1, className: 'route-destination' }).bindTooltip('Destination').addTo(this.layer);
   }
 
-  /** "+320 m, +4 min, avoids 0.31 risk-km (12 %)" for step `index` against the shortest route. */
+  /** "+320 m, +4 min, avoids 0.31 expected incidents (12 %)" for step `index` against the shortest route. */
   stepText(index) {
     const { option, name } = this.routes[index];
     const e = option.explanation;
-    if (index === 0) return `${name}: ${km(option.metrics.distanceM)}, ${minutes(option.metrics.durationS)}, exposure ${option.metrics.exposure.toFixed(2)} risk-km`;
+    if (index === 0) return `${name}: ${km(option.metrics.distanceM)}, ${minutes(option.metrics.durationS)}, exposure ${option.metrics.exposure.toFixed(2)} expected incidents`;
     const pct = e.exposureAvoidedPct === null ? '' : ` (${e.exposureAvoidedPct.toFixed(0)} %)`;
-    return `${name}: ${signed(e.extraM, 'm')}, ${signed(e.extraMinutes, 'min', 1)}, avoids ${e.exposureAvoided.toFixed(2)} risk-km${pct}`;
+    return `${name}: ${signed(e.extraM, 'm')}, ${signed(e.extraMinutes, 'min', 1)}, avoids ${e.exposureAvoided.toFixed(2)} expected incidents${pct}`;
   }
 
   renderList() {
@@ -162,7 +162,7 @@ export class RouteView {
       <tr><th scope="row">Distance</th><td data-testid="distance">${km(m.distanceM)}</td></tr>
       <tr><th scope="row">Duration (${m.mode})</th><td data-testid="duration">${minutes(m.durationS)}</td></tr>
       <tr><th scope="row">Detour</th><td data-testid="detour">${m.detourPct.toFixed(1)}%</td></tr>
-      <tr><th scope="row">Exposure</th><td data-testid="exposure">${m.exposure.toFixed(3)} risk-km</td></tr>
+      <tr><th scope="row">Exposure</th><td data-testid="exposure">${m.exposure.toFixed(3)} expected incidents</td></tr>
       <tr><th scope="row">Worst safety</th><td data-testid="worst">${m.worstSafety?.toFixed(1) ?? 'N/A'}</td></tr>
       <tr><th scope="row">Mean safety</th><td data-testid="mean">${m.meanSafety?.toFixed(1) ?? 'N/A'}</td></tr>
       <tr><th scope="row">Cells</th><td data-testid="cells">${m.cellCount}</td></tr>
@@ -174,11 +174,11 @@ export class RouteView {
     const e = this.routes[this.selected].option.explanation;
     const section = document.getElementById('why');
     section.hidden = false;
-    const shortest = `the shortest route (${km(e.shortest.distanceM)}, exposure ${e.shortest.exposure.toFixed(2)} risk-km)`;
+    const shortest = `the shortest route (${km(e.shortest.distanceM)}, exposure ${e.shortest.exposure.toFixed(2)} expected incidents)`;
     const summary = e.exposureAvoided > 0
-      ? `Against ${shortest}, this route avoids <strong data-testid="exposure-avoided">${e.exposureAvoided.toFixed(2)} risk-km
+      ? `Against ${shortest}, this route avoids <strong data-testid="exposure-avoided">${e.exposureAvoided.toFixed(2)} expected incidents
          (${e.exposureAvoidedPct?.toFixed(1) ?? '–'} %)</strong> for <strong data-testid="extra">${signed(e.extraM, 'm')},
-         ${signed(e.extraMinutes, 'min', 1)}</strong>${e.metresPerExposureAvoided === null ? '' : `: ${e.metresPerExposureAvoided.toFixed(0)} m per risk-km avoided`}.`
+         ${signed(e.extraMinutes, 'min', 1)}</strong>${e.metresPerExposureAvoided === null ? '' : `: ${e.metresPerExposureAvoided.toFixed(0)} m per expected incident avoided`}.`
       : `This is ${shortest} or as exposed as it: <span data-testid="exposure-avoided">nothing avoided</span>.`;
     const cells = e.avoidedCells.map((c) => `<li class="avoided-cell" data-cell="${c.h3}">Safety ${c.safetyScore.toFixed(1)}${
       c.drivenBy ? `, mostly ${escape(this.className(c.drivenBy))} (${(100 * c.drivenByShare).toFixed(0)} % of its harm)` : ''}</li>`).join('');

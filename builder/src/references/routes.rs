@@ -68,22 +68,22 @@ impl Reference {
         let length = f64::from(graph.way_length_m[way]);
         let [start, end] = index.way_nodes(way);
         if way_has_edge(graph, index, from.way, false) {
-            let c = costs.way_cost_between(graph, way, from.offset_m, length);
+            let c = costs.way_cost_between(way, from.offset_m, length);
             added.push(self.graph.add_edge(o, node(end), c));
         }
         if way_has_edge(graph, index, from.way, true) {
-            let c = costs.way_cost_between(graph, way, 0.0, from.offset_m);
+            let c = costs.way_cost_between(way, 0.0, from.offset_m);
             added.push(self.graph.add_edge(o, node(start), c));
         }
         let way = to.way as usize;
         let length = f64::from(graph.way_length_m[way]);
         let [start, end] = index.way_nodes(way);
         if way_has_edge(graph, index, to.way, false) {
-            let c = costs.way_cost_between(graph, way, 0.0, to.offset_m);
+            let c = costs.way_cost_between(way, 0.0, to.offset_m);
             added.push(self.graph.add_edge(node(start), d, c));
         }
         if way_has_edge(graph, index, to.way, true) {
-            let c = costs.way_cost_between(graph, way, to.offset_m, length);
+            let c = costs.way_cost_between(way, to.offset_m, length);
             added.push(self.graph.add_edge(node(end), d, c));
         }
         if from.way == to.way {
@@ -91,7 +91,7 @@ impl Reference {
                 && from.offset_m <= to.offset_m)
                 || (way_has_edge(graph, index, from.way, true) && from.offset_m >= to.offset_m);
             if along {
-                let c = costs.way_cost_between(graph, way, from.offset_m, to.offset_m);
+                let c = costs.way_cost_between(way, from.offset_m, to.offset_m);
                 added.push(self.graph.add_edge(o, d, c));
             }
         }

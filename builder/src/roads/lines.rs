@@ -23,7 +23,7 @@ pub struct RoadLine {
     pub points: Vec<(f64, f64)>,
     /// Travel direction.
     pub direction: Direction,
-    /// Street name (may be empty).
+    /// Street name as the source spells it, trimmed (empty for none).
     pub name: String,
 }
 

@@ -8,7 +8,7 @@
 //!
 //! The hierarchy is the same, since every node keeps its rank, and each node's
 //! out-edges keep their relative order, so unpacking picks the same one of parallel
-//! edges; a way keeps its direction and geometry. Every route costs what it did.
+//! edges; a way keeps its direction, geometry and name. Every route costs what it did.
 //! What may differ is a choice among exact ties that other code makes by number
 //! (snapping to one of two equally near ways, a heap's order of equal keys), and
 //! sums over nodes in node order (the snapping frame's centre) in their last digits.
@@ -67,9 +67,15 @@ pub fn in_contraction_order(graph: &RoadGraph) -> RoadGraph {
         way_cells: Vec::with_capacity(graph.way_cells.len()),
         way_cell_m: Vec::with_capacity(graph.way_cell_m.len()),
         contraction_order: (0..nodes as u32).collect(),
+        // The names stay as they are; each way takes its number along.
+        names: graph.names.clone(),
+        way_name: Vec::with_capacity(graph.way_name.len()),
     };
     for &way in &way_order {
         let way = way as usize;
+        if let Some(&name) = graph.way_name.get(way) {
+            out.way_name.push(name);
+        }
         out.way_length_m.push(graph.way_length_m[way]);
         out.way_points.extend_from_slice(graph.way_interior(way));
         out.way_points_start.push(out.way_points.len() as u32);
@@ -92,7 +98,8 @@ mod tests {
     use hexrisk_engine::routing::cch::contraction_order;
 
     /// A 7 × 7 grid of streets in Toronto, every block with a bend point, columns 0,
-    /// 3 and 6 one-way, numbered as the lines come (row k, then column k).
+    /// 3 and 6 one-way, numbered as the lines come (row k, then column k) and named
+    /// after them (`Row k`, `Column k`).
     fn street_grid() -> RoadGraph {
         let (lat0, lng0, step) = (43.65, -79.40, 0.002);
         let at = |i: usize, j: usize| (lat0 + step * i as f64, lng0 + step * j as f64);
@@ -118,7 +125,7 @@ mod tests {
                 lines.push(RoadLine {
                     points,
                     direction,
-                    name: String::new(),
+                    name: format!("{} {k}", if along { "Row" } else { "Column" }),
                 });
             }
         }
@@ -159,6 +166,8 @@ mod tests {
             way_cells: vec![],
             way_cell_m: vec![],
             contraction_order: vec![2, 0, 1],
+            names: vec!["Bay St".into(), "Yonge St".into()],
+            way_name: vec![2, 0, 1, 2, 1],
         }
     }
 
@@ -197,6 +206,7 @@ mod tests {
                 assert_eq!(after.way_length_m[v], before.way_length_m[w]);
                 assert_eq!(after.way_interior(v), before.way_interior(w));
                 assert!(after.way_cells(v).eq(before.way_cells(w)));
+                assert_eq!(after.way_name(v), before.way_name(w));
             }
         }
     }
@@ -217,6 +227,8 @@ mod tests {
         assert_eq!(after.way_interior(1), before.way_interior(0));
         assert_eq!(after.way_interior(3), before.way_interior(2));
         assert_eq!(after.way_interior(4), before.way_interior(3));
+        assert_eq!(after.names, before.names);
+        assert_eq!(after.way_name, [1, 2, 0, 1, 2]);
         assert_eq!(
             after.nodes,
             [before.nodes[2], before.nodes[0], before.nodes[1]]

@@ -1,7 +1,8 @@
 //! Road networks from road lines: lines joined into a graph at shared end points
 //! (Toronto's streets are split at intersections) or at shared vertices (TIGER
 //! lines are not), reduced to the largest strongly connected component, with chains
-//! of nodes that only continue a street merged, and packed into the engine's graph.
+//! of nodes that only continue a street merged (the merged edge named after the
+//! name covering most of it), and packed into the engine's graph.
 
 use std::collections::HashMap;
 
@@ -220,6 +221,7 @@ pub fn contract_chains(network: &RoadNetwork) -> (RoadNetwork, usize) {
     }
     for edge in network.edges.iter().filter(|e| !chain[e.from as usize]) {
         let mut geometry = edge.geometry.clone();
+        let mut pieces = vec![edge];
         let (mut previous, mut current) = (edge.from, edge.to);
         // Each step leaves a chain node by its one onward edge; the bound only guards
         // against malformed input.
@@ -234,6 +236,7 @@ pub fn contract_chains(network: &RoadNetwork) -> (RoadNetwork, usize) {
                 break;
             };
             geometry.extend_from_slice(&network.edges[next].geometry[1..]);
+            pieces.push(&network.edges[next]);
             previous = current;
             current = network.edges[next].to;
         }
@@ -241,10 +244,44 @@ pub fn contract_chains(network: &RoadNetwork) -> (RoadNetwork, usize) {
             from: renumber[edge.from as usize],
             to: renumber[current as usize],
             geometry,
-            name: edge.name.clone(),
+            name: merged_name(&pieces),
         });
     }
     (out, chain.iter().filter(|&&c| c).count())
+}
+
+/// Great-circle length of a geometry in metres, as [`to_graph`] measures ways.
+fn length_m(geometry: &[(f64, f64)]) -> f64 {
+    let points: Vec<h3o::LatLng> = geometry
+        .iter()
+        .filter_map(|&(lat, lng)| h3o::LatLng::new(lat, lng).ok())
+        .collect();
+    points
+        .windows(2)
+        .map(|p| grid::distance_m(p[0], p[1]))
+        .sum()
+}
+
+/// The name of an edge merged from `pieces`: theirs when they all agree, otherwise
+/// the name (no name counting as one) covering most of the length, and of names
+/// covering equal lengths the last in byte order (so a name beats no name).
+fn merged_name(pieces: &[&RoadEdge]) -> String {
+    let first = &pieces[0].name;
+    if pieces.iter().all(|p| p.name == *first) {
+        return first.clone();
+    }
+    let mut totals: Vec<(&str, f64)> = Vec::new();
+    for piece in pieces {
+        let metres = length_m(&piece.geometry);
+        match totals.iter_mut().find(|(name, _)| *name == piece.name) {
+            Some((_, total)) => *total += metres,
+            None => totals.push((&piece.name, metres)),
+        }
+    }
+    totals
+        .into_iter()
+        .max_by(|a, b| a.1.total_cmp(&b.1).then_with(|| a.0.cmp(b.0)))
+        .map_or_else(String::new, |(name, _)| name.to_owned())
 }
 
 /// A `(latitude, longitude)` point as the graph stores it.
@@ -254,7 +291,8 @@ fn stored((lat, lng): (f64, f64)) -> MicroDegrees {
 
 /// Packs a network into the engine's [`RoadGraph`]: ways shared by the two
 /// directions of a street, lengths along the geometry, the grid cells each way
-/// crosses (`cells` is the sorted city grid) and CSR edges.
+/// crosses (`cells` is the sorted city grid), street names and CSR edges. A way
+/// takes the name of the first edge that runs along it.
 #[must_use]
 pub fn to_graph(network: &RoadNetwork, cells: &[h3o::CellIndex], source: &str) -> RoadGraph {
     // One way per street piece: an edge and its reverse share it.
@@ -294,7 +332,10 @@ pub fn to_graph(network: &RoadNetwork, cells: &[h3o::CellIndex], source: &str) -
         way_cells: Vec::new(),
         way_cell_m: Vec::new(),
         contraction_order: Vec::new(),
+        names: Vec::new(),
+        way_name: Vec::new(),
     };
+    graph.set_way_names(ways.iter().map(|way| way.name.as_str()));
     for way in &ways {
         let points: Vec<h3o::LatLng> = way
             .geometry
@@ -426,6 +467,83 @@ mod tests {
                 .iter()
                 .any(|e| e.from == e.to && e.geometry.len() == 4)
         );
+    }
+
+    fn named(points: &[(f64, f64)], direction: Direction, name: &str) -> RoadLine {
+        RoadLine {
+            name: name.into(),
+            ..line(points, direction)
+        }
+    }
+
+    #[test]
+    fn merged_edges_take_the_name_covering_most_of_them() {
+        // A two-way street a - v - w - b (chain nodes v and w) with two side streets
+        // at each end: King St for its first piece (1 unit long, the longest piece),
+        // Queen St for the other two (0.6 units each, 1.2 together).
+        let (a, v, w, b) = ((0.0, 0.0), (0.0, 0.001), (0.0, 0.0016), (0.0, 0.0022));
+        let lines = [
+            named(&[a, v], Direction::Both, "King St"),
+            named(&[v, w], Direction::Both, "Queen St"),
+            named(&[w, b], Direction::Both, "Queen St"),
+            named(&[a, (0.001, 0.0)], Direction::Both, "Side St"),
+            named(&[a, (-0.001, 0.0)], Direction::Both, "Side St"),
+            named(&[b, (0.001, 0.0022)], Direction::Both, "Side St"),
+            named(&[b, (-0.001, 0.0022)], Direction::Both, "Side St"),
+        ];
+        let (contracted, merged) = contract_chains(&build_network(&lines, false));
+        assert_eq!(merged, 2);
+        let street: Vec<&RoadEdge> = contracted
+            .edges
+            .iter()
+            .filter(|e| e.geometry.len() == 4)
+            .collect();
+        assert_eq!(street.len(), 2, "both directions");
+        for edge in street {
+            assert_eq!(edge.name, "Queen St", "1.2 of 2.2 units against 1");
+        }
+        // The graph stores each name once and each way's by number.
+        let cells = [hexrisk_engine::grid::cell_at(0.0, 0.0).unwrap()];
+        let graph = to_graph(&contracted, &cells, "test");
+        assert_eq!(graph.validate(1), Ok(()));
+        assert_eq!(graph.names, ["Queen St", "Side St"]);
+        let mut names: Vec<_> = (0..graph.way_count()).map(|w| graph.way_name(w)).collect();
+        names.sort_unstable();
+        assert_eq!(
+            names,
+            [
+                Some("Queen St"),
+                Some("Side St"),
+                Some("Side St"),
+                Some("Side St"),
+                Some("Side St")
+            ]
+        );
+    }
+
+    #[test]
+    fn a_name_outweighs_no_name_only_by_length() {
+        let pieces = |names: [&str; 2], lengths: [f64; 2]| {
+            let edges: Vec<RoadEdge> = names
+                .iter()
+                .zip(lengths)
+                .map(|(name, length)| RoadEdge {
+                    from: 0,
+                    to: 0,
+                    geometry: vec![(0.0, 0.0), (0.0, length)],
+                    name: (*name).into(),
+                })
+                .collect();
+            merged_name(&edges.iter().collect::<Vec<_>>())
+        };
+        assert_eq!(pieces(["", "Bay St"], [0.002, 0.001]), "");
+        assert_eq!(pieces(["", "Bay St"], [0.001, 0.002]), "Bay St");
+        // Equal lengths: the last name in byte order, whichever comes first.
+        assert_eq!(pieces(["", "Bay St"], [0.001, 0.001]), "Bay St");
+        assert_eq!(pieces(["Bay St", ""], [0.001, 0.001]), "Bay St");
+        assert_eq!(pieces(["Bay St", "Bloor St"], [0.001, 0.001]), "Bloor St");
+        assert_eq!(pieces(["Bloor St", "Bay St"], [0.001, 0.001]), "Bloor St");
+        assert_eq!(pieces(["Bay St", "Bay St"], [0.001, 0.005]), "Bay St");
     }
 
     #[test]

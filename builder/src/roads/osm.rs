@@ -63,7 +63,8 @@ impl OsmData {
 
     /// Routable highway ways as road lines, with one-way rules: `oneway=yes|true|1`
     /// forward, `oneway=-1|reverse` backward, motorways and roundabouts one way
-    /// forward unless `oneway=no`. Nodes missing from the file are skipped.
+    /// forward unless `oneway=no`; the `name` tag (trimmed) is the street name.
+    /// Nodes missing from the file are skipped.
     #[must_use]
     pub fn road_lines(&self) -> Vec<RoadLine> {
         self.highways()
@@ -77,7 +78,10 @@ impl OsmData {
                 (points.len() >= 2).then(|| RoadLine {
                     points,
                     direction: direction(&way.tags),
-                    name: way.tags.get("name").cloned().unwrap_or_default(),
+                    name: way
+                        .tags
+                        .get("name")
+                        .map_or_else(String::new, |name| name.trim().to_owned()),
                 })
             })
             .collect()
@@ -250,7 +254,7 @@ mod tests {
             r#"<?xml version="1.0"?><osm>
 <node id="1" lat="43.0" lon="-79.0"/><node id="2" lat="43.001" lon="-79.0"><tag k="x" v="y"/></node>
 <node id="3" lat="43.002" lon="-79.0"/>
-<way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/><tag k="oneway" v="yes"/><tag k="name" v="A &amp; B St"/></way>
+<way id="10"><nd ref="1"/><nd ref="2"/><nd ref="3"/><tag k="highway" v="residential"/><tag k="oneway" v="yes"/><tag k="name" v=" A &amp; B St "/></way>
 <way id="11"><nd ref="1"/><nd ref="99"/><tag k="building" v="yes"/></way>
 <way id="12"><nd ref="2"/><nd ref="3"/><tag k="highway" v="proposed"/></way>
 </osm>"#,

@@ -57,7 +57,7 @@ fn read_lines<S: Read + Seek, D: Read + Seek>(
 
 /// Toronto's HERE-derived streets (`streets_here.zip`). `DIR_TRAVEL` is `B` (both
 /// ways), or `F`/`T`: one way from/to the reference node, the end with the lower
-/// latitude.
+/// latitude; `ST_NAME` is the street name (upper case, e.g. `QUEEN ST W`).
 ///
 /// # Errors
 /// [`RoadError`] when the archive or its shapefile cannot be read.
@@ -94,6 +94,7 @@ pub fn read_toronto_streets(zip_path: &Path) -> Result<Vec<RoadLine>, RoadError>
 }
 
 /// US Census TIGER/Line roads (a `*_roads.shp` with its `.dbf`); no one-way data.
+/// `FULLNAME` is the street name (e.g. `Geary Blvd`).
 ///
 /// # Errors
 /// [`RoadError`] when the shapefile cannot be read.

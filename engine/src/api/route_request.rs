@@ -416,14 +416,29 @@ pub fn evaluate(
     let mode = mode(query.mode.as_ref(), scoring.params.intent)?;
     let scores = CityScores::kept(model, scoring.week, &scoring.params);
     let mut evaluation = corridor::evaluate_line(model, &scores, &points, mode);
-    let shortest = plan::shortest_route(model, &scores, points[0], points[points.len() - 1], mode);
+    let on_streets = plan::line_exposure(model, &scores, &points);
+    if let Some(on_streets) = &on_streets {
+        evaluation.metrics.exposure = on_streets.incidents;
+    }
+    let ends = (points[0], points[points.len() - 1]);
+    let shortest = plan::shortest_route(model, &scores, ends, mode, |way| {
+        on_streets.as_ref().is_some_and(|s| s.takes(way))
+    });
     evaluation.metrics.detour_pct = shortest
         .as_ref()
-        .map(|(metres, _)| *metres)
+        .map(|shortest| shortest.length_m)
         .filter(|&metres| metres > 0.0)
         .map(|metres| 100.0 * (evaluation.metrics.distance_m - metres) / metres);
-    let explanation = shortest.map(|(_, shortest)| {
-        plan::explain(model, scoring.week, &scoring.params, &evaluation, &shortest)
+    let explanation = shortest.map(|shortest| {
+        let mut explanation = plan::explain(
+            model,
+            scoring.week,
+            &scoring.params,
+            &evaluation,
+            &shortest.evaluation,
+        );
+        explanation.avoided_streets = shortest.avoided_streets;
+        explanation
     });
     Ok(EvaluationResponse {
         scored_with: ScoredWith::new(model, &scoring),
@@ -476,10 +491,16 @@ pub fn evaluate_hex_path(
     let evaluation =
         corridor::evaluate_hex_path(model, &scores, &cells, mode).map_err(path_error)?;
     let ends = (LatLng::from(cells[0]), LatLng::from(cells[cells.len() - 1]));
-    let explanation =
-        plan::shortest_route(model, &scores, ends.0, ends.1, mode).map(|(_, shortest)| {
-            plan::explain(model, scoring.week, &scoring.params, &evaluation, &shortest)
-        });
+    // A hex path follows no street: it names cells avoided, not streets.
+    let explanation = plan::shortest_route(model, &scores, ends, mode, |_| true).map(|shortest| {
+        plan::explain(
+            model,
+            scoring.week,
+            &scoring.params,
+            &evaluation,
+            &shortest.evaluation,
+        )
+    });
     Ok(EvaluationResponse {
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,

@@ -302,7 +302,8 @@ impl CityFixture {
 }
 
 /// Two nodes in Toronto joined by one way with an interior point, usable in both
-/// directions; the way crosses grid position 0 and then leaves the grid.
+/// directions and named `Queen St W`; the way crosses grid position 0 and then
+/// leaves the grid.
 #[must_use]
 pub fn tiny_graph() -> RoadGraph {
     RoadGraph {
@@ -322,5 +323,7 @@ pub fn tiny_graph() -> RoadGraph {
         way_cells: vec![0, OUTSIDE_GRID],
         way_cell_m: vec![500.0, 305.0],
         contraction_order: vec![1, 0],
+        names: vec!["Queen St W".into()],
+        way_name: vec![1],
     }
 }

@@ -35,7 +35,7 @@ pub use manifest::{
 pub const MAGIC: [u8; 4] = *b"HXRK";
 
 /// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u16 = 5;
+pub const FORMAT_VERSION: u16 = 6;
 
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 16;
@@ -505,6 +505,24 @@ mod tests {
         assert_eq!(
             decode(&encode(&artifact).unwrap()).map(|_| ()),
             Err(ArtifactError::Inconsistent("edge target out of range"))
+        );
+    }
+
+    #[test]
+    fn street_names_travel_with_their_graph_and_bad_ones_are_refused() {
+        let artifact = CityFixture::default().build();
+        let decoded = decode(&encode(&artifact).unwrap()).unwrap();
+        let graph = decoded.road_graph.expect("the fixture has roads");
+        assert_eq!(graph.way_name(0), Some("Queen St W"));
+        let mut unsorted = artifact;
+        if let Some(graph) = unsorted.road_graph.as_mut() {
+            graph.names.push("King St W".into());
+        }
+        assert_eq!(
+            decode(&encode(&unsorted).unwrap()).map(|_| ()),
+            Err(ArtifactError::Inconsistent(
+                "street names are not strictly ascending"
+            ))
         );
     }
 

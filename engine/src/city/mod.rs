@@ -7,6 +7,7 @@ mod boundaries;
 mod derived;
 mod kept;
 mod networks;
+mod streets;
 
 use alloc::borrow::ToOwned;
 use alloc::vec::Vec;
@@ -20,6 +21,7 @@ pub use kept::KEPT_VALUES;
 use kept::Kept;
 pub use networks::Network;
 use networks::Networks;
+pub use streets::StreetLayer;
 
 use crate::artifact::{self, ArtifactError, CityArtifact, RATE_CLASSES};
 use crate::forecast::{
@@ -112,6 +114,7 @@ pub struct CityModel {
     artifact: CityArtifact,
     networks: Networks,
     boundaries: CellBoundaries,
+    streets: derived::Derived<StreetLayer>,
     kept: Kept,
 }
 
@@ -140,6 +143,7 @@ impl CityModel {
             artifact,
             networks: Networks::new(),
             boundaries: CellBoundaries::new(),
+            streets: derived::Derived::new(),
             kept: Kept::default(),
         }
     }
@@ -181,6 +185,17 @@ impl CityModel {
                 .collect();
             hex_lattice(&cells, &self.artifact.cells, "H3 resolution-8 grid")
         })
+    }
+
+    /// The city's street layer ([`StreetLayer`]) over its own network, derived on
+    /// first use.
+    #[must_use]
+    pub fn street_layer(&self) -> &StreetLayer {
+        self.streets
+            .get_or_init(|| match self.artifact.road_graph.as_ref() {
+                Some(graph) => StreetLayer::new(&self.artifact, graph),
+                None => StreetLayer::new(&self.artifact, self.grid_network().graph),
+            })
     }
 
     /// The underlying artifact.

@@ -1,7 +1,7 @@
 //! Why a route: what it avoids against the shortest route between the same points —
 //! the exposure avoided, what that costs in metres and minutes, and the riskiest
 //! cells the shortest route crosses and this one does not, each with the crime class
-//! that weighs most in it.
+//! that weighs most in it (the streets avoided are [`super::avoided_streets`]).
 
 use alloc::vec::Vec;
 
@@ -19,9 +19,12 @@ pub const MAX_EXPLAINED_CELLS: usize = 5;
 /// Share of the larger figure within which two routes' lengths, durations or
 /// exposures count as equal. Two lines over the same streets can sum their metres
 /// in another order (pieces joined at other points, ends snapped again by
-/// `/evaluate`) and differ in the last bits, about 1e-14 of the figure; without this,
-/// such a route "avoided" 1e-14 risk-km at thousands of metres per risk-km.
-pub const EQUAL_WITHIN: f64 = 1e-9;
+/// `/evaluate`) and measure them otherwise: a route's exposure takes its ways'
+/// stored lengths (`f32`), the same route's line evaluated again its segments'
+/// great-circle metres, and the two differ by a few billionths. Without this, such a
+/// route "avoided" a few billionths of its exposure at millions of metres per
+/// incident.
+pub const EQUAL_WITHIN: f64 = 1e-6;
 
 /// `after − before`, or exactly 0 when the two are equal within [`EQUAL_WITHIN`].
 #[must_use]
@@ -42,7 +45,7 @@ pub struct ShortestRoute {
     pub distance_m: f64,
     /// Its travel time, seconds.
     pub duration_s: f64,
-    /// Its exposure, risk-kilometres.
+    /// Its exposure: expected incidents passed.
     pub exposure: f64,
 }
 
@@ -81,7 +84,7 @@ fn class_code<S: serde::Serializer>(
 pub struct Explanation {
     /// The shortest route's figures.
     pub shortest: ShortestRoute,
-    /// Risk-kilometres avoided: the shortest route's exposure less this one's.
+    /// Expected incidents avoided: the shortest route's exposure less this one's.
     pub exposure_avoided: f64,
     /// The same in percent of the shortest route's exposure (`None` when that is 0).
     pub exposure_avoided_pct: Option<f64>,
@@ -89,11 +92,16 @@ pub struct Explanation {
     pub extra_m: f64,
     /// Minutes longer at the route's travel mode.
     pub extra_minutes: f64,
-    /// Extra metres paid per risk-kilometre avoided (`None` when nothing is avoided).
+    /// Extra metres paid per expected incident avoided (`None` when nothing is
+    /// avoided).
     pub metres_per_exposure_avoided: Option<f64>,
     /// The riskiest cells of the shortest route this one avoids, riskiest first, at
     /// most [`MAX_EXPLAINED_CELLS`].
     pub avoided_cells: Vec<AvoidedCell>,
+    /// The stretches of the shortest route's streets this one does not take, most
+    /// expected incidents first ([`super::avoided_streets`]); empty when the route is
+    /// not on the network (a hex path) or the shortest route takes no other street.
+    pub avoided_streets: Vec<super::AvoidedStreet>,
 }
 
 /// Explains `route` against `shortest`, both evaluated with the same scores; the
@@ -146,6 +154,7 @@ pub fn explain(
         extra_minutes: difference(base.duration_s, this.duration_s) / 60.0,
         metres_per_exposure_avoided: (exposure_avoided > 0.0).then(|| extra_m / exposure_avoided),
         avoided_cells: avoided,
+        avoided_streets: Vec::new(),
     }
 }
 

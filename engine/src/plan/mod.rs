@@ -15,17 +15,21 @@ use crate::corridor::{Evaluation, Metrics, TravelMode, evaluate_hex_path, evalua
 use crate::roads::NetworkKind;
 use crate::routing::{
     CostModel, MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, Path, RouteIndex, RouteMethod, Snap,
-    TradeoffRoute, risk_of_safety, thin,
+    TradeoffRoute, thin,
 };
-use crate::scoring::{CityScores, ScoringParams};
+use crate::scoring::{CityScores, ScoringParams, StreetRisk};
 
+mod avoided_streets;
 pub mod departure;
 mod explain;
+mod line_exposure;
 mod reach;
 
+pub use avoided_streets::{AvoidedStreet, MAX_EXPLAINED_STREETS, avoided_streets};
 pub use explain::{
     AvoidedCell, EQUAL_WITHIN, Explanation, MAX_EXPLAINED_CELLS, ShortestRoute, difference, explain,
 };
+pub use line_exposure::{LineExposure, MATCH_DISTANCE_M, MATCH_STEP_M, line_exposure};
 pub use reach::{
     MAX_REACH_M, MAX_REACH_MINUTES, ReachAnswer, ReachError, ReachRequest, ReachedCell, reach,
 };
@@ -107,7 +111,7 @@ pub struct TradeoffStep {
     /// Where the route is in the answer: `None` for `best` (the safest), else its
     /// index in `alternatives`.
     pub alternative: Option<usize>,
-    /// Extra metres paid per risk-kilometre avoided against the previous route of the
+    /// Extra metres paid per expected incident avoided against the previous route of the
     /// set (`None` for the shortest, or when nothing is avoided).
     pub metres_per_exposure_avoided: Option<f64>,
 }
@@ -200,17 +204,17 @@ pub fn route(
     let to = index
         .snap(graph, request.destination)
         .map_err(RouteError::DestinationTooFar)?;
-    let risks: Vec<f64> = (0..model.cell_count())
-        .map(|p| risk_of_safety(scores.safety(p)))
-        .collect();
-    let (routes, shortest, tradeoff) = find_routes(index, graph, &risks, &from, &to, request)?;
+    let street_risk = StreetRisk::compute(model, scores, &network);
+    let (routes, shortest, tradeoff) =
+        find_routes(index, graph, street_risk.risks(), &from, &to, request)?;
     let planner = Planner {
         model,
         scores,
         request,
         index,
         graph,
-        shortest_m: shortest.length_m(),
+        street_risk: &street_risk,
+        shortest: &shortest,
     };
     let shortest_evaluation = planner.evaluate(&shortest);
     let mut options: Vec<RouteOption> = routes
@@ -281,7 +285,7 @@ fn find_routes(
                 .ok_or(RouteError::Unreachable)?;
             let shortest = if method.alpha() > 0.0 {
                 index
-                    .search(graph, &CostModel::from_risks(&[], 0.0), from, to)
+                    .search(graph, &CostModel::lengths(), from, to)
                     .unwrap_or_else(|| best.clone())
             } else {
                 best.clone()
@@ -335,7 +339,8 @@ struct Planner<'a> {
     request: &'a RouteRequest,
     index: &'a RouteIndex,
     graph: &'a crate::roads::RoadGraph,
-    shortest_m: f64,
+    street_risk: &'a StreetRisk,
+    shortest: &'a Path,
 }
 
 impl Planner<'_> {
@@ -348,10 +353,16 @@ impl Planner<'_> {
             &line.segment_m,
             self.request.mode,
         );
+        // Streets carry their own risk; a lattice's ways are not streets, so its
+        // routes keep the corridor's exact cell-level exposure, as its lines do.
+        if self.graph.kind == NetworkKind::Roads {
+            evaluation.metrics.exposure = path_exposure(self.street_risk, path);
+        }
         // Detours compare network lengths of the pieces, so the shortest route's own
         // detour is exactly zero.
-        evaluation.metrics.detour_pct = Some(if self.shortest_m > 0.0 {
-            100.0 * (path.length_m() - self.shortest_m) / self.shortest_m
+        let shortest_m = self.shortest.length_m();
+        evaluation.metrics.detour_pct = Some(if shortest_m > 0.0 {
+            100.0 * (path.length_m() - shortest_m) / shortest_m
         } else {
             0.0
         });
@@ -372,13 +383,21 @@ impl Planner<'_> {
         )
         .ok()
         .map(|e| e.metrics);
-        let explanation = explain(
+        let mut explanation = explain(
             self.model,
             self.request.week,
             &self.request.params,
             &evaluation,
             &shortest.1,
         );
+        if self.graph.kind == NetworkKind::Roads {
+            let mut ways: Vec<u32> = path.pieces.iter().map(|p| p.way).collect();
+            ways.sort_unstable();
+            explanation.avoided_streets =
+                avoided_streets(self.graph, self.street_risk, self.shortest, |way| {
+                    ways.binary_search(&way).is_ok()
+                });
+        }
         RouteOption {
             geometry: self.request.snap_to_roads.then_some(line),
             cost: Some(path.cost),
@@ -389,22 +408,63 @@ impl Planner<'_> {
     }
 }
 
-/// The shortest route on a city's road network between two points: its network
-/// length in metres and its evaluation with `scores`, or `None` when either point is
-/// too far from the network or no route joins them.
+/// Expected incidents passed along a path: each piece's metres times its way's risk,
+/// in the city's incidents per metre.
+fn path_exposure(street_risk: &StreetRisk, path: &Path) -> f64 {
+    let risks = street_risk.risks();
+    let risk_metres: f64 = path
+        .pieces
+        .iter()
+        .map(|piece| {
+            let risk = risks
+                .get(piece.way as usize)
+                .copied()
+                .unwrap_or(crate::routing::OUTSIDE_COVERAGE_RISK);
+            libm::fabs(piece.to_m - piece.from_m) * risk
+        })
+        .sum();
+    street_risk.incidents(risk_metres)
+}
+
+/// The shortest route on a city's road network between two points, evaluated with
+/// `scores`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShortestRoad {
+    /// Its network length, metres.
+    pub length_m: f64,
+    /// Its evaluation (its exposure from its streets).
+    pub evaluation: Evaluation,
+    /// The stretches of it on ways the compared line does not take.
+    pub avoided_streets: Vec<AvoidedStreet>,
+}
+
+/// The shortest route on a city's road network between two points, with the streets
+/// of it on ways `taken` says the compared line does not use; `None` when either
+/// point is too far from the network or no route joins them.
 #[must_use]
 pub fn shortest_route(
     model: &CityModel,
     scores: &CityScores,
-    from: LatLng,
-    to: LatLng,
+    (from, to): (LatLng, LatLng),
     mode: TravelMode,
-) -> Option<(f64, Evaluation)> {
+    taken: impl Fn(u32) -> bool,
+) -> Option<ShortestRoad> {
     let network = model.road_network()?;
     let (graph, index) = (network.graph, network.index);
     let (from, to) = (index.snap(graph, from).ok()?, index.snap(graph, to).ok()?);
-    let path = index.search(graph, &CostModel::from_risks(&[], 0.0), &from, &to)?;
+    let path = index.search(graph, &CostModel::lengths(), &from, &to)?;
     let line = index.line(graph, &path);
-    let evaluation = evaluate_measured_line(model, scores, &line.points, &line.segment_m, mode);
-    Some((path.length_m(), evaluation))
+    let street_risk = StreetRisk::compute(model, scores, &network);
+    let mut evaluation = evaluate_measured_line(model, scores, &line.points, &line.segment_m, mode);
+    let avoided_streets = if graph.kind == NetworkKind::Roads {
+        evaluation.metrics.exposure = path_exposure(&street_risk, &path);
+        avoided_streets(graph, &street_risk, &path, taken)
+    } else {
+        Vec::new()
+    };
+    Some(ShortestRoad {
+        length_m: path.length_m(),
+        evaluation,
+        avoided_streets,
+    })
 }

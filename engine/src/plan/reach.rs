@@ -12,8 +12,8 @@ use crate::city::CityModel;
 use crate::corridor::TravelMode;
 use crate::grid::{Polygon, outline};
 use crate::roads::NetworkKind;
-use crate::routing::{TooManyLabels, risk_of_safety};
-use crate::scoring::{CityScores, ColourIndex};
+use crate::routing::TooManyLabels;
+use crate::scoring::{CityScores, ColourIndex, StreetRisk};
 
 /// Longest time budget, minutes.
 pub const MAX_REACH_MINUTES: f64 = 60.0;
@@ -40,7 +40,7 @@ pub struct ReachedCell {
     pub cell: CellIndex,
     /// Minutes along the shortest way to it.
     pub minutes: f64,
-    /// Risk-kilometres of the least exposed way to it within the budget.
+    /// Expected incidents passed on the least exposed way to it within the budget.
     pub exposure: f64,
     /// Its safety score.
     pub safety_score: f64,
@@ -103,10 +103,14 @@ pub fn reach(
     let from = index
         .snap(graph, request.origin)
         .map_err(RouteError::OriginTooFar)?;
-    let risks: Vec<f64> = (0..model.cell_count())
-        .map(|p| risk_of_safety(scores.safety(p)))
-        .collect();
-    let reached = index.safe_reach(graph, &risks, &from, budget_m, model.cell_count())?;
+    let street_risk = StreetRisk::compute(model, scores, &network);
+    let reached = index.safe_reach(
+        graph,
+        street_risk.risks(),
+        &from,
+        budget_m,
+        model.cell_count(),
+    )?;
     let mut cells: Vec<ReachedCell> = reached
         .iter()
         .enumerate()
@@ -115,7 +119,7 @@ pub fn reach(
             Some(ReachedCell {
                 cell: model.cell(position)?,
                 minutes: reach.metres / speed / 60.0,
-                exposure: reach.exposure_m / 1000.0,
+                exposure: street_risk.incidents(reach.exposure_m),
                 safety_score: scores.safety(position),
                 color_index: scores.colour(position),
             })

@@ -1,6 +1,7 @@
 //! The road graph stored in a city artifact: a compressed-sparse-row directed graph
-//! whose edges run along undirected *ways* that carry the geometry, the length and the
-//! grid cells crossed, so both directions of a street share one copy of them.
+//! whose edges run along undirected *ways* that carry the geometry, the length, the
+//! grid cells crossed and the street name, so both directions of a street share one
+//! copy of them. Names are stored once each and referenced by number from the ways.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -36,6 +37,10 @@ pub const REVERSED: u32 = 1 << 31;
 /// Marks a crossed cell that is outside the city grid.
 pub const OUTSIDE_GRID: u32 = u32::MAX;
 
+/// The longest street name a graph stores, in bytes of UTF-8 (the committed sources'
+/// longest is 33): it bounds what one name adds to an answer.
+pub const MAX_STREET_NAME_BYTES: usize = 200;
+
 /// A road graph in compact arrays.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RoadGraph {
@@ -67,12 +72,33 @@ pub struct RoadGraph {
     /// first), computed by the build; empty when it was not (the hierarchy then
     /// computes one when the network is first indexed).
     pub contraction_order: Vec<u32>,
+    /// The distinct street names, strictly ascending (byte order), none empty or over
+    /// [`MAX_STREET_NAME_BYTES`]; empty when no way has a name.
+    pub names: Vec<String>,
+    /// Per way, one more than the index of its name in `names`, or 0 for a way
+    /// without a name; empty when no way has one (a hex lattice, a source without
+    /// names). Read it through [`RoadGraph::way_name`].
+    pub way_name: Vec<u32>,
 }
 
 /// Why a graph is unusable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[error("road graph is inconsistent: {0}")]
 pub struct GraphError(pub &'static str);
+
+/// A name trimmed and cut to at most [`MAX_STREET_NAME_BYTES`] on a character
+/// boundary (then trimmed again, so a cut never leaves a space at the end).
+fn clip_name(name: &str) -> &str {
+    let name = name.trim();
+    if name.len() <= MAX_STREET_NAME_BYTES {
+        return name;
+    }
+    let mut end = MAX_STREET_NAME_BYTES;
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    name[..end].trim_end()
+}
 
 fn offsets_ok(offsets: &[u32], count: usize, total: usize) -> bool {
     offsets.len() == count + 1
@@ -150,7 +176,58 @@ impl RoadGraph {
         {
             return Err(GraphError("negative or non-finite length"));
         }
+        self.validate_names()
+    }
+
+    /// The street name checks of [`Self::validate`].
+    fn validate_names(&self) -> Result<(), GraphError> {
+        if self.way_name.is_empty() {
+            if !self.names.is_empty() {
+                return Err(GraphError("street names without a name per way"));
+            }
+        } else if self.way_name.len() != self.way_count() {
+            return Err(GraphError("street name table is not one per way"));
+        }
+        if self.way_name.iter().any(|&n| n as usize > self.names.len()) {
+            return Err(GraphError("street name index out of range"));
+        }
+        if self.names.iter().any(String::is_empty) {
+            return Err(GraphError("empty street name"));
+        }
+        if self.names.iter().any(|n| n.len() > MAX_STREET_NAME_BYTES) {
+            return Err(GraphError("street name over MAX_STREET_NAME_BYTES"));
+        }
+        if !self.names.windows(2).all(|w| w[0] < w[1]) {
+            return Err(GraphError("street names are not strictly ascending"));
+        }
         Ok(())
+    }
+
+    /// A way's street name; `None` for a way without one or an unknown way.
+    #[must_use]
+    pub fn way_name(&self, way: usize) -> Option<&str> {
+        let index = self.way_name.get(way)?.checked_sub(1)?;
+        self.names.get(index as usize).map(String::as_str)
+    }
+
+    /// Stores a street name for every way, given in way order (blank for none): each
+    /// trimmed of surrounding white space and cut to [`MAX_STREET_NAME_BYTES`] at a
+    /// character boundary, otherwise spelt as given, each distinct name kept once.
+    /// Without any name both tables are left empty.
+    pub fn set_way_names<'a>(&mut self, per_way: impl IntoIterator<Item = &'a str>) {
+        let per_way: Vec<&str> = per_way.into_iter().map(clip_name).collect();
+        let mut names: Vec<&str> = per_way.iter().copied().filter(|n| !n.is_empty()).collect();
+        names.sort_unstable();
+        names.dedup();
+        self.way_name = if names.is_empty() {
+            Vec::new()
+        } else {
+            per_way
+                .iter()
+                .map(|name| names.binary_search(name).map_or(0, |i| i as u32 + 1))
+                .collect()
+        };
+        self.names = names.into_iter().map(String::from).collect();
     }
 
     /// The stored contraction order when it holds every node exactly once.
@@ -297,6 +374,105 @@ mod tests {
             graph.way_cells(0).collect::<Vec<_>>(),
             [(0, 500.0), (OUTSIDE_GRID, 305.0)]
         );
+        assert_eq!(graph.way_name(0), Some("Queen St W"));
+        assert_eq!(graph.way_name(1), None, "an unknown way has no name");
+    }
+
+    #[test]
+    fn names_are_stored_once_sorted_and_looked_up_per_way() {
+        let mut g = tiny_graph();
+        g.set_way_names([" Queen St W", "", "King St W  ", "Queen St W", "\t"]);
+        assert_eq!(g.names, ["King St W", "Queen St W"]);
+        assert_eq!(g.way_name, [2, 0, 1, 2, 0]);
+        let named: Vec<_> = (0..6).map(|way| g.way_name(way)).collect();
+        assert_eq!(
+            named,
+            [
+                Some("Queen St W"),
+                None,
+                Some("King St W"),
+                Some("Queen St W"),
+                None,
+                None
+            ]
+        );
+        // Five names for the fixture's one way.
+        assert_eq!(
+            g.validate(1),
+            Err(GraphError("street name table is not one per way"))
+        );
+        g.set_way_names(["Queen St W"]);
+        assert_eq!(g.validate(1), Ok(()));
+        // No name at all: both tables empty, which is valid.
+        g.set_way_names(["  "]);
+        assert!(g.names.is_empty() && g.way_name.is_empty());
+        assert_eq!(g.way_name(0), None);
+        assert_eq!(g.validate(1), Ok(()));
+    }
+
+    #[test]
+    fn long_names_are_cut_on_a_character_boundary() {
+        let mut g = tiny_graph();
+        // 300 bytes of two-byte characters: cut to exactly the limit.
+        let long = "é".repeat(150);
+        g.set_way_names([long.as_str()]);
+        assert_eq!(g.names[0], "é".repeat(100));
+        // One byte more in front: the limit falls inside a character.
+        let odd = alloc::format!("a{long}");
+        g.set_way_names([odd.as_str()]);
+        assert_eq!(g.names[0].len(), MAX_STREET_NAME_BYTES - 1);
+        assert!(odd.starts_with(&g.names[0]));
+        // A cut that ends at a space leaves none behind.
+        let spaced = alloc::format!("{} B", "a".repeat(MAX_STREET_NAME_BYTES - 1));
+        g.set_way_names([spaced.as_str()]);
+        assert_eq!(g.names[0], "a".repeat(MAX_STREET_NAME_BYTES - 1));
+        assert_eq!(g.validate(1), Ok(()));
+    }
+
+    #[test]
+    fn validation_refuses_bad_street_names() {
+        let refused = |edit: &dyn Fn(&mut RoadGraph)| {
+            let mut g = tiny_graph();
+            edit(&mut g);
+            g.validate(1).unwrap_err().0
+        };
+        assert_eq!(
+            refused(&|g| g.way_name.push(1)),
+            "street name table is not one per way"
+        );
+        assert_eq!(
+            refused(&|g| g.way_name.clear()),
+            "street names without a name per way"
+        );
+        assert_eq!(
+            refused(&|g| g.way_name[0] = 2),
+            "street name index out of range"
+        );
+        assert_eq!(refused(&|g| g.names[0].clear()), "empty street name");
+        assert_eq!(
+            refused(&|g| g.names[0] = "x".repeat(MAX_STREET_NAME_BYTES + 1)),
+            "street name over MAX_STREET_NAME_BYTES"
+        );
+        assert_eq!(
+            refused(&|g| g.names.insert(0, "Queen St W".into())),
+            "street names are not strictly ascending"
+        );
+        assert_eq!(
+            refused(&|g| g.names.push("King St W".into())),
+            "street names are not strictly ascending"
+        );
+        // The edges of what is allowed: the last name, a name at the limit, a way
+        // without a name, no names at all.
+        let mut g = tiny_graph();
+        g.names = vec!["King St W".into(), "x".repeat(MAX_STREET_NAME_BYTES)];
+        g.way_name = vec![2];
+        assert_eq!(g.validate(1), Ok(()));
+        g.way_name = vec![0];
+        assert_eq!(g.validate(1), Ok(()));
+        assert_eq!(g.way_name(0), None);
+        g.names.clear();
+        g.way_name.clear();
+        assert_eq!(g.validate(1), Ok(()));
     }
 
     #[test]

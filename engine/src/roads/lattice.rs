@@ -36,6 +36,9 @@ pub fn hex_lattice(lattice: &[CellIndex], grid: &[u64], source: &str) -> RoadGra
         way_cells: Vec::new(),
         way_cell_m: Vec::new(),
         contraction_order: Vec::new(),
+        // The lattice's ways are no streets: no names.
+        names: Vec::new(),
+        way_name: Vec::new(),
     };
     let mut ways: BTreeMap<(u32, u32), u32> = BTreeMap::new();
     for (i, &cell) in cells.iter().enumerate() {
@@ -98,6 +101,7 @@ mod tests {
             assert_eq!(crossed.len(), 2, "centre to centre crosses two cells");
             let metres: f32 = crossed.iter().map(|(_, m)| m).sum();
             assert!((metres - graph.way_length_m[way]).abs() < 0.01);
+            assert_eq!(graph.way_name(way), None);
         }
     }
 }

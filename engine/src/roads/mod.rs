@@ -8,7 +8,9 @@ mod graph;
 mod lattice;
 mod street_shares;
 
-pub use graph::{GraphError, NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph};
+pub use graph::{
+    GraphError, MAX_STREET_NAME_BYTES, NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph,
+};
 pub use lattice::hex_lattice;
 pub use street_shares::{
     MAX_SHARE_GROUPS, NO_CELL, SHARE_CODE_STEPS_PER_DOUBLING, ShareGroup, StreetShares,

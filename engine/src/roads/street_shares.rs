@@ -206,6 +206,7 @@ mod tests {
         graph.way_cells_start = vec![0, 1, 2, 3, 4];
         graph.way_cells = vec![0, 0, 1, crate::roads::OUTSIDE_GRID];
         graph.way_cell_m = vec![100.0, 300.0, 50.0, way];
+        graph.way_name = vec![1; 4];
         graph
     }
 

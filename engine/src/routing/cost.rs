@@ -1,5 +1,11 @@
-//! What a metre costs: the method's risk weight and the per-cell factors of one
+//! What a metre costs: the method's risk weight and each way's risk for one
 //! request, and the per-search cache of way costs with alternative penalties.
+//!
+//! A way's risk is uniform along it: its expected incidents per metre relative to
+//! the city's mean over every street for the same request (1 is the city's mean, 10
+//! ten times it), which [`crate::scoring::StreetRisk`] works out. Routing is
+//! unit-free; a route's exposure in risk-metres times the city's mean incidents per
+//! metre is its expected number of incidents passed.
 
 use alloc::vec::Vec;
 use core::cell::RefCell;
@@ -40,18 +46,35 @@ impl RouteMethod {
     }
 }
 
-/// A cell's risk for route costs: `1 − safety / 100`, and [`OUTSIDE_COVERAGE_RISK`]
-/// for a cell without data (`NaN`).
+/// Each way's risk from per-cell risks: the metre-weighted mean over the cells it
+/// crosses, [`OUTSIDE_COVERAGE_RISK`] for metres outside the grid (`cell_risk` gets
+/// the grid position). A network whose ways have no risk of their own (a hex lattice)
+/// is costed this way.
 #[must_use]
-pub fn risk_of_safety(safety: f64) -> f64 {
-    if safety.is_nan() {
-        OUTSIDE_COVERAGE_RISK
-    } else {
-        1.0 - safety / 100.0
-    }
+pub fn way_risks_from_cells(graph: &RoadGraph, cell_risk: impl Fn(u32) -> f64) -> Vec<f64> {
+    (0..graph.way_count())
+        .map(|way| {
+            let (mut metres, mut weighted) = (0.0, 0.0);
+            for (position, m) in graph.way_cells(way) {
+                let m = f64::from(m);
+                let risk = if position == OUTSIDE_GRID {
+                    OUTSIDE_COVERAGE_RISK
+                } else {
+                    cell_risk(position)
+                };
+                metres += m;
+                weighted += m * risk;
+            }
+            if metres > 0.0 {
+                weighted / metres
+            } else {
+                OUTSIDE_COVERAGE_RISK
+            }
+        })
+        .collect()
 }
 
-/// Per-request cost factors: `1 + α · risk` for every grid cell.
+/// Per-request cost factors: `1 + α · risk` for every way.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CostModel {
     alpha: f64,
@@ -60,16 +83,25 @@ pub struct CostModel {
     min_factor: f64,
 }
 
+/// A risk as routing reads it: not negative, and a risk that is not a number (a way
+/// without a forecast) is [`OUTSIDE_COVERAGE_RISK`].
+fn usable(risk: f64) -> f64 {
+    if risk.is_nan() {
+        OUTSIDE_COVERAGE_RISK
+    } else {
+        risk.max(0.0)
+    }
+}
+
 impl CostModel {
-    /// Factors from per-cell safety scores (0..=100 in grid order; `NaN`, a cell
-    /// without data, counts as [`OUTSIDE_COVERAGE_RISK`]).
+    /// Length alone: every metre costs 1.
     #[must_use]
-    pub fn from_safety(safety: impl Iterator<Item = f64>, alpha: f64) -> Self {
-        let risks: Vec<f64> = safety.map(risk_of_safety).collect();
-        Self::from_risks(&risks, alpha)
+    pub fn lengths() -> Self {
+        Self::from_risks(&[], 0.0)
     }
 
-    /// Factors from per-cell risks in 0..=1 (grid order).
+    /// Factors from per-way risks (graph order; a way beyond `risks` counts as
+    /// [`OUTSIDE_COVERAGE_RISK`]).
     #[must_use]
     pub fn from_risks(risks: &[f64], alpha: f64) -> Self {
         let alpha = if alpha.is_finite() {
@@ -77,10 +109,7 @@ impl CostModel {
         } else {
             0.0
         };
-        let factors: Vec<f64> = risks
-            .iter()
-            .map(|r| 1.0 + alpha * r.clamp(0.0, 1.0))
-            .collect();
+        let factors: Vec<f64> = risks.iter().map(|&r| 1.0 + alpha * usable(r)).collect();
         let outside = 1.0 + alpha * OUTSIDE_COVERAGE_RISK;
         let min_factor = factors.iter().copied().fold(outside, f64::min);
         Self {
@@ -96,7 +125,7 @@ impl CostModel {
     /// trade-off.
     #[must_use]
     pub fn exposure_only(risks: &[f64]) -> Self {
-        let factors: Vec<f64> = risks.iter().map(|r| r.clamp(0.0, 1.0)).collect();
+        let factors: Vec<f64> = risks.iter().map(|&r| usable(r)).collect();
         let min_factor = factors
             .iter()
             .copied()
@@ -115,17 +144,10 @@ impl CostModel {
         self.alpha
     }
 
-    /// The factor of a crossed cell (a grid position or [`OUTSIDE_GRID`]).
+    /// What a metre of a way costs.
     #[must_use]
-    pub fn factor(&self, position: u32) -> f64 {
-        if position == OUTSIDE_GRID {
-            self.outside
-        } else {
-            self.factors
-                .get(position as usize)
-                .copied()
-                .unwrap_or(self.outside)
-        }
+    pub fn factor(&self, way: usize) -> f64 {
+        self.factors.get(way).copied().unwrap_or(self.outside)
     }
 
     /// The smallest factor any metre can have: the scale of admissible bounds.
@@ -137,41 +159,14 @@ impl CostModel {
     /// Cost of a whole way.
     #[must_use]
     pub fn way_cost(&self, graph: &RoadGraph, way: usize) -> f64 {
-        let length = f64::from(graph.way_length_m[way]);
-        let (mut metres, mut weighted) = (0.0, 0.0);
-        for (position, m) in graph.way_cells(way) {
-            let m = f64::from(m);
-            metres += m;
-            weighted += m * self.factor(position);
-        }
-        if metres > 0.0 {
-            weighted * length / metres
-        } else {
-            length * self.outside
-        }
+        f64::from(graph.way_length_m[way]) * self.factor(way)
     }
 
     /// Cost of the part of a way between two offsets (metres from its start, either
     /// order).
     #[must_use]
-    pub fn way_cost_between(&self, graph: &RoadGraph, way: usize, a: f64, b: f64) -> f64 {
-        let (from, to) = if a <= b { (a, b) } else { (b, a) };
-        let length = f64::from(graph.way_length_m[way]);
-        let metres: f64 = graph.way_cells(way).map(|(_, m)| f64::from(m)).sum();
-        if metres <= 0.0 {
-            return (to - from) * self.outside;
-        }
-        let scale = length / metres;
-        let (mut start, mut cost) = (0.0, 0.0);
-        for (position, m) in graph.way_cells(way) {
-            let end = start + f64::from(m) * scale;
-            let overlap = end.min(to) - start.max(from);
-            if overlap > 0.0 {
-                cost += overlap * self.factor(position);
-            }
-            start = end;
-        }
-        cost
+    pub fn way_cost_between(&self, way: usize, a: f64, b: f64) -> f64 {
+        libm::fabs(b - a) * self.factor(way)
     }
 }
 
@@ -227,6 +222,6 @@ impl<'a> SearchCosts<'a> {
 
     /// The cost of part of a way, penalised.
     pub(super) fn part(&self, way: usize, a: f64, b: f64) -> f64 {
-        self.model.way_cost_between(self.graph, way, a, b) * self.penalty(way)
+        self.model.way_cost_between(way, a, b) * self.penalty(way)
     }
 }

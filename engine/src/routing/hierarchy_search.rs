@@ -71,6 +71,6 @@ impl RouteIndex {
                 .collect(),
             (None, None) => return None,
         };
-        Some(Path::priced(graph, costs, pieces))
+        Some(Path::priced(costs, pieces))
     }
 }

@@ -5,8 +5,8 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use h3o::LatLng;
-use rstar::RTree;
 use rstar::primitives::{GeomWithData, Line};
+use rstar::{PointDistance, RTree};
 
 use super::MAX_SNAP_DISTANCE_M;
 use super::cch::Hierarchy;
@@ -109,6 +109,16 @@ impl RouteIndex {
     #[must_use]
     pub fn way_nodes(&self, way: usize) -> [u32; 2] {
         self.way_nodes[way]
+    }
+
+    /// The way nearest a point and its distance in metres (in the network's local
+    /// planar frame), or `None` for an empty network.
+    #[must_use]
+    pub fn nearest_way(&self, point: LatLng) -> Option<(u32, f64)> {
+        let query = self.frame.project(point.lat(), point.lng());
+        let nearest = self.segments.nearest_neighbor(&query)?;
+        let distance = libm::sqrt(nearest.distance_2(&query));
+        Some((nearest.data.0, distance))
     }
 
     /// Moves a point onto the nearest way.

@@ -1,9 +1,10 @@
 //! Routes on a city network, for any per-request cost.
 //!
 //! - **Cost** of travelling a way ([`cost`]): its length times `1 + α · risk`, where
-//!   risk is the metre-weighted mean over the cells the way crosses of
-//!   `1 − safety / 100` (the request's scores), and [`OUTSIDE_COVERAGE_RISK`] outside
-//!   the city grid. `α` comes from the [`RouteMethod`].
+//!   the way's risk is its expected incidents per metre relative to the city's mean
+//!   for the request (worked out by [`crate::scoring::StreetRisk`]), and
+//!   [`OUTSIDE_COVERAGE_RISK`] outside the city grid. `α` comes from the
+//!   [`RouteMethod`].
 //! - **Snapping** ([`RouteIndex::snap`]): origin and destination move to the nearest
 //!   point on any way (a point on a segment, not only a node), at most
 //!   [`MAX_SNAP_DISTANCE_M`] away.
@@ -14,7 +15,7 @@
 //! - **Single-use search** ([`RouteIndex::astar`]): A* with landmark lower bounds (ALT),
 //!   for costs a request uses once (penalised alternatives, the trade-off's weights).
 //!   Landmarks hold exact network distances in metres, and every metre costs at least
-//!   the smallest cell factor, so the bound stays admissible for any per-request
+//!   the smallest way factor, so the bound stays admissible for any per-request
 //!   weights and the route found is optimal for its cost. Landmarks are computed once
 //!   per network.
 //! - **Alternatives** ([`RouteIndex::search_with_alternatives`]): the penalty method.
@@ -32,7 +33,7 @@
 //!   with the shortest way and the least exposure within the budget (exact bicriteria
 //!   labels).
 //!
-//! This module works on a [`RoadGraph`](crate::roads::RoadGraph) and per-cell costs
+//! This module works on a [`RoadGraph`](crate::roads::RoadGraph) and per-way risks
 //! only: planning a route for a city request (scores, corridor, answer) is
 //! [`crate::plan`]'s job.
 
@@ -50,7 +51,7 @@ mod search;
 mod snap;
 mod tradeoff;
 
-pub use cost::{CostModel, RouteMethod, UnknownMethod, risk_of_safety};
+pub use cost::{CostModel, RouteMethod, UnknownMethod, way_risks_from_cells};
 pub use index::RouteIndex;
 pub use path::{Path, Piece, RouteLine};
 pub use safe_reach::{CellReach, MAX_REACH_LABELS, TooManyLabels};
@@ -64,8 +65,8 @@ pub use tradeoff::{
 pub const MAX_SNAP_DISTANCE_M: f64 = 500.0;
 
 /// Risk charged for metres outside the city grid, where there is no forecast: the
-/// city median.
-pub const OUTSIDE_COVERAGE_RISK: f64 = 0.5;
+/// city's mean.
+pub const OUTSIDE_COVERAGE_RISK: f64 = 1.0;
 
 /// Longest line accepted for evaluation, in metres.
 pub const MAX_LINE_LENGTH_M: f64 = 200_000.0;

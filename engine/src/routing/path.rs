@@ -50,10 +50,10 @@ pub struct Path {
 impl Path {
     /// A path of `pieces`, priced piece by piece in `costs` (the same sum however it
     /// was found).
-    pub(super) fn priced(graph: &RoadGraph, costs: &CostModel, pieces: Vec<Piece>) -> Self {
+    pub(super) fn priced(costs: &CostModel, pieces: Vec<Piece>) -> Self {
         let cost = pieces
             .iter()
-            .map(|p| costs.way_cost_between(graph, p.way as usize, p.from_m, p.to_m))
+            .map(|p| costs.way_cost_between(p.way as usize, p.from_m, p.to_m))
             .sum();
         Self { cost, pieces }
     }

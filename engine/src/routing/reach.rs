@@ -17,7 +17,7 @@ impl RouteIndex {
     /// following the ways' directions.
     #[must_use]
     pub fn node_distances_m(&self, graph: &RoadGraph, from: &Snap) -> Vec<f64> {
-        let lengths = CostModel::from_risks(&[], 0.0);
+        let lengths = CostModel::lengths();
         let costs = SearchCosts::new(graph, &lengths, None);
         let starts = self.terminals(graph, &costs, from, true);
         costs_to_all(

@@ -41,7 +41,7 @@ pub struct TooManyLabels;
 
 impl RouteIndex {
     /// Every grid cell (by position, `cells` of them) reachable from `from` within
-    /// `budget_m` network metres, with per-cell `risks` (0..=1, grid order).
+    /// `budget_m` network metres, with per-way `risks` (graph order).
     ///
     /// # Errors
     /// [`TooManyLabels`] when the search outgrows its guard.
@@ -199,7 +199,7 @@ fn walk(
         }
         visit(position, along, exposed);
         along += b - a;
-        exposed += (b - a) * (exposure.factor(position) - 1.0);
+        exposed += (b - a) * (exposure.factor(way) - 1.0);
     }
 }
 

@@ -179,7 +179,7 @@ impl RouteIndex {
             }
             (None, None) => return None,
         };
-        Some(Path::priced(graph, costs.model, pieces))
+        Some(Path::priced(costs.model, pieces))
     }
 
     /// The path along the way both points lie on, when its direction allows: its

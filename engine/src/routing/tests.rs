@@ -20,16 +20,17 @@ fn methods_parse_and_weigh_risk_in_order() {
 
 #[test]
 fn way_costs_split_exactly_at_any_offset() {
-    let (graph, grid) = plain_lattice(2);
-    let risks: Vec<f64> = (0..grid.len()).map(|i| (i % 5) as f64 / 4.0).collect();
+    let (graph, _) = plain_lattice(2);
+    let risks = way_risks_from_cells(&graph, |p| f64::from(p % 5) / 4.0);
+    assert_eq!(risks.len(), graph.way_count());
     let model = CostModel::from_risks(&risks, 4.0);
     for way in 0..graph.way_count() {
         let length = f64::from(graph.way_length_m[way]);
         let whole = model.way_cost(&graph, way);
         assert!(whole >= length * model.min_factor() - 1e-9);
         for cut in [0.0, 0.3, 0.5, 0.99] {
-            let split = model.way_cost_between(&graph, way, 0.0, cut * length)
-                + model.way_cost_between(&graph, way, length, cut * length);
+            let split = model.way_cost_between(way, 0.0, cut * length)
+                + model.way_cost_between(way, length, cut * length);
             assert!((split - whole).abs() < 1e-9 * whole.max(1.0), "way {way}");
         }
     }
@@ -42,16 +43,14 @@ fn routes_avoid_risky_cells_when_asked() {
     let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
     // The centre cell and its ring are dangerous; everything else is safe.
     let dangerous = crate::grid::disk(centre, 1).unwrap();
-    let risks: Vec<f64> = grid
-        .iter()
-        .map(|&c| {
-            if dangerous.iter().any(|&r| u64::from(r) == c) {
-                1.0
-            } else {
-                0.0
-            }
-        })
-        .collect();
+    let risks = way_risks_from_cells(&graph, |p| {
+        let cell = grid[p as usize];
+        if dangerous.iter().any(|&r| u64::from(r) == cell) {
+            1.0
+        } else {
+            0.0
+        }
+    });
     let ring = crate::grid::disk(centre, 3).unwrap();
     let (west, east) = ring.iter().map(|&c| LatLng::from(c)).fold(
         (LatLng::from(centre), LatLng::from(centre)),
@@ -88,9 +87,9 @@ fn routes_avoid_risky_cells_when_asked() {
 
 #[test]
 fn alternatives_are_distinct_and_within_the_stretch() {
-    let (graph, grid) = plain_lattice(6);
+    let (graph, _) = plain_lattice(6);
     let index = RouteIndex::new(&graph);
-    let model = CostModel::from_risks(&vec![0.5; grid.len()], 1.0);
+    let model = CostModel::from_risks(&vec![0.5; graph.way_count()], 1.0);
     let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
     let ends: Vec<LatLng> = crate::grid::disk(centre, 5)
         .unwrap()
@@ -137,9 +136,9 @@ fn snapping_refuses_far_points_and_lands_on_segments() {
 
 #[test]
 fn a_route_within_one_way_goes_straight_along_it() {
-    let (graph, grid) = plain_lattice(1);
+    let (graph, _) = plain_lattice(1);
     let index = RouteIndex::new(&graph);
-    let model = CostModel::from_risks(&vec![0.2; grid.len()], 4.0);
+    let model = CostModel::from_risks(&vec![0.2; graph.way_count()], 4.0);
     let length = f64::from(graph.way_length_m[0]);
     let [start, end] = index.way_nodes(0);
     let (a, b) = (graph.node(start).to_lat_lng(), graph.node(end).to_lat_lng());

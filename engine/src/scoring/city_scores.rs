@@ -13,6 +13,12 @@
 //! - **Normalised risk**: `1 − score / 100`.
 //! - **Precinct**: expected counts summed over its cells; its safety score is the
 //!   mean of its cells' scores.
+//! - **Counted incidents** of a cell (what a route's exposure counts): its expected
+//!   count of each active class in the window, times the intent's weight and any
+//!   override, without severity: `Σ_c w_c · λ_c` with `w_c` from
+//!   [`ScoringParams::count_weights`] (1 for every class with intent `overall` or
+//!   `night`). Its **density** is that over the street metres in the cell; the
+//!   city's **mean density** is the sum over cells with streets over their metres.
 
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -98,6 +104,21 @@ impl ScoringParams {
         weights
     }
 
+    /// The weight each class's expected count is counted with in a route's exposure:
+    /// the intent's weight times the override, 0 if inactive (severity ranks the
+    /// cells, it does not scale a count).
+    #[must_use]
+    pub fn count_weights(&self) -> ClassRates {
+        let intent = self.intent.weights();
+        core::array::from_fn(|i| {
+            if self.active[i] {
+                intent[i] * self.overrides[i]
+            } else {
+                0.0
+            }
+        })
+    }
+
     /// Expected harm of a cell-week's rates.
     #[must_use]
     pub fn harm(&self, rates: &ClassRates) -> f64 {
@@ -150,20 +171,49 @@ pub struct CityScores {
     sorted: Vec<f64>,
     // Each cell's safety score, found once: maps and routes read them per cell.
     safety: Vec<f64>,
+    // Each cell's counted incidents per class, and per street metre.
+    counts: Vec<ClassRates>,
+    density: Vec<Option<f64>>,
+    mean_density: f64,
 }
 
 impl CityScores {
     /// Computes harms for every cell of `model` in forecast week `week`.
     #[must_use]
     pub fn compute(model: &CityModel, week: usize, params: &ScoringParams) -> Self {
-        let weights = params.class_weights();
-        let harms: Vec<f64> = (0..model.cell_count())
+        let (weights, count_weights) = (params.class_weights(), params.count_weights());
+        let (harms, counts): (Vec<f64>, Vec<ClassRates>) = (0..model.cell_count())
             .map(|position| {
                 let rates = model.window_rates(position, week, params.window);
-                weights.iter().zip(&rates).map(|(w, r)| w * r).sum()
+                let harm: f64 = weights.iter().zip(&rates).map(|(w, r)| w * r).sum();
+                (harm, core::array::from_fn(|i| count_weights[i] * rates[i]))
+            })
+            .unzip();
+        let mut scores = Self::from_harms(harms);
+        scores.set_counts(counts, &model.street_layer().cell_metres);
+        scores
+    }
+
+    /// Keeps each cell's counted incidents and works out the densities.
+    fn set_counts(&mut self, counts: Vec<ClassRates>, cell_metres: &[f64]) {
+        let (mut counted, mut metres) = (0.0, 0.0);
+        self.density = counts
+            .iter()
+            .enumerate()
+            .map(|(position, rates)| {
+                let count: f64 = rates.iter().sum();
+                match cell_metres.get(position) {
+                    Some(&m) if m > 0.0 => {
+                        counted += count;
+                        metres += m;
+                        Some(count / m)
+                    }
+                    _ => None,
+                }
             })
             .collect();
-        Self::from_harms(harms)
+        self.mean_density = if metres > 0.0 { counted / metres } else { 0.0 };
+        self.counts = counts;
     }
 
     /// [`Self::compute`]'s scores, kept on `model` between requests: the first request
@@ -188,12 +238,14 @@ impl CityScores {
     #[must_use]
     pub fn mixed(parts: &[Self], part_of: &[usize]) -> Self {
         let pick = |p: usize| &parts[part_of.get(p).copied().unwrap_or(0)];
+        let cells = 0..parts[0].harms.len();
         Self {
-            harms: (0..parts[0].harms.len()).map(|p| pick(p).harm(p)).collect(),
+            harms: cells.clone().map(|p| pick(p).harm(p)).collect(),
             sorted: parts[0].sorted.clone(),
-            safety: (0..parts[0].safety.len())
-                .map(|p| pick(p).safety(p))
-                .collect(),
+            safety: cells.clone().map(|p| pick(p).safety(p)).collect(),
+            counts: cells.clone().map(|p| pick(p).counts(p)).collect(),
+            density: cells.map(|p| pick(p).density(p)).collect(),
+            mean_density: parts[0].mean_density,
         }
     }
 
@@ -205,6 +257,9 @@ impl CityScores {
             harms,
             sorted,
             safety: Vec::new(),
+            counts: Vec::new(),
+            density: Vec::new(),
+            mean_density: 0.0,
         };
         scores.safety = scores
             .harms
@@ -244,6 +299,36 @@ impl CityScores {
     #[must_use]
     pub fn safety(&self, position: usize) -> f64 {
         self.safety.get(position).copied().unwrap_or(f64::NAN)
+    }
+
+    /// Counted incidents of each class in the cell at `position` (zeros when out of
+    /// range).
+    #[must_use]
+    pub fn counts(&self, position: usize) -> ClassRates {
+        self.counts.get(position).copied().unwrap_or([0.0; 5])
+    }
+
+    /// Counted incidents per street metre in the cell at `position` (`None` when it
+    /// has no streets or is out of range).
+    #[must_use]
+    pub fn density(&self, position: usize) -> Option<f64> {
+        self.density.get(position).copied().flatten()
+    }
+
+    /// The city's counted incidents per street metre: the density a route's risk of
+    /// 1 stands for.
+    #[must_use]
+    pub fn mean_density(&self) -> f64 {
+        self.mean_density
+    }
+
+    /// Counted incidents per metre of a cell for a line through it: its density, or
+    /// the city's mean density where it has none (outside the grid, or no streets).
+    #[must_use]
+    pub fn density_or_mean(&self, position: Option<usize>) -> f64 {
+        position
+            .and_then(|p| self.density(p))
+            .unwrap_or(self.mean_density)
     }
 
     /// Colour band of the cell at `position` (-1 when out of range).

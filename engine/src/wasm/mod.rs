@@ -302,7 +302,7 @@ export interface CorridorMetrics {
   /** Metre-weighted mean safety score of covered cells. */
   meanSafety: number | null;
   worstSafety: number | null;
-  /** Risk-kilometres: sum of km x (1 - safety/100). */
+  /** Expected incidents passed: the forecast's incidents (active classes, intent weights, the window) on the stretches of street walked. */
   exposure: number;
   outsideCoverageM: number;
   cellCount: number;
@@ -314,18 +314,22 @@ export interface CorridorSegment { tier: number | null; startM: number; distance
 export interface ScoredWith { city: string; weekOf: string; intent: string; activeCodes: string[]; /** "week", "nights" or a band such as "weekend 22:00-00:00". */ timeWindow: string; }
 /** A cell the shortest route crosses and the explained route avoids. */
 export interface AvoidedCell { h3: string; safetyScore: number; /** The class with the largest share of the cell's weighed harm. */ drivenBy: Exclude<CrimeClassRecord["code"], "NO_CRIME"> | null; drivenByShare: number; }
+/** A stretch of the shortest route on a street the explained route does not take. */
+export interface AvoidedStreet { /** As the network's source spells it; null where it has none. */ name: string | null; distanceM: number; /** Expected incidents passed on it. */ exposure: number; incidentsPerKm: number; }
 /** Why a route: against the shortest route between the same points. */
 export interface Explanation {
   shortest: { distanceM: number; durationS: number; exposure: number };
-  /** Risk-kilometres avoided (the shortest route's exposure less this one's). */
+  /** Expected incidents avoided (the shortest route's exposure less this one's). */
   exposureAvoided: number;
   exposureAvoidedPct: number | null;
   extraM: number;
   extraMinutes: number;
-  /** Extra metres per risk-kilometre avoided; null when nothing is avoided. */
+  /** Extra metres per expected incident avoided; null when nothing is avoided. */
   metresPerExposureAvoided: number | null;
   /** The riskiest avoided cells, riskiest first, at most 5. */
   avoidedCells: AvoidedCell[];
+  /** The shortest route's stretches on streets this route does not take, most expected incidents first, at most 5; empty for a hex path. */
+  avoidedStreets: AvoidedStreet[];
 }
 export interface EvaluationResponse extends ScoredWith {
   status: "success";
@@ -387,7 +391,7 @@ export interface ReachResponse extends ScoredWith {
   minutes: number;
   budgetM: number;
   cellCount: number;
-  /** Nearest first: minutes along the shortest way, and the least exposure (risk-km) of any way within the budget. */
+  /** Nearest first: minutes along the shortest way, and the least exposure (expected incidents passed) of any way within the budget. */
   cells: { h3: string; minutes: number; exposure: number; safetyScore: number; colorIndex: number }[];
   /** The outline of the reached cells (RFC 7946). */
   boundary: { type: "MultiPolygon"; coordinates: [number, number][][][] };

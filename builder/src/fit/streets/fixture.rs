@@ -93,6 +93,8 @@ pub(crate) fn graph() -> RoadGraph {
         way_cells,
         way_cell_m,
         contraction_order: Vec::new(),
+        names: Vec::new(),
+        way_name: Vec::new(),
     };
     assert_eq!(graph.validate(2), Ok(()));
     graph

@@ -8,8 +8,12 @@ use serde_json::{Map, Value, json};
 use hexrisk_engine::api::prediction::{When, coordinates, datetime, not_covered, week};
 use hexrisk_engine::api::{array, coordinate_error, malformed};
 use hexrisk_engine::city::Atlas;
+use hexrisk_engine::corridor;
+use hexrisk_engine::forecast::TimeWindow;
 use hexrisk_engine::forecast::{CRIME_CLASSES, CrimeClass, RiskLevel};
 use hexrisk_engine::grid;
+use hexrisk_engine::plan::line_exposure;
+use hexrisk_engine::scoring::{CityScores, ScoringParams};
 
 use crate::api::{ApiError, ErrorCode};
 
@@ -119,9 +123,52 @@ fn route_time(body: &Map<String, Value>) -> Result<RouteTime, ApiError> {
     }
 }
 
+/// Expected incidents passed along a segment: matched to the streets of the city
+/// holding its first covered cell, scored in the week of `when` (every class counted
+/// once), and in the time-of-day band holding `when` when the route has a departure.
+fn expected_incidents(
+    atlas: &Atlas,
+    (a, b): (h3o::LatLng, h3o::LatLng),
+    middle: (f64, f64),
+    (time, when): (RouteTime, Option<When>),
+    now: DateTime<Utc>,
+) -> Result<f64, ApiError> {
+    let Some((city, _)) = grid::cells_crossed(&[a, b], grid::RESOLUTION)
+        .iter()
+        .find_map(|&(cell, _)| atlas.locate_cell(cell))
+        .or_else(|| {
+            grid::cell_at(middle.0, middle.1)
+                .ok()
+                .and_then(|c| atlas.locate_cell(c))
+        })
+    else {
+        return Ok(0.0);
+    };
+    let week = week(city, when, now.timestamp())?;
+    let mut params = ScoringParams::default();
+    if let RouteTime::Departure { .. } = time
+        && let Some(local) = when.and_then(|w| w.local_in(city))
+    {
+        params.window = TimeWindow::Band(city.artifact().profiles.bands.instance(local).band);
+    }
+    let scores = CityScores::kept(city, week, &params);
+    Ok(match line_exposure(city, &scores, &[a, b]) {
+        Some(on_streets) => on_streets.incidents,
+        None => {
+            corridor::evaluate_line(city, &scores, &[a, b], corridor::TravelMode::Walking)
+                .metrics
+                .exposure
+        }
+    })
+}
+
 /// Risk of one route segment: the length-weighted mean over the cells it crosses.
 struct SegmentRisk {
     distance_km: f64,
+    /// Expected incidents passed on the streets the segment follows
+    /// ([`hexrisk_engine::plan::line_exposure`]), in the week (or the band of the
+    /// week) of the segment's middle, every class counted once.
+    expected_incidents: f64,
     /// Length-weighted mean of `P(at least one incident)` = `1 − P(NO_CRIME)`.
     risk_score: f64,
     /// Length-weighted mean outcome probabilities.
@@ -183,8 +230,21 @@ fn segment_risk(
         return Err(not_covered(to.0, to.1).into());
     }
     let mean_probabilities = mean.map(|m| m / weight);
+    let distance_m = grid::distance_m(a, b);
+    let middle = (
+        f64::midpoint(a.lat(), b.lat()),
+        f64::midpoint(a.lng(), b.lng()),
+    );
+    let expected_incidents = expected_incidents(
+        atlas,
+        (a, b),
+        middle,
+        (time, time.after(metres_before + distance_m / 2.0)),
+        now,
+    )?;
     Ok(SegmentRisk {
-        distance_km: grid::distance_m(a, b) / 1000.0,
+        distance_km: distance_m / 1000.0,
+        expected_incidents,
         risk_score: 1.0 - mean_probabilities[CrimeClass::NoCrime.index()],
         mean_probabilities,
         worst_cell: worst.1,
@@ -222,6 +282,7 @@ fn segment_json(
         "start": { "latitude": start.0, "longitude": start.1, "cell_id": cell(start) },
         "end": { "latitude": end.0, "longitude": end.1, "cell_id": cell(end) },
         "distance_km": risk.distance_km,
+        "expected_incidents": risk.expected_incidents,
         "risk_score": risk.risk_score,
         "risk_level": level.code(),
         "dominant_risk": dominant.code(),
@@ -365,6 +426,7 @@ pub fn route_risk(
         "total_waypoints": points.len(),
         "total_segments": risks.len(),
         "total_distance_km": distance,
+        "total_expected_incidents": risks.iter().map(|r| r.expected_incidents).sum::<f64>(),
         "overall_risk_score": overall,
         "overall_risk_level": level_of_risk(overall).code(),
     });

@@ -247,6 +247,33 @@ fn route_risk_scores_every_segment() {
         assert!((0.0..=1.0).contains(&score));
         assert!(s["start"]["cell_id"].is_string());
     }
+    // Expected incidents on each segment's streets, as any line is evaluated, and
+    // their sum for the route.
+    let expected: Vec<f64> = segments
+        .iter()
+        .map(|s| s["expected_incidents"].as_f64().unwrap())
+        .collect();
+    assert!(expected.iter().all(|&e| e > 0.0), "{expected:?}");
+    let total = out["route"]["total_expected_incidents"].as_f64().unwrap();
+    assert!((total - expected.iter().sum::<f64>()).abs() < 1e-12);
+    let atlas = atlas();
+    let city = &atlas.cities()[0];
+    let week = hexrisk_engine::api::options::default_week(city, now().timestamp());
+    let scores = hexrisk_engine::scoring::CityScores::compute(
+        city,
+        week,
+        &hexrisk_engine::scoring::ScoringParams::default(),
+    );
+    let first = [(43.6534, -79.3841), (43.6580, -79.3800)]
+        .map(|(lat, lng)| h3o::LatLng::new(lat, lng).unwrap());
+    let alone = hexrisk_engine::plan::line_exposure(city, &scores, &first)
+        .unwrap()
+        .incidents;
+    assert!(
+        (expected[0] - alone).abs() <= 1e-12 * alone,
+        "{} against {alone}",
+        expected[0]
+    );
     // The first segment starts in the busiest cell, so it is the riskiest.
     assert_eq!(out["recommendations"]["highest_risk_segment"], 0);
     assert_eq!(out["recommendations"]["safest_segment"], 1);

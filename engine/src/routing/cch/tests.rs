@@ -45,15 +45,16 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 /// A lattice of radius `k` with every `drop_every`-th edge removed (none for 0), its
-/// grid size, and per-cell risks.
+/// and per-way risks.
 fn network(k: u32, drop_every: usize, seed: u64) -> (RoadGraph, Vec<f64>) {
-    let (graph, grid, _) = lattice(k);
+    let (graph, _, _) = lattice(k);
     let graph = if drop_every == 0 {
         graph
     } else {
         without_edges(&graph, |e| e % drop_every == drop_every / 2)
     };
-    (graph, risks(seed, grid.len()))
+    let risks = risks(seed, graph.way_count());
+    (graph, risks)
 }
 
 proptest! {
@@ -184,7 +185,7 @@ fn metrics_are_cached_per_cost_model_and_bounded() {
     let model = |alpha: f64| CostModel::from_risks(&risks, alpha);
     let first = hierarchy.metric(&graph, &model(4.0));
     assert!(Arc::ptr_eq(&first, &hierarchy.metric(&graph, &model(4.0))));
-    let length = hierarchy.metric(&graph, &CostModel::from_risks(&[], 0.0));
+    let length = hierarchy.metric(&graph, &CostModel::lengths());
     assert!(Arc::ptr_eq(&length, &hierarchy.metric(&graph, &model(0.0))));
     assert_eq!(hierarchy.cached_metrics(), 1, "length is kept apart");
     for alpha in 1..=CACHED_METRICS + 2 {
@@ -263,7 +264,7 @@ fn potentials_are_the_exact_remaining_costs() {
         let (graph, risks) = network(k, drop_every, seed);
         let hierarchy = Hierarchy::new(&graph);
         for model in [
-            CostModel::from_risks(&[], 0.0),
+            CostModel::lengths(),
             CostModel::exposure_only(&risks),
             CostModel::from_risks(&risks, 3.0),
         ] {

@@ -46,7 +46,7 @@ fn reference(
                         *slot = Some((l.min(length + along), x.min(exposure + exposed)));
                     }
                     along += m * scale;
-                    exposed += m * scale * (self.model.factor(position) - 1.0);
+                    exposed += m * scale * (self.model.factor(way) - 1.0);
                 }
                 let t = self.graph.edge_target[e];
                 if !self.seen[t as usize] && length + way_length <= self.budget {
@@ -75,7 +75,7 @@ fn every_cell_has_the_least_exposure_of_any_way_within_the_budget() {
     let index = RouteIndex::new(&graph);
     let mut cells_checked = 0;
     for seed in 0..10_u64 {
-        let risks = risks(seed, grid.len());
+        let risks = risks(seed, graph.way_count());
         let model = CostModel::from_risks(&risks, 1.0);
         let s = (seed as usize * 5) % nodes.len();
         let budget = 1_500.0 + 300.0 * seed as f64;
@@ -111,7 +111,7 @@ fn a_zero_budget_reaches_only_the_origin_cell_and_the_guard_holds() {
     let (graph, grid, nodes) = lattice(2);
     let index = RouteIndex::new(&graph);
     let from = at_node(&index, &graph, 4);
-    let risks = risks(3, grid.len());
+    let risks = risks(3, graph.way_count());
     let found = index
         .safe_reach(&graph, &risks, &from, 0.0, grid.len())
         .unwrap();

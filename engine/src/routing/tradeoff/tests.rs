@@ -78,7 +78,7 @@ fn hull_corners(points: &[(f64, f64)]) -> Vec<(f64, f64)> {
 
 #[test]
 fn the_set_is_every_corner_of_the_brute_force_hull_within_the_stretch() {
-    let (graph, grid, nodes) = lattice(2);
+    let (graph, _, nodes) = lattice(2);
     let index = RouteIndex::new(&graph);
     // Pairs whose reference set has a real trade-off (two routes or more).
     let mut corners_seen = 0;
@@ -90,7 +90,7 @@ fn the_set_is_every_corner_of_the_brute_force_hull_within_the_stretch() {
         .collect();
     for (seed, &(s, t)) in far_pairs.iter().enumerate() {
         let seed = seed as u64;
-        let risks = risks(seed, grid.len());
+        let risks = risks(seed, graph.way_count());
         let exposure = CostModel::from_risks(&risks, 1.0);
         pairs += 1;
         let from = at_node(&index, &graph, s as u32);
@@ -130,7 +130,7 @@ fn the_set_is_every_corner_of_the_brute_force_hull_within_the_stretch() {
 
 #[test]
 fn thinning_keeps_both_ends_distinct_routes_and_at_most_five() {
-    let (graph, grid, nodes) = lattice(6);
+    let (graph, _, nodes) = lattice(6);
     let index = RouteIndex::new(&graph);
     let (s, t) = (0..nodes.len())
         .flat_map(|s| (0..nodes.len()).map(move |t| (s, t)))
@@ -141,7 +141,7 @@ fn thinning_keeps_both_ends_distinct_routes_and_at_most_five() {
         .unwrap();
     let mut longest_set = 0;
     for seed in 0..8_u64 {
-        let risks = risks(seed, grid.len());
+        let risks = risks(seed, graph.way_count());
         let from = at_node(&index, &graph, s as u32);
         let to = at_node(&index, &graph, t as u32);
         let set = index.tradeoff(&graph, &risks, &from, &to).unwrap();
@@ -163,11 +163,11 @@ fn thinning_keeps_both_ends_distinct_routes_and_at_most_five() {
 
 #[test]
 fn the_same_point_twice_is_a_set_of_one_empty_route() {
-    let (graph, grid, nodes) = lattice(1);
+    let (graph, _, nodes) = lattice(1);
     let index = RouteIndex::new(&graph);
     let at = index.snap(&graph, nodes[3]).unwrap();
     let set = index
-        .tradeoff(&graph, &risks(1, grid.len()), &at, &at)
+        .tradeoff(&graph, &risks(1, graph.way_count()), &at, &at)
         .unwrap();
     assert_eq!(set.routes.len(), 1);
     assert_eq!(set.routes[0].length_m, 0.0);

@@ -1,0 +1,310 @@
+//! Each way's risk for one request, in real units: the expected incidents on it
+//! (counted as [`CityScores::counts`] counts them), per metre, relative to the city's
+//! mean density ([`CityScores::mean_density`]). Routing costs ways by it, and a
+//! route's risk-metres times the mean density is its expected number of incidents
+//! passed.
+//!
+//! - **Streets with shares** (a road network whose artifact carries street shares):
+//!   a way's expected incidents are its home cell's counted incidents of each class
+//!   times the way's share of that class's group: the group with the fewest classes
+//!   among those holding it, or the way's share of its cell's street length when no
+//!   group holds the class.
+//! - **Any other network** (a hex lattice, or a network without shares): each way
+//!   takes the metre-weighted density of the cells it crosses.
+//! - A way of no cell, or in a cell without streets, has the city's mean (risk 1).
+
+use alloc::vec::Vec;
+
+use super::CityScores;
+use crate::city::{CityModel, Network, StreetLayer};
+use crate::forecast::CRIME_CLASSES;
+use crate::roads::{OUTSIDE_GRID, RoadGraph};
+use crate::routing::{OUTSIDE_COVERAGE_RISK, way_risks_from_cells};
+
+/// The risks of one network's ways for one request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StreetRisk {
+    risks: Vec<f64>,
+    mean_density: f64,
+}
+
+impl StreetRisk {
+    /// The risks of `network`'s ways under `scores`.
+    #[must_use]
+    pub fn compute(model: &CityModel, scores: &CityScores, network: &Network<'_>) -> Self {
+        let mean_density = scores.mean_density();
+        let layer = model.street_layer();
+        let own = model
+            .artifact()
+            .road_graph
+            .as_ref()
+            .is_some_and(|graph| core::ptr::eq(graph, network.graph));
+        let risks = if own && layer.has_shares() {
+            shared_risks(layer, scores, network.graph)
+        } else {
+            way_risks_from_cells(network.graph, |position| {
+                relative(scores.density(position as usize), mean_density)
+            })
+        };
+        Self {
+            risks,
+            mean_density,
+        }
+    }
+
+    /// Per way, in graph order: its expected incidents per metre over the city's
+    /// mean.
+    #[must_use]
+    pub fn risks(&self) -> &[f64] {
+        &self.risks
+    }
+
+    /// The city's counted incidents per street metre for the request: what a risk of
+    /// 1 stands for.
+    #[must_use]
+    pub fn mean_density(&self) -> f64 {
+        self.mean_density
+    }
+
+    /// Expected incidents on `risk_metres` (metres times risk).
+    #[must_use]
+    pub fn incidents(&self, risk_metres: f64) -> f64 {
+        risk_metres * self.mean_density
+    }
+
+    /// Expected incidents per kilometre of a way.
+    #[must_use]
+    pub fn per_km(&self, way: usize) -> f64 {
+        let risk = self
+            .risks
+            .get(way)
+            .copied()
+            .unwrap_or(OUTSIDE_COVERAGE_RISK);
+        risk * self.mean_density * 1000.0
+    }
+}
+
+/// A density over the mean; the mean itself for none, and 0 when the city expects
+/// nothing at all.
+fn relative(density: Option<f64>, mean: f64) -> f64 {
+    match density {
+        None => OUTSIDE_COVERAGE_RISK,
+        Some(density) if mean > 0.0 => density / mean,
+        Some(_) => 0.0,
+    }
+}
+
+/// Risks from the street shares: each class's counted incidents of the home cell
+/// spread by its group's shares.
+fn shared_risks(layer: &StreetLayer, scores: &CityScores, graph: &RoadGraph) -> Vec<f64> {
+    // Each class's group: the one with the fewest classes that holds it.
+    let group_of: [Option<usize>; 5] = core::array::from_fn(|class| {
+        layer
+            .groups
+            .iter()
+            .enumerate()
+            .filter(|(_, (classes, _))| classes & (1 << class) != 0)
+            .min_by_key(|(_, (classes, _))| classes.count_ones())
+            .map(|(g, _)| g)
+    });
+    debug_assert_eq!(group_of.len(), CRIME_CLASSES.len());
+    let mean = scores.mean_density();
+    (0..graph.way_count())
+        .map(|way| {
+            let home = layer.homes.get(way).copied().unwrap_or(OUTSIDE_GRID);
+            let length = f64::from(graph.way_length_m[way]);
+            let home_metres = layer.home_metres.get(home as usize).copied().unwrap_or(0.0);
+            if length <= 0.0 || home_metres <= 0.0 {
+                return OUTSIDE_COVERAGE_RISK;
+            }
+            let counts = scores.counts(home as usize);
+            let expected: f64 = counts
+                .iter()
+                .zip(group_of)
+                .map(|(count, group)| {
+                    let share = match group {
+                        Some(g) => f64::from(layer.groups[g].1[way]),
+                        None => length / home_metres,
+                    };
+                    count * share
+                })
+                .sum();
+            relative(Some(expected / length), mean)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use h3o::CellIndex;
+
+    use super::*;
+    use crate::artifact::fixture::CityFixture;
+    use crate::forecast::CrimeClass;
+    use crate::roads::{NetworkKind, ShareGroup, StreetShares, class_bits, encode_shares};
+    use crate::scoring::ScoringParams;
+
+    /// A city of the cells within two rings of central Toronto whose streets are the
+    /// lattice over them, with each class's rate its own per cell, and these share
+    /// groups (each its classes and a share per way before normalising).
+    fn city(groups: &[(u8, &dyn Fn(usize) -> f64)]) -> CityModel {
+        let mut artifact = CityFixture::default()
+            .disk_around(43.6532, -79.3832, 2)
+            .rates(|_, position, _, class| 0.01 * (1 + position + 3 * class) as f64)
+            .build();
+        let cells: Vec<CellIndex> = artifact
+            .cells
+            .iter()
+            .map(|&c| CellIndex::try_from(c).unwrap())
+            .collect();
+        let mut graph = crate::roads::hex_lattice(&cells, &artifact.cells, "test");
+        graph.kind = NetworkKind::Roads;
+        let n = cells.len();
+        let shares = (!groups.is_empty()).then(|| StreetShares {
+            groups: groups
+                .iter()
+                .map(|(classes, share)| {
+                    let raw: Vec<f64> = (0..graph.way_count()).map(share).collect();
+                    // Normalised per home cell, as the build writes them.
+                    let (homes, _) = crate::roads::cell_lengths(&graph, n);
+                    let mut totals = vec![0.0; n];
+                    for (way, home) in homes.iter().enumerate() {
+                        if let Some(cell) = home {
+                            totals[*cell as usize] += raw[way];
+                        }
+                    }
+                    let normalised: Vec<f64> = homes
+                        .iter()
+                        .enumerate()
+                        .map(|(way, home)| home.map_or(0.0, |c| raw[way] / totals[c as usize]))
+                        .collect();
+                    ShareGroup {
+                        classes: *classes,
+                        codes: encode_shares(&graph, n, &normalised),
+                    }
+                })
+                .collect(),
+        });
+        artifact.road_graph = Some(graph);
+        artifact.street_shares = shares;
+        CityModel::from_artifact(artifact)
+    }
+
+    fn risk_of(model: &CityModel, params: &ScoringParams) -> (StreetRisk, CityScores) {
+        let scores = CityScores::compute(model, 0, params);
+        let network = model.road_network().unwrap();
+        (StreetRisk::compute(model, &scores, &network), scores)
+    }
+
+    fn only(class: CrimeClass) -> ScoringParams {
+        ScoringParams {
+            active: core::array::from_fn(|i| CRIME_CLASSES[i] == class),
+            ..ScoringParams::default()
+        }
+    }
+
+    #[test]
+    fn shares_spread_each_cells_incidents_over_its_ways_exactly() {
+        let all = class_bits(&CRIME_CLASSES);
+        let uneven = |way: usize| 1.0 + (way % 7) as f64;
+        let model = city(&[(all, &uneven)]);
+        let (risk, scores) = risk_of(&model, &ScoringParams::default());
+        let graph = model.artifact().road_graph.as_ref().unwrap();
+        let layer = model.street_layer();
+        let mut per_cell = vec![0.0; model.cell_count()];
+        for way in 0..graph.way_count() {
+            let home = layer.homes[way];
+            if home != OUTSIDE_GRID {
+                let metres = f64::from(graph.way_length_m[way]);
+                per_cell[home as usize] += risk.incidents(risk.risks()[way] * metres);
+            }
+        }
+        let mut spread = 0;
+        for (position, incidents) in per_cell.iter().enumerate() {
+            if layer.home_metres[position] > 0.0 {
+                let expected: f64 = scores.counts(position).iter().sum();
+                // Decoded shares are kept as `f32`.
+                let close = (incidents - expected).abs() < 1e-6 * expected;
+                assert!(close, "cell {position}: {incidents} against {expected}");
+                spread += 1;
+            }
+        }
+        assert!(spread > 10, "{spread} cells with ways");
+        // Uneven shares make uneven risks inside a cell.
+        let risks = risk.risks();
+        assert!(
+            risks.iter().copied().fold(0.0, f64::max)
+                > 2.0 * risks.iter().copied().fold(f64::MAX, f64::min)
+        );
+    }
+
+    #[test]
+    fn each_class_takes_the_smallest_group_that_holds_it() {
+        let all = class_bits(&CRIME_CLASSES);
+        let violence = class_bits(&[CrimeClass::BatteryAssault, CrimeClass::SeriousViolent]);
+        let even = |_: usize| 1.0;
+        let hot = |way: usize| if way.is_multiple_of(5) { 50.0 } else { 1.0 };
+        let model = city(&[(all, &even), (violence, &hot)]);
+        let graph = model.artifact().road_graph.as_ref().unwrap();
+        let layer = model.street_layer();
+        // Assaults follow the violence shares: a hot way of a cell is riskier than
+        // its neighbours there; thefts follow the even shares: every way of a cell
+        // is as risky per metre as another of the same cell.
+        let (assault, _) = risk_of(&model, &only(CrimeClass::BatteryAssault));
+        let (theft, _) = risk_of(&model, &only(CrimeClass::TheftBurglary));
+        let mut compared = 0;
+        for a in 0..graph.way_count() {
+            for b in 0..graph.way_count() {
+                let (home_a, home_b) = (layer.homes[a], layer.homes[b]);
+                if home_a != home_b
+                    || home_a == OUTSIDE_GRID
+                    || !a.is_multiple_of(5)
+                    || b.is_multiple_of(5)
+                {
+                    continue;
+                }
+                // Incidents on each way: its risk (per metre) times its length.
+                let on = |risk: &StreetRisk, way: usize| {
+                    risk.risks()[way] * f64::from(graph.way_length_m[way])
+                };
+                let ratio = |risk: &StreetRisk| on(risk, a) / on(risk, b);
+                assert!(
+                    (ratio(&assault) / 50.0 - 1.0).abs() < 0.1,
+                    "{}",
+                    ratio(&assault)
+                );
+                assert!((ratio(&theft) - 1.0).abs() < 0.1, "{}", ratio(&theft));
+                compared += 1;
+            }
+        }
+        assert!(compared > 5, "{compared}");
+    }
+
+    #[test]
+    fn without_shares_ways_take_the_density_of_the_cells_they_cross() {
+        let model = city(&[]);
+        let (risk, scores) = risk_of(&model, &ScoringParams::default());
+        let graph = model.artifact().road_graph.as_ref().unwrap();
+        for way in 0..graph.way_count() {
+            let (mut metres, mut incidents) = (0.0, 0.0);
+            for (position, m) in graph.way_cells(way) {
+                let m = f64::from(m);
+                metres += m;
+                incidents += m * scores
+                    .density_or_mean((position != OUTSIDE_GRID).then_some(position as usize));
+            }
+            let expected = incidents / metres;
+            let got = risk.per_km(way) / 1000.0;
+            assert!((got - expected).abs() < 1e-12 * expected, "way {way}");
+        }
+        // The mean is the city's incidents over its street metres.
+        let layer = model.street_layer();
+        let total: f64 = (0..model.cell_count())
+            .map(|p| scores.counts(p).iter().sum::<f64>())
+            .sum();
+        let metres: f64 = layer.cell_metres.iter().sum();
+        assert!((scores.mean_density() - total / metres).abs() < 1e-12 * total / metres);
+    }
+}
