@@ -158,6 +158,29 @@ describe('hexes', () => {
     assert.equal(wide.body.details.limit_degrees, 2);
     assertError(await call('GET', '/hexes/all?west=-79.4&south=43.6&east=-79.3'), 400, 'INVALID_REQUEST');
   });
+
+  test('streets: each street in a small box with its line, name and risk; wide boxes refused', async () => {
+    const box = 'west=-79.40&south=43.64&east=-79.37&north=43.66';
+    const res = await call('GET', `/streets?${box}&intent=walking`);
+    assert.equal(res.status, 200);
+    assert.equal(res.body.city, 'city_ca_tor');
+    assert.equal(res.body.intent, 'walking');
+    const { streets } = res.body;
+    assert.ok(streets.length > 200, `${streets.length} streets`);
+    assert.ok(streets.filter((s) => s.name).length > 0.8 * streets.length, 'most streets are named');
+    assert.ok(streets.some((s) => s.basis === 'street'), 'some streets have a risk of their own');
+    for (const s of streets) {
+      assert.ok(s.coordinates.some(([lng, lat]) => lng >= -79.40 && lng <= -79.37 && lat >= 43.64 && lat <= 43.66), `street ${s.id} has a point in the box`);
+      assert.ok(s.incidentsPerKm >= 0 && s.colorIndex >= 0 && s.colorIndex <= 16);
+    }
+    // Riskier per km, less safe: the ranking agrees with the figure it ranks.
+    const sorted = [...streets].sort((a, b) => a.incidentsPerKm - b.incidentsPerKm);
+    assert.ok(sorted[0].safetyScore >= sorted.at(-1).safetyScore);
+    const wide = await call('GET', '/streets?west=-79.45&south=43.62&east=-79.35&north=43.70');
+    assertError(wide, 400, 'INVALID_REQUEST');
+    assert.equal(wide.body.details.limit_degrees, 0.05);
+    assertError(await call('GET', '/streets?west=-95.40&south=29.74&east=-95.37&north=29.76'), 404, 'LOCATION_NOT_COVERED');
+  });
 });
 
 describe('routes and evaluation', () => {
@@ -438,6 +461,7 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
     close(offline.breakdown({ h3: cell, intent: 'walking' }, NOW), (await call('GET', `/hexes/breakdown?h3=${cell}&intent=walking`)).body);
     const box = { west: '-79.40', south: '43.64', east: '-79.36', north: '43.66' };
     close(offline.hexesInBox(box, NOW), (await call('GET', `/hexes/all?${new URLSearchParams(box)}`)).body);
+    close(offline.streetsInBox(box, NOW), (await call('GET', `/streets?${new URLSearchParams(box)}`)).body);
   });
 
   test('a time of day: modifiers.time and ?time= score one band, the same offline and online', async () => {

@@ -64,6 +64,7 @@ enum Endpoint {
     HexesLookup,
     HexesBreakdown,
     HexesAll,
+    Streets,
     RouteConfig,
     Route,
     SafeReach,
@@ -86,7 +87,7 @@ enum Api {
 impl Endpoint {
     /// The routing table: each endpoint's path and method. The tests take their
     /// endpoints from it (the hardening suite's POST endpoints, the OpenAPI check).
-    const ALL: [(&'static str, Method, Self); 24] = [
+    const ALL: [(&'static str, Method, Self); 25] = [
         ("/v1/health", Method::GET, Self::PredictionHealth),
         ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
         ("/health", Method::GET, Self::RouterHealth),
@@ -103,6 +104,7 @@ impl Endpoint {
         ("/hexes/lookup", Method::POST, Self::HexesLookup),
         ("/hexes/breakdown", Method::GET, Self::HexesBreakdown),
         ("/hexes/all", Method::GET, Self::HexesAll),
+        ("/streets", Method::GET, Self::Streets),
         ("/route/config", Method::GET, Self::RouteConfig),
         ("/route", Method::POST, Self::Route),
         ("/reach", Method::POST, Self::SafeReach),
@@ -188,7 +190,7 @@ impl Endpoint {
                 Some(Reach::Everywhere)
             }
             Self::Coverage => Some(Reach::NamedCity),
-            Self::HexesAll => Some(Reach::Viewport),
+            Self::HexesAll | Self::Streets => Some(Reach::Viewport),
             Self::RouteRisk => Some(Reach::Lines),
             Self::Predict
             | Self::PredictBatch
@@ -381,6 +383,11 @@ async fn run<B: Backend>(
         Endpoint::HexesAll => {
             let (hexes, count) = engine::hexes_all(atlas, &params(), seconds)?;
             Ok((hexes.into(), Some(count)))
+        }
+        Endpoint::Streets => {
+            let answer = engine::streets(atlas, &params(), seconds)?;
+            let count = answer.streets.len();
+            Ok((engine::with_status(&answer).into(), Some(count)))
         }
         Endpoint::Route => uncounted(engine::route(atlas, &body()?, seconds)),
         Endpoint::SafeReach => uncounted(engine::reach(atlas, &body()?, seconds)),

@@ -425,7 +425,9 @@ fn box_side(params: &Map<String, Value>, name: &str, range: f64) -> Result<f64, 
 
 /// The box of a `GET /hexes/all` request, checked: every side a coordinate, west
 /// below east, south below north, no side over [`MAX_BOX_SIDE_DEG`].
-fn viewport(params: &Map<String, Value>) -> Result<[f64; 4], QueryError> {
+/// The box of `west`, `south`, `east`, `north`, each side at most `max_side`
+/// degrees.
+pub(super) fn viewport(params: &Map<String, Value>, max_side: f64) -> Result<[f64; 4], QueryError> {
     let west = box_side(params, "west", 180.0)?;
     let east = box_side(params, "east", 180.0)?;
     let south = box_side(params, "south", 90.0)?;
@@ -438,14 +440,14 @@ fn viewport(params: &Map<String, Value>) -> Result<[f64; 4], QueryError> {
         )
         .on("west,south,east,north"));
     }
-    if east - west > MAX_BOX_SIDE_DEG || north - south > MAX_BOX_SIDE_DEG {
+    if east - west > max_side || north - south > max_side {
         return Err(QueryError::new(
             ErrorCode::InvalidRequest,
             "",
-            format!("each side of the box must be at most {MAX_BOX_SIDE_DEG} degrees"),
+            format!("each side of the box must be at most {max_side} degrees"),
         )
         .on("west,south,east,north")
-        .with("limit_degrees", MAX_BOX_SIDE_DEG)
+        .with("limit_degrees", max_side)
         .with("width_degrees", east - west)
         .with("height_degrees", north - south));
     }
@@ -463,7 +465,7 @@ pub fn box_scores(
     now: i64,
     memo: &mut ScoreMemo,
 ) -> Result<ScoredCells, QueryError> {
-    let viewport = viewport(params)?;
+    let viewport = viewport(params, MAX_BOX_SIDE_DEG)?;
     let scoring = scoring_from_params(params)?;
     ScoredCells::in_box(atlas, viewport, &scoring, now, memo)
 }
@@ -479,7 +481,7 @@ pub fn hexes_all(
     params: &Map<String, Value>,
     now: i64,
 ) -> Result<(Value, usize), QueryError> {
-    let [west, south, east, north] = viewport(params)?;
+    let [west, south, east, north] = viewport(params, MAX_BOX_SIDE_DEG)?;
     let scoring = scoring_from_params(params)?;
     scoring.params()?;
     let mut items = Vec::new();

@@ -25,7 +25,9 @@ pub(super) fn parse<T: for<'de> Deserialize<'de>>(
     })
 }
 
-pub(super) fn with_status(value: impl serde::Serialize) -> Value {
+/// An answer object with `"status": "success"` first, as both APIs answer.
+#[must_use]
+pub fn with_status(value: impl serde::Serialize) -> Value {
     match serde_json::to_value(value).unwrap_or(Value::Null) {
         // `status` first, then the answer's members in their own order, as the
         // specifications show them.

@@ -21,6 +21,7 @@ pub mod reach_request;
 mod route_json;
 pub mod route_request;
 mod score_rows;
+mod streets;
 
 pub use columns::{ScoreMemo, ScoredCells};
 pub use error::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
@@ -28,8 +29,10 @@ pub use hexes::{
     HEX_COUNT_HEADER, MAX_BOX_SIDE_DEG, MAX_SCORE_IDS, box_scores, cell_scores, hexes_all,
     hexes_breakdown, hexes_config, hexes_lookup, hexes_score, ring_scores,
 };
+pub use json::with_status;
 pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
 pub use prediction::predict;
 pub use reach_request::reach;
 pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};
 pub use score_rows::{RingLookup, ScoreRows};
+pub use streets::{MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, streets};

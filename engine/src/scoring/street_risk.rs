@@ -72,6 +72,40 @@ impl StreetRisk {
         risk_metres * self.mean_density
     }
 
+    /// Each way's safety score among the city's streets for the request, as a hex's
+    /// is among its cells but weighed by length: `100 × (metres riskier + ½ ·
+    /// metres as risky, other ways) / (all metres − its own)`, 100 the safest
+    /// street, 0 the least safe. Ways of no length score as their risk ranks.
+    #[must_use]
+    pub fn safety_scores(&self, graph: &RoadGraph) -> Vec<f64> {
+        let length = |way: usize| f64::from(graph.way_length_m[way]).max(0.0);
+        let mut order: Vec<usize> = (0..self.risks.len()).collect();
+        order.sort_by(|&a, &b| self.risks[a].total_cmp(&self.risks[b]));
+        let total: f64 = order.iter().map(|&w| length(w)).sum();
+        let mut scores = alloc::vec![0.0; self.risks.len()];
+        // Runs of equal risk, least risky first: metres below a run are safer.
+        let (mut start, mut safer) = (0, 0.0);
+        while start < order.len() {
+            let risk = self.risks[order[start]];
+            let end =
+                start + order[start..].partition_point(|&w| self.risks[w].total_cmp(&risk).is_eq());
+            let tied: f64 = order[start..end].iter().map(|&w| length(w)).sum();
+            for &way in &order[start..end] {
+                let others = total - length(way);
+                let riskier = total - safer - tied;
+                let equal = tied - length(way);
+                scores[way] = if others > 0.0 {
+                    (100.0 * (riskier + 0.5 * equal) / others).clamp(0.0, 100.0)
+                } else {
+                    100.0
+                };
+            }
+            safer += tied;
+            start = end;
+        }
+        scores
+    }
+
     /// Expected incidents per kilometre of a way.
     #[must_use]
     pub fn per_km(&self, way: usize) -> f64 {
@@ -306,5 +340,23 @@ mod tests {
             .sum();
         let metres: f64 = layer.cell_metres.iter().sum();
         assert!((scores.mean_density() - total / metres).abs() < 1e-12 * total / metres);
+    }
+
+    #[test]
+    fn street_safety_scores_rank_by_risk_weighed_by_length() {
+        let mut graph = crate::artifact::fixture::tiny_graph();
+        graph.way_length_m = vec![100.0, 100.0, 100.0, 100.0, 0.0];
+        let risk = StreetRisk {
+            risks: vec![1.0, 2.0, 2.0, 4.0, 3.0],
+            mean_density: 1.0,
+        };
+        let scores = risk.safety_scores(&graph);
+        // 300 m riskier than the first; the two at 2 share 100 m below, 100 m tied,
+        // 100 m above; the last has nothing riskier.
+        assert_eq!(scores[0], 100.0);
+        assert!((scores[1] - 50.0).abs() < 1e-12 && (scores[2] - 50.0).abs() < 1e-12);
+        assert_eq!(scores[3], 0.0);
+        // A way of no length: 100 m riskier of 400.
+        assert!((scores[4] - 25.0).abs() < 1e-12, "{scores:?}");
     }
 }

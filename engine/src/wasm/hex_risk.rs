@@ -338,6 +338,24 @@ impl HexRisk {
         })
     }
 
+    /// The streets in a box with their risk (`GET /streets`): the same parameters as
+    /// `hexesInBox` (and its scoring options), each side at most 0.05 degrees.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` for an inverted or oversize box, or one holding more than
+    /// 20,000 streets; `INVALID_COORDINATES`; `LOCATION_NOT_COVERED` when no city
+    /// with streets meets the box.
+    #[wasm_bindgen(js_name = streetsInBox, unchecked_return_type = "StreetsAnswer")]
+    pub fn streets_in_box(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, |atlas, params, now| {
+            api::streets(atlas, params, now).map(api::with_status)
+        })
+    }
+
     /// The cells within `ring` of a point with their scores, in columns: the job
     /// of `lookup` without building an object per cell (same request). The
     /// column operations keep each city's scores for the last options and week,

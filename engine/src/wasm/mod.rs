@@ -427,6 +427,19 @@ export interface CellBreakdown extends Breakdown {
 }
 /** Parameters of `hexesInBox()` and GET /hexes/all; each side at most 2 degrees. */
 export interface BoxRequest { west: number | string; south: number | string; east: number | string; north: number | string; intent?: string; activeCodes?: string | string[]; week?: string; /** As `modifiers.time`. */ time?: string; }
+/** A street of `streetsInBox()` and GET /streets. */
+export interface StreetRow {
+  /** The way's number in the city's network, stable within a model version. */ id: number;
+  /** As the network's source spells it; null where it has none. */ name: string | null;
+  /** [lng, lat] pairs. */ coordinates: [number, number][];
+  lengthM: number;
+  /** Expected incidents per km in the request's week or time window. */ incidentsPerKm: number;
+  /** Rank among the city's streets weighed by length, 100 the safest. */ safetyScore: number;
+  /** 0 to 16, the hexes' palette. */ colorIndex: number;
+  /** "street": learnt shares set it apart from its cell's other streets; "cell": its cell's risk spread by length (too little history to tell its streets apart, or no shares). */ basis: "street" | "cell";
+}
+/** Answer of `streetsInBox()` and GET /streets. */
+export interface StreetsAnswer extends ScoredWith { status: "success"; /** The city's mean expected incidents per street km. */ meanIncidentsPerKm: number; streets: StreetRow[]; }
 /** Slim hex: id, centre, colour band, expected counts per class, safety per intent. */
 /**
  * Cells with their scores in columns, for colouring many hexes at once

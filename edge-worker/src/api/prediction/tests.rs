@@ -266,9 +266,17 @@ fn route_risk_scores_every_segment() {
     );
     let first = [(43.6534, -79.3841), (43.6580, -79.3800)]
         .map(|(lat, lng)| h3o::LatLng::new(lat, lng).unwrap());
-    let alone = hexrisk_engine::plan::line_exposure(city, &scores, &first)
-        .unwrap()
-        .incidents;
+    // The test city's network is a hex lattice: no streets to match, so the line's
+    // exposure is the corridor's, cell by cell.
+    assert!(hexrisk_engine::plan::line_exposure(city, &scores, &first).is_none());
+    let alone = hexrisk_engine::corridor::evaluate_line(
+        city,
+        &scores,
+        &first,
+        hexrisk_engine::corridor::TravelMode::Walking,
+    )
+    .metrics
+    .exposure;
     assert!(
         (expected[0] - alone).abs() <= 1e-12 * alone,
         "{} against {alone}",

@@ -46,6 +46,7 @@ fn valid_body(endpoint: Endpoint) -> Option<Value> {
         | Endpoint::HexesConfig
         | Endpoint::HexesBreakdown
         | Endpoint::HexesAll
+        | Endpoint::Streets
         | Endpoint::RouteConfig
         | Endpoint::PrecinctsStatus
         | Endpoint::PrecinctsAllScores

@@ -1,0 +1,283 @@
+//! `GET /streets`: the streets in a small box, each with its geometry, name, expected
+//! incidents per kilometre and colour band for the request's scoring options (those
+//! of `/hexes/score`). A map draws them from zoom 15 in, where hexagons are larger
+//! than the streets between which a walker chooses.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::hexes::{scoring_from_params, viewport};
+use super::route_request::ScoredWith;
+use super::{ErrorCode, QueryError};
+use crate::city::{Atlas, CityModel};
+use crate::grid::MicroDegrees;
+use crate::roads::NetworkKind;
+use crate::scoring::{CityScores, ColourIndex, StreetRisk};
+
+/// Largest side of a `GET /streets` box, in degrees (about 5.5 km north to south).
+pub const MAX_STREETS_BOX_SIDE_DEG: f64 = 0.05;
+
+/// Most streets one answer may hold; a box holding more is refused rather than
+/// answered in part.
+pub const MAX_STREETS: usize = 20_000;
+
+/// One street of a `/streets` answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreetRow {
+    /// The way's number in the city's network (stable within a model version).
+    pub id: u32,
+    /// Its name as the network's source spells it, `None` where it has none.
+    pub name: Option<String>,
+    /// Its line, GeoJSON order (`[lng, lat]` pairs).
+    pub coordinates: Vec<[f64; 2]>,
+    /// Metres.
+    pub length_m: f64,
+    /// Expected incidents per kilometre in the request's window.
+    pub incidents_per_km: f64,
+    /// Its rank among the city's streets, by length (100 the safest).
+    pub safety_score: f64,
+    /// The colour band of that score, as the hexes' (`/hexes/config`).
+    pub color_index: i8,
+    /// `street` where the city's learnt street shares set it apart from its cell's
+    /// other streets; `cell` where its risk is its cell's, spread by length (the
+    /// shares shrink to that where a cell's history is too sparse to tell its streets
+    /// apart, and a city without shares has only that).
+    pub basis: &'static str,
+}
+
+/// A `/streets` answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StreetsAnswer {
+    /// What the streets were scored with.
+    #[serde(flatten)]
+    pub scored_with: ScoredWith,
+    /// The city's mean expected incidents per street kilometre for the request.
+    pub mean_incidents_per_km: f64,
+    /// The streets with any point in the box, in network order.
+    pub streets: Vec<StreetRow>,
+}
+
+/// `GET /streets`: the streets of the city holding the box's centre (or, failing
+/// that, the first city with streets whose bounds meet the box).
+///
+/// # Errors
+/// `INVALID_COORDINATES` or `INVALID_REQUEST` for a bad box (a side over
+/// [`MAX_STREETS_BOX_SIDE_DEG`]) or bad scoring options; `LOCATION_NOT_COVERED` when
+/// no city with streets meets the box; `INVALID_REQUEST` when it holds more than
+/// [`MAX_STREETS`].
+pub fn streets(
+    atlas: &Atlas,
+    params: &Map<String, Value>,
+    now: i64,
+) -> Result<StreetsAnswer, QueryError> {
+    let [west, south, east, north] = viewport(params, MAX_STREETS_BOX_SIDE_DEG)?;
+    let scoring = scoring_from_params(params)?;
+    scoring.params()?;
+    let meets = |city: &&alloc::sync::Arc<CityModel>| {
+        let b = &city.artifact().bounds;
+        let has_streets = city
+            .artifact()
+            .road_graph
+            .as_ref()
+            .is_some_and(|g| g.kind == NetworkKind::Roads);
+        has_streets && !(b.east < west || b.west > east || b.north < south || b.south > north)
+    };
+    let centre = (f64::midpoint(south, north), f64::midpoint(west, east));
+    let holds_centre = |city: &&alloc::sync::Arc<CityModel>| {
+        let b = &city.artifact().bounds;
+        (b.south..=b.north).contains(&centre.0) && (b.west..=b.east).contains(&centre.1)
+    };
+    let city = atlas
+        .cities()
+        .iter()
+        .filter(meets)
+        .find(holds_centre)
+        .or_else(|| atlas.cities().iter().find(meets))
+        .ok_or_else(|| {
+            QueryError::new(
+                ErrorCode::LocationNotCovered,
+                "west,south,east,north",
+                "no city with a street network meets the box",
+            )
+        })?;
+    let resolved = scoring.resolve(city, now)?;
+    let scores = CityScores::kept(city, resolved.week, &resolved.params);
+    let network = city.road_network().ok_or_else(|| {
+        QueryError::new(ErrorCode::LocationNotCovered, "", "the city has no streets")
+    })?;
+    let graph = network.graph;
+    let in_box =
+        |p: &MicroDegrees| (west..=east).contains(&p.lng()) && (south..=north).contains(&p.lat());
+    let index = network.index;
+    let ways: Vec<usize> = (0..graph.way_count())
+        .filter(|&way| {
+            graph
+                .way_points(way, index.way_nodes(way))
+                .any(|p| in_box(&p))
+        })
+        .collect();
+    if ways.len() > MAX_STREETS {
+        return Err(QueryError::invalid(
+            "west,south,east,north",
+            alloc::format!(
+                "the box holds {} streets; the limit is {MAX_STREETS}: ask for a smaller box",
+                ways.len()
+            ),
+        )
+        .with("limit", MAX_STREETS)
+        .with("count", ways.len()));
+    }
+    let risk = StreetRisk::compute(city, &scores, &network);
+    let safety = risk.safety_scores(graph);
+    let streets = ways
+        .into_iter()
+        .map(|way| {
+            let own = street_level(city, way);
+            StreetRow {
+                id: way as u32,
+                name: graph.way_name(way).map(String::from),
+                coordinates: graph
+                    .way_points(way, index.way_nodes(way))
+                    .map(|p| [p.lng(), p.lat()])
+                    .collect(),
+                length_m: f64::from(graph.way_length_m[way]),
+                incidents_per_km: risk.per_km(way),
+                safety_score: safety[way],
+                color_index: ColourIndex::from_safety_score(safety[way]).get(),
+                basis: if own { "street" } else { "cell" },
+            }
+        })
+        .collect();
+    Ok(StreetsAnswer {
+        scored_with: ScoredWith::new(city, &resolved),
+        mean_incidents_per_km: risk.mean_density() * 1000.0,
+        streets,
+    })
+}
+
+/// Whether a way's shares differ from its length share in some group: the street
+/// has a risk of its own, not only its cell's.
+fn street_level(city: &CityModel, way: usize) -> bool {
+    let layer = city.street_layer();
+    let Some(graph) = city.artifact().road_graph.as_ref() else {
+        return false;
+    };
+    let home = layer
+        .homes
+        .get(way)
+        .copied()
+        .unwrap_or(crate::roads::OUTSIDE_GRID);
+    let cell_metres = layer.home_metres.get(home as usize).copied().unwrap_or(0.0);
+    if cell_metres <= 0.0 {
+        return false;
+    }
+    let by_length = f64::from(graph.way_length_m[way]) / cell_metres;
+    layer.groups.iter().any(|(_, shares)| {
+        let share = f64::from(shares[way]);
+        libm::fabs(share - by_length) > 1e-3 * by_length
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::artifact::fixture::CityFixture;
+
+    const NOW: i64 = 1_640_995_200; // 2022-01-01
+
+    fn atlas() -> Atlas {
+        Atlas::new(vec![CityModel::from_artifact(
+            CityFixture::default().build(),
+        )])
+    }
+
+    fn query(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(map) => map,
+            _ => unreachable!("queries are objects"),
+        }
+    }
+
+    fn around_queen_street() -> Map<String, Value> {
+        query(json!({"west": "-79.385", "south": "43.645", "east": "-79.365", "north": "43.655"}))
+    }
+
+    #[test]
+    fn a_box_lists_its_streets_with_name_line_and_risk() {
+        let atlas = atlas();
+        let answer = streets(&atlas, &around_queen_street(), NOW).unwrap();
+        assert_eq!(answer.streets.len(), 1);
+        let street = &answer.streets[0];
+        assert_eq!(street.name.as_deref(), Some("Queen St W"));
+        // Its two nodes and its interior point, west to east.
+        assert_eq!(street.coordinates.len(), 3);
+        assert!((street.coordinates[0][0] + 79.38).abs() < 1e-9);
+        assert!((street.coordinates[2][0] + 79.37).abs() < 1e-9);
+        let city = &atlas.cities()[0];
+        let scores = CityScores::compute(
+            city,
+            answer_week(&answer, city),
+            &crate::scoring::ScoringParams::default(),
+        );
+        let network = city.road_network().unwrap();
+        let risk = StreetRisk::compute(city, &scores, &network);
+        assert!((street.incidents_per_km - risk.per_km(0)).abs() <= 1e-12 * risk.per_km(0));
+        assert!(street.incidents_per_km > 0.0);
+        assert_eq!(
+            street.color_index,
+            ColourIndex::from_safety_score(street.safety_score).get()
+        );
+        // The fixture carries no street shares: its risk is its cells'.
+        assert_eq!(street.basis, "cell");
+        assert_eq!(answer.scored_with.city, "city_ca_tor");
+        // Serialised as the API answers it.
+        let value = serde_json::to_value(&answer).unwrap();
+        assert_eq!(value["streets"][0]["name"], "Queen St W");
+        assert!(value["streets"][0]["incidentsPerKm"].is_number());
+        assert!(value["meanIncidentsPerKm"].is_number());
+    }
+
+    fn answer_week(answer: &StreetsAnswer, city: &CityModel) -> usize {
+        (0..city.week_count())
+            .find(|&w| city.week_monday(w).to_string() == answer.scored_with.week_of)
+            .unwrap()
+    }
+
+    #[test]
+    fn a_box_without_streets_lists_none_and_bad_boxes_are_refused() {
+        let atlas = atlas();
+        let empty = query(json!({"west": -79.46, "south": 43.68, "east": -79.45, "north": 43.69}));
+        assert!(streets(&atlas, &empty, NOW).unwrap().streets.is_empty());
+        let wide = query(json!({"west": -79.40, "south": 43.64, "east": -79.34, "north": 43.66}));
+        let err = streets(&atlas, &wide, NOW).unwrap_err();
+        assert_eq!(err.code, ErrorCode::InvalidRequest);
+        assert!(
+            err.message.contains("at most 0.05 degrees"),
+            "{}",
+            err.message
+        );
+        let away = query(json!({"west": 2.30, "south": 48.85, "east": 2.32, "north": 48.86}));
+        assert_eq!(
+            streets(&atlas, &away, NOW).unwrap_err().code,
+            ErrorCode::LocationNotCovered
+        );
+        let mut bad_class = around_queen_street();
+        bad_class.insert("activeCodes".into(), json!("NOT_A_CLASS"));
+        assert_eq!(
+            streets(&atlas, &bad_class, NOW).unwrap_err().code,
+            ErrorCode::InvalidRequest
+        );
+        let mut missing = around_queen_street();
+        missing.remove("north");
+        assert!(streets(&atlas, &missing, NOW).is_err());
+    }
+}
