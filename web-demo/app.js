@@ -1,7 +1,8 @@
 // hexrisk map app: the wasm engine in the page (offline) or the HTTP APIs (online),
 // with the same request and answer shapes, on a Leaflet map whose base layer is drawn
 // from the city artifact itself (streets over the hexes, precinct outlines): no tiles
-// needed, and with the service worker no network once opened.
+// needed, and with the service worker no network once opened. From zoom 15 in, the
+// streets in view coloured by their own risk take the hexes' place (lib/street-layer.js).
 //
 // Query parameters (the page's settings): `api` and `key` enable online mode (router
 // API base and an X-API-Key whose allowlist has this page's origin); `clock`
@@ -16,6 +17,8 @@ import { GridLayer, RENDERERS, nextFrame } from './lib/grid-layer.js';
 import { fetchArtifact, fetchManifest, registerServiceWorker } from './lib/offline.js';
 import { ReachView } from './lib/reach.js';
 import { RouteView } from './lib/routes.js';
+import { StreetLayer } from './lib/street-layer.js';
+import { STREETS_MIN_ZOOM, streetBoxes, uniqueStreets } from './lib/streets.js';
 import { readState, writeState } from './lib/url-state.js';
 
 const $ = (id) => document.getElementById(id);
@@ -47,11 +50,12 @@ const source = () => engines[$('source').value] ?? engines.offline;
 const map = L.map('map', { keyboard: true, zoomControl: true, zoomSnap: 0.25 });
 L.control.scale({ position: 'bottomleft', maxWidth: 160 }).addTo(map);
 if (params.get('tiles')) L.tileLayer(params.get('tiles'), { maxZoom: 19 }).addTo(map);
-const PANES = { hexes: 410, corridor: 420, reach: 422, streets: 430, precincts: 435, lines: 440, avoided: 450 };
+const PANES = { hexes: 410, corridor: 420, reach: 422, streets: 430, streetRisk: 432, precincts: 435, lines: 440, avoided: 450 };
 for (const [name, z] of Object.entries(PANES)) {
   const pane = map.createPane(name);
   pane.style.zIndex = String(z);
-  // Only lines, markers and precincts take pointer events; the map's own click does the rest.
+  // Only lines, streets coloured by risk (their tooltips), markers and precincts take
+  // pointer events; the map's own click does the rest.
   if (['hexes', 'corridor', 'reach', 'streets'].includes(name)) pane.style.pointerEvents = 'none';
 }
 const ring = (cell) => {
@@ -71,6 +75,14 @@ const routes = new RouteView(map, {
   onSelect: () => saveState(),
 });
 const reachView = new ReachView(map, { pane: 'reach', ring });
+/** Per city: whether it has streets (false: a hex lattice), once its full model file is in. */
+const hasStreets = {};
+const streetLayer = new StreetLayer(map, {
+  pane: 'streetRisk', palette: PALETTE,
+  available: () => hasStreets[$('city').value],
+  load: (box) => source().streets(box, queryOptions()),
+  onChange: showStreetState,
+});
 const centre = () => { const c = map.getCenter(); return { lat: c.lat, lng: c.lng }; };
 let routeEnds = [];
 let reachFrom = null;
@@ -140,7 +152,30 @@ function legend() {
     <div class="scale"><span>1 least safe</span><span>17 safest</span></div>
     <p class="note">Bands 1–17 are the safety score (0–100: a cell's rank in its city for the week, the chosen
     time and options) in 17 steps. Cells without data are left uncoloured. A cell's band is shown
-    when you click it. Streets are drawn over the hexes; route corridors are coloured by tier.</p>`;
+    when you click it. Streets are drawn over the hexes; route corridors are coloured by tier.</p>
+    <h2>Streets (zoom ${STREETS_MIN_ZOOM} and closer)</h2>
+    <p class="note">Streets: expected incidents per km for the chosen options; colour ranks a street among the
+    city's streets, in the bands above. They replace the hexes from zoom ${STREETS_MIN_ZOOM}. Counted from reported
+    incidents only, with no count of people passing: a busy street is not riskier per walk for it.</p>
+    <p class="note" id="streets-note"></p>`;
+}
+
+/** The hexes give way to the streets when these are drawn; the legend says what is shown. */
+function showStreetState({ state, count, clipped }) {
+  grid.setVisible(state !== 'shown');
+  document.body.dataset.streetLayer = state;
+  if (state === 'shown') document.body.dataset.streets = String(count);
+  else delete document.body.dataset.streets;
+  const name = cities[$('city').value]?.name ?? 'This city';
+  $('streets-note').textContent = {
+    'zoomed-out': `Zoom in to ${STREETS_MIN_ZOOM} or closer to see each street's risk.`,
+    pending: 'Street risk comes with the city\'s street network, which is not in yet.',
+    'no-streets': `${name} has no street data (it routes over a hex lattice): hexes are shown at every zoom.`,
+    loading: 'Loading the streets in view…',
+    empty: 'No streets with risk data in view: hexes are shown.',
+    shown: `${count} streets drawn; zoom out below ${STREETS_MIN_ZOOM} for the hexes.${clipped
+      ? ' The view is too large to ask for at once: streets are drawn for its middle only.' : ''}`,
+  }[state];
 }
 
 // ---- the URL ------------------------------------------------------------------------------------
@@ -223,6 +258,34 @@ async function showBreakdown(cell) {
   } catch (err) { fail(err); }
 }
 
+/**
+ * The streets around an answer's routes, from which the panel and the map show each
+ * chosen route's riskiest blocks: asked for over the routes' bounding box (at most
+ * 2 × 2 boxes of 0.05°; a longer route is not looked up). Never fails the route.
+ */
+async function routeStreets(answer) {
+  if (answer.network !== 'roads') return;
+  let [west, south, east, north] = [180, 90, -180, -90];
+  for (const option of [answer.best, ...answer.alternatives]) {
+    for (const [lng, lat] of option.geometry?.coordinates ?? []) {
+      [west, south, east, north] = [Math.min(west, lng), Math.min(south, lat), Math.max(east, lng), Math.max(north, lat)];
+    }
+  }
+  if (west > east) return;
+  const margin = 1e-4; // about 10 m: points on the box's edge are in it
+  const { boxes, clipped } = streetBoxes({ west: west - margin, south: south - margin, east: east + margin, north: north + margin });
+  if (clipped) {
+    routes.setStreets(answer, null, 'This route spans too large an area for its riskiest blocks to be looked up.');
+    return;
+  }
+  try {
+    const answers = await Promise.all(boxes.map((box) => source().streets(box, queryOptions())));
+    routes.setStreets(answer, uniqueStreets(answers));
+  } catch (err) {
+    routes.setStreets(answer, null, `The riskiest blocks could not be found (${err.code ?? 'ERROR'}: ${err.message}).`);
+  }
+}
+
 /** Plans the route between `routeEnds`; `fit` moves the map to it, `selected` picks a route. */
 async function route({ fit = true, selected } = {}) {
   if (routeEnds.length < 2) return;
@@ -243,6 +306,8 @@ async function route({ fit = true, selected } = {}) {
     const answer = await source().route(body);
     routes.show(answer, { selected, fit });
     timings.routes.push({ city: $('city').value, source: source().name, method, ms: performance.now() - started });
+    await routeStreets(answer);
+    document.body.dataset.blocks = String(routes.answer === answer ? routes.blocks(routes.selected).length : 0);
     setStatus(`${cities[$('city').value].name}: ${routes.routes.length} route${routes.routes.length > 1 ? 's' : ''}, ${when()}.`);
     saveState();
   } catch (err) { fail(err); }
@@ -363,7 +428,9 @@ async function loadCity(code, { view } = {}) {
   $('week').value = wanted && wanted >= range.start && wanted <= range.end ? wanted
     : range.currentWeek && range.currentWeek >= range.start && range.currentWeek <= range.end ? range.currentWeek : city.lastWeek;
   streets.clearLayers();
+  streetLayer.clear();
   grid.clear();
+  streetLayer.set(hasStreets[code] === false ? 'no-streets' : 'pending');
   routes.clear();
   reachView.clear();
   routeEnds = [];
@@ -385,6 +452,9 @@ async function loadCity(code, { view } = {}) {
   if (load !== loads) return;
   const lines = engine.streets(code);
   if (lines) L.geoJSON(lines, { pane: 'streets', renderer: streetsRenderer, style: { color: '#2b2b2b', weight: 0.7, opacity: 0.55, interactive: false } }).addTo(streets);
+  // The streets coloured by risk, from zoom 15, for a city with streets.
+  hasStreets[code] = Boolean(lines);
+  await streetLayer.update({ force: true });
 }
 
 // ---- events -----------------------------------------------------------------------------------
@@ -439,8 +509,9 @@ $('share').addEventListener('click', async () => {
 $('route-list').addEventListener('change', (event) => routes.select(Number(event.target.value)));
 $('tradeoff-slider').addEventListener('input', (event) => routes.select(Number(event.target.value)));
 
-/** Everything the scoring options change: the grid, the precincts, the route and the reach. */
+/** Everything the scoring options change: the grid, the streets, the precincts, the route and the reach. */
 const recolour = () => drawHexes()
+  .then(() => streetLayer.update({ force: true }))
   .then(drawPrecincts)
   .then(() => route({ fit: false, selected: undefined }))
   .then(() => reach({ fit: false }))
@@ -462,6 +533,8 @@ $('opacity').addEventListener('input', () => {
 });
 for (const radio of document.querySelectorAll('input[name=click-mode]')) radio.addEventListener('change', saveState);
 map.on('moveend', saveState);
+// From zoom 15 the streets in view, below it the hexes.
+map.on('moveend', () => streetLayer.update().catch(fail));
 // Precinct names would overlap below zoom 11.
 const markZoom = () => map.getContainer().classList.toggle('zoom-low', map.getZoom() < 11);
 map.on('zoomend', markZoom);
@@ -474,6 +547,8 @@ window.hexrisk = {
   centreOf: (cell) => Array.from(cellCentre(cell)),
   cellAt,
   answer: () => routes.answer,
+  streets: () => streetLayer.drawn(),
+  blocks: () => (routes.answer ? routes.blocks(routes.selected) : []),
   map,
   palette: PALETTE,
 };

@@ -80,6 +80,9 @@ for (const renderer of ['hex-canvas', 'canvas', 'svg']) {
     await page.goto(`${server.url}/?clock=2022-01-03&sw=0&renderer=${renderer}`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
     first.push(await page.evaluate(() => window.hexriskTimings.firstGridMs));
+    // The city's first view is below zoom 15: no street layer is fetched or drawn with the first grid.
+    const streetLayer = await page.evaluate(() => document.body.dataset.streetLayer);
+    if (streetLayer !== 'zoomed-out') throw new Error(`the street layer is ${streetLayer} at the first view`);
     // The first grid's steps (performance marks of app.js), as times since navigation.
     steps.push(await page.evaluate(() => Object.fromEntries(performance.getEntriesByType('mark')
       .filter((m) => m.name.startsWith('hexrisk:')).map((m) => [m.name.slice(8).replace('city_ca_tor-', ''), m.startTime]))));

@@ -3,7 +3,9 @@
 // the palette), intents and the time of day recolouring it, a cell's breakdown from a
 // click, a Toronto route brought into view with its trade-off set on a slider, every
 // route selectable, why the chosen one, safe reach from a click, opacity, streets,
-// precinct names and a scale bar, and offline (wasm) and online (the HTTP APIs under
+// precinct names and a scale bar, streets coloured by their risk from zoom 15 (the
+// same streets and colours as the npm package's streetsInBox), a route's avoided
+// streets and riskiest blocks, and offline (wasm) and online (the HTTP APIs under
 // wrangler dev) giving the same numbers. Each test opens the map on a page of its own,
 // in a fresh browser context, so that it passes alone and in any order; after each,
 // no console error and no request for another host. Screenshots of each state go to
@@ -18,11 +20,20 @@ import { startDemoServer } from '../../scripts/serve-demo.mjs';
 import { OUTPUT_DIR, launchBrowser, newSession } from '../support/browser.mjs';
 import { bands, figures, hexPixel, inView, ready, routeBetween, selectSource } from '../support/map-page.mjs';
 import { startWorker } from '../support/wrangler.mjs';
+import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { MAX_BOX_SIDE_DEG, STREETS_MIN_ZOOM, riskiestBlocks, significant, streetBoxes, streetTooltip, uniqueStreets } from '../../web-demo/lib/streets.js';
 
 const UNION = { lat: 43.6453, lng: -79.3806 };
 const CHRISTIE_PITS = { lat: 43.6645, lng: -79.4206 };
 const manifest = JSON.parse(readFileSync(new URL('../../build/artifacts/manifest.json', import.meta.url)));
 const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
+/** The npm package with the full files the page opens, and the page's "now" (?clock=2022-01-03). */
+const pkg = new HexRisk();
+for (const city of manifest.cities) pkg.addCity(readFileSync(new URL(`../../build/artifacts/${city.file}`, import.meta.url)), city.version);
+const NOW = Date.parse('2022-01-03T12:00:00Z');
+/** Downtown Toronto (King and Bay) and Houston. */
+const KING_AND_BAY = [43.6487, -79.3806];
+const DOWNTOWN_HOUSTON = [29.7604, -95.3698];
 /** What the browser logs when the full model file is refused. */
 const EXPECTED_ERRORS = /status of 503/;
 let server;
@@ -464,4 +475,286 @@ test('without the full file the grid stays and says why; without grid files the 
   assert.deepEqual(requested, [`/artifacts/${toronto.file}`]);
   await old.evaluate(([a, b]) => window.hexrisk.route(a, b, { fit: false }), [UNION, CHRISTIE_PITS]);
   assert.notEqual(await old.evaluate(() => window.hexrisk.answer()), null);
+});
+
+/** The scoring options the page asks with (its queryOptions(), the whole week): intent, classes, week. */
+function pageOptions(page) {
+  return page.evaluate(() => ({
+    intent: document.querySelector('#intent').value,
+    activeCodes: [...document.querySelectorAll('input[name=class]:checked')].map((i) => i.value).join(','),
+    week: document.querySelector('#week').value,
+  }));
+}
+
+/** The package's streets for the boxes the page asked for, once each, by id. */
+function packageStreets(boxes, options) {
+  return new Map(uniqueStreets(boxes.map((box) => pkg.streetsInBox({ ...box, ...options }, NOW))).map((s) => [s.id, s]));
+}
+
+/**
+ * For each drawn street with a segment of 12 px or more whose middle is in view: the
+ * colour the street canvas shows at that middle, the street's own colour, and how far
+ * (px) the nearest other street passes from there.
+ */
+function streetPixels(page) {
+  return page.evaluate(async () => {
+    const { map } = window.hexrisk;
+    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+    const { rows, colours } = window.hexrisk.streets();
+    const canvas = map.getPane('streetRisk').querySelector('canvas');
+    const mapBox = map.getContainer().getBoundingClientRect();
+    const box = canvas.getBoundingClientRect();
+    const scale = canvas.width / box.width;
+    const size = map.getSize();
+    const lines = rows.map((row) => row.coordinates.map(([lng, lat]) => map.latLngToContainerPoint([lat, lng])));
+    const distance = (p, a, b) => {
+      const [dx, dy] = [b.x - a.x, b.y - a.y];
+      const squared = dx * dx + dy * dy;
+      const t = squared > 0 ? Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / squared)) : 0;
+      return Math.hypot(p.x - a.x - t * dx, p.y - a.y - t * dy);
+    };
+    const samples = [];
+    rows.forEach((row, i) => {
+      const points = lines[i];
+      let [longest, length] = [-1, 0];
+      for (let k = 0; k + 1 < points.length; k += 1) {
+        const l = points[k].distanceTo(points[k + 1]);
+        if (l > length) [longest, length] = [k, l];
+      }
+      if (length < 12) return;
+      const middle = points[longest].add(points[longest + 1]).divideBy(2);
+      if (middle.x < 10 || middle.y < 10 || middle.x > size.x - 10 || middle.y > size.y - 10) return;
+      let clearance = Infinity;
+      lines.forEach((other, j) => {
+        if (j === i) return;
+        for (let k = 0; k + 1 < other.length; k += 1) clearance = Math.min(clearance, distance(middle, other[k], other[k + 1]));
+      });
+      const x = Math.round((middle.x + mapBox.left - box.left) * scale);
+      const y = Math.round((middle.y + mapBox.top - box.top) * scale);
+      const [r, g, b, a] = canvas.getContext('2d').getImageData(x, y, 1, 1).data;
+      samples.push({
+        id: row.id, name: row.name, point: { x: middle.x, y: middle.y }, clearance, alpha: a,
+        colour: `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`, expected: colours[i].toLowerCase(),
+      });
+    });
+    return samples;
+  });
+}
+
+/** The tooltip text the page should show for a street row. */
+const tooltipText = (s) => `${s.name ?? 'unnamed street'}\n${significant(s.incidentsPerKm)} expected incidents per km, band ${s.colorIndex + 1} of 17${
+  s.basis === 'cell' ? '\ntoo little data for this street on its own: its cell\'s risk spread by length' : ''}`;
+
+/** Metres from a point to a line of [lng, lat] pairs, flat about the point (short distances). */
+function metresToLine([lng, lat], line) {
+  const k = Math.cos((lat * Math.PI) / 180);
+  const m = 111_195;
+  const xy = ([x, y]) => [(x - lng) * m * k, (y - lat) * m];
+  let best = Infinity;
+  for (let i = 0; i + 1 < line.length; i += 1) {
+    const [[ax, ay], [bx, by]] = [xy(line[i]), xy(line[i + 1])];
+    const [dx, dy] = [bx - ax, by - ay];
+    const squared = dx * dx + dy * dy;
+    const t = squared > 0 ? Math.max(0, Math.min(1, (-ax * dx - ay * dy) / squared)) : 0;
+    best = Math.min(best, Math.hypot(ax + t * dx, ay + t * dy));
+  }
+  return best;
+}
+
+test('street boxes stay within the engine\'s 0.05°, tooltips say what a street\'s figure is, and a route\'s riskiest blocks are the streets it follows', () => {
+  // A zoom-15 view is one box; a wide one is cut into boxes under the limit; a huge
+  // one keeps its middle 2 × 2 boxes and says so.
+  const one = streetBoxes({ west: -79.40, south: 43.64, east: -79.37, north: 43.66 });
+  assert.equal(one.boxes.length, 1);
+  assert.equal(one.clipped, false);
+  const wide = streetBoxes({ west: -79.45, south: 43.64, east: -79.37, north: 43.66 });
+  assert.equal(wide.boxes.length, 2);
+  assert.equal(wide.clipped, false);
+  assert.equal(Math.min(...wide.boxes.map((b) => b.west)), -79.45);
+  assert.equal(Math.max(...wide.boxes.map((b) => b.east)), -79.37);
+  const huge = streetBoxes({ west: -79.6, south: 43.55, east: -79.2, north: 43.85 });
+  assert.equal(huge.clipped, true);
+  assert.equal(huge.boxes.length, 4);
+  for (const b of [...one.boxes, ...wide.boxes, ...huge.boxes]) {
+    assert.ok(b.east - b.west <= MAX_BOX_SIDE_DEG && b.north - b.south <= MAX_BOX_SIDE_DEG, JSON.stringify(b));
+  }
+  // The package takes each box.
+  for (const box of huge.boxes) assert.equal(pkg.streetsInBox({ ...box, week: '2022-01-03' }, NOW).status, 'success');
+  // A tooltip names the street (or says it has no name), gives 2 significant digits
+  // and the band, and says when the figure is its cell's spread by length.
+  assert.equal(streetTooltip({ name: 'KING ST W', incidentsPerKm: 0.43729, colorIndex: 0, basis: 'street' }),
+    '<strong>KING ST W</strong><br>0.44 expected incidents per km, band 1 of 17');
+  assert.equal(streetTooltip({ name: null, incidentsPerKm: 12.34, colorIndex: 16, basis: 'cell' }),
+    '<strong>unnamed street</strong><br>12 expected incidents per km, band 17 of 17<br><em>too little data for this street on its own: its cell\'s risk spread by length</em>');
+  assert.equal(streetTooltip({ name: 'A & <B>', incidentsPerKm: 0.0123, colorIndex: 5, basis: 'street' }),
+    '<strong>A &amp; &lt;B&gt;</strong><br>0.012 expected incidents per km, band 6 of 17');
+  // A route east along y = 0 (about 220 m): a street along it, a parallel one 10 m
+  // away, one crossing it, one followed for only 10 m, and one followed half-way.
+  const east = (m) => m / 111_195;
+  const north = east;
+  const line = [[0, 0], [east(220), 0]];
+  const street = (id, incidentsPerKm, coordinates) => ({ id, name: `S${id}`, incidentsPerKm, basis: 'street', coordinates });
+  const streets = [
+    street(1, 0.5, [[east(0), 0], [east(100), 0]]),
+    street(2, 9, [[east(0), north(10)], [east(200), north(10)]]),
+    street(3, 8, [[east(50), north(-100)], [east(50), north(100)]]),
+    street(4, 7, [[east(100), 0], [east(110), 0]]),
+    street(5, 2, [[east(110), 0], [east(220), 0], [east(300), north(50)]]),
+    street(6, 1, [[east(150), north(1)], [east(170), north(-1)]]),
+  ];
+  const blocks = riskiestBlocks(line, streets);
+  assert.deepEqual(blocks.map((b) => b.id), [5, 6, 1]);
+  assert.ok(Math.abs(blocks[0].onRouteM - 110) < 0.5, `${blocks[0].onRouteM} m of street 5 on the route`);
+  assert.deepEqual(blocks[0].runs, [[[0, east(110)], [0, east(220)]]]);
+  // A street cutting a corner of the route touches it at both ends only.
+  const corner = [[0, 0], [east(100), 0], [east(100), north(100)]];
+  assert.deepEqual(riskiestBlocks(corner, [street(7, 5, [[east(70), 0], [east(100), north(30)]])]), []);
+  assert.deepEqual(riskiestBlocks(corner, [street(8, 5, [[east(70), 0], [east(100), 0], [east(100), north(30)]])]).map((b) => b.onRouteM.toFixed(0)), ['60']);
+});
+
+test('from zoom 15 Toronto\'s streets replace the hexes, coloured by their risk as the package scores them; below 15 the hexes return', async () => {
+  const { page } = await openMap();
+  assert.equal(await page.evaluate(() => document.body.dataset.streetLayer), 'zoomed-out', 'no streets at the first view');
+  await page.evaluate(([lat, lng, zoom]) => { window.hexrisk.map.setView([lat, lng], zoom, { animate: false }); }, [...KING_AND_BAY, STREETS_MIN_ZOOM]);
+  await page.waitForFunction(() => document.body.dataset.streetLayer === 'shown');
+  const drawn = await page.evaluate(() => window.hexrisk.streets());
+  // The view, and no more than a few boxes of at most 0.05° around it, asked for.
+  const view = await page.evaluate(() => window.hexrisk.map.getBounds().toBBoxString().split(',').map(Number));
+  assert.ok(drawn.boxes.length >= 1 && drawn.boxes.length <= 4, `${drawn.boxes.length} boxes`);
+  for (const b of drawn.boxes) assert.ok(b.east - b.west <= MAX_BOX_SIDE_DEG && b.north - b.south <= MAX_BOX_SIDE_DEG);
+  const [west, south, east, north] = view;
+  assert.ok(Math.min(...drawn.boxes.map((b) => b.west)) <= west && Math.max(...drawn.boxes.map((b) => b.east)) >= east
+    && Math.min(...drawn.boxes.map((b) => b.south)) <= south && Math.max(...drawn.boxes.map((b) => b.north)) >= north, 'the boxes cover the view');
+  // One polyline per street the package has in those boxes, each in its band's colour.
+  const palette = await page.evaluate(() => window.hexrisk.palette);
+  const expected = packageStreets(drawn.boxes, await pageOptions(page));
+  assert.ok(expected.size > 200, `${expected.size} streets downtown`);
+  assert.equal(drawn.polylines, expected.size);
+  assert.equal(await page.evaluate(() => document.body.dataset.streets), String(expected.size));
+  assert.deepEqual(drawn.rows.map((r) => r.id).sort((a, b) => a - b), [...expected.keys()].sort((a, b) => a - b));
+  drawn.rows.forEach((row, i) => {
+    assert.equal(row.colorIndex, expected.get(row.id).colorIndex, `street ${row.id}`);
+    assert.equal(drawn.colours[i], palette[row.colorIndex], `street ${row.id}`);
+  });
+  assert.ok(new Set(drawn.rows.map((r) => r.colorIndex)).size >= 10, 'many bands in use');
+  // The hexes are gone; the canvas shows each street's colour where no other street passes.
+  assert.equal(await page.locator('.leaflet-hexes-pane canvas').count(), 0);
+  const samples = await streetPixels(page);
+  const clear = samples.filter((s) => s.clearance > 5);
+  assert.ok(clear.length >= 50, `${clear.length} streets sampled`);
+  // Antialiasing may blend an edge pixel a little: the nearest palette colour is the street's.
+  const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const nearest = (hex) => palette.map((c) => c.toLowerCase())
+    .reduce((best, c) => (rgb(c).reduce((d, v, k) => d + (v - rgb(hex)[k]) ** 2, 0) < rgb(best).reduce((d, v, k) => d + (v - rgb(hex)[k]) ** 2, 0) ? c : best));
+  const wrong = clear.filter((s) => s.alpha < 200 || nearest(s.colour) !== s.expected);
+  assert.deepEqual(wrong, [], `${wrong.length} of ${clear.length} streets not in their colour`);
+  assert.ok(clear.filter((s) => s.alpha === 255 && s.colour === s.expected).length >= 0.8 * clear.length, 'most exactly');
+  // A street's tooltip: its name, expected incidents per km, band (and basis).
+  const named = clear.filter((s) => s.name).sort((a, b) => b.clearance - a.clearance)[0];
+  const mapBox = await page.locator('#map').boundingBox();
+  await page.mouse.move(mapBox.x + named.point.x - 3, mapBox.y + named.point.y);
+  await page.mouse.move(mapBox.x + named.point.x, mapBox.y + named.point.y);
+  const tooltip = page.locator('.leaflet-tooltip.street-tooltip');
+  await tooltip.waitFor();
+  assert.equal(await tooltip.innerText(), tooltipText(expected.get(named.id)));
+  // The legend says what the colours are, and what they are not.
+  const legend = await page.textContent('#legend');
+  assert.match(legend, /Streets: expected incidents per km for the chosen options; colour ranks a street among the\s+city's streets/);
+  assert.match(legend, /reported\s+incidents only, with no count of people passing/);
+  assert.match(await page.textContent('#streets-note'), new RegExp(`^${expected.size} streets drawn`));
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-streets.png` });
+  // Another intent colours the streets again, as the package scores them for it.
+  await page.mouse.move(mapBox.x + 5, mapBox.y + 5);
+  await page.selectOption('#intent', 'night');
+  await page.waitForFunction((n) => window.hexrisk.streets().draws > n, drawn.draws);
+  const night = await page.evaluate(() => window.hexrisk.streets());
+  const nightExpected = packageStreets(night.boxes, await pageOptions(page));
+  assert.equal(night.polylines, nightExpected.size);
+  night.rows.forEach((row, i) => assert.equal(night.colours[i], palette[nightExpected.get(row.id).colorIndex], `street ${row.id} at night`));
+  assert.ok(night.rows.some((row) => row.colorIndex !== expected.get(row.id)?.colorIndex), 'night colours differ');
+  // The HTTP API (GET /streets) draws the same streets in the same colours.
+  await selectSource(page, 'online');
+  await page.waitForFunction((n) => window.hexrisk.streets().draws > n, night.draws);
+  const online = await page.evaluate(() => window.hexrisk.streets());
+  assert.deepEqual(online.rows, night.rows);
+  assert.deepEqual(online.colours, night.colours);
+  await selectSource(page, 'offline');
+  // Zoomed out to 14: no streets, the hexes again, in the night's bands.
+  await page.evaluate(([lat, lng, zoom]) => { window.hexrisk.map.setView([lat, lng], zoom, { animate: false }); }, [...KING_AND_BAY, STREETS_MIN_ZOOM - 1]);
+  await page.waitForFunction(() => document.body.dataset.streetLayer === 'zoomed-out');
+  assert.equal((await page.evaluate(() => window.hexrisk.streets())).polylines, 0);
+  assert.equal(await page.evaluate(() => document.body.dataset.streets), undefined);
+  assert.equal(await page.locator('.leaflet-hexes-pane canvas').count(), 1);
+  assert.equal(Object.keys(await bands(page)).length, 815);
+  assert.match(await page.textContent('#streets-note'), /^Zoom in to 15 or closer/);
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-streets-zoomed-out.png` });
+});
+
+test('Houston has no streets: its hexes stay at zoom 15, and the legend says why', async () => {
+  const { page } = await openMap();
+  await page.selectOption('#city', 'city_us_hou');
+  await page.waitForFunction(() => document.body.dataset.hexes === '3337', null, { timeout: 30_000 });
+  await page.waitForFunction(() => document.body.dataset.streetLayer === 'no-streets', null, { timeout: 30_000 });
+  await page.evaluate(([lat, lng, zoom]) => { window.hexrisk.map.setView([lat, lng], zoom, { animate: false }); }, [...DOWNTOWN_HOUSTON, STREETS_MIN_ZOOM]);
+  await page.waitForFunction(() => window.hexrisk.map.getZoom() === 15);
+  assert.equal(await page.evaluate(() => document.body.dataset.streetLayer), 'no-streets');
+  assert.equal((await page.evaluate(() => window.hexrisk.streets())).polylines, 0);
+  assert.equal(await page.locator('.leaflet-hexes-pane canvas').count(), 1);
+  // Said once, in the legend.
+  const note = 'Houston has no street data (it routes over a hex lattice): hexes are shown at every zoom.';
+  assert.equal(await page.textContent('#streets-note'), note);
+  assert.equal(await page.locator('text=Houston has no street data').count(), 1);
+  // The package has no streets there either.
+  const view = await page.evaluate(() => window.hexrisk.map.getBounds().toBBoxString().split(',').map(Number));
+  const [west, south, east, north] = view;
+  assert.throws(() => pkg.streetsInBox({ west, south, east, north }, NOW), { code: 'LOCATION_NOT_COVERED' });
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-houston-zoom-15.png` });
+});
+
+test('the safest route lists the streets it avoids and marks its own riskiest blocks', async () => {
+  const { page } = await openMap();
+  await page.selectOption('#method', 'safest');
+  await routeBetween(page, UNION, CHRISTIE_PITS);
+  const answer = await page.evaluate(() => window.hexrisk.answer());
+  const avoided = answer.best.explanation.avoidedStreets;
+  assert.ok(avoided.length > 0, 'the safest route avoids streets of the shortest');
+  // The avoided streets, as the answer names them, with metres and incidents per km.
+  assert.deepEqual(
+    await page.locator('#why li.avoided-street').allTextContents(),
+    avoided.map((s) => `${s.name ?? 'unnamed street'}: ${Math.round(s.distanceM).toLocaleString('en')} m, ${significant(s.incidentsPerKm)} expected incidents per km`),
+  );
+  // Its riskiest blocks: at most three streets it follows, riskiest first, in the panel
+  // and drawn under the route, with the package's incidents per km for the same options.
+  const blocks = await page.evaluate(() => window.hexrisk.blocks());
+  assert.ok(blocks.length >= 1 && blocks.length <= 3, `${blocks.length} blocks`);
+  assert.equal(await page.evaluate(() => document.body.dataset.blocks), String(blocks.length));
+  const listed = await page.locator('#why li.riskiest-block').evaluateAll((els) => els.map((el) => Number(el.dataset.street)));
+  const marked = await page.locator('path.riskiest-block').evaluateAll((els) => els.map((el) => Number(el.dataset.street)));
+  assert.deepEqual(listed, blocks.map((b) => b.id));
+  assert.deepEqual(marked, blocks.map((b) => b.id));
+  let [west, south, east, north] = [180, 90, -180, -90];
+  for (const [lng, lat] of answer.best.geometry.coordinates.concat(...answer.alternatives.map((a) => a.geometry.coordinates))) {
+    [west, south, east, north] = [Math.min(west, lng), Math.min(south, lat), Math.max(east, lng), Math.max(north, lat)];
+  }
+  const around = packageStreets([{ west: west - 1e-4, south: south - 1e-4, east: east + 1e-4, north: north + 1e-4 }], await pageOptions(page));
+  const route = answer.best.geometry.coordinates;
+  const texts = await page.locator('#why li.riskiest-block').allTextContents();
+  blocks.forEach((block, i) => {
+    const row = around.get(block.id);
+    assert.equal(block.incidentsPerKm, row.incidentsPerKm);
+    assert.ok(texts[i].startsWith(`${row.name ?? 'unnamed street'}: `) && texts[i].includes(`${significant(row.incidentsPerKm)} expected incidents per km`), texts[i]);
+    if (i > 0) assert.ok(blocks[i - 1].incidentsPerKm >= block.incidentsPerKm, 'riskiest first');
+    // Drawn where the route goes, for at least 20 m.
+    for (const run of block.runs) for (const [lat, lng] of run) assert.ok(metresToLine([lng, lat], route) < 3, `block ${block.id} off the route`);
+    assert.ok(block.onRouteM >= 20);
+  });
+  // No street the route follows end to end (every point and segment middle on the
+  // line) is riskier than the blocks shown.
+  const followed = [...around.values()].filter((s) => s.lengthM >= 20 && s.coordinates.every((p, k) => metresToLine(p, route) < 1
+    && (k === 0 || metresToLine([(p[0] + s.coordinates[k - 1][0]) / 2, (p[1] + s.coordinates[k - 1][1]) / 2], route) < 1)));
+  assert.ok(followed.length >= 10, `${followed.length} streets followed end to end`);
+  const least = blocks.length === 3 ? blocks[2].incidentsPerKm : 0;
+  const riskier = followed.filter((s) => s.incidentsPerKm > least && !blocks.some((b) => b.id === s.id));
+  assert.deepEqual(riskier.map((s) => s.name), [], 'followed streets riskier than the blocks shown');
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-riskiest-blocks.png` });
 });

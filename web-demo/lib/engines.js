@@ -25,6 +25,7 @@ export function offlineEngine(engine, clock) {
     route: async (body) => engine.route(body, clock),
     reach: async (body) => engine.reach(body, clock),
     precincts: async (q) => engine.precincts(q, clock),
+    streets: async (box, options) => engine.streetsInBox({ ...box, ...options }, clock),
   };
 }
 
@@ -59,5 +60,6 @@ export function onlineEngine(api, key, onVersions) {
     route: (body) => http('POST', '/route', body),
     reach: (body) => http('POST', '/reach', body),
     precincts: (q) => http('GET', `/precincts${query(q)}`),
+    streets: (box, options) => http('GET', `/streets${query({ ...box, ...options })}`),
   };
 }

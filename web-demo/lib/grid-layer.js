@@ -30,6 +30,7 @@ export class GridLayer {
   constructor(map, { pane, palette, ring, renderer }) {
     Object.assign(this, { map, pane, palette, ring, renderer });
     this.opacity = 0.55;
+    this.visible = true;
     this.clear();
   }
 
@@ -38,13 +39,25 @@ export class GridLayer {
     this.layer?.remove();
     this.bandOf = new Map();
     if (this.renderer === 'hex-canvas') {
-      this.layer = new HexCanvas({ pane: this.pane }).addTo(this.map);
+      this.layer = new HexCanvas({ pane: this.pane });
       this.layer.setOpacity(this.opacity);
     } else {
       const renderer = this.renderer === 'svg' ? L.svg({ pane: this.pane }) : L.canvas({ pane: this.pane, padding: 0.3 });
-      this.layer = L.layerGroup().addTo(this.map);
+      this.layer = L.layerGroup();
       this.leaflet = { renderer, polygons: new Map() };
     }
+    if (this.visible) this.layer.addTo(this.map);
+  }
+
+  /**
+   * Shows or hides the hexes (the street layer replaces them from zoom 15); hidden
+   * hexes keep their colours and recolour as before, and show them when shown again.
+   */
+  setVisible(visible) {
+    if (visible === this.visible) return;
+    this.visible = visible;
+    if (visible) this.layer.addTo(this.map);
+    else this.layer.remove();
   }
 
   fill(band) {

@@ -1,15 +1,21 @@
 // A route answer on the map and in the panel: every route of the answer drawn and
 // selectable (click a line, or the list's radio buttons by keyboard), the chosen one
 // bold over its corridor tiers, the trade-off set as a slider from shortest to
-// safest, and why the chosen route: what it avoids against the shortest route, with
-// the riskiest avoided cells outlined on the map.
+// safest, and why the chosen route: what it avoids against the shortest route (the
+// riskiest avoided cells outlined on the map, the streets avoided listed), and the
+// riskiest blocks of the chosen route itself, highlighted under its line.
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
+import { escapeHtml as escape, riskiestBlocks, significant } from './streets.js';
 
 const km = (m) => `${(m / 1000).toFixed(2)} km`;
 const minutes = (s) => `${Math.round(s / 60)} min`;
 const signed = (value, unit, digits = 0) => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(digits)} ${unit}`;
 const latLngs = (geometry) => geometry.coordinates.map(([lng, lat]) => [lat, lng]);
-const escape = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+const streetName = (name) => (name ? escape(name) : 'unnamed street');
+const metres = (m) => `${Math.round(m).toLocaleString('en')} m`;
+const perKm = (value) => `${significant(value)} expected incidents per km`;
+/** The riskiest blocks' band on the map (apart from the palette's reds and greens). */
+const BLOCK_COLOUR = '#c2006a';
 
 /**
  * The routes of an answer in the order people compare them: for the trade-off set,
@@ -43,12 +49,14 @@ export class RouteView {
     this.routes = [];
     this.selected = 0;
     this.answer = null;
+    this.resetStreets();
   }
 
   clear() {
     this.layer.clearLayers();
     this.routes = [];
     this.answer = null;
+    this.resetStreets();
     for (const id of ['routes', 'why']) document.getElementById(id).hidden = true;
     document.getElementById('metrics').hidden = true;
     delete document.body.dataset.route;
@@ -57,6 +65,7 @@ export class RouteView {
   /** Shows an answer, choosing route `selected` (default: the answer's best); `fit` moves the map to it. */
   show(answer, { selected, fit }) {
     this.answer = answer;
+    this.resetStreets();
     this.routes = orderedRoutes(answer);
     const best = this.routes.findIndex((r) => r.isBest);
     this.selected = selected !== undefined && selected < this.routes.length ? selected : best;
@@ -74,6 +83,31 @@ export class RouteView {
       else for (const cell of option.hexPath) bounds.extend(L.latLngBounds(this.ring(cell)));
     }
     if (bounds.isValid()) this.map.fitBounds(bounds, { padding: [32, 32], maxZoom: 16, animate: false });
+  }
+
+  /**
+   * The streets around `answer`'s routes (rows of `streetsInBox`), from which each
+   * chosen route's riskiest blocks are found; `null` with `note` saying why there are
+   * none (or with no note while they are being fetched). Redraws the chosen route.
+   */
+  setStreets(answer, streets, note = '') {
+    if (answer !== this.answer || !answer) return;
+    this.resetStreets(streets, note);
+    this.select(this.selected, { notify: false });
+  }
+
+  resetStreets(streets = null, note = '') {
+    this.streets = streets;
+    this.streetsNote = note;
+    this.blocksOf = new Map();
+  }
+
+  /** The riskiest blocks of route `index` ([] until the streets are in). */
+  blocks(index) {
+    const { option } = this.routes[index];
+    if (!this.streets || !option.geometry) return [];
+    if (!this.blocksOf.has(index)) this.blocksOf.set(index, riskiestBlocks(option.geometry.coordinates, this.streets));
+    return this.blocksOf.get(index);
   }
 
   /** Makes route `index` the chosen one: drawn bold over its corridor, its figures shown. */
@@ -111,6 +145,17 @@ export class RouteView {
         .bindTooltip(`${name}: ${km(option.metrics.distanceM)}, ${minutes(option.metrics.durationS)} (click to choose)`)
         .on('click', (event) => { L.DomEvent.stopPropagation(event); this.select(i); })
         .addTo(this.layer);
+    });
+    // The chosen route's riskiest blocks: a wide magenta band under its line, numbered
+    // as in the panel.
+    this.blocks(this.selected).forEach((block, rank) => {
+      const band = L.polyline(block.runs, {
+        pane: this.panes.lines, color: BLOCK_COLOUR, weight: 18, opacity: 0.85, className: 'riskiest-block',
+      }).bindTooltip(`Riskiest block ${rank + 1}: ${streetName(block.name)}, ${perKm(block.incidentsPerKm)}`).addTo(this.layer);
+      band.getElement()?.setAttribute('data-street', String(block.id));
+      const longest = block.runs.reduce((a, b) => (b.length > a.length ? b : a));
+      L.tooltip({ permanent: true, direction: 'center', className: 'block-label', pane: this.panes.avoided, interactive: false })
+        .setLatLng(longest[Math.floor((longest.length - 1) / 2)]).setContent(String(rank + 1)).addTo(this.layer);
     });
     if (chosen.geometry) {
       const line = latLngs(chosen.geometry);
@@ -182,7 +227,15 @@ export class RouteView {
       : `This is ${shortest} or as exposed as it: <span data-testid="exposure-avoided">nothing avoided</span>.`;
     const cells = e.avoidedCells.map((c) => `<li class="avoided-cell" data-cell="${c.h3}">Safety ${c.safetyScore.toFixed(1)}${
       c.drivenBy ? `, mostly ${escape(this.className(c.drivenBy))} (${(100 * c.drivenByShare).toFixed(0)} % of its harm)` : ''}</li>`).join('');
+    const streets = (e.avoidedStreets ?? []).map((s) => `<li class="avoided-street" data-name="${escape(s.name ?? '')}">${streetName(s.name)}: ${metres(s.distanceM)}, ${perKm(s.incidentsPerKm)}</li>`).join('');
+    const blocks = this.blocks(this.selected).map((b) => `<li class="riskiest-block" data-street="${b.id}">${streetName(b.name)}: ${metres(b.onRouteM)}, ${perKm(b.incidentsPerKm)}${
+      b.basis === 'cell' ? ' (its cell\'s risk)' : ''}</li>`).join('');
+    const blockNote = blocks
+      ? `<p>Riskiest blocks of this route, most expected incidents per km first (numbered magenta bands on the map):</p><ol data-testid="riskiest-blocks">${blocks}</ol>`
+      : this.streetsNote ? `<p class="note">${escape(this.streetsNote)}</p>` : '';
     section.innerHTML = `<h2>Why this route</h2><p>${summary}</p>
-      ${cells ? `<p>Riskiest cells the shortest route crosses and this one avoids (outlined in red on the map):</p><ol>${cells}</ol>` : ''}`;
+      ${cells ? `<p>Riskiest cells the shortest route crosses and this one avoids (outlined in red on the map):</p><ol>${cells}</ol>` : ''}
+      ${streets ? `<p>Streets of the shortest route this one avoids, most expected incidents first:</p><ol data-testid="avoided-streets">${streets}</ol>` : ''}
+      ${blockNote}`;
   }
 }
