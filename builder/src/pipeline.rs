@@ -28,6 +28,7 @@ use crate::fit::profiles::{self, BandCounts, Profiles};
 use crate::fit::streets::{
     self,
     backtest::{StreetBacktest, StreetError, StreetInputs},
+    hours::{HourInputs, StreetHours},
 };
 use crate::inputs::config::CityConfig;
 use crate::inputs::ingest::{self, IngestError, SourceReport};
@@ -88,6 +89,9 @@ pub struct CityBuild {
     /// The street-level backtest; `None` without a street network (a city
     /// routed over the hex lattice).
     pub streets: Option<StreetBacktest>,
+    /// The street hour profiles against the city-wide profile; `None` without a
+    /// street network.
+    pub street_hours: Option<StreetHours>,
 }
 
 /// Why a city cannot be built.
@@ -169,6 +173,19 @@ struct Boards {
     model: Scoreboard,
     mean52: Scoreboard,
     ewma: Scoreboard,
+}
+
+impl Boards {
+    /// The figures of each forecaster: `model`, `mean52`, `ewma`.
+    fn metrics(&self) -> BTreeMap<&'static str, Metrics> {
+        [
+            ("model", self.model.metrics()),
+            ("mean52", self.mean52.metrics()),
+            ("ewma", self.ewma.metrics()),
+        ]
+        .into_iter()
+        .collect()
+    }
 }
 
 /// Forecasts of every week in the prediction range, with the backtest's scores.
@@ -516,13 +533,7 @@ pub fn build_city_with(
     progress.set_message(format!("{}: time-of-day profiles", city.name));
     let (profile_choice, bands, served_profiles) =
         time_of_day(&ingested, &neighbours, &forecasts.rows, start, weeks);
-    let metrics: BTreeMap<&'static str, Metrics> = [
-        ("model", forecasts.boards.model.metrics()),
-        ("mean52", forecasts.boards.mean52.metrics()),
-        ("ewma", forecasts.boards.ewma.metrics()),
-    ]
-    .into_iter()
-    .collect();
+    let metrics = forecasts.boards.metrics();
     let mut artifact = CityArtifact {
         city: CityInfo {
             code: city.code.clone(),
@@ -572,7 +583,12 @@ pub fn build_city_with(
     // reaching far beyond the city, say): refuse it here, before the street layer
     // reads its graph, and again with the layer's shares, before it is written.
     validated(&artifact)?;
-    let streets = streets_of(&mut artifact, &ingested, (&forecasts.rows, start), progress)?;
+    let (streets, street_hours) = streets_of(
+        &mut artifact,
+        &ingested,
+        (&forecasts.rows, start, &neighbours, &profile_choice),
+        progress,
+    )?;
     validated(&artifact)?;
     Ok(CityBuild {
         artifact,
@@ -594,6 +610,7 @@ pub fn build_city_with(
         cells: counts.cells,
         data_weeks: (ingested.weeks.first, weeks),
         streets,
+        street_hours,
     })
 }
 
@@ -604,21 +621,23 @@ fn validated(artifact: &CityArtifact) -> Result<(), IngestError> {
         .map_err(|e| IngestError::Config(format!("{}: {e}", artifact.city.code)))
 }
 
-/// The street-level backtest over a real street network, and the shares the
-/// artifact then carries; `None` over a hex lattice, whose "ways" are not streets.
+/// The street-level backtest over a real street network, the shares the artifact
+/// then carries, and the street hour profiles scored against the city-wide profile
+/// (`fit/streets/hours.rs`; the artifact carries none of them); `None` over a hex
+/// lattice, whose "ways" are not streets.
 fn streets_of(
     artifact: &mut CityArtifact,
     ingested: &ingest::Ingested,
-    (rows, start): (&[BacktestRow], usize),
+    (rows, start, neighbours, choice): (&[BacktestRow], usize, &[Vec<usize>], &profiles::Choice),
     progress: &ProgressBar,
-) -> Result<Option<StreetBacktest>, StreetError> {
+) -> Result<(Option<StreetBacktest>, Option<StreetHours>), StreetError> {
     let cells = artifact.cells.len();
     let Some(graph) = artifact
         .road_graph
         .as_ref()
         .filter(|g| g.kind == NetworkKind::Roads)
     else {
-        return Ok(None);
+        return Ok((None, None));
     };
     progress.set_message(format!("{}: street-level backtest", artifact.city.name));
     let streets = streets::backtest::run(&StreetInputs {
@@ -631,7 +650,20 @@ fn streets_of(
         refit_every: REFIT_EVERY,
     })?;
     artifact.street_shares = Some(streets.served_shares(graph, cells));
-    Ok(Some(streets))
+    progress.set_message(format!("{}: street hour profiles", artifact.city.name));
+    let hours = streets::hours::run(&HourInputs {
+        streets: &streets,
+        graph,
+        incidents: &ingested.incidents,
+        weeks: &ingested.weeks,
+        rows,
+        start,
+        refit_every: REFIT_EVERY,
+        neighbours,
+        bands: choice.bands,
+        shrinkage: choice.shrinkage,
+    });
+    Ok((Some(streets), Some(hours)))
 }
 
 /// The backtest weeks, their first index, the warm-up weeks of the model's features

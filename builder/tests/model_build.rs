@@ -360,3 +360,226 @@ fn the_artifact_carries_the_served_street_shares_within_rounding() {
         }
     }
 }
+
+/// What one refit origin's forecasts of the ways learn from the weeks before it:
+/// the cell profiles, each way's weighted incidents per band and its street share.
+struct OriginLearning {
+    profiles: hexrisk_builder::fit::profiles::Profiles,
+    way_bands: Vec<f64>,
+    shares: Vec<f64>,
+}
+
+/// Each incident with its pieces on the ways.
+type Attributed<'a> = [(
+    &'a ingest::Incident,
+    Vec<hexrisk_builder::fit::streets::attribution::Piece>,
+)];
+
+fn learnt_before(
+    origin: usize,
+    build: &CityBuild,
+    ingested: &ingest::Ingested,
+    placed: &Attributed<'_>,
+) -> OriginLearning {
+    use hexrisk_builder::fit::profiles::{BandCounts, Profiles};
+    let streets = build.streets.as_ref().unwrap();
+    let choice = &build.backtest.profile_choice;
+    let (bands, n) = (choice.bands, choice.bands.count());
+    let neighbours = model::neighbours(&ingested.grid.cells);
+    let counted = BandCounts::of(
+        &ingested.incidents,
+        &ingested.weeks,
+        0..origin,
+        bands,
+        build.cells,
+    );
+    let ways = streets.network.way_count();
+    let (mut history, mut way_bands) = (vec![0.0; ways], vec![0.0; ways * n]);
+    for (incident, pieces) in placed {
+        if ingested
+            .weeks
+            .index_of(incident.date)
+            .is_none_or(|w| w >= origin)
+        {
+            continue;
+        }
+        for piece in pieces {
+            history[piece.way as usize] += piece.fraction;
+            if let (Some(hour), true) = (incident.hour, incident.hour_weight > 0.0) {
+                let (band, _) = bands.at(incident.date, hour);
+                way_bands[piece.way as usize * n + bands.index(band)] +=
+                    piece.fraction * incident.hour_weight;
+            }
+        }
+    }
+    OriginLearning {
+        profiles: Profiles::fit(&counted, &neighbours, choice.shrinkage),
+        way_bands,
+        shares: hexrisk_builder::fit::streets::shares::shares(
+            &streets.network,
+            &history,
+            streets.groups[0].shrinkage.k,
+        ),
+    }
+}
+
+/// San Francisco's street hour figures recomputed from scratch: every way × band
+/// day × band outcome of every backtest week enumerated with its Poisson
+/// log-probability, the street profiles, shares and cell profiles learnt anew from
+/// the weeks before each refit origin.
+#[test]
+fn san_francisco_street_hour_figures_recompute_outcome_by_outcome() {
+    use hexrisk_builder::fit::streets::attribution::Attributor;
+    use hexrisk_engine::forecast::{Band, DayKind};
+    let build = built("city_us_sfo");
+    let (streets, hours) = (
+        build.streets.as_ref().unwrap(),
+        build.street_hours.as_ref().unwrap(),
+    );
+    let ingested = ingest::ingest(&city("city_us_sfo"), &data_dir()).unwrap();
+    let (cells, weeks) = (build.cells, build.data_weeks.1);
+    let start = weeks - build.backtest.week_count;
+    let bands = build.backtest.profile_choice.bands;
+    let (n, per_day) = (bands.count(), bands.per_day());
+    let network = &streets.network;
+    let attributor = Attributor::new(build.artifact.road_graph.as_ref().unwrap(), network);
+    let placed: Vec<_> = ingested
+        .incidents
+        .iter()
+        .map(|i| {
+            let mut pieces = Vec::new();
+            attributor.attribute(i.lat, i.lng, &mut pieces);
+            (i, pieces)
+        })
+        .collect();
+    // Only the `all` group (no premises): its forecast and mix take every class.
+    assert_eq!(hours.groups.len(), 1);
+    let group = &hours.groups[0];
+    let mut loss = [0.0; 3];
+    let (mut observed, mut outcomes) = (0.0, 0_u64);
+    let mut learnt = learnt_before(start, build, &ingested, &placed);
+    for t in start..weeks {
+        if (t - start).is_multiple_of(pipeline::REFIT_EVERY) {
+            learnt = learnt_before(t, build, &ingested, &placed);
+        }
+        let monday = ingested.weeks.start_of(t);
+        let mut y = vec![0.0; network.way_count() * 7 * per_day];
+        for (incident, pieces) in &placed {
+            let Some(hour) = incident.hour else { continue };
+            let (band, day) = bands.at(incident.date, hour);
+            let Ok(offset @ 0..7) = usize::try_from((day - monday).num_days()) else {
+                continue;
+            };
+            for piece in pieces {
+                y[(piece.way as usize * 7 + offset) * per_day + usize::from(band.position)] +=
+                    piece.fraction;
+            }
+        }
+        for (way, cell) in network.assigned() {
+            let rates = &build.rows[(t - start) * cells + cell].rates;
+            let total: f64 = rates.iter().sum();
+            let mix = |profile: &dyn Fn(usize) -> f64| {
+                (0..5).map(|c| rates[c] * profile(c)).sum::<f64>() / total
+            };
+            let own: f64 = learnt.way_bands[way * n..(way + 1) * n].iter().sum();
+            for (day, position) in (0..7).flat_map(|d| (0..per_day).map(move |p| (d, p))) {
+                let kind = DayKind::of(monday + chrono::Days::new(day as u64));
+                let band = bands.index(Band {
+                    kind,
+                    position: position as u8,
+                });
+                let city = mix(&|c| learnt.profiles.city[c * n + band]);
+                let cell_profile = mix(&|c| learnt.profiles.of(cell, c)[band]);
+                let street =
+                    (learnt.way_bands[way * n + band] + group.kappa * city) / (own + group.kappa);
+                let count = y[(way * 7 + day) * per_day + position];
+                for (l, p) in loss.iter_mut().zip([city, cell_profile, street]) {
+                    let mu = total * learnt.shares[way] * p / f64::from(kind.days_per_week());
+                    *l += mu - count * mu.ln() + libm::lgamma(count + 1.0);
+                }
+                observed += count;
+                outcomes += 1;
+            }
+        }
+    }
+    assert_eq!(group.outcomes, outcomes);
+    assert!((group.incidents - observed).abs() < 1e-6, "{observed}");
+    for (ours, theirs) in [group.city, group.cells, group.street].iter().zip(loss) {
+        let theirs = theirs / observed;
+        assert!(
+            (ours.poisson - theirs).abs() < 1e-9,
+            "{} vs {theirs}",
+            ours.poisson
+        );
+    }
+}
+
+/// The street hour subsection of `docs/MODEL.md` holds the build's figures, and its
+/// decision follows the rule: on these data no group's street profiles beat the
+/// city-wide profile by `MIN_GAIN`, so the artifact carries none.
+#[test]
+fn the_card_states_the_street_hour_figures_and_the_decision() {
+    use hexrisk_builder::fit::streets::hours::{MIN_GAIN, SHRINKAGE_GRID};
+    let card = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/MODEL.md"),
+    )
+    .unwrap();
+    let section = card
+        .split("### Street level: hours on streets\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("docs/MODEL.md has the street hours subsection");
+    assert!(built("city_us_hou").street_hours.is_none());
+    for code in ["city_ca_tor", "city_us_sfo"] {
+        let build = built(code);
+        let hours = build.street_hours.as_ref().unwrap();
+        let streets = build.streets.as_ref().unwrap();
+        assert_eq!(hours.groups.len(), streets.groups.len());
+        for group in &hours.groups {
+            let prefix = format!(
+                "| {} | {} | ",
+                build.artifact.city.name,
+                group.group.label()
+            );
+            let row = section
+                .lines()
+                .find(|l| l.starts_with(&prefix))
+                .unwrap_or_else(|| panic!("no row {prefix}"));
+            let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+            // | city | group | κ | validation | incidents | outcomes | city | cells | street | ...
+            let number = |i: usize| cells[i].parse::<f64>().unwrap();
+            assert_eq!(cells[3], group.kappa.to_string(), "{prefix}");
+            assert!((number(7) - group.city.poisson).abs() <= 5.1e-6, "{prefix}");
+            assert!(
+                (number(8) - group.cells.poisson).abs() <= 5.1e-6,
+                "{prefix}"
+            );
+            assert!(
+                (number(9) - group.street.poisson).abs() <= 5.1e-6,
+                "{prefix}"
+            );
+            assert_eq!(number(6) as u64, group.outcomes);
+            // The validation chose the lowest band log loss.
+            let best = group
+                .validation_scores
+                .iter()
+                .copied()
+                .fold(f64::INFINITY, f64::min);
+            let chosen = SHRINKAGE_GRID
+                .iter()
+                .position(|k| k.total_cmp(&group.kappa).is_eq())
+                .unwrap();
+            assert!(group.validation_scores[chosen].total_cmp(&best).is_eq());
+            // The losses differ exactly by the band log losses.
+            assert!(
+                ((group.city.poisson - group.street.poisson)
+                    - (group.city.band - group.street.band))
+                    .abs()
+                    < 1e-9
+            );
+            // Not used: below the rule's margin.
+            assert!(group.gain() < MIN_GAIN, "{prefix}: {}", group.gain());
+        }
+    }
+    assert!(section.contains("for no group"));
+}

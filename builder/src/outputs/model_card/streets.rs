@@ -1,6 +1,9 @@
 //! The model card's street-level section: how a cell's forecast is spread over its
 //! ways, from the constants of `fit/streets/`, and each city's attribution,
-//! chosen shrinkage and street-level backtest against the uniform spread.
+//! chosen shrinkage and street-level backtest against the uniform spread; then the
+//! street hour profiles against the city-wide profile ([`hours`]).
+
+mod hours;
 
 use std::fmt::Write as _;
 
@@ -137,6 +140,7 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild], configs: &[CityConf
         let config = configs.iter().find(|c| c.code == build.artifact.city.code);
         city(md, build, config);
     }
+    hours::section(md, builds);
 }
 
 fn city(md: &mut String, build: &CityBuild, config: Option<&CityConfig>) {
