@@ -60,7 +60,7 @@ pub fn line_exposure(
     let mut ways: Vec<u32> = Vec::new();
     let mut density_at = |point: LatLng| {
         let on_street = streets.as_ref().and_then(|(network, risk)| {
-            let (way, distance) = network.index.nearest_way(point)?;
+            let (way, distance) = network.index.nearest_way(network.graph, point)?;
             (distance <= MATCH_DISTANCE_M).then(|| {
                 ways.push(way);
                 risk.per_km(way as usize) / 1000.0

@@ -5,13 +5,12 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use h3o::LatLng;
-use rstar::primitives::{GeomWithData, Line};
-use rstar::{PointDistance, RTree};
 
 use super::MAX_SNAP_DISTANCE_M;
 use super::cch::Hierarchy;
 use super::landmarks::Landmarks;
-use super::snap::{LocalFrame, Segment, Snap};
+use super::segments::{Geometry, SegmentTree};
+use super::snap::{LocalFrame, Snap};
 use crate::grid::MicroDegrees;
 use crate::roads::{NetworkKind, RoadGraph};
 
@@ -29,7 +28,8 @@ pub struct RouteIndex {
     /// Per way: start and end node.
     pub(super) way_nodes: Vec<[u32; 2]>,
     pub(super) frame: LocalFrame,
-    pub(super) segments: RTree<Segment>,
+    /// The nearest segment to a point, for snapping.
+    segments: SegmentTree,
     /// Great-circle metres of every way segment, way by way (way `w`'s start at
     /// `way_points_start[w] + w`): a route's geometry and snapping measure along its
     /// ways on every request, with trigonometry, and these are those very numbers
@@ -57,17 +57,18 @@ impl RouteIndex {
         }
         let way_nodes = graph.way_ends();
         let frame = LocalFrame::new(graph);
-        let mut segments = Vec::new();
+        let segments = SegmentTree::new(&Geometry {
+            graph,
+            way_nodes: &way_nodes,
+            frame: &frame,
+        });
         let mut segment_m = Vec::with_capacity(graph.way_points.len() + graph.way_count());
         // One buffer for every way's polyline: a city has tens of thousands of ways.
         let mut points = Vec::new();
         for (way, &ends) in way_nodes.iter().enumerate() {
             points.clear();
             points.extend(graph.way_points(way, ends).map(MicroDegrees::to_lat_lng));
-            for (i, pair) in points.windows(2).enumerate() {
-                let a = frame.project(pair[0].lat(), pair[0].lng());
-                let b = frame.project(pair[1].lat(), pair[1].lng());
-                segments.push(GeomWithData::new(Line::new(a, b), (way as u32, i as u32)));
+            for pair in points.windows(2) {
                 segment_m.push(pair[0].distance_m(pair[1]));
             }
         }
@@ -78,7 +79,7 @@ impl RouteIndex {
             way_edges,
             way_nodes,
             frame,
-            segments: RTree::bulk_load(segments),
+            segments,
             segment_m,
             landmarks,
             hierarchy,
@@ -114,11 +115,21 @@ impl RouteIndex {
     /// The way nearest a point and its distance in metres (in the network's local
     /// planar frame), or `None` for an empty network.
     #[must_use]
-    pub fn nearest_way(&self, point: LatLng) -> Option<(u32, f64)> {
+    pub fn nearest_way(&self, graph: &RoadGraph, point: LatLng) -> Option<(u32, f64)> {
         let query = self.frame.project(point.lat(), point.lng());
-        let nearest = self.segments.nearest_neighbor(&query)?;
-        let distance = libm::sqrt(nearest.distance_2(&query));
-        Some((nearest.data.0, distance))
+        let (nearest, distance_2) = self
+            .segments
+            .nearest(&self.segment_geometry(graph), query)?;
+        Some((nearest.way, libm::sqrt(distance_2)))
+    }
+
+    /// What the segment tree reads segments from.
+    fn segment_geometry<'a>(&'a self, graph: &'a RoadGraph) -> Geometry<'a> {
+        Geometry {
+            graph,
+            way_nodes: &self.way_nodes,
+            frame: &self.frame,
+        }
     }
 
     /// Moves a point onto the nearest way.
@@ -128,17 +139,17 @@ impl RouteIndex {
     /// [`MAX_SNAP_DISTANCE_M`] (infinite for an empty network).
     pub fn snap(&self, graph: &RoadGraph, point: LatLng) -> Result<Snap, f64> {
         let query = self.frame.project(point.lat(), point.lng());
-        let Some(nearest) = self.segments.nearest_neighbor(&query) else {
+        let Some((nearest, _)) = self.segments.nearest(&self.segment_geometry(graph), query) else {
             return Err(f64::INFINITY);
         };
-        let (way, segment) = nearest.data;
+        let (way, segment) = (nearest.way, nearest.index);
         // The way's points up to the end of the nearest segment are all that is needed.
         let points: Vec<LatLng> = graph
             .way_points(way as usize, self.way_nodes[way as usize])
             .take(segment as usize + 2)
             .map(MicroDegrees::to_lat_lng)
             .collect();
-        let (start_xy, end_xy) = (nearest.geom().from, nearest.geom().to);
+        let (start_xy, end_xy) = (nearest.from, nearest.to);
         let (dx, dy) = (end_xy[0] - start_xy[0], end_xy[1] - start_xy[1]);
         let span = dx * dx + dy * dy;
         let along = if span > 0.0 {

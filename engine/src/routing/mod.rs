@@ -48,6 +48,7 @@ mod path;
 mod reach;
 mod safe_reach;
 mod search;
+mod segments;
 mod snap;
 mod tradeoff;
 

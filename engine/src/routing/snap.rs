@@ -1,8 +1,7 @@
-//! What snapping works with: the local planar frame of a network, its segments as
-//! R-tree entries, and a point moved onto a way.
+//! What snapping works with: the local planar frame of a network and a point moved
+//! onto a way.
 
 use h3o::LatLng;
-use rstar::primitives::{GeomWithData, Line};
 
 use crate::roads::RoadGraph;
 
@@ -49,6 +48,3 @@ impl LocalFrame {
         [(lng - self.lng0) * self.kx, (lat - self.lat0) * self.ky]
     }
 }
-
-/// A segment of a way in the local frame, with its way and its index along the way.
-pub(super) type Segment = GeomWithData<Line<[f64; 2]>, (u32, u32)>;

@@ -12,9 +12,10 @@ use crate::routing::CostModel;
 /// the last few others.
 pub const CACHED_METRICS: usize = 3;
 
-/// Most bytes the kept metrics of one network may hold; the newest is always kept.
-/// Toronto's metric takes 3.3 MiB, so it keeps [`CACHED_METRICS`]; Houston's takes
-/// 16.1 MiB, so only the newest.
+/// Most bytes the kept metrics of one network may hold, each counted with all that
+/// unpacking may add to it ([`Metric::heap_bytes`]); the newest is always kept.
+/// Toronto's metric counts 3.3 MiB, so it keeps [`CACHED_METRICS`]; a hierarchy of
+/// Houston's lattice would count 16.1 MiB, so only the newest.
 pub const CACHED_METRIC_BYTES: usize = 12 << 20;
 
 /// The most recently used metrics, newest first, keyed by their whole cost model

@@ -81,7 +81,8 @@ impl Metric {
         metric
     }
 
-    /// Bytes held by the arc costs and what they run through.
+    /// Bytes held by the arc costs and what they run through, this counted as if
+    /// every block of it were made (blocks are made as routes unpack).
     #[must_use]
     pub fn heap_bytes(&self) -> usize {
         self.up.len() * 2 * size_of::<f64>() + self.triangles.heap_bytes()

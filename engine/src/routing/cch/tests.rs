@@ -301,3 +301,34 @@ fn hex_lattices_have_no_hierarchy_and_route_by_astar() {
     let expected = dijkstra(&graph, &costs, 0)[graph.node_count() - 1];
     assert!(close(found.cost, expected), "{} ≠ {expected}", found.cost);
 }
+
+#[test]
+fn what_arcs_run_through_is_kept_in_blocks_made_as_routes_unpack() {
+    let (graph, risks) = network(12, 0, 3);
+    let costs = CostModel::from_risks(&risks, 4.0);
+    let hierarchy = Hierarchy::new(&graph);
+    let metric = hierarchy.customise(&graph, &costs);
+    let blocks = (2 * hierarchy.arc_count()).div_ceil(super::triangles::BLOCK);
+    assert_eq!(metric.triangles.blocks_made(), 0, "customising makes none");
+    let last = graph.node_count() as u32 - 1;
+    let route = |metric: &Metric| {
+        hierarchy
+            .path(&graph, &costs, metric, &[(0, 0.0)], &[(last, 0.0)])
+            .unwrap()
+            .edges
+    };
+    let first = route(&metric);
+    let made = metric.triangles.blocks_made();
+    assert!(made > 0 && made < blocks, "{made} of {blocks} blocks");
+    // Found again from what was kept, and found alike by a metric that keeps nothing yet.
+    assert_eq!(route(&metric), first);
+    assert_eq!(metric.triangles.blocks_made(), made);
+    assert_eq!(route(&hierarchy.customise(&graph, &costs)), first);
+    // Potentials read costs only: the exposure-only metric of the trade-off keeps none.
+    let exposure = hierarchy.metric(&graph, &CostModel::exposure_only(&risks));
+    let mut potential = hierarchy.potential(Arc::clone(&exposure), &[(last, 0.0)]);
+    for node in 0..=last {
+        let _ = potential.at(node);
+    }
+    assert_eq!(exposure.triangles.blocks_made(), 0);
+}
