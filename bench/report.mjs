@@ -214,6 +214,9 @@ function routeMemory(run) {
       '(a `safest` route builds the city\'s hierarchy and customises its own and the length-only metric; a `tradeoff` set adds the exposure-only metric):',
     '',
     table(['city', 'step', 'wasm memory'], run.steps.map((s) => [s.city ?? '–', s.step, mib(s.wasm_memory_bytes)])),
+    '',
+    `After the last step: ${mib(run.steps.at(-1).wasm_memory_bytes)}, against the aim of under 48 MiB ` +
+      `(**${run.steps.at(-1).wasm_memory_bytes < 48 * 2 ** 20 ? 'met' : 'not met'}**).`,
   ];
 }
 
