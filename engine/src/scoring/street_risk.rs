@@ -13,6 +13,7 @@
 //!   takes the metre-weighted density of the cells it crosses.
 //! - A way of no cell, or in a cell without streets, has the city's mean (risk 1).
 
+use alloc::vec;
 use alloc::vec::Vec;
 
 use super::CityScores;
@@ -143,27 +144,38 @@ fn shared_risks(layer: &StreetLayer, scores: &CityScores, graph: &RoadGraph) -> 
     });
     debug_assert_eq!(group_of.len(), CRIME_CLASSES.len());
     let mean = scores.mean_density();
+    // Per cell, once: each group's counted incidents, and those spread by length
+    // (classes of no group) per metre of the cell's ways.
+    let groups = layer.groups.len();
+    let cells = layer.home_metres.len();
+    let mut by_group = vec![0.0; cells * groups];
+    let mut by_length = vec![0.0; cells];
+    for cell in 0..cells {
+        for (count, group) in scores.counts(cell).iter().zip(group_of) {
+            match group {
+                Some(g) => by_group[cell * groups + g] += count,
+                None if layer.home_metres[cell] > 0.0 => {
+                    by_length[cell] += count / layer.home_metres[cell];
+                }
+                None => {}
+            }
+        }
+    }
     (0..graph.way_count())
         .map(|way| {
-            let home = layer.homes.get(way).copied().unwrap_or(OUTSIDE_GRID);
+            let home = layer.homes.get(way).copied().unwrap_or(OUTSIDE_GRID) as usize;
             let length = f64::from(graph.way_length_m[way]);
-            let home_metres = layer.home_metres.get(home as usize).copied().unwrap_or(0.0);
+            let home_metres = layer.home_metres.get(home).copied().unwrap_or(0.0);
             if length <= 0.0 || home_metres <= 0.0 {
                 return OUTSIDE_COVERAGE_RISK;
             }
-            let counts = scores.counts(home as usize);
-            let expected: f64 = counts
+            let shared: f64 = layer
+                .groups
                 .iter()
-                .zip(group_of)
-                .map(|(count, group)| {
-                    let share = match group {
-                        Some(g) => f64::from(layer.groups[g].1[way]),
-                        None => length / home_metres,
-                    };
-                    count * share
-                })
+                .zip(&by_group[home * groups..(home + 1) * groups])
+                .map(|((_, shares), count)| count * f64::from(shares[way]))
                 .sum();
-            relative(Some(expected / length), mean)
+            relative(Some(shared / length + by_length[home]), mean)
         })
         .collect()
 }
