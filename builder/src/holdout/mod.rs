@@ -32,8 +32,8 @@ use std::time::Instant;
 use anyhow::Context as _;
 use chrono::{Days, NaiveDate};
 use hexrisk_engine::city::{CityModel, week_start};
-use hexrisk_engine::roads::{OUTSIDE_GRID, RoadGraph};
-use hexrisk_engine::routing::{CostModel, Path as Route, RouteIndex, Snap};
+use hexrisk_engine::roads::RoadGraph;
+use hexrisk_engine::routing::{CostModel, Path as Route, RouteIndex, Snap, way_risks_from_cells};
 use hexrisk_engine::scoring::{CityScores, ScoringParams, StreetRisk};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
@@ -96,26 +96,7 @@ pub struct Options<'a> {
 /// the grid and for a way of no metres.
 #[must_use]
 pub fn cell_rank_risks(graph: &RoadGraph, safety_risk: impl Fn(u32) -> f64) -> Vec<f64> {
-    (0..graph.way_count())
-        .map(|way| {
-            let (mut metres, mut weighted) = (0.0, 0.0);
-            for (position, m) in graph.way_cells(way) {
-                let m = f64::from(m);
-                let risk = if position == OUTSIDE_GRID {
-                    CELL_RANK_OUTSIDE_RISK
-                } else {
-                    safety_risk(position)
-                };
-                metres += m;
-                weighted += m * risk;
-            }
-            if metres > 0.0 {
-                weighted / metres
-            } else {
-                CELL_RANK_OUTSIDE_RISK
-            }
-        })
-        .collect()
+    way_risks_from_cells(graph, safety_risk, CELL_RANK_OUTSIDE_RISK)
 }
 
 /// A cell's risk in today's costing: `1 − safety / 100`, 0.5 without a score.

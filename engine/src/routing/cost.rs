@@ -47,18 +47,22 @@ impl RouteMethod {
 }
 
 /// Each way's risk from per-cell risks: the metre-weighted mean over the cells it
-/// crosses, [`OUTSIDE_COVERAGE_RISK`] for metres outside the grid (`cell_risk` gets
-/// the grid position). A network whose ways have no risk of their own (a hex lattice)
-/// is costed this way.
+/// crosses (`cell_risk` gets the grid position), `outside` for metres outside the
+/// grid and for a way of no metres. A network whose ways have no risk of their own
+/// (a hex lattice) is costed this way, with [`OUTSIDE_COVERAGE_RISK`].
 #[must_use]
-pub fn way_risks_from_cells(graph: &RoadGraph, cell_risk: impl Fn(u32) -> f64) -> Vec<f64> {
+pub fn way_risks_from_cells(
+    graph: &RoadGraph,
+    cell_risk: impl Fn(u32) -> f64,
+    outside: f64,
+) -> Vec<f64> {
     (0..graph.way_count())
         .map(|way| {
             let (mut metres, mut weighted) = (0.0, 0.0);
             for (position, m) in graph.way_cells(way) {
                 let m = f64::from(m);
                 let risk = if position == OUTSIDE_GRID {
-                    OUTSIDE_COVERAGE_RISK
+                    outside
                 } else {
                     cell_risk(position)
                 };
@@ -68,7 +72,7 @@ pub fn way_risks_from_cells(graph: &RoadGraph, cell_risk: impl Fn(u32) -> f64) -
             if metres > 0.0 {
                 weighted / metres
             } else {
-                OUTSIDE_COVERAGE_RISK
+                outside
             }
         })
         .collect()

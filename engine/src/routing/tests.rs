@@ -21,7 +21,7 @@ fn methods_parse_and_weigh_risk_in_order() {
 #[test]
 fn way_costs_split_exactly_at_any_offset() {
     let (graph, _) = plain_lattice(2);
-    let risks = way_risks_from_cells(&graph, |p| f64::from(p % 5) / 4.0);
+    let risks = way_risks_from_cells(&graph, |p| f64::from(p % 5) / 4.0, OUTSIDE_COVERAGE_RISK);
     assert_eq!(risks.len(), graph.way_count());
     let model = CostModel::from_risks(&risks, 4.0);
     for way in 0..graph.way_count() {
@@ -43,14 +43,18 @@ fn routes_avoid_risky_cells_when_asked() {
     let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
     // The centre cell and its ring are dangerous; everything else is safe.
     let dangerous = crate::grid::disk(centre, 1).unwrap();
-    let risks = way_risks_from_cells(&graph, |p| {
-        let cell = grid[p as usize];
-        if dangerous.iter().any(|&r| u64::from(r) == cell) {
-            1.0
-        } else {
-            0.0
-        }
-    });
+    let risks = way_risks_from_cells(
+        &graph,
+        |p| {
+            let cell = grid[p as usize];
+            if dangerous.iter().any(|&r| u64::from(r) == cell) {
+                1.0
+            } else {
+                0.0
+            }
+        },
+        OUTSIDE_COVERAGE_RISK,
+    );
     let ring = crate::grid::disk(centre, 3).unwrap();
     let (west, east) = ring.iter().map(|&c| LatLng::from(c)).fold(
         (LatLng::from(centre), LatLng::from(centre)),

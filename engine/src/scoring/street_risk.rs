@@ -43,9 +43,11 @@ impl StreetRisk {
         let risks = if own && layer.has_shares() {
             shared_risks(layer, scores, network.graph)
         } else {
-            way_risks_from_cells(network.graph, |position| {
-                relative(scores.density(position as usize), mean_density)
-            })
+            way_risks_from_cells(
+                network.graph,
+                |position| relative(scores.density(position as usize), mean_density),
+                OUTSIDE_COVERAGE_RISK,
+            )
         };
         Self {
             risks,
