@@ -118,7 +118,10 @@ function routing() {
         ...(native.kept_scores ? [
           row('native, scores for the week, computed (a request with a new week or options)', native.scores_for_the_week),
           row('native, scores for the week, found kept on the city (every later request)', native.kept_scores),
-          ...(native.street_risk ? [row('native, each street\'s risk from the scores (every request)', native.street_risk)] : []),
+          ...(native.street_risk_kept ? [
+            row('native, each street\'s risk from the scores, worked out (with new scores)', native.street_risk),
+            row('native, each street\'s risk, found kept with the scores (every later request)', native.street_risk_kept),
+          ] : native.street_risk ? [row('native, each street\'s risk from the scores (every request)', native.street_risk)] : []),
         ] : [row('native, scores for the week (part of every request)', native.scores_for_the_week)]),
       ] : []),
       row('native, A* search only', native.astar_search),

@@ -323,8 +323,8 @@ fn anatomy(root: &Path, manifest: &Manifest, place: &Place, parts: &mut Vec<Valu
     let (scores, live, peak) =
         measured(|| CityScores::compute(&model, week, &ScoringParams::default()));
     part("week's scores", live, peak);
-    let (street, live, peak) = measured(|| StreetRisk::compute(&model, &scores, &network));
-    part("street risk (per request)", live, peak);
+    let (street, live, peak) = measured(|| StreetRisk::of(&model, &scores, &network));
+    part("street risk (kept with the week's scores)", live, peak);
     let (costs, live, peak) =
         measured(|| CostModel::from_risks(street.risks(), RouteMethod::Safest.alpha()));
     part("cost model (per request, cache key)", live, peak);

@@ -9,7 +9,7 @@
 //!   reference on every pair),
 //! - the scores of the week alone, computed (as the first request with a week and
 //!   options does) and found kept (as every later one does), and the ways' risks
-//!   from them (as every request does),
+//!   from them, worked out (with new scores) and found kept with them,
 //! - the engine's A* search alone, and
 //! - petgraph's Dijkstra on the same graph, costs and snapped end points;
 //! - the whole `method: "tradeoff"` request and the trade-off search alone, and
@@ -26,7 +26,7 @@ use hexrisk_builder::references::routes::Reference;
 use hexrisk_builder::references::samples::{self, ROUTE_SAMPLE_NOW, route_pairs};
 use hexrisk_engine::api::options::default_week;
 use hexrisk_engine::api::route_request::{self, RouteQuery};
-use hexrisk_engine::city::{Atlas, CityModel};
+use hexrisk_engine::city::{Atlas, CityModel, Network};
 use hexrisk_engine::corridor::{self, TravelMode};
 use hexrisk_engine::plan::{self, ReachRequest};
 use hexrisk_engine::routing::{CostModel, RouteMethod};
@@ -52,7 +52,7 @@ fn tradeoff_and_reach(
     let model = &atlas.cities()[0];
     let network = model.road_network().expect("Toronto has roads");
     let (graph, index) = (network.graph, network.index);
-    let street = StreetRisk::compute(model, scores, &network);
+    let street = StreetRisk::of(model, scores, &network);
     let risks = street.risks();
     let (mut tradeoff_full, mut tradeoff_set, mut reach_walk) =
         (Vec::new(), Vec::new(), Vec::new());
@@ -113,7 +113,7 @@ fn hierarchies(root: &std::path::Path) -> serde_json::Value {
         let week = default_week(&model, ROUTE_SAMPLE_NOW);
         let scores = CityScores::compute(&model, week, &ScoringParams::default());
         let network = model.road_network().expect("a graph");
-        let street = StreetRisk::compute(&model, &scores, &network);
+        let street = StreetRisk::of(&model, &scores, &network);
         let costs = CostModel::from_risks(street.risks(), RouteMethod::Safest.alpha());
         let mut times = Vec::new();
         let mut bytes = 0;
@@ -143,7 +143,7 @@ fn hierarchies(root: &std::path::Path) -> serde_json::Value {
 /// geometry and corridor evaluation, the route's hex-path metrics and its explanation.
 fn request_parts(
     model: &CityModel,
-    network: hexrisk_engine::city::Network<'_>,
+    network: Network<'_>,
     (week, scores): (usize, &CityScores),
     costs: &CostModel,
     pairs: &[(h3o::LatLng, h3o::LatLng)],
@@ -269,6 +269,50 @@ fn whole_requests_and_searches(
     })
 }
 
+/// Milliseconds of 30 runs of `what`, one by one.
+fn times(what: &mut dyn FnMut()) -> Vec<f64> {
+    (0..30)
+        .map(|_| {
+            let t = Instant::now();
+            what();
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect()
+}
+
+/// The week's scores, computed and found kept, and the ways' risks from them, worked
+/// out and found kept with them, 30 times each.
+fn scores_and_risks(
+    model: &CityModel,
+    network: &Network<'_>,
+    week: usize,
+    scores: &CityScores,
+) -> serde_json::Value {
+    let scores_ms = times(&mut || {
+        std::hint::black_box(CityScores::compute(model, week, &ScoringParams::default()));
+    });
+    let kept_scores_ms = times(&mut || {
+        std::hint::black_box(CityScores::kept(model, week, &ScoringParams::default()));
+    });
+    // Fresh copies of the scores keep no risks, so each is worked out.
+    let fresh: Vec<CityScores> = (0..30).map(|_| scores.clone()).collect();
+    let mut fresh = fresh.iter();
+    let street_risk_ms = times(&mut || {
+        let scores = fresh.next().expect("one copy per timing");
+        std::hint::black_box(StreetRisk::of(model, scores, network));
+    });
+    let street_risk_kept_ms = times(&mut || {
+        std::hint::black_box(StreetRisk::of(model, scores, network));
+    });
+
+    json!({
+        "scores_for_the_week": summary(scores_ms),
+        "kept_scores": summary(kept_scores_ms),
+        "street_risk": summary(street_risk_ms),
+        "street_risk_kept": summary(street_risk_kept_ms),
+    })
+}
+
 fn main() {
     let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let artifact = std::env::var_os("HEXRISK_BENCH_ARTIFACT").map_or_else(
@@ -302,33 +346,14 @@ fn main() {
 
     let week = default_week(model, ROUTE_SAMPLE_NOW);
     let scores = CityScores::compute(model, week, &ScoringParams::default());
-    let street = StreetRisk::compute(model, &scores, &network);
+    let street = StreetRisk::of(model, &scores, &network);
     let costs = CostModel::from_risks(street.risks(), RouteMethod::Safest.alpha());
 
     let hierarchy = index.hierarchy().expect("Toronto's roads have a hierarchy");
     let metric = hierarchy.customise(graph, &costs);
-    let times = |what: &mut dyn FnMut()| -> Vec<f64> {
-        (0..30)
-            .map(|_| {
-                let t = Instant::now();
-                what();
-                t.elapsed().as_secs_f64() * 1e3
-            })
-            .collect()
-    };
     let customisation = times(&mut || {
         std::hint::black_box(hierarchy.customise(graph, &costs));
     });
-    let scores_ms = times(&mut || {
-        std::hint::black_box(CityScores::compute(model, week, &ScoringParams::default()));
-    });
-    let kept_scores_ms = times(&mut || {
-        std::hint::black_box(CityScores::kept(model, week, &ScoringParams::default()));
-    });
-    let street_risk_ms = times(&mut || {
-        std::hint::black_box(StreetRisk::compute(model, &scores, &network));
-    });
-
     let compared = whole_requests_and_searches(&atlas, &requests, &pairs, &costs, &metric);
     let tradeoff = tradeoff_and_reach(&atlas, &requests, &pairs, &scores);
     let per_city = hierarchies(&root);
@@ -341,9 +366,6 @@ fn main() {
         "hierarchy_arcs": hierarchy.arc_count(),
         "metric_mib": metric.heap_bytes() as f64 / (1024.0 * 1024.0),
         "customisation": summary(customisation),
-        "scores_for_the_week": summary(scores_ms),
-        "kept_scores": summary(kept_scores_ms),
-        "street_risk": summary(street_risk_ms),
         "route_request": compared["route_request"],
         "route_request_back_to_back": compared["route_request_back_to_back"],
         "request_parts": request_parts(model, network, (week, &scores), &costs, &pairs),
@@ -353,8 +375,10 @@ fn main() {
         "hierarchies": per_city,
     });
     let mut result = result;
-    if let (Some(out), Some(more)) = (result.as_object_mut(), tradeoff.as_object()) {
-        out.extend(more.clone());
+    for more in [tradeoff, scores_and_risks(model, &network, week, &scores)] {
+        if let (Some(out), Some(more)) = (result.as_object_mut(), more.as_object()) {
+            out.extend(more.clone());
+        }
     }
     let ratio = result["petgraph_dijkstra"]["median_ms"].as_f64().unwrap()
         / result["hierarchy_search"]["median_ms"].as_f64().unwrap();

@@ -59,7 +59,7 @@ fn main() {
         let (graph, index) = (network.graph, network.index);
         let week = default_week(model, ROUTE_SAMPLE_NOW);
         let scores = CityScores::compute(model, week, &ScoringParams::default());
-        let street = StreetRisk::compute(model, &scores, &network);
+        let street = StreetRisk::of(model, &scores, &network);
         let risks = street.risks();
         let mut at: Vec<Vec<f64>> = vec![Vec::new(); STRETCHES_PCT.len()];
         let mut any_saving = 0;

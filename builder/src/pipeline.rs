@@ -15,7 +15,7 @@ use hexrisk_engine::forecast::{
     outcome_distribution_with,
 };
 use hexrisk_engine::grid::MicroDegrees;
-use hexrisk_engine::roads::{NetworkKind, RoadGraph};
+use hexrisk_engine::roads::RoadGraph;
 use indicatif::ProgressBar;
 
 pub use crate::fit::backtest::BacktestRow;
@@ -621,10 +621,11 @@ fn validated(artifact: &CityArtifact) -> Result<(), IngestError> {
         .map_err(|e| IngestError::Config(format!("{}: {e}", artifact.city.code)))
 }
 
-/// The street-level backtest over a real street network, the shares the artifact
-/// then carries, and the street hour profiles scored against the city-wide profile
-/// (`fit/streets/hours.rs`; the artifact carries none of them); `None` over a hex
-/// lattice, whose "ways" are not streets.
+/// The street-level backtest over the city's network (its streets, or the ways of
+/// its hex lattice where it has no road data), the shares the artifact then
+/// carries, and the street hour profiles scored against the city-wide profile
+/// (`fit/streets/hours.rs`; the artifact carries none of them); `None` without a
+/// network.
 fn streets_of(
     artifact: &mut CityArtifact,
     ingested: &ingest::Ingested,
@@ -632,11 +633,7 @@ fn streets_of(
     progress: &ProgressBar,
 ) -> Result<(Option<StreetBacktest>, Option<StreetHours>), StreetError> {
     let cells = artifact.cells.len();
-    let Some(graph) = artifact
-        .road_graph
-        .as_ref()
-        .filter(|g| g.kind == NetworkKind::Roads)
-    else {
+    let Some(graph) = artifact.road_graph.as_ref() else {
         return Ok((None, None));
     };
     progress.set_message(format!("{}: street-level backtest", artifact.city.name));

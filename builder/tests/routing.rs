@@ -94,7 +94,7 @@ fn routes_are_as_cheap_as_a_reference_dijkstra_in_every_city() {
                 ..ScoringParams::default()
             };
             let scores = CityScores::compute(model, week, &params);
-            let street = StreetRisk::compute(model, &scores, &network);
+            let street = StreetRisk::of(model, &scores, &network);
             let costs = CostModel::from_risks(street.risks(), method.alpha());
             let mut reference = Reference::new(graph, &costs);
             let wanted = PAIRS_PER_CITY / settings.len();
@@ -563,8 +563,7 @@ fn a_route_line_runs_through_the_ways_own_points_with_exact_segment_lengths() {
         };
         let (graph, index) = (network.graph, network.index);
         let scores = scores_for(city);
-        let costs =
-            CostModel::from_risks(StreetRisk::compute(city, &scores, &network).risks(), 4.0);
+        let costs = CostModel::from_risks(StreetRisk::of(city, &scores, &network).risks(), 4.0);
         let mut random = Random(0x11E5_0000 + i as u64);
         for _ in 0..80 {
             let (Ok(from), Ok(to)) = (

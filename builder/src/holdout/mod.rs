@@ -455,11 +455,7 @@ pub fn run(options: &Options<'_>, log: &dyn Fn(&str)) -> anyhow::Result<Report> 
         old: Costing::new(cell_rank_risks(network.graph, |p| {
             risk_of_safety(scores.safety(p as usize))
         })),
-        new: Costing::new(
-            StreetRisk::compute(&model, &scores, &network)
-                .risks()
-                .to_vec(),
-        ),
+        new: Costing::new(StreetRisk::of(&model, &scores, &network).risks().to_vec()),
     };
     let (pairs, rejected) = route_pairs(&model, &context, options, log)?;
     let routes_seconds = routes_started.elapsed().as_secs_f64();

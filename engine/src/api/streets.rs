@@ -132,7 +132,7 @@ pub fn streets(
         .with("limit", MAX_STREETS)
         .with("count", ways.len()));
     }
-    let risk = StreetRisk::compute(city, &scores, &network);
+    let risk = StreetRisk::of(city, &scores, &network);
     let safety = risk.safety_scores(graph);
     let streets = ways
         .into_iter()
@@ -229,7 +229,7 @@ mod tests {
             &crate::scoring::ScoringParams::default(),
         );
         let network = city.road_network().unwrap();
-        let risk = StreetRisk::compute(city, &scores, &network);
+        let risk = StreetRisk::of(city, &scores, &network);
         assert!((street.incidents_per_km - risk.per_km(0)).abs() <= 1e-12 * risk.per_km(0));
         assert!(street.incidents_per_km > 0.0);
         assert_eq!(

@@ -1,27 +1,28 @@
-//! A value a city derives from its artifact on first use (a network's index, its
-//! cells' boundaries): clones start without it and equality ignores it, since it
-//! follows from what is compared.
+//! A value derived on first use from what holds it (a city's network index and its
+//! cells' boundaries from its artifact, a week's street risks from its scores):
+//! clones start without it and equality ignores it, since it follows from what is
+//! compared.
 
 use alloc::boxed::Box;
 
 use once_cell::race::OnceBox;
 
 /// A value computed on first use and kept.
-pub(super) struct Derived<T>(OnceBox<T>);
+pub(crate) struct Derived<T>(OnceBox<T>);
 
 impl<T> Derived<T> {
-    pub(super) const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Self(OnceBox::new())
     }
 
     /// The value, computed by `compute` the first time (two threads may both compute
     /// it; one result is kept).
-    pub(super) fn get_or_init(&self, compute: impl FnOnce() -> T) -> &T {
+    pub(crate) fn get_or_init(&self, compute: impl FnOnce() -> T) -> &T {
         self.0.get_or_init(|| Box::new(compute()))
     }
 
     /// Whether it has been computed.
-    pub(super) fn is_computed(&self) -> bool {
+    pub(crate) fn is_computed(&self) -> bool {
         self.0.get().is_some()
     }
 }

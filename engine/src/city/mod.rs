@@ -17,6 +17,7 @@ use h3o::{Boundary, CellIndex};
 
 pub use atlas::{Atlas, LocateError};
 use boundaries::CellBoundaries;
+pub(crate) use derived::Derived;
 pub use kept::KEPT_VALUES;
 use kept::Kept;
 pub use networks::Network;

@@ -1,14 +1,18 @@
 //! The exposure of a line drawn by anyone (another router's route, a GPS trace):
-//! matched to the city's streets piece by piece, so that a line along the streets
-//! has the exposure of the route over them. A city whose network is a hex lattice
-//! has no streets to match: its lines keep the corridor's cell-level exposure.
+//! matched to the city's ways piece by piece, so that a line along them has the
+//! exposure of the route over them.
 //!
-//! The line is cut into pieces of at most [`MATCH_STEP_M`]; a piece whose middle is
-//! within [`MATCH_DISTANCE_M`] of a way counts that way's expected incidents per
-//! metre ([`StreetRisk`]); any other piece counts its cell's
-//! ([`CityScores::density_or_mean`]). A route of this engine lies on its ways, so its
-//! line matches them exactly but for a piece across a junction, where the nearest
-//! way may be the crossing street.
+//! The line is cut into pieces of at most [`MATCH_STEP_M`]. On streets, a piece
+//! whose middle is within [`MATCH_DISTANCE_M`] of a way counts that way's expected
+//! incidents per metre ([`StreetRisk`]); any other piece counts its cell's
+//! ([`CityScores::density_or_mean`]). On a hex lattice with learnt shares (a city
+//! without road data), a way's risk stands for the incidents nearest it (as the
+//! build attributed them), so every piece counts its nearest way's. A route of this
+//! engine lies on its ways, so its line matches them exactly but for a piece across
+//! a junction, where the nearest way may be the crossing street.
+//!
+//! A lattice without shares (the grid network of `snapToRoads: false`) has nothing
+//! finer than its cells: its lines keep the corridor's exact cell-level exposure.
 
 use alloc::vec::Vec;
 
@@ -44,30 +48,35 @@ impl LineExposure {
 }
 
 /// The expected incidents passed along `points` under `scores` (see the module
-/// documentation), or `None` for a city without streets (no network, or a hex
-/// lattice, whose ways are not streets): the corridor's exact cell crossing counts
-/// its line.
+/// documentation), or `None` for a city with nothing finer than its cells (no
+/// network, or a hex lattice without shares): the corridor's exact cell crossing
+/// counts its line.
 #[must_use]
 pub fn line_exposure(
     model: &CityModel,
     scores: &CityScores,
     points: &[LatLng],
 ) -> Option<LineExposure> {
-    let network = model
-        .road_network()
-        .filter(|network| network.graph.kind == NetworkKind::Roads)?;
-    let streets = Some((&network, StreetRisk::compute(model, scores, &network)));
+    let network = model.road_network()?;
+    let risk = StreetRisk::of(model, scores, &network);
+    let match_distance = match network.graph.kind {
+        NetworkKind::Roads => MATCH_DISTANCE_M,
+        NetworkKind::HexLattice if risk.by_shares() => f64::INFINITY,
+        NetworkKind::HexLattice => return None,
+    };
     let mut ways: Vec<u32> = Vec::new();
     let mut density_at = |point: LatLng| {
-        let on_street = streets.as_ref().and_then(|(network, risk)| {
-            let (way, distance) = network.index.nearest_way(network.graph, point)?;
-            (distance <= MATCH_DISTANCE_M).then(|| {
-                ways.push(way);
-                risk.per_km(way as usize) / 1000.0
-            })
-        });
-        on_street
-            .unwrap_or_else(|| scores.density_or_mean(model.position(point.to_cell(RESOLUTION))))
+        network
+            .index
+            .nearest_way(network.graph, point)
+            .filter(|&(_, distance)| distance <= match_distance)
+            .map_or_else(
+                || scores.density_or_mean(model.position(point.to_cell(RESOLUTION))),
+                |(way, _)| {
+                    ways.push(way);
+                    risk.per_km(way as usize) / 1000.0
+                },
+            )
     };
     let mut exposure = 0.0;
     for pair in points.windows(2) {

@@ -204,7 +204,7 @@ pub fn route(
     let to = index
         .snap(graph, request.destination)
         .map_err(RouteError::DestinationTooFar)?;
-    let street_risk = StreetRisk::compute(model, scores, &network);
+    let street_risk = StreetRisk::of(model, scores, &network);
     let (routes, shortest, tradeoff) =
         find_routes(index, graph, street_risk.risks(), &from, &to, request)?;
     let planner = Planner {
@@ -353,9 +353,10 @@ impl Planner<'_> {
             &line.segment_m,
             self.request.mode,
         );
-        // Streets carry their own risk; a lattice's ways are not streets, so its
-        // routes keep the corridor's exact cell-level exposure, as its lines do.
-        if self.graph.kind == NetworkKind::Roads {
+        // Streets, and lattice ways with shares, carry their own risk; the grid's
+        // lattice has only its cells', so its routes keep the corridor's exact
+        // cell-level exposure, as its lines do.
+        if has_own_risk(self.graph, self.street_risk) {
             evaluation.metrics.exposure = path_exposure(self.street_risk, path);
         }
         // Detours compare network lengths of the pieces, so the shortest route's own
@@ -408,6 +409,13 @@ impl Planner<'_> {
     }
 }
 
+/// Whether a network's ways carry risks of their own (streets, or a lattice with
+/// learnt shares), so that a path's exposure is counted on its ways
+/// ([`path_exposure`]) rather than on the cells its line crosses.
+fn has_own_risk(graph: &crate::roads::RoadGraph, street_risk: &StreetRisk) -> bool {
+    graph.kind == NetworkKind::Roads || street_risk.by_shares()
+}
+
 /// Expected incidents passed along a path: each piece's metres times its way's risk,
 /// in the city's incidents per metre.
 fn path_exposure(street_risk: &StreetRisk, path: &Path) -> f64 {
@@ -454,10 +462,12 @@ pub fn shortest_route(
     let (from, to) = (index.snap(graph, from).ok()?, index.snap(graph, to).ok()?);
     let path = index.search(graph, &CostModel::lengths(), &from, &to)?;
     let line = index.line(graph, &path);
-    let street_risk = StreetRisk::compute(model, scores, &network);
+    let street_risk = StreetRisk::of(model, scores, &network);
     let mut evaluation = evaluate_measured_line(model, scores, &line.points, &line.segment_m, mode);
-    let avoided_streets = if graph.kind == NetworkKind::Roads {
+    if has_own_risk(graph, &street_risk) {
         evaluation.metrics.exposure = path_exposure(&street_risk, &path);
+    }
+    let avoided_streets = if graph.kind == NetworkKind::Roads {
         avoided_streets(graph, &street_risk, &path, taken)
     } else {
         Vec::new()

@@ -103,7 +103,7 @@ pub fn reach(
     let from = index
         .snap(graph, request.origin)
         .map_err(RouteError::OriginTooFar)?;
-    let street_risk = StreetRisk::compute(model, scores, &network);
+    let street_risk = StreetRisk::of(model, scores, &network);
     let reached = index.safe_reach(
         graph,
         street_risk.risks(),

@@ -282,6 +282,9 @@ impl RoadGraph {
     /// The grid cell a way belongs to for the street-level layer: the one it has the
     /// most metres in, the first crossed on a tie; `None` for a way of no length or
     /// with no metres inside the `cells` grid cells.
+    ///
+    /// # Panics
+    /// If `way` is not a way of the graph.
     #[must_use]
     pub fn home_cell(&self, way: usize, cells: usize) -> Option<u32> {
         if self.way_length_m[way] <= 0.0 {

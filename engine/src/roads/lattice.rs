@@ -21,11 +21,17 @@ pub fn hex_lattice(lattice: &[CellIndex], grid: &[u64], source: &str) -> RoadGra
     let mut cells = lattice.to_vec();
     cells.sort_unstable();
     cells.dedup();
-    let centres: Vec<LatLng> = cells.iter().map(|&c| LatLng::from(c)).collect();
+    let nodes: Vec<MicroDegrees> = cells
+        .iter()
+        .map(|&c| MicroDegrees::from(LatLng::from(c)))
+        .collect();
+    // Ways are measured between the stored centres, as their lines are drawn, so
+    // that a route's line has exactly its ways' lengths.
+    let centres: Vec<LatLng> = nodes.iter().map(|p| p.to_lat_lng()).collect();
     let mut graph = RoadGraph {
         kind: NetworkKind::HexLattice,
         source: source.into(),
-        nodes: centres.iter().map(|&c| MicroDegrees::from(c)).collect(),
+        nodes,
         first_edge: Vec::with_capacity(cells.len() + 1),
         edge_target: Vec::new(),
         edge_way: Vec::new(),

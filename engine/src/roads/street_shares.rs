@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 
 use serde::{Deserialize, Serialize};
 
-use super::graph::{GraphError, NetworkKind, RoadGraph};
+use super::graph::{GraphError, RoadGraph};
 use crate::forecast::{CRIME_CLASSES, CrimeClass};
 
 /// Steps of a share code per doubling of the share's ratio to the length share.
@@ -75,16 +75,11 @@ impl StreetShares {
     /// after [`RoadGraph::validate`]).
     ///
     /// # Errors
-    /// [`GraphError`] when the graph is not a road network, there are no groups or
+    /// [`GraphError`] when there are no groups or
     /// more than [`MAX_SHARE_GROUPS`], a group has no classes, unknown classes or the
     /// classes of another group, its codes are not one per way, or a way of no cell
     /// has a code or a way of a cell has none.
     pub fn validate(&self, graph: &RoadGraph, cells: usize) -> Result<(), GraphError> {
-        if graph.kind != NetworkKind::Roads {
-            return Err(GraphError(
-                "street shares over a network that is not streets",
-            ));
-        }
         if self.groups.is_empty() || self.groups.len() > MAX_SHARE_GROUPS {
             return Err(GraphError("street shares have no groups or too many"));
         }
@@ -194,6 +189,7 @@ pub fn decode_shares(graph: &RoadGraph, cells: usize, codes: &[i8]) -> Vec<f64> 
 mod tests {
     use super::*;
     use crate::artifact::fixture::tiny_graph;
+    use crate::roads::NetworkKind;
 
     /// The fixture's way split in two cells' worth of ways: three ways, two in cell
     /// 0 and one in cell 1, and one outside the grid.
@@ -292,12 +288,10 @@ mod tests {
                 "a street share code disagrees with its way's cell"
             );
         }
+        // A hex lattice's ways take shares as streets do.
         let mut lattice = graph.clone();
         lattice.kind = NetworkKind::HexLattice;
-        assert_eq!(
-            shares(&[(all, good)]).validate(&lattice, 2).unwrap_err().0,
-            "street shares over a network that is not streets"
-        );
+        assert_eq!(shares(&[(all, good)]).validate(&lattice, 2), Ok(()));
     }
 
     #[test]

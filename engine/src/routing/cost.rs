@@ -48,8 +48,9 @@ impl RouteMethod {
 
 /// Each way's risk from per-cell risks: the metre-weighted mean over the cells it
 /// crosses (`cell_risk` gets the grid position), `outside` for metres outside the
-/// grid and for a way of no metres. A network whose ways have no risk of their own
-/// (a hex lattice) is costed this way, with [`OUTSIDE_COVERAGE_RISK`].
+/// grid and for a way of no metres. A network whose ways have no shares of their own
+/// (the grid lattice, a city without shares) is costed this way, with
+/// [`OUTSIDE_COVERAGE_RISK`].
 #[must_use]
 pub fn way_risks_from_cells(
     graph: &RoadGraph,

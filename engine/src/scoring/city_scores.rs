@@ -24,7 +24,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 
 use super::colour::ColourIndex;
-use crate::city::CityModel;
+use crate::city::{CityModel, Derived};
 use crate::forecast::{CRIME_CLASSES, ClassRates, CrimeClass, TimeWindow};
 
 /// What the user is doing, which sets how much each class matters.
@@ -175,6 +175,9 @@ pub struct CityScores {
     counts: Vec<ClassRates>,
     density: Vec<Option<f64>>,
     mean_density: f64,
+    // The risks of the city's own network's ways under these scores: a request
+    // that finds its week's scores kept finds them too (`StreetRisk::of`).
+    own_way_risks: Derived<Arc<[f64]>>,
 }
 
 impl CityScores {
@@ -246,6 +249,7 @@ impl CityScores {
             counts: cells.clone().map(|p| pick(p).counts(p)).collect(),
             density: cells.map(|p| pick(p).density(p)).collect(),
             mean_density: parts[0].mean_density,
+            own_way_risks: Derived::new(),
         }
     }
 
@@ -260,6 +264,7 @@ impl CityScores {
             counts: Vec::new(),
             density: Vec::new(),
             mean_density: 0.0,
+            own_way_risks: Derived::new(),
         };
         scores.safety = scores
             .harms
@@ -320,6 +325,12 @@ impl CityScores {
     #[must_use]
     pub fn mean_density(&self) -> f64 {
         self.mean_density
+    }
+
+    /// The risks of the city's own network's ways under these scores, worked out by
+    /// `compute` the first time and kept with the scores from then on.
+    pub(super) fn own_way_risks(&self, compute: impl FnOnce() -> Vec<f64>) -> Arc<[f64]> {
+        Arc::clone(self.own_way_risks.get_or_init(|| Arc::from(compute())))
     }
 
     /// Counted incidents per metre of a cell for a line through it: its density, or

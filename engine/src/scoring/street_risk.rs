@@ -4,15 +4,18 @@
 //! route's risk-metres times the mean density is its expected number of incidents
 //! passed.
 //!
-//! - **Streets with shares** (a road network whose artifact carries street shares):
+//! - **Ways with shares** (the city's own network, streets or the lattice of a city
+//!   without road data, where its artifact carries shares):
 //!   a way's expected incidents are its home cell's counted incidents of each class
 //!   times the way's share of that class's group: the group with the fewest classes
 //!   among those holding it, or the way's share of its cell's street length when no
 //!   group holds the class.
-//! - **Any other network** (a hex lattice, or a network without shares): each way
-//!   takes the metre-weighted density of the cells it crosses.
+//! - **Any other network** (the grid lattice of `snapToRoads: false`, or a network
+//!   without shares): each way takes the metre-weighted density of the cells it
+//!   crosses.
 //! - A way of no cell, or in a cell without streets, has the city's mean (risk 1).
 
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -25,14 +28,17 @@ use crate::routing::{OUTSIDE_COVERAGE_RISK, way_risks_from_cells};
 /// The risks of one network's ways for one request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct StreetRisk {
-    risks: Vec<f64>,
+    risks: Arc<[f64]>,
     mean_density: f64,
+    by_shares: bool,
 }
 
 impl StreetRisk {
-    /// The risks of `network`'s ways under `scores`.
+    /// The risks of `network`'s ways under `scores` (the scores of `model`). Those of
+    /// the city's own network are worked out once per scores and kept with them, so
+    /// a request whose week's scores are kept on the city finds its risks too.
     #[must_use]
-    pub fn compute(model: &CityModel, scores: &CityScores, network: &Network<'_>) -> Self {
+    pub fn of(model: &CityModel, scores: &CityScores, network: &Network<'_>) -> Self {
         let mean_density = scores.mean_density();
         let layer = model.street_layer();
         let own = model
@@ -40,19 +46,35 @@ impl StreetRisk {
             .road_graph
             .as_ref()
             .is_some_and(|graph| core::ptr::eq(graph, network.graph));
-        let risks = if own && layer.has_shares() {
-            shared_risks(layer, scores, network.graph)
+        let by_shares = own && layer.has_shares();
+        let compute = || {
+            if by_shares {
+                shared_risks(layer, scores, network.graph)
+            } else {
+                way_risks_from_cells(
+                    network.graph,
+                    |position| relative(scores.density(position as usize), mean_density),
+                    OUTSIDE_COVERAGE_RISK,
+                )
+            }
+        };
+        let risks = if own {
+            scores.own_way_risks(compute)
         } else {
-            way_risks_from_cells(
-                network.graph,
-                |position| relative(scores.density(position as usize), mean_density),
-                OUTSIDE_COVERAGE_RISK,
-            )
+            Arc::from(compute())
         };
         Self {
             risks,
             mean_density,
+            by_shares,
         }
+    }
+
+    /// Whether the risks spread cells over their ways by learnt shares (a way's
+    /// risk is then its own, not its cells').
+    #[must_use]
+    pub fn by_shares(&self) -> bool {
+        self.by_shares
     }
 
     /// Per way, in graph order: its expected incidents per metre over the city's
@@ -243,7 +265,7 @@ mod tests {
     fn risk_of(model: &CityModel, params: &ScoringParams) -> (StreetRisk, CityScores) {
         let scores = CityScores::compute(model, 0, params);
         let network = model.road_network().unwrap();
-        (StreetRisk::compute(model, &scores, &network), scores)
+        (StreetRisk::of(model, &scores, &network), scores)
     }
 
     fn only(class: CrimeClass) -> ScoringParams {
@@ -286,6 +308,41 @@ mod tests {
             risks.iter().copied().fold(0.0, f64::max)
                 > 2.0 * risks.iter().copied().fold(f64::MAX, f64::min)
         );
+    }
+
+    #[test]
+    fn a_class_of_no_group_spreads_over_its_cells_ways_by_length() {
+        let violence = class_bits(&[CrimeClass::BatteryAssault, CrimeClass::SeriousViolent]);
+        let hot = |way: usize| if way.is_multiple_of(5) { 50.0 } else { 1.0 };
+        let model = city(&[(violence, &hot)]);
+        let graph = model.artifact().road_graph.as_ref().unwrap();
+        let layer = model.street_layer();
+        let (theft, scores) = risk_of(&model, &only(CrimeClass::TheftBurglary));
+        let mut per_cell = vec![0.0; model.cell_count()];
+        for way in 0..graph.way_count() {
+            let home = layer.homes[way];
+            if home == OUTSIDE_GRID {
+                continue;
+            }
+            let home = home as usize;
+            // Every way of a cell: the cell's thefts per metre of its ways.
+            let expected = scores.counts(home).iter().sum::<f64>() / layer.home_metres[home];
+            let risk = theft.risks()[way];
+            assert!(
+                (theft.incidents(risk) - expected).abs() < 1e-12 * expected,
+                "way {way}"
+            );
+            per_cell[home] += theft.incidents(risk * f64::from(graph.way_length_m[way]));
+        }
+        for (position, incidents) in per_cell.iter().enumerate() {
+            if layer.home_metres[position] > 0.0 {
+                let expected: f64 = scores.counts(position).iter().sum();
+                assert!((incidents - expected).abs() < 1e-9 * expected, "{position}");
+            }
+        }
+        // The violence shares still set the assaults apart.
+        let (assault, _) = risk_of(&model, &only(CrimeClass::BatteryAssault));
+        assert_ne!(assault.risks(), theft.risks());
     }
 
     #[test]
@@ -361,8 +418,9 @@ mod tests {
         let mut graph = crate::artifact::fixture::tiny_graph();
         graph.way_length_m = vec![100.0, 100.0, 100.0, 100.0, 0.0];
         let risk = StreetRisk {
-            risks: vec![1.0, 2.0, 2.0, 4.0, 3.0],
+            risks: Arc::from([1.0, 2.0, 2.0, 4.0, 3.0]),
             mean_density: 1.0,
+            by_shares: false,
         };
         let scores = risk.safety_scores(&graph);
         // 300 m riskier than the first; the two at 2 share 100 m below, 100 m tied,

@@ -9,6 +9,13 @@
 //!   and interior points), it goes wholly to the nearest such way.
 //! - Otherwise it is off the network and attributed to no way.
 //!
+//! Those radii are for streets ([`Radii::STREETS`]). A hex lattice (a city without
+//! road data) has no junctions where incidents are published and no kerb to be near:
+//! its radii ([`Radii::of`]) split at no node and give every incident wholly to the
+//! nearest lattice way within the longest way's length, which reaches every point
+//! of the lattice's cells (a point of a cell is within its circumradius of the
+//! centre node, and neighbouring centres are √3 circumradii apart).
+//!
 //! Distances are planar in a local equirectangular projection centred on the mean
 //! of the graph's nodes: `x = R · cos φ₀ · Δλ`, `y = R · Δφ` with `R` the mean
 //! earth radius, in metres. Over a city (tens of kilometres) its error against the
@@ -16,7 +23,7 @@
 //! R-trees, so one incident costs two nearest-neighbour queries.
 
 use hexrisk_engine::grid::MicroDegrees;
-use hexrisk_engine::roads::RoadGraph;
+use hexrisk_engine::roads::{NetworkKind, RoadGraph};
 use rstar::primitives::{GeomWithData, Line};
 use rstar::{PointDistance, RTree};
 
@@ -27,6 +34,39 @@ pub const NODE_RADIUS_M: f64 = 15.0;
 
 /// An incident farther than this from every assigned way is off the network.
 pub const WAY_RADIUS_M: f64 = 50.0;
+
+/// How near an incident must be to a node or a way to be attributed to it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Radii {
+    /// Within this of a node ending an assigned way, split over the ways there.
+    pub node_m: f64,
+    /// Otherwise within this of an assigned way, wholly to the nearest.
+    pub way_m: f64,
+}
+
+impl Radii {
+    /// A street network's: [`NODE_RADIUS_M`] and [`WAY_RADIUS_M`].
+    pub const STREETS: Self = Self {
+        node_m: NODE_RADIUS_M,
+        way_m: WAY_RADIUS_M,
+    };
+
+    /// The radii for `graph`'s kind of network: [`Self::STREETS`] for roads; for a
+    /// hex lattice, no node radius and its longest way's length.
+    #[must_use]
+    pub fn of(graph: &RoadGraph) -> Self {
+        match graph.kind {
+            NetworkKind::Roads => Self::STREETS,
+            NetworkKind::HexLattice => Self {
+                node_m: 0.0,
+                way_m: graph
+                    .way_length_m
+                    .iter()
+                    .fold(0.0_f64, |longest, &m| longest.max(f64::from(m))),
+            },
+        }
+    }
+}
 
 /// Mean earth radius (IUGG), in metres.
 pub const EARTH_RADIUS_M: f64 = 6_371_008.8;
@@ -86,7 +126,7 @@ pub enum Placement {
     Node,
     /// Given to the nearest way.
     Way,
-    /// Farther than [`WAY_RADIUS_M`] from every assigned way.
+    /// Farther than the way radius ([`Radii::way_m`]) from every assigned way.
     OffNetwork,
 }
 
@@ -106,6 +146,7 @@ type SegmentEntry = GeomWithData<Line<[f64; 2]>, u32>;
 #[derive(Debug)]
 pub struct Attributor {
     projection: LocalProjection,
+    radii: Radii,
     nodes: RTree<NodeEntry>,
     /// CSR offsets into `node_ways`, by the node entry's data.
     node_ways_start: Vec<u32>,
@@ -115,7 +156,8 @@ pub struct Attributor {
 }
 
 impl Attributor {
-    /// Indexes the assigned ways of `network`, a [`StreetNetwork`] of `graph`.
+    /// Indexes the assigned ways of `network`, a [`StreetNetwork`] of `graph`, to
+    /// attribute within the [`Radii::of`] the graph.
     #[must_use]
     pub fn new(graph: &RoadGraph, network: &StreetNetwork) -> Self {
         let projection = LocalProjection::of_graph(graph);
@@ -163,11 +205,18 @@ impl Attributor {
         }
         Self {
             projection,
+            radii: Radii::of(graph),
             nodes: RTree::bulk_load(node_entries),
             node_ways_start,
             node_ways,
             segments: RTree::bulk_load(segments),
         }
+    }
+
+    /// The radii it attributes within.
+    #[must_use]
+    pub fn radii(&self) -> Radii {
+        self.radii
     }
 
     /// Attributes an incident at `(lat, lng)`: its pieces replace the contents of
@@ -176,7 +225,7 @@ impl Attributor {
         pieces.clear();
         let here = self.projection.project(lat, lng);
         if let Some(node) = self.nodes.nearest_neighbor(&here)
-            && node.distance_2(&here) <= NODE_RADIUS_M * NODE_RADIUS_M
+            && node.distance_2(&here) <= self.radii.node_m * self.radii.node_m
         {
             let range = self.node_ways_start[node.data as usize] as usize
                 ..self.node_ways_start[node.data as usize + 1] as usize;
@@ -189,7 +238,7 @@ impl Attributor {
             return Placement::Node;
         }
         if let Some(segment) = self.segments.nearest_neighbor(&here)
-            && segment.distance_2(&here) <= WAY_RADIUS_M * WAY_RADIUS_M
+            && segment.distance_2(&here) <= self.radii.way_m * self.radii.way_m
         {
             pieces.push(Piece {
                 way: segment.data,
@@ -244,5 +293,53 @@ mod tests {
             Placement::OffNetwork
         );
         assert!(pieces.is_empty());
+    }
+
+    #[test]
+    fn on_a_lattice_every_point_of_its_cells_goes_wholly_to_the_nearest_way() {
+        use hexrisk_engine::roads::hex_lattice;
+        let cell = h3o::LatLng::new(29.76, -95.37)
+            .unwrap()
+            .to_cell(h3o::Resolution::Eight);
+        let children: Vec<h3o::CellIndex> = cell.children(h3o::Resolution::Nine).collect();
+        let graph = hex_lattice(&children, &[u64::from(cell)], "test");
+        let network = StreetNetwork::new(&graph, 1);
+        let attributor = Attributor::new(&graph, &network);
+        let radii = attributor.radii();
+        assert_eq!(radii.node_m, 0.0);
+        assert!(radii.way_m > 300.0 && radii.way_m < 450.0, "{radii:?}");
+        // Brute force: the distance to every assigned way's straight line.
+        let projection = LocalProjection::of_graph(&graph);
+        let ends = graph.way_ends();
+        let distance = |p: [f64; 2], way: usize| {
+            let [a, b] = ends[way].map(|n| projection.project_stored(graph.node(n)));
+            let (dx, dy) = (b[0] - a[0], b[1] - a[1]);
+            let t =
+                (((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)).clamp(0.0, 1.0);
+            (p[0] - a[0] - t * dx).hypot(p[1] - a[1] - t * dy)
+        };
+        let mut pieces = Vec::new();
+        let points: Vec<h3o::LatLng> = cell
+            .children(h3o::Resolution::Eleven)
+            .map(h3o::LatLng::from)
+            .collect();
+        assert_eq!(points.len(), 343);
+        for point in points {
+            let placement = attributor.attribute(point.lat(), point.lng(), &mut pieces);
+            assert_eq!(placement, Placement::Way, "{point}");
+            let [piece] = pieces[..] else {
+                panic!("{pieces:?}")
+            };
+            assert_eq!(piece.fraction, 1.0);
+            let here = projection.project(point.lat(), point.lng());
+            let nearest = (0..graph.way_count())
+                .map(|way| distance(here, way))
+                .fold(f64::INFINITY, f64::min);
+            assert!(
+                (distance(here, piece.way as usize) - nearest).abs() < 1e-6,
+                "{point}: way {} is not the nearest",
+                piece.way
+            );
+        }
     }
 }

@@ -65,9 +65,16 @@ impl WayCounts {
         Self { weeks: raw }
     }
 
+    /// The weeks of `weeks` that there are counts for: a range reaching past the
+    /// last week stops at it.
+    fn weeks_in(&self, weeks: Range<usize>) -> &[Vec<(u32, f64)>] {
+        let end = weeks.end.min(self.weeks.len());
+        &self.weeks[weeks.start.min(end)..end]
+    }
+
     /// Adds the counts of `weeks` to the per-way totals `into`.
     pub fn add_into(&self, weeks: Range<usize>, into: &mut [f64]) {
-        for week in self.weeks.get(weeks).unwrap_or_default() {
+        for week in self.weeks_in(weeks) {
             for &(way, n) in week {
                 if let Some(total) = into.get_mut(way as usize) {
                     *total += n;
@@ -87,13 +94,7 @@ impl WayCounts {
     /// The total count of `weeks`.
     #[must_use]
     pub fn total(&self, weeks: Range<usize>) -> f64 {
-        self.weeks
-            .get(weeks)
-            .unwrap_or_default()
-            .iter()
-            .flatten()
-            .map(|&(_, n)| n)
-            .sum()
+        self.weeks_in(weeks).iter().flatten().map(|&(_, n)| n).sum()
     }
 }
 

@@ -128,6 +128,10 @@ fn shares_equal_the_formula_written_out_for_every_k() {
             assert_eq!(ours[4], 0.0);
         }
     }
+    // A range reaching past the last week stops at it.
+    assert_eq!(counts.totals(1..9, 6), counts.totals(1..3, 6));
+    assert_eq!(counts.total(2..9), counts.total(2..3));
+    assert_eq!(counts.totals(5..9, 6), [0.0; 6]);
     // Without history every share is the length-proportional one.
     let flat = shares(&network, &[0.0; 6], 1.0);
     assert!((flat[3] - 210.0 / 321.0).abs() < 1e-12);

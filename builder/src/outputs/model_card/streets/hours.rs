@@ -56,7 +56,7 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild]) {
     for build in builds {
         let name = &build.artifact.city.name;
         let Some(hours) = &build.street_hours else {
-            unused.push(format!("{name} (no street network)"));
+            unused.push(format!("{name} (no network)"));
             continue;
         };
         for group in &hours.groups {
