@@ -100,20 +100,30 @@ fn uoft_campus_osm_xml_roads() {
     assert!(network::weak_component_sizes(&network)[0] > network.nodes.len() / 2);
 }
 
-#[test]
-fn toronto_graph_packs_ways_once_and_validates() {
-    let lines =
-        shapefiles::read_toronto_streets(&data_dir().join("toronto/streets_here.zip")).unwrap();
-    let (strong, _) = network::largest_strong_component(&network::build_network(&lines, false));
-    // A grid of the cells the streets touch is enough to check the cell tables.
-    let mut cells: Vec<hexrisk_engine::CellIndex> = strong
+/// The graph of `network` over a grid of the cells its nodes touch: enough to check
+/// the cell tables.
+fn graph_over_touched_cells(
+    network: &network::RoadNetwork,
+) -> (
+    hexrisk_engine::roads::RoadGraph,
+    Vec<hexrisk_engine::CellIndex>,
+) {
+    let mut cells: Vec<hexrisk_engine::CellIndex> = network
         .nodes
         .iter()
         .filter_map(|&(lat, lng)| hexrisk_engine::grid::cell_at(lat, lng).ok())
         .collect();
     cells.sort_unstable();
     cells.dedup();
-    let graph = network::to_graph(&strong, &cells, "test");
+    (network::to_graph(network, &cells, "test"), cells)
+}
+
+#[test]
+fn toronto_graph_packs_ways_once_and_validates() {
+    let lines =
+        shapefiles::read_toronto_streets(&data_dir().join("toronto/streets_here.zip")).unwrap();
+    let (strong, _) = network::largest_strong_component(&network::build_network(&lines, false));
+    let (graph, cells) = graph_over_touched_cells(&strong);
     assert_eq!(graph.validate(cells.len()), Ok(()));
     assert_eq!(graph.node_count(), strong.nodes.len());
     assert_eq!(graph.edge_count(), strong.edges.len());
@@ -166,14 +176,7 @@ fn street_names_come_from_the_sources_through_merged_ways() {
         let (strong, _) = network::largest_strong_component(&network::build_network(&lines, split));
         let (contracted, merged) = network::contract_chains(&strong);
         assert!(merged > 0, "{known}: some ways are merged from pieces");
-        let mut cells: Vec<hexrisk_engine::CellIndex> = contracted
-            .nodes
-            .iter()
-            .filter_map(|&(lat, lng)| hexrisk_engine::grid::cell_at(lat, lng).ok())
-            .collect();
-        cells.sort_unstable();
-        cells.dedup();
-        let graph = network::to_graph(&contracted, &cells, "test");
+        let (graph, cells) = graph_over_touched_cells(&contracted);
         assert_eq!(graph.validate(cells.len()), Ok(()));
         // Names as the source spells them, each once; nearly every way has one.
         assert!(graph.names.iter().all(|n| spelt.contains(n.as_str())));
