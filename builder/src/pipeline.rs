@@ -19,9 +19,9 @@ use hexrisk_engine::roads::RoadGraph;
 use indicatif::ProgressBar;
 
 pub use crate::fit::backtest::BacktestRow;
-use crate::fit::backtest::{Metrics, ReliabilityBin, Scoreboard, outcome};
+use crate::fit::backtest::{Metrics, Scoreboard, outcome};
 use crate::fit::band_backtest::{self, BandBacktest};
-use crate::fit::calibration::{self, LEVEL_WINDOW, RecentWeeks};
+use crate::fit::calibration::{self, LONGEST_WINDOW, LevelChoice, PastWeek};
 use crate::fit::counts::{CLASSES, WeeklyCounts};
 use crate::fit::model::{self, FeatureBuilder};
 use crate::fit::profiles::{self, BandCounts, Profiles};
@@ -59,8 +59,6 @@ pub struct BacktestSummary {
     pub week_count: usize,
     /// Figures per forecaster: `model`, `mean52`, `ewma`.
     pub metrics: BTreeMap<&'static str, Metrics>,
-    /// Reliability table of the model's `P(NO_CRIME)`.
-    pub reliability: Vec<ReliabilityBin>,
     /// How the time-of-day profiles were chosen.
     pub profile_choice: profiles::Choice,
     /// The band backtest of the profiles fitted before the backtest weeks.
@@ -69,6 +67,8 @@ pub struct BacktestSummary {
     pub levels: Vec<f64>,
     /// The recent-level factor of the served forecasts.
     pub served_level: f64,
+    /// The recent level's setting, chosen on the backtest's validation weeks.
+    pub level_choice: LevelChoice,
 }
 
 /// What building one city produces.
@@ -198,6 +198,8 @@ struct Forecasts {
     levels: Vec<f64>,
     /// The recent-level factor of the served forecasts.
     served_level: f64,
+    /// The recent level's setting and how it was chosen.
+    level_choice: LevelChoice,
 }
 
 fn with_probabilities(rates: Vec<ClassRates>) -> Vec<(ClassRates, OutcomeProbabilities)> {
@@ -217,11 +219,12 @@ fn observed_week(counts: &WeeklyCounts, t: usize) -> Vec<[u16; CLASSES]> {
     (0..counts.cells).map(|i| counts.cell_week(t, i)).collect()
 }
 
-/// The first week of the run-in: the [`LEVEL_WINDOW`] weeks before the backtest,
-/// forecast (unscored) so that the first backtest week has a recent level, when a fit
-/// there has at least [`REFIT_EVERY`] weeks to learn from; else no run-in.
+/// The first week of the run-in: the [`LONGEST_WINDOW`] weeks before the backtest,
+/// forecast (unscored) so that the first backtest week has a full window of the
+/// model's past forecasts under every calibration setting, when a fit there has at
+/// least [`REFIT_EVERY`] weeks to learn from; else no run-in.
 fn run_in_start(start: usize, warmup: usize) -> usize {
-    let first = start.saturating_sub(LEVEL_WINDOW);
+    let first = start.saturating_sub(LONGEST_WINDOW);
     if first >= warmup + REFIT_EVERY {
         first
     } else {
@@ -229,9 +232,40 @@ fn run_in_start(start: usize, warmup: usize) -> usize {
     }
 }
 
+/// How many of a backtest's `weeks` (its first) choose the recent level's setting;
+/// the rest are held out.
+#[must_use]
+pub fn validation_weeks(weeks: usize) -> usize {
+    weeks / 2
+}
+
+/// The model's uncalibrated forecasts of `weeks`, refitted every [`REFIT_EVERY`]
+/// weeks from its start, each with its fit's sizes and which cells were quiet.
+fn past_forecasts(
+    (features, counts): (&FeatureBuilder<'_>, &WeeklyCounts),
+    weeks: std::ops::Range<usize>,
+    warmup: usize,
+    on_fit: &mut dyn FnMut(usize),
+) -> Vec<PastWeek> {
+    let mut past = Vec::with_capacity(weeks.len());
+    for origin in weeks.clone().step_by(REFIT_EVERY) {
+        on_fit(origin);
+        let coefficients = model::fit(features, origin, warmup);
+        for t in origin..(origin + REFIT_EVERY).min(weeks.end) {
+            past.push(PastWeek {
+                rates: model::predict_week(features, &coefficients, t, t),
+                dispersion: coefficients.size,
+                quiet: quiet_cells(&observed_week(counts, t)),
+            });
+        }
+    }
+    past
+}
+
 /// The rolling-origin backtest over weeks `start..weeks`, then true forecasts for the
 /// `horizon` weeks after the data. Every week's rates are calibrated to the recent
-/// level (`fit/calibration.rs`) of the model's forecasts of the weeks before it.
+/// level (`fit/calibration.rs`) of the model's forecasts of the weeks before it, with
+/// the setting chosen on the backtest's first [`validation_weeks`].
 fn forecast_range(
     city: &CityConfig,
     ingested: &ingest::Ingested,
@@ -241,80 +275,75 @@ fn forecast_range(
     progress: &ProgressBar,
 ) -> Forecasts {
     let weeks = counts.weeks;
+    let run_in = run_in_start(start, warmup);
+    let mut past = past_forecasts((features, counts), run_in..start, warmup, &mut |_| {});
+    past.extend(past_forecasts(
+        (features, counts),
+        start..weeks,
+        warmup,
+        &mut |origin| {
+            progress.set_message(format!(
+                "{}: fit at week {}",
+                city.name,
+                ingested.weeks.start_of(origin)
+            ));
+            progress.inc(1);
+        },
+    ));
+    let first_scored = start - run_in;
+    progress.set_message(format!("{}: recent level", city.name));
+    let level_choice = calibration::choose(&past, first_scored, validation_weeks(weeks - start));
+    let setting = level_choice.setting;
     let mut out = Forecasts {
         rates: Vec::with_capacity(weeks - start + horizon),
         dispersion: Vec::with_capacity(weeks - start + horizon),
         rows: Vec::with_capacity((weeks - start) * counts.cells),
         boards: Boards::default(),
         levels: Vec::with_capacity(weeks - start),
-        served_level: 1.0,
+        served_level: setting.level_after(&past, past.len()),
+        level_choice,
     };
-    let mut recent = RecentWeeks::default();
-    let run_in = run_in_start(start, warmup);
-    if run_in < start {
-        let coefficients = model::fit(features, run_in, warmup);
-        for t in run_in..start {
-            let predicted = model::predict_week(features, &coefficients, t, t);
-            recent.push(
-                predicted,
-                coefficients.size,
-                quiet_cells(&observed_week(counts, t)),
-            );
-        }
-    }
-    for origin in (start..weeks).step_by(REFIT_EVERY) {
-        progress.set_message(format!(
-            "{}: fit at week {}",
-            city.name,
-            ingested.weeks.start_of(origin)
-        ));
-        let coefficients = model::fit(features, origin, warmup);
-        for t in origin..(origin + REFIT_EVERY).min(weeks) {
-            let uncalibrated = model::predict_week(features, &coefficients, t, t);
-            let level = recent.level();
-            let predicted = calibration::scaled_week(&uncalibrated, level);
-            let observed = observed_week(counts, t);
-            recent.push(uncalibrated, coefficients.size, quiet_cells(&observed));
-            let model_week: Vec<(ClassRates, OutcomeProbabilities)> = predicted
+    for (t, index) in (start..weeks).zip(first_scored..) {
+        let level = setting.level_after(&past, index);
+        let week = &past[index];
+        let predicted = calibration::scaled_week(&week.rates, level);
+        let observed = observed_week(counts, t);
+        let model_week: Vec<(ClassRates, OutcomeProbabilities)> = predicted
+            .iter()
+            .map(|r| (*r, outcome_distribution_with(r, &week.dispersion)))
+            .collect();
+        out.rows.extend(
+            model_week
                 .iter()
-                .map(|r| (*r, outcome_distribution_with(r, &coefficients.size)))
-                .collect();
-            out.rows
-                .extend(
-                    model_week
-                        .iter()
-                        .zip(&observed)
-                        .enumerate()
-                        .map(|(i, ((r, p), n))| BacktestRow {
-                            week: ingested.weeks.start_of(t),
-                            cell: ingested.grid.cells[i],
-                            rates: *r,
-                            probabilities: *p,
-                            dispersion: coefficients.size,
-                            level,
-                            counts: *n,
-                        }),
-                );
-            out.boards
-                .model
-                .add_week(&model_week, &coefficients.size, &observed);
-            let base = (0..counts.cells).map(|i| mean52(counts, i, t)).collect();
-            out.boards
-                .mean52
-                .add_week(&with_probabilities(base), &POISSON, &observed);
-            let base = (0..counts.cells).map(|i| ewma(counts, i, t)).collect();
-            out.boards
-                .ewma
-                .add_week(&with_probabilities(base), &POISSON, &observed);
-            out.rates.push(predicted);
-            out.dispersion.push(coefficients.size);
-            out.levels.push(level);
-        }
-        progress.inc(1);
+                .zip(&observed)
+                .enumerate()
+                .map(|(i, ((r, p), n))| BacktestRow {
+                    week: ingested.weeks.start_of(t),
+                    cell: ingested.grid.cells[i],
+                    rates: *r,
+                    probabilities: *p,
+                    dispersion: week.dispersion,
+                    level,
+                    counts: *n,
+                }),
+        );
+        out.boards
+            .model
+            .add_week(&model_week, &week.dispersion, &observed);
+        let base = (0..counts.cells).map(|i| mean52(counts, i, t)).collect();
+        out.boards
+            .mean52
+            .add_week(&with_probabilities(base), &POISSON, &observed);
+        let base = (0..counts.cells).map(|i| ewma(counts, i, t)).collect();
+        out.boards
+            .ewma
+            .add_week(&with_probabilities(base), &POISSON, &observed);
+        out.rates.push(predicted);
+        out.dispersion.push(week.dispersion);
+        out.levels.push(level);
     }
     progress.set_message(format!("{}: forecasting {horizon} weeks", city.name));
     let final_fit = model::fit(features, weeks, warmup);
-    out.served_level = recent.level();
     for t in weeks..weeks + horizon {
         let uncalibrated = model::predict_week(features, &final_fit, t, weeks);
         out.rates
@@ -600,11 +629,11 @@ pub fn build_city_with(
             ),
             week_count: backtest,
             metrics,
-            reliability: forecasts.boards.model.reliability.to_vec(),
             profile_choice,
             bands,
             levels: forecasts.levels,
             served_level: forecasts.served_level,
+            level_choice: forecasts.level_choice,
         },
         rows: forecasts.rows,
         cells: counts.cells,
@@ -663,6 +692,17 @@ fn streets_of(
     Ok((Some(streets), Some(hours)))
 }
 
+/// The most weeks of warm-up: the first weeks of the data, whose features lack a
+/// history, are never training targets.
+pub const WARMUP_WEEKS: usize = 52;
+
+/// The warm-up of a city whose backtest starts at week `start`: [`WARMUP_WEEKS`], or
+/// half the weeks before the backtest when that is fewer.
+#[must_use]
+pub fn warmup_weeks(start: usize) -> usize {
+    (start / 2).min(WARMUP_WEEKS)
+}
+
 /// The backtest weeks, their first index, the warm-up weeks of the model's features
 /// and the forecast horizon of a city with `weeks` weeks of data.
 fn backtest_span(
@@ -680,7 +720,7 @@ fn backtest_span(
     Ok((
         backtest,
         start,
-        (start / 2).min(52),
+        warmup_weeks(start),
         city.horizon_weeks as usize,
     ))
 }

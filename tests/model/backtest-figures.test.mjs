@@ -108,3 +108,79 @@ for (const [code, name] of Object.entries(CITIES)) {
     ours.forEach((value, i) => assert.ok(Math.abs(value - published[i]) <= 0.0015, `column ${i}: ${value} vs ${published[i]}`));
   });
 }
+
+/** The ISO year of a week starting on Monday `weekStart` (YYYY-MM-DD): its Thursday's year. */
+function isoYear(weekStart) {
+  const thursday = new Date(`${weekStart}T00:00:00Z`);
+  thursday.setUTCDate(thursday.getUTCDate() + 3);
+  return thursday.getUTCFullYear();
+}
+
+/**
+ * Each bin's cell-weeks and observed − predicted P(NO_CRIME) over `rows`, and how
+ * many of its rows lie so near one of its edges that the export's rounding to 6
+ * decimals may have moved them across (`edge`).
+ */
+function reliability(rows) {
+  const bins = Array.from({ length: 10 }, () => ({ count: 0, predicted: 0, observed: 0, edge: 0 }));
+  for (const row of rows) {
+    const p = Number(row.p_NO_CRIME);
+    const i = Math.min(9, Math.floor(p * 10));
+    const bin = bins[i];
+    bin.count += 1;
+    bin.predicted += p;
+    bin.observed += row.observed === 'NO_CRIME' ? 1 : 0;
+    const nearest = Math.round(p * 10);
+    if (Math.abs(p - nearest / 10) <= 5e-7 && nearest > 0 && nearest < 10) {
+      // On the edge between bins nearest − 1 and nearest: either may hold it.
+      bins[nearest - 1].edge += 1;
+      bins[nearest].edge += 1;
+    }
+  }
+  return bins.map((b) => ({
+    count: b.count,
+    gap: b.count ? (b.observed - b.predicted) / b.count : 0,
+    edge: b.edge,
+  }));
+}
+
+for (const [code, name] of Object.entries(CITIES)) {
+  test(`${name}: the calibration table in docs/MODEL.md recomputes from the export, period by period`, () => {
+    const section = card.split(`### ${name}: `)[1].split('\n### ')[0];
+    const lines = section.split('\n');
+    const header = lines.find((l) => l.startsWith('| bin | validation ('));
+    assert.ok(header, `no calibration table for ${name}`);
+    const periods = header.split('|').slice(2, -1).map((c) => c.trim());
+    const rows = readExport(code);
+    const weeks = [...new Set(rows.map((r) => r.week_start))].sort();
+    const validation = Number(periods[0].match(/^validation \((\d+) weeks\)$/)[1]);
+    assert.ok(validation > 0 && validation < weeks.length);
+    const heldOutFrom = weeks[validation];
+    const keep = (period) => {
+      if (period.startsWith('validation')) return (r) => r.week_start < heldOutFrom;
+      if (period.startsWith('held out')) return (r) => r.week_start >= heldOutFrom;
+      const year = period.match(/^ISO year (\d+)$/);
+      if (year) return (r) => isoYear(r.week_start) === Number(year[1]);
+      assert.equal(period, 'all weeks');
+      return () => true;
+    };
+    // The held-out weeks are the rest of the backtest, and they follow every validation week.
+    assert.equal(periods[1], `held out (${weeks.length - validation} weeks)`);
+    const tables = periods.map((period) => reliability(rows.filter(keep(period))));
+    const body = lines.slice(lines.indexOf(header) + 2, lines.indexOf(header) + 12);
+    body.forEach((line, bin) => {
+      const cells = line.split('|').slice(2, -1).map((c) => c.trim());
+      cells.forEach((cell, p) => {
+        const ours = tables[p][bin];
+        if (cell === '–') {
+          assert.equal(ours.count, 0, `${periods[p]}, bin ${bin}`);
+          return;
+        }
+        const [, count, gap] = cell.match(/^(\d+) \(([+-]\d\.\d{4})\)$/);
+        assert.ok(Math.abs(ours.count - Number(count)) <= ours.edge, `${periods[p]}, bin ${bin}: ${ours.count} vs ${count}`);
+        const tolerance = 0.0001 + ours.edge / Math.max(1, ours.count);
+        assert.ok(Math.abs(ours.gap - Number(gap)) <= tolerance, `${periods[p]}, bin ${bin}: ${ours.gap} vs ${gap}`);
+      });
+    });
+  });
+}

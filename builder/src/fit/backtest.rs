@@ -74,6 +74,33 @@ pub const CALIBRATION_MIN_CELL_WEEKS: u64 = 1000;
 /// The largest gap allowed between a bin's observed frequency and mean prediction.
 pub const CALIBRATION_AIM: f64 = 0.01;
 
+/// Adds one forecast `P(NO_CRIME)` and whether its cell-week was quiet to its bin
+/// (`[i/10, (i+1)/10)`, the last closed).
+pub fn add_to_reliability(
+    bins: &mut [ReliabilityBin; RELIABILITY_BINS],
+    p_quiet: f64,
+    quiet: bool,
+) {
+    let bin = ((p_quiet * RELIABILITY_BINS as f64) as usize).min(RELIABILITY_BINS - 1);
+    let entry = &mut bins[bin];
+    entry.count += 1;
+    entry.predicted += p_quiet;
+    entry.observed += u64::from(quiet);
+}
+
+/// The reliability table of the export rows `rows`.
+pub fn reliability_of<'a>(
+    rows: impl IntoIterator<Item = &'a BacktestRow>,
+) -> [ReliabilityBin; RELIABILITY_BINS] {
+    let mut bins = [ReliabilityBin::default(); RELIABILITY_BINS];
+    let quiet = CrimeClass::NoCrime.index();
+    for row in rows {
+        let observed_quiet = outcome(&row.counts) == CrimeClass::NoCrime;
+        add_to_reliability(&mut bins, row.probabilities[quiet], observed_quiet);
+    }
+    bins
+}
+
 impl ReliabilityBin {
     /// Observed frequency minus mean predicted probability (0 for an empty bin).
     #[must_use]
@@ -206,12 +233,11 @@ impl Scoreboard {
         for ((rates, p), counts) in forecasts.iter().zip(observed) {
             self.n += 1;
             let observed_quiet = self.proper.add(p, counts) == CrimeClass::NoCrime;
-            let quiet = CrimeClass::NoCrime.index();
-            let bin = ((p[quiet] * RELIABILITY_BINS as f64) as usize).min(RELIABILITY_BINS - 1);
-            let entry = &mut self.reliability[bin];
-            entry.count += 1;
-            entry.predicted += p[quiet];
-            entry.observed += u64::from(observed_quiet);
+            add_to_reliability(
+                &mut self.reliability,
+                p[CrimeClass::NoCrime.index()],
+                observed_quiet,
+            );
             let total: f64 = counts.iter().map(|&c| f64::from(c)).sum();
             self.abs_error += (rates.iter().sum::<f64>() - total).abs();
             let median = f64::from(total_count_quantile(rates, dispersion, 0.5));

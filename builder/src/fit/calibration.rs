@@ -1,79 +1,162 @@
-//! Recent-level calibration of the weekly forecasts.
+//! Recent-level calibration of the weekly forecasts, and the choice of its setting
+//! on validation weeks.
 //!
 //! The regression is fitted once every 13 weeks on two years, so when a city's crime
 //! level moves (Toronto's fell in 2020) its forecasts lag behind it, and its
 //! `P(NO_CRIME)` comes out too low in every reliability bin. Each week's rates of every
 //! class are therefore multiplied by one factor per city: the factor that, applied to
-//! the model's own forecasts of the previous [`LEVEL_WINDOW`] weeks, gives their
-//! observed quiet cell-weeks (no incident of any class) the highest likelihood. Those
-//! forecasts were each made before their week, so the factor uses nothing of the week
-//! it corrects. The served forecasts take the factor of the last weeks of data.
+//! the model's own forecasts of the previous weeks (a [`LevelSetting::window`]), gives
+//! their observed quiet cell-weeks (no incident of any class) the highest likelihood
+//! under a normal prior on its logarithm. Those forecasts were each made before their
+//! week, so the factor uses nothing of the week it corrects.
+//!
+//! The window and the prior are chosen per city ([`choose`]) from [`WINDOW_GRID`] ×
+//! [`PRIOR_SD_GRID`] on validation weeks, the first half of the backtest, by the log
+//! loss of `P(NO_CRIME)` there; the other half is held out and judges the choice.
 
-use std::collections::VecDeque;
+use std::ops::Range;
 
 use hexrisk_engine::forecast::{ClassRates, Dispersion};
+use rayon::prelude::*;
 
-/// Weeks of the model's own past forecasts the factor is fitted on: a quarter, the
-/// interval between refits.
-pub const LEVEL_WINDOW: usize = 13;
+/// Windows tried, in weeks of the model's own past forecasts.
+pub const WINDOW_GRID: [usize; 5] = [4, 6, 8, 13, 26];
+
+/// Standard deviations of the normal prior on the factor's logarithm tried.
+pub const PRIOR_SD_GRID: [f64; 4] = [0.05, 0.1, 0.2, 0.4];
+
+/// The longest window of [`WINDOW_GRID`]: the weeks before the backtest forecast
+/// (unscored) so that its first week has a full window under every setting.
+pub const LONGEST_WINDOW: usize = 26;
 
 /// Fewer past weeks than this leave the forecasts as the regression gives them.
 pub const LEVEL_MIN_WEEKS: usize = 4;
 
-/// Standard deviation of the normal prior on the factor's logarithm.
-pub const LEVEL_PRIOR_SD: f64 = 0.1;
-
 /// Range searched for the factor.
 pub const LEVEL_RANGE: (f64, f64) = (0.25, 4.0);
 
-/// One past week: its forecast rates before calibration, their sizes, and which cells
-/// were quiet.
-struct PastWeek {
-    rates: Vec<ClassRates>,
-    dispersion: Dispersion,
-    quiet: Vec<bool>,
+/// A log-probability is floored here, so that one impossible outcome cannot swamp a
+/// likelihood or a log loss.
+const LOG_FLOOR: f64 = -30.0;
+
+/// A setting of the recent level.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LevelSetting {
+    /// Past weeks the factor is fitted on.
+    pub window: usize,
+    /// Standard deviation of the normal prior on the factor's logarithm.
+    pub prior_sd: f64,
 }
 
-/// The model's forecasts of the latest weeks with their outcomes, oldest first.
-#[derive(Default)]
-pub struct RecentWeeks {
-    weeks: VecDeque<PastWeek>,
-}
-
-impl RecentWeeks {
-    /// Records a week's uncalibrated forecast and whether each cell was quiet,
-    /// forgetting the oldest week beyond [`LEVEL_WINDOW`].
-    pub fn push(&mut self, rates: Vec<ClassRates>, dispersion: Dispersion, quiet: Vec<bool>) {
-        if self.weeks.len() == LEVEL_WINDOW {
-            self.weeks.pop_front();
-        }
-        self.weeks.push_back(PastWeek {
-            rates,
-            dispersion,
-            quiet,
-        });
+impl LevelSetting {
+    /// Every setting tried, windows in order, each with every prior in order.
+    pub fn grid() -> impl Iterator<Item = Self> {
+        WINDOW_GRID.into_iter().flat_map(|window| {
+            PRIOR_SD_GRID
+                .into_iter()
+                .map(move |prior_sd| Self { window, prior_sd })
+        })
     }
 
-    /// The factor for the next week: 1 until [`LEVEL_MIN_WEEKS`] weeks are recorded.
+    /// The factor for the week after `weeks[..end]`, from the last [`Self::window`]
+    /// of them: 1 with fewer than [`LEVEL_MIN_WEEKS`].
     #[must_use]
-    pub fn level(&self) -> f64 {
-        if self.weeks.len() < LEVEL_MIN_WEEKS {
+    pub fn level_after(&self, weeks: &[PastWeek], end: usize) -> f64 {
+        let recent = &weeks[end.saturating_sub(self.window)..end];
+        if recent.len() < LEVEL_MIN_WEEKS {
             return 1.0;
         }
         let log_likelihood = |ln_level: f64| {
             let level = ln_level.exp();
             let mut sum = 0.0;
-            for week in &self.weeks {
-                for (rates, &quiet) in week.rates.iter().zip(&week.quiet) {
-                    let p = quiet_probability(rates, &week.dispersion, level);
-                    sum += if quiet { p.ln() } else { (-p).ln_1p() }.max(-30.0);
-                }
+            for week in recent {
+                sum += week.log_likelihood(level);
             }
             // A normal prior on the log factor: a small city's few quiet cell-weeks
             // cannot move it far.
-            sum - 0.5 * (ln_level / LEVEL_PRIOR_SD).powi(2)
+            sum - 0.5 * (ln_level / self.prior_sd).powi(2)
         };
         super::golden::maximise(log_likelihood, (LEVEL_RANGE.0.ln(), LEVEL_RANGE.1.ln()), 40).exp()
+    }
+}
+
+/// One past week: its forecast rates before calibration, their sizes, and which cells
+/// were quiet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PastWeek {
+    /// Every cell's uncalibrated rates.
+    pub rates: Vec<ClassRates>,
+    /// The negative binomial sizes of the week's fit.
+    pub dispersion: Dispersion,
+    /// Whether each cell had no incident.
+    pub quiet: Vec<bool>,
+}
+
+impl PastWeek {
+    /// The log-likelihood of the week's quiet and busy cells with every rate
+    /// multiplied by `level`.
+    #[must_use]
+    pub fn log_likelihood(&self, level: f64) -> f64 {
+        self.rates
+            .iter()
+            .zip(&self.quiet)
+            .map(|(rates, &quiet)| {
+                let p = quiet_probability(rates, &self.dispersion, level);
+                if quiet { p.ln() } else { (-p).ln_1p() }.max(LOG_FLOOR)
+            })
+            .sum()
+    }
+}
+
+/// The setting chosen on validation weeks, and what every setting scored there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LevelChoice {
+    /// The setting with the lowest validation log loss (the first in
+    /// [`LevelSetting::grid`] order on a tie).
+    pub setting: LevelSetting,
+    /// The validation weeks, as indexes of the backtest's weeks.
+    pub validation: Range<usize>,
+    /// Every setting's mean log loss of `P(NO_CRIME)` per validation cell-week.
+    pub losses: Vec<(LevelSetting, f64)>,
+}
+
+/// Chooses the setting on the first `validation` of the backtest's weeks: `weeks`
+/// are the model's forecasts in order, the backtest's from `first_scored` (those
+/// before it only feed the factor).
+///
+/// # Panics
+/// If `first_scored + validation` exceeds the weeks given.
+#[must_use]
+pub fn choose(weeks: &[PastWeek], first_scored: usize, validation: usize) -> LevelChoice {
+    let scored = first_scored..first_scored + validation;
+    assert!(
+        scored.end <= weeks.len(),
+        "validation weeks beyond the forecasts"
+    );
+    let losses: Vec<(LevelSetting, f64)> = LevelSetting::grid()
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|setting| {
+            let (loss, cell_weeks) = scored.clone().fold((0.0, 0), |(loss, n), t| {
+                let week = &weeks[t];
+                let level = setting.level_after(weeks, t);
+                (loss - week.log_likelihood(level), n + week.quiet.len())
+            });
+            (setting, loss / cell_weeks.max(1) as f64)
+        })
+        .collect();
+    let setting = losses
+        .iter()
+        .fold(None::<(LevelSetting, f64)>, |best, &(s, loss)| match best {
+            Some((_, lowest)) if lowest <= loss => best,
+            _ => Some((s, loss)),
+        })
+        .map(|(s, _)| s)
+        .expect("the grid is not empty");
+    LevelChoice {
+        setting,
+        validation: 0..validation,
+        losses,
     }
 }
 
@@ -108,71 +191,4 @@ pub fn scaled_week(week: &[ClassRates], level: f64) -> Vec<ClassRates> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use hexrisk_engine::forecast::{POISSON, outcome_distribution_with};
-
-    /// `weeks` weeks of `cells` cells, each with `rate` of one class, quiet in
-    /// `quiet_share` of them.
-    fn weeks_with(rate: f64, quiet_share: f64, weeks: usize, cells: usize) -> RecentWeeks {
-        let mut recent = RecentWeeks::default();
-        for _ in 0..weeks {
-            push_week(&mut recent, rate, quiet_share, cells);
-        }
-        recent
-    }
-
-    fn push_week(recent: &mut RecentWeeks, rate: f64, quiet_share: f64, cells: usize) {
-        let quiet = (0..cells)
-            .map(|i| (i as f64) < quiet_share * cells as f64)
-            .collect();
-        recent.push(vec![[rate, 0.0, 0.0, 0.0, 0.0]; cells], POISSON, quiet);
-    }
-
-    // Forecast rate 0.5 (P(quiet) = 0.61) where 70% of cells stay quiet: the level
-    // solving exp(-0.5 f) = 0.7 is f = -2 ln 0.7 = 0.713.
-    const SOLVES_70_PERCENT: f64 = 0.713_349_887;
-
-    #[test]
-    fn the_level_makes_the_quiet_share_come_true() {
-        // A big city: the prior hardly moves the factor.
-        let level = weeks_with(0.5, 0.7, LEVEL_WINDOW, 100_000).level();
-        assert!((level - SOLVES_70_PERCENT).abs() < 1e-3, "{level}");
-        // Forecasts that come true need no correction.
-        let level = weeks_with(0.5, (-0.5f64).exp(), LEVEL_WINDOW, 100_000).level();
-        assert!((level - 1.0).abs() < 2e-3, "{level}");
-    }
-
-    #[test]
-    fn the_prior_holds_a_small_city_near_one() {
-        let small = weeks_with(0.5, 0.7, LEVEL_WINDOW, 20).level();
-        assert!(small > SOLVES_70_PERCENT + 0.05 && small < 1.0, "{small}");
-    }
-
-    #[test]
-    fn too_few_weeks_leave_the_rates_alone() {
-        let level = weeks_with(0.5, 0.9, LEVEL_MIN_WEEKS - 1, 100_000).level();
-        assert!((level - 1.0).abs() < f64::EPSILON);
-        assert!(weeks_with(0.5, 0.9, LEVEL_MIN_WEEKS, 100_000).level() < 0.5);
-    }
-
-    #[test]
-    fn only_the_latest_window_counts() {
-        let mut recent = weeks_with(0.5, 0.9, LEVEL_WINDOW, 100_000);
-        for _ in 0..LEVEL_WINDOW {
-            push_week(&mut recent, 0.5, 0.7, 100_000);
-        }
-        assert!((recent.level() - SOLVES_70_PERCENT).abs() < 1e-3);
-    }
-
-    #[test]
-    fn quiet_probability_is_the_engine_no_crime_probability() {
-        let rates = [0.3, 0.8, 0.05, 0.2, 0.0];
-        let sizes = [2.0, 15.0, 2.2, f64::INFINITY, 40.0];
-        for level in [0.5, 1.0, 1.7] {
-            let engine = outcome_distribution_with(&scaled(&rates, level), &sizes);
-            let no_crime = engine[engine.len() - 1];
-            assert!((quiet_probability(&rates, &sizes, level) - no_crime).abs() < 1e-12);
-        }
-    }
-}
+mod tests;

@@ -2,20 +2,12 @@
 //! only weeks before the forecast week.
 //!
 //! For cell `i`, class `c` and target week `t`, with data up to week `s ≤ t`
-//! (`s = t` in the backtest, the end of the data for true forecasts):
-//!
-//! | feature | meaning |
-//! |---|---|
-//! | `ln(a + LR)` | long-run mean weekly count of `c` in `i`, weeks `0..s` |
-//! | `ln(a + R4)`, `ln(a + R13)`, `ln(a + R52)` | recent means (near-repeat and drift) |
-//! | `ln(a + ALL13)` | all classes in `i`, last 13 weeks (cross-class signal) |
-//! | `ln(a + NLR)`, `ln(a + NR13)` | the same long-run and 13-week means over the ring-1 neighbours in the grid (spatial smoothing) |
-//! | `ln S` | seasonality: city-wide count of `c` in weeks `t − 52k ± 2` of earlier years over their yearly mean (1 without a year of history) |
-//! | `ln T` | city-wide trend: last 8 weeks over last 52 weeks |
-//!
-//! with `a = 0.01`. `λ = exp(β · x)`, fitted by Newton–Raphson on the Poisson
-//! log-likelihood with a small ridge penalty, refitted at every rolling origin on the
-//! [`TRAINING_WEEKS`] weeks before it.
+//! (`s = t` in the backtest, the end of the data for true forecasts), the
+//! [`FEATURES`] features of [`FeatureBuilder::row`], named in [`FEATURE_NAMES`] (the
+//! model card's feature table, which a test checks against the row), with the
+//! [`OFFSET`] `a` of `ln(a + mean)`. `λ = exp(β · x)`, fitted by Newton–Raphson on the
+//! Poisson log-likelihood with a [`RIDGE`] penalty, refitted at every rolling origin
+//! on at most the [`TRAINING_WEEKS`] weeks before it ([`fit`]).
 
 use h3o::CellIndex;
 use hexrisk_engine::forecast::ClassRates;
@@ -45,10 +37,10 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "`ln(a + m)`, `m` the cell's 13-week mean count of all classes together",
     "`ln(a + m)`, `m` the long-run mean over the cell's ring-1 neighbours",
     "`ln(a + m)`, `m` the 13-week mean over the ring-1 neighbours",
-    "`ln S`: city-wide seasonality, the class's count in weeks `t − 52k ± 2` of earlier years over their yearly mean",
-    "`ln T`: city-wide trend, the class's last 8 weeks over its last 52",
+    "`ln S`: city-wide seasonality, `Σ_k m(t − 52k − 2 ..= t − 52k + 2) / Σ_k m(t − 52k − 26 ..= t − 52k + 25)` over the earlier years `k`, `m` the class's mean weekly count over those weeks (only weeks before the data's end); 1 without a year of history",
+    "`ln T`: city-wide trend, `(m₈ + 1) / (m₅₂ + 1)`, `m₈` and `m₅₂` the class's mean weekly count over its last 8 and 52 weeks",
     "`ln(a + n)`, `n` the cell's count last week (a 1-week lag)",
-    "`ln T₂`: short city-wide trend, the last 2 weeks over the last 52",
+    "`ln T₂`: short city-wide trend, `(m₂ + 1) / (m₅₂ + 1)` over the last 2 and 52 weeks",
     "`ln(a + e)`, `e` the cell's exponentially weighted mean with α = 0.03 per week",
     "`ln(a + e)`, `e` the same with α = 0.15 per week",
 ];
@@ -361,12 +353,19 @@ pub fn fit_poisson(rows: &[[f64; FEATURES]], counts: &[f64]) -> [f64; FEATURES] 
     beta
 }
 
-/// Fits all classes at an origin: training targets are weeks
-/// `origin − TRAINING_WEEKS .. origin` (not before `warmup`), each from its own past.
+/// The training targets of a fit at `origin`: weeks `max(origin − TRAINING_WEEKS,
+/// warmup) .. origin`.
+#[must_use]
+pub fn training_weeks(origin: usize, warmup: usize) -> std::ops::Range<usize> {
+    origin.saturating_sub(TRAINING_WEEKS).max(warmup)..origin
+}
+
+/// Fits all classes at an origin: training targets are the [`training_weeks`], each
+/// from its own past.
 #[must_use]
 pub fn fit(features: &FeatureBuilder<'_>, origin: usize, warmup: usize) -> Coefficients {
     let counts = features.counts;
-    let first = origin.saturating_sub(TRAINING_WEEKS).max(warmup);
+    let first = training_weeks(origin, warmup).start;
     let city_terms: Vec<CityTerms> = (first..origin).map(|t| features.city_terms(t, t)).collect();
     let classes: Vec<([f64; FEATURES], f64)> = {
         use rayon::prelude::*;
@@ -550,6 +549,21 @@ mod feature_names {
                     / 13.0
             })
             .sum();
+        // The city-wide terms as their names write them out: `m` a span's city-wide
+        // mean weekly count of class 0 (every cell together).
+        let city_mean = |weeks: std::ops::Range<usize>| {
+            let span = weeks.len() as f64;
+            weeks
+                .map(|t| (0..cells).map(|c| count(t, c, 0) as f64).sum::<f64>())
+                .sum::<f64>()
+                / span
+        };
+        let trend =
+            |span: usize| (city_mean(asof - span..asof) + 1.0) / (city_mean(asof - 52..asof) + 1.0);
+        // Two earlier years before week 110: k = 1 (centre 58) and k = 2 (centre 6,
+        // whose year starts at week 0).
+        let seasonal =
+            (city_mean(56..61) + city_mean(4..9)) / (city_mean(32..84) + city_mean(0..32));
         let expected = [
             1.0,
             ln(mean(0, asof)),
@@ -559,10 +573,10 @@ mod feature_names {
             ln(all13),
             ln(f64::midpoint(mean(1, asof), mean(2, asof))),
             ln(f64::midpoint(mean(1, 13), mean(2, 13))),
-            features.seasonal(0, asof, asof).ln(),
-            features.trend(0, asof, 8).ln(),
+            seasonal.ln(),
+            trend(8).ln(),
             ln(count(asof - 1, 0, 0) as f64),
-            features.trend(0, asof, 2).ln(),
+            trend(2).ln(),
             ln(ewma(EWMA_ALPHAS[0])),
             ln(ewma(EWMA_ALPHAS[1])),
         ];

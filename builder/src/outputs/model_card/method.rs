@@ -5,11 +5,13 @@
 
 use std::fmt::Write as _;
 
-use crate::fit::calibration::{LEVEL_MIN_WEEKS, LEVEL_PRIOR_SD, LEVEL_RANGE, LEVEL_WINDOW};
+use crate::fit::calibration::{
+    LEVEL_MIN_WEEKS, LEVEL_RANGE, LONGEST_WINDOW, PRIOR_SD_GRID, WINDOW_GRID,
+};
 use crate::fit::model::{
     EWMA_ALPHAS, FEATURE_NAMES, FEATURES, OFFSET, RIDGE, SIZE_RANGE, TRAINING_WEEKS,
 };
-use crate::pipeline::{BASELINE_FLOOR, EWMA_ALPHA, REFIT_EVERY};
+use crate::pipeline::{BASELINE_FLOOR, EWMA_ALPHA, REFIT_EVERY, WARMUP_WEEKS};
 
 /// Appends the section.
 pub(super) fn section(md: &mut String) {
@@ -26,14 +28,18 @@ pub(super) fn section(md: &mut String) {
     let _ = writeln!(
         *md,
         "\n`β` is fitted by Newton–Raphson on the Poisson log-likelihood with a ridge penalty of \
-         {RIDGE} on the non-intercept coefficients, on the {TRAINING_WEEKS} weeks before each \
-         origin (each training week's features from its own past). The counts are then taken \
+         {RIDGE} on the non-intercept coefficients, on the weeks `max(o − {TRAINING_WEEKS}, w) .. o` \
+         before each origin `o` (each training week's features from its own past), `w` the \
+         warm-up: the first {WARMUP_WEEKS} weeks of the data, or half the weeks before the \
+         backtest when that is fewer, whose features lack a history (each city's backtest \
+         below says how many weeks its first fit had). The counts are then taken \
          as negative binomial around `λ`: one size per class and fit, the maximum-likelihood \
          size in {}–{} (golden-section search on `ln r`); the export's `size_*` columns. The \
          six outcome probabilities (the class with most incidents, `NO_CRIME` without any) are \
          the exact distribution of independent negative binomial class counts. The backtest \
          refits at a rolling origin every {REFIT_EVERY} weeks; true forecasts (the weeks after \
-         the data) use a final fit on all data and the features as of the end of the data, with \
+         the data) use a final fit at the end of the data, on its last {TRAINING_WEEKS} weeks \
+         (from `w` at the earliest), and the features as of the end of the data, with \
          each target week's seasonal term. The time-of-day section below spreads a week over \
          its bands.\n",
         SIZE_RANGE.0, SIZE_RANGE.1
@@ -43,20 +49,27 @@ pub(super) fn section(md: &mut String) {
         "**Recent level** (`builder/src/fit/calibration.rs`). A fit made every {REFIT_EVERY} weeks on two \
          years lags a city whose crime level moves. So every week's rates of all classes are \
          multiplied by one factor per city: the factor in {}–{} that maximises the likelihood \
-         of which cells were quiet (no incident of any class) in the previous {LEVEL_WINDOW} \
-         weeks under the model's own forecasts of those weeks (each made before its week), \
-         with a normal prior of standard deviation {LEVEL_PRIOR_SD} on its logarithm so that a \
-         small city's few quiet cell-weeks cannot move it far. With fewer than \
-         {LEVEL_MIN_WEEKS} such weeks the factor is 1. The {LEVEL_WINDOW} weeks before the \
-         backtest are forecast (not scored) for it when a fit there has at least \
-         {REFIT_EVERY} weeks to learn from. The served forecasts take the factor of the last \
-         {LEVEL_WINDOW} weeks of data; the export's `e_*` columns are the calibrated rates and \
-         its `level` column the factor (the regression's own rates are `e_* / level`). The \
-         window (4, 6, 8 and 13 weeks were tried; only 13 brings every Toronto bin within \
-         0.01), the prior and `a` (0.01 before; 0.001 and 0.003 tried) were chosen while \
-         looking at Toronto's 2020–21 backtest reliability, so that table is not an \
-         untouched test of those three choices.\n",
-        LEVEL_RANGE.0, LEVEL_RANGE.1
+         of which cells were quiet (no incident of any class) in the previous `W` weeks under \
+         the model's own forecasts of those weeks (each made before its week), with a normal \
+         prior of standard deviation `σ` on its logarithm so that a small city's few quiet \
+         cell-weeks cannot move it far. With fewer than {LEVEL_MIN_WEEKS} such weeks the \
+         factor is 1. The {LONGEST_WINDOW} weeks before the backtest are forecast (not scored) \
+         for it, refitted every {REFIT_EVERY} weeks, when a fit there has at least {REFIT_EVERY} \
+         weeks to learn from. `W` and `σ` are chosen per city from `W` ∈ {{{}}} weeks and `σ` ∈ \
+         {{{}}} on validation weeks only, the first half of the backtest, by the mean log loss \
+         of `P(NO_CRIME)` there; the second half (the held-out weeks) plays no part in the \
+         choice and judges it (\"Calibration on held-out weeks\" under each city's backtest). \
+         The export's `e_*` columns are the calibrated rates and its `level` column the factor \
+         (the regression's own rates are `e_* / level`). `a` = {OFFSET} is not validated this \
+         way: it was chosen in an earlier round (0.01 before; 0.001 and 0.003 tried) while \
+         looking at Toronto's 2020–21 backtest reliability. The served forecasts take the \
+         chosen setting's factor of the last `W` weeks of data, fitted on rolling fits' \
+         forecasts and applied to the final fit's: that pairing has no outcomes to be judged \
+         on, so it is not validated.\n",
+        LEVEL_RANGE.0,
+        LEVEL_RANGE.1,
+        WINDOW_GRID.map(|w| w.to_string()).join(", "),
+        PRIOR_SD_GRID.map(|s| s.to_string()).join(", ")
     );
     let _ = writeln!(
         *md,
@@ -83,16 +96,19 @@ mod tests {
     fn the_section_states_the_code_constants() {
         let mut md = String::new();
         super::section(&mut md);
-        assert!(md.contains(&format!(
-            "on the {} weeks before",
-            crate::fit::model::TRAINING_WEEKS
-        )));
+        // The training window as the card writes it, and as `fit` takes it.
+        let training = crate::fit::model::TRAINING_WEEKS;
+        assert!(md.contains(&format!("`max(o − {training}, w) .. o`")));
+        for (origin, warmup) in [(312_usize, 52), (22, 11), (26, 13), (200, 0), (50, 60)] {
+            let written = origin.saturating_sub(training).max(warmup)..origin;
+            assert_eq!(crate::fit::model::training_weeks(origin, warmup), written);
+        }
+        assert!(md.contains(&format!("on its last {training} weeks")));
         assert!(md.contains(&format!("{} features", crate::fit::model::FEATURES)));
         assert!(md.contains("negative binomial"));
-        assert!(md.contains(&format!(
-            "in the previous {} weeks",
-            crate::fit::calibration::LEVEL_WINDOW
-        )));
+        for window in crate::fit::calibration::WINDOW_GRID {
+            assert!(md.contains(&format!("{window}, ")) || md.contains(&format!("{window}}}")));
+        }
         for name in crate::fit::model::FEATURE_NAMES {
             assert!(md.contains(name));
         }

@@ -2,6 +2,7 @@
 //! outro (`builder/templates`), the method, each city's data and backtest, the
 //! time-of-day profiles, the street-level layer and the version history.
 
+mod calibration;
 mod method;
 mod streets;
 mod time_of_day;
@@ -11,11 +12,9 @@ use std::fmt::Write as _;
 use hexrisk_engine::forecast::CRIME_CLASSES;
 
 use super::history::History;
-use crate::fit::backtest::{
-    CALIBRATION_AIM, CALIBRATION_MIN_CELL_WEEKS, RELIABILITY_BINS, largest_gap,
-};
+use crate::fit::model::training_weeks;
 use crate::inputs::config::CityConfig;
-use crate::pipeline::CityBuild;
+use crate::pipeline::{CityBuild, warmup_weeks};
 
 fn metric(value: f64) -> String {
     if value.is_nan() {
@@ -116,6 +115,18 @@ fn backtest_section(md: &mut String, build: &CityBuild) {
             b.weeks.1,
             b.week_count * build.cells
         );
+        let start = build.data_weeks.1 - b.week_count;
+        let warmup = warmup_weeks(start);
+        let first = training_weeks(start, warmup).start;
+        let _ = writeln!(
+            *md,
+            "The first fit (at {}) learns from {} weeks, {} to {} (warm-up `w` = {warmup} \
+             weeks).\n",
+            b.weeks.0,
+            start - first,
+            build.data_weeks.0 + chrono::Days::new(7 * first as u64),
+            build.data_weeks.0 + chrono::Days::new(7 * (start as u64 - 1))
+        );
         md.push_str("| forecaster | multi-class Brier | log loss | P(NO_CRIME) Brier | MAE, median forecast | MAE, mean forecast | PAI 1% | PAI 5% | PEI 1% | PEI 5% |\n|---|---|---|---|---|---|---|---|---|---|\n");
         for (name, label) in [
             ("model", "hexrisk model"),
@@ -138,29 +149,7 @@ fn backtest_section(md: &mut String, build: &CityBuild) {
                 );
             }
         }
-        md.push_str("\nReliability of the model's P(NO_CRIME):\n\n| bin | cell-weeks | mean predicted | observed frequency | observed − predicted |\n|---|---|---|---|---|\n");
-        for (i, bin) in b.reliability.iter().enumerate() {
-            if bin.count == 0 {
-                continue;
-            }
-            let _ = writeln!(
-                *md,
-                "| {:.1}–{:.1} | {} | {:.3} | {:.3} | {:+.4} |",
-                i as f64 / RELIABILITY_BINS as f64,
-                (i + 1) as f64 / RELIABILITY_BINS as f64,
-                bin.count,
-                bin.predicted / bin.count as f64,
-                bin.observed as f64 / bin.count as f64,
-                bin.gap()
-            );
-        }
-        if let Some(gap) = largest_gap(&b.reliability) {
-            let _ = writeln!(
-                *md,
-                "\nLargest gap in a bin of at least {CALIBRATION_MIN_CELL_WEEKS} cell-weeks: {gap:.4} \
-                 (aim: at most {CALIBRATION_AIM})."
-            );
-        }
+        calibration::section(md, build);
         let (low, high) = b
             .levels
             .iter()
