@@ -58,18 +58,26 @@ pub(crate) fn slot(incident: &Incident) -> usize {
         .unwrap_or(CLASSES - 1)
 }
 
-/// The incidents that teach the profiles among those dated in `weeks` (indexes of
-/// `calendar`): those with an hour and a weight above zero.
+/// The incidents that teach the profiles among those of `weeks` (indexes of
+/// `calendar`), with their bands: those with an hour and a weight above zero. An
+/// incident belongs to the week of its band day (Sunday 23:00 to the next Monday's
+/// week), as the band backtest observes it, so that no incident both teaches the
+/// profiles fitted before a backtest and is scored in its first band.
 fn weighted_in<'a>(
     incidents: &'a [Incident],
     calendar: &'a Weeks,
     weeks: Range<usize>,
-) -> impl Iterator<Item = &'a Incident> {
-    incidents.iter().filter(move |incident| {
-        incident.hour_weight > 0.0
-            && calendar
-                .index_of(incident.date)
-                .is_some_and(|w| weeks.contains(&w))
+    bands: TimeBands,
+) -> impl Iterator<Item = (&'a Incident, Band)> {
+    incidents.iter().filter_map(move |incident| {
+        if incident.hour_weight <= 0.0 {
+            return None;
+        }
+        let (band, day) = band_of(bands, incident)?;
+        calendar
+            .index_of(day)
+            .filter(|w| weeks.contains(w))
+            .map(|_| (incident, band))
     })
 }
 
@@ -80,7 +88,8 @@ pub fn band_of(bands: TimeBands, incident: &Incident) -> Option<(Band, chrono::N
 }
 
 impl BandCounts {
-    /// Counts the incidents with an hour dated in `weeks` (indexes of `calendar`).
+    /// Counts the incidents with an hour whose band days are in `weeks` (indexes of
+    /// `calendar`).
     #[must_use]
     pub fn of(
         incidents: &[Incident],
@@ -90,12 +99,9 @@ impl BandCounts {
         cells: usize,
     ) -> Self {
         let mut counts = vec![0.0; cells * CLASSES * bands.count()];
-        for incident in weighted_in(incidents, calendar, weeks) {
-            if let Some((band, _)) = band_of(bands, incident) {
-                let at =
-                    (incident.cell * CLASSES + slot(incident)) * bands.count() + bands.index(band);
-                counts[at] += incident.hour_weight;
-            }
+        for (incident, band) in weighted_in(incidents, calendar, weeks, bands) {
+            let at = (incident.cell * CLASSES + slot(incident)) * bands.count() + bands.index(band);
+            counts[at] += incident.hour_weight;
         }
         Self {
             bands,
@@ -246,10 +252,7 @@ impl Profiles {
         weeks: Range<usize>,
     ) -> f64 {
         let (mut sum, mut weight) = (0.0, 0.0);
-        for incident in weighted_in(incidents, calendar, weeks) {
-            let Some((band, _)) = band_of(self.bands, incident) else {
-                continue;
-            };
+        for (incident, band) in weighted_in(incidents, calendar, weeks, self.bands) {
             let share = self.of(incident.cell, slot(incident))[self.bands.index(band)];
             let hours = f64::from(band.kind.days_per_week() * u32::from(self.bands.band_hours));
             sum += incident.hour_weight * (share / hours).ln();
@@ -506,5 +509,31 @@ mod tests {
         let counts = BandCounts::of(&incidents, &calendar(), 0..52, BANDS, 3);
         let learnt = fit(&counts, &neighbours, 20.0);
         assert!(learnt.hour_log_score(&incidents, &calendar(), 0..52) > score);
+    }
+
+    #[test]
+    fn a_sunday_evening_incident_belongs_to_the_next_weeks_first_band() {
+        // Day 6 is Sunday 2021-01-10; at 23:00 its band day is Monday 2021-01-11,
+        // the first day of week 1. At 21:00 it is still Sunday's, in week 0.
+        let late = incident(0, CrimeClass::TheftBurglary, 6, Some(23));
+        let early = incident(0, CrimeClass::TheftBurglary, 6, Some(21));
+        let total = |weeks: Range<usize>, incidents: &[Incident]| -> f64 {
+            BandCounts::of(incidents, &calendar(), weeks, BANDS, 1)
+                .counts
+                .iter()
+                .sum()
+        };
+        assert_eq!(total(0..1, &[late]), 0.0);
+        assert_eq!(total(1..2, &[late]), 1.0);
+        assert_eq!(total(0..1, &[early]), 1.0);
+        assert_eq!(total(1..2, &[early]), 0.0);
+        // The layouts' validation scores it in its band day's week too.
+        let flat = fit(
+            &BandCounts::of(&[], &calendar(), 0..1, BANDS, 1),
+            &[vec![]],
+            20.0,
+        );
+        assert_eq!(flat.hour_log_score(&[late], &calendar(), 0..1), 0.0);
+        assert!(flat.hour_log_score(&[late], &calendar(), 1..2) < 0.0);
     }
 }

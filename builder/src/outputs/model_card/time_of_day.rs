@@ -50,7 +50,9 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild]) {
          score that does not depend on the layout) over the {VALIDATION_WEEKS} weeks (at most half \
          of those available) before the backtest, fitted on the weeks before those. The backtest \
          below uses profiles fitted on the weeks before the backtest; the served profiles are \
-         fitted on all weeks.\n",
+         fitted on all weeks. In every fit and score an incident belongs to the week of its \
+         band day (Sunday 23:00 to the next Monday's week), so that none both teaches the \
+         profiles fitted before the backtest and is scored in its first band.\n",
         band_hours_list(),
         CANDIDATE_SHRINKAGE.map(|s| s.to_string()).join(", "),
     );
