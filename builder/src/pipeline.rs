@@ -21,6 +21,7 @@ use indicatif::ProgressBar;
 pub use crate::fit::backtest::BacktestRow;
 use crate::fit::backtest::{Metrics, Scoreboard, outcome};
 use crate::fit::band_backtest::{self, BandBacktest};
+use crate::fit::baselines;
 use crate::fit::calibration::{self, LONGEST_WINDOW, LevelChoice, PastWeek};
 use crate::fit::counts::{CLASSES, WeeklyCounts};
 use crate::fit::model::{self, FeatureBuilder};
@@ -40,12 +41,6 @@ pub const MODEL_VERSION: &str = "hexrisk-glm-1";
 
 /// Weeks between refits in the rolling-origin backtest.
 pub const REFIT_EVERY: usize = 13;
-
-/// Floor on baseline rates, so a class never seen in a cell keeps a finite log loss.
-pub const BASELINE_FLOOR: f64 = 1e-3;
-
-/// Weight of the latest week in the exponentially weighted baseline.
-pub const EWMA_ALPHA: f64 = 0.03;
 
 /// Precinct outlines are simplified to this tolerance in degrees (about 5 m).
 pub const OUTLINE_TOLERANCE_DEG: f64 = 0.000_05;
@@ -69,6 +64,9 @@ pub struct BacktestSummary {
     pub served_level: f64,
     /// The recent level's setting, chosen on the backtest's validation weeks.
     pub level_choice: LevelChoice,
+    /// The kernel density baseline's bandwidths (m) and their hit rates at 5 % of the
+    /// area on the validation weeks; the highest is the one used.
+    pub kde_validation: Vec<(f64, f64)>,
 }
 
 /// What building one city produces.
@@ -106,39 +104,6 @@ pub enum BuildError {
     /// The street-level backtest's inputs disagree.
     #[error(transparent)]
     Streets(#[from] StreetError),
-}
-
-fn mean52(counts: &WeeklyCounts, cell: usize, t: usize) -> ClassRates {
-    let from = t.saturating_sub(52);
-    let span = (t - from).max(1) as f64;
-    core::array::from_fn(|c| {
-        (f64::from(counts.window(cell, c, from, t)) / span).max(BASELINE_FLOOR)
-    })
-}
-
-/// Bias-corrected exponentially weighted mean of weeks `0..t`.
-fn ewma(counts: &WeeklyCounts, cell: usize, t: usize) -> ClassRates {
-    let decay = 1.0 - EWMA_ALPHA;
-    let mut rates = [0.0; CLASSES];
-    let mut weight = 1.0;
-    for week in (0..t).rev() {
-        let w = EWMA_ALPHA * weight;
-        for (c, rate) in rates.iter_mut().enumerate() {
-            *rate += w * f64::from(counts.get(week, cell, c));
-        }
-        weight *= decay;
-        if weight < 1e-9 {
-            break;
-        }
-    }
-    let norm = 1.0 - weight;
-    rates.map(|r| {
-        if norm > 0.0 {
-            (r / norm).max(BASELINE_FLOOR)
-        } else {
-            BASELINE_FLOOR
-        }
-    })
 }
 
 fn precinct_records(grid: &crate::inputs::boundary::CityGrid) -> Vec<PrecinctRecord> {
@@ -200,6 +165,8 @@ struct Forecasts {
     served_level: f64,
     /// The recent level's setting and how it was chosen.
     level_choice: LevelChoice,
+    /// The kernel density baseline's bandwidths and their validation hit rates at 5 %.
+    kde_validation: Vec<(f64, f64)>,
 }
 
 fn with_probabilities(rates: Vec<ClassRates>) -> Vec<(ClassRates, OutcomeProbabilities)> {
@@ -294,6 +261,8 @@ fn forecast_range(
     progress.set_message(format!("{}: recent level", city.name));
     let level_choice = calibration::choose(&past, first_scored, validation_weeks(weeks - start));
     let setting = level_choice.setting;
+    let validation = start..start + validation_weeks(weeks - start);
+    let (kde, kde_validation) = baselines::choose_kde(&ingested.grid.cells, counts, validation);
     let mut out = Forecasts {
         rates: Vec::with_capacity(weeks - start + horizon),
         dispersion: Vec::with_capacity(weeks - start + horizon),
@@ -302,12 +271,23 @@ fn forecast_range(
         levels: Vec::with_capacity(weeks - start),
         served_level: setting.level_after(&past, past.len()),
         level_choice,
+        kde_validation,
     };
     for (t, index) in (start..weeks).zip(first_scored..) {
         let level = setting.level_after(&past, index);
         let week = &past[index];
         let predicted = calibration::scaled_week(&week.rates, level);
         let observed = observed_week(counts, t);
+        let mean52: Vec<ClassRates> = (0..counts.cells)
+            .map(|i| baselines::mean52(counts, i, t))
+            .collect();
+        let ewma: Vec<ClassRates> = (0..counts.cells)
+            .map(|i| baselines::ewma(counts, i, t))
+            .collect();
+        let (last_week, density) = (
+            baselines::last_week(counts, t),
+            kde.density(&baselines::year_means(counts, t)),
+        );
         let model_week: Vec<(ClassRates, OutcomeProbabilities)> = predicted
             .iter()
             .map(|r| (*r, outcome_distribution_with(r, &week.dispersion)))
@@ -325,19 +305,23 @@ fn forecast_range(
                     dispersion: week.dispersion,
                     level,
                     counts: *n,
+                    baselines: [
+                        mean52[i].iter().sum(),
+                        ewma[i].iter().sum(),
+                        last_week[i],
+                        density[i],
+                    ],
                 }),
         );
         out.boards
             .model
             .add_week(&model_week, &week.dispersion, &observed);
-        let base = (0..counts.cells).map(|i| mean52(counts, i, t)).collect();
         out.boards
             .mean52
-            .add_week(&with_probabilities(base), &POISSON, &observed);
-        let base = (0..counts.cells).map(|i| ewma(counts, i, t)).collect();
+            .add_week(&with_probabilities(mean52), &POISSON, &observed);
         out.boards
             .ewma
-            .add_week(&with_probabilities(base), &POISSON, &observed);
+            .add_week(&with_probabilities(ewma), &POISSON, &observed);
         out.rates.push(predicted);
         out.dispersion.push(week.dispersion);
         out.levels.push(level);
@@ -590,14 +574,7 @@ pub fn build_city_with(
             .map(|p| p.unwrap_or(u16::MAX))
             .collect(),
         precincts: precinct_records(&ingested.grid),
-        rates: forecasts
-            .rates
-            .iter()
-            .flat_map(|week| {
-                week.iter()
-                    .flat_map(|r| r.iter().map(|&x| artifact::quantise_rate(x)))
-            })
-            .collect(),
+        rates: stored_rates(&forecasts.rates),
         dispersion: forecasts.dispersion,
         profiles: profiles::stored(&served_profiles),
         road_graph,
@@ -634,6 +611,7 @@ pub fn build_city_with(
             levels: forecasts.levels,
             served_level: forecasts.served_level,
             level_choice: forecasts.level_choice,
+            kde_validation: forecasts.kde_validation,
         },
         rows: forecasts.rows,
         cells: counts.cells,
@@ -641,6 +619,15 @@ pub fn build_city_with(
         streets,
         street_hours,
     })
+}
+
+/// Every week's rates of every cell and class, quantised as the artifact stores them.
+fn stored_rates(weeks: &[Vec<ClassRates>]) -> Vec<u16> {
+    weeks
+        .iter()
+        .flatten()
+        .flat_map(|rates| rates.iter().map(|&x| artifact::quantise_rate(x)))
+        .collect()
 }
 
 /// Nothing when [`artifact::validate`] accepts the artifact; its reason as an

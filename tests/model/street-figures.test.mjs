@@ -166,9 +166,12 @@ for (const [code, name] of Object.entries(CITIES)) {
       for (const [row, forecast] of [[rows[0], 'a'], [rows[1], 'b']]) {
         const published = row.split('|').slice(3, -1).map((c) => Number(c.trim()));
         ours[forecast].forEach(({ hitRate, pai }, i) => {
-          // The card shows 3 and 2 decimals; the exports round counts and rates to 6.
+          // The card shows 3 and 2 decimals; the exports round counts and rates to 6,
+          // which can reorder ways of equal density (a lattice's ways are nearly all
+          // alike): a hit rate may move by a few 1e-4, and a PAI by that over the
+          // fraction of the length taken.
           assert.ok(Math.abs(hitRate - published[i]) <= 0.0006, `${group} (${forecast}) hit rate ${FRACTIONS[i]}: ${hitRate} vs ${published[i]}`);
-          assert.ok(Math.abs(pai - published[3 + i]) <= 0.006, `${group} (${forecast}) PAI ${FRACTIONS[i]}: ${pai} vs ${published[3 + i]}`);
+          assert.ok(Math.abs(pai - published[3 + i]) <= 0.006 + 0.0006 / FRACTIONS[i], `${group} (${forecast}) PAI ${FRACTIONS[i]}: ${pai} vs ${published[3 + i]}`);
         });
       }
     }

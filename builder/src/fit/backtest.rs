@@ -49,7 +49,14 @@ pub struct BacktestRow {
     pub level: f64,
     /// Observed counts, crime class order.
     pub counts: [u16; CLASSES],
+    /// The baselines' expected total counts, in [`BASELINES`] order.
+    pub baselines: [f64; BASELINES.len()],
 }
+
+/// The baselines of the hot-spot report, as the export names their expected totals
+/// (`total_<name>`): the mean of the previous 52 weeks, the EWMA, last week's count
+/// and the kernel density of the last year (`fit/kde.rs`).
+pub const BASELINES: [&str; 4] = ["mean52", "ewma", "last_week", "kde"];
 
 /// Bins of the reliability table of `P(NO_CRIME)`.
 pub const RELIABILITY_BINS: usize = 10;

@@ -285,6 +285,7 @@ mod tests {
             dispersion: [5.0; 5],
             level: 1.0,
             counts: [0; CLASSES],
+            baselines: [0.0; 4],
         };
         let rows: Vec<BacktestRow> = (2..4)
             .flat_map(|w| (0..cells).map(move |c| row(w, c)))

@@ -1,13 +1,17 @@
 //! Fitting: weekly counts per cell and class, the weekly rate model and its
 //! recent-level calibration, the time-of-day profiles, the backtests that score
-//! them against the baselines, and the street-level layer that spreads a cell's
+//! them against the baselines, the hot-spot report (`hotspots`, with its kernel
+//! density baseline, `kde`), and the street-level layer that spreads a cell's
 //! forecast over its ways (`streets`).
 
 pub mod backtest;
 pub mod band_backtest;
+pub mod baselines;
 pub mod calibration;
 pub mod counts;
 pub mod golden;
+pub mod hotspots;
+pub mod kde;
 pub mod model;
 pub mod profiles;
 pub mod streets;

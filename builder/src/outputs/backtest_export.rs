@@ -11,6 +11,7 @@ use hexrisk_engine::CrimeClass;
 use hexrisk_engine::forecast::CRIME_CLASSES;
 
 use crate::atomic;
+use crate::fit::backtest::BASELINES;
 use crate::pipeline::{self, CityBuild};
 
 /// Writes `backtest_<code>.csv.gz`: one row per backtest cell-week.
@@ -32,6 +33,7 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     header.push("level".to_owned());
     header.push("observed".to_owned());
     header.extend(CRIME_CLASSES.iter().map(|c| format!("n_{}", c.code())));
+    header.extend(BASELINES.iter().map(|name| format!("total_{name}")));
     out.write_record(&header)?;
     for row in &build.rows {
         let mut record = vec![
@@ -45,6 +47,8 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
         record.push(format!("{:.6}", row.level));
         record.push(pipeline::row_outcome(row).code().to_owned());
         record.extend(row.counts.iter().map(ToString::to_string));
+        // Whole: ranking hot spots turns on differences in the last bits.
+        record.extend(row.baselines.iter().map(ToString::to_string));
         out.write_record(&record)?;
     }
     let bytes = out.into_inner()?.finish()?;

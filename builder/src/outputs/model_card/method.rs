@@ -5,13 +5,14 @@
 
 use std::fmt::Write as _;
 
+use crate::fit::baselines::{BASELINE_FLOOR, EWMA_ALPHA};
 use crate::fit::calibration::{
     LEVEL_MIN_WEEKS, LEVEL_RANGE, LONGEST_WINDOW, PRIOR_SD_GRID, WINDOW_GRID,
 };
 use crate::fit::model::{
     EWMA_ALPHAS, FEATURE_NAMES, FEATURES, OFFSET, RIDGE, SIZE_RANGE, TRAINING_WEEKS,
 };
-use crate::pipeline::{BASELINE_FLOOR, EWMA_ALPHA, REFIT_EVERY, WARMUP_WEEKS};
+use crate::pipeline::{REFIT_EVERY, WARMUP_WEEKS};
 
 /// Appends the section.
 pub(super) fn section(md: &mut String) {

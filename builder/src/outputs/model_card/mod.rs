@@ -3,6 +3,7 @@
 //! time-of-day profiles, the street-level layer and the version history.
 
 mod calibration;
+mod hotspots;
 mod method;
 mod streets;
 mod time_of_day;
@@ -150,6 +151,7 @@ fn backtest_section(md: &mut String, build: &CityBuild) {
             }
         }
         calibration::section(md, build);
+        hotspots::section(md, build);
         let (low, high) = b
             .levels
             .iter()

@@ -99,6 +99,7 @@ fn rows(weeks: &Weeks, start: usize) -> Vec<BacktestRow> {
                 dispersion: [1.0; 5],
                 level: 1.0,
                 counts: [0; 5],
+                baselines: [0.0; 4],
             })
         })
         .collect()
