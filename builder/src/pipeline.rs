@@ -24,6 +24,7 @@ use crate::fit::band_backtest::{self, BandBacktest};
 use crate::fit::baselines;
 use crate::fit::calibration::{self, LONGEST_WINDOW, LevelChoice, PastWeek};
 use crate::fit::counts::{CLASSES, WeeklyCounts};
+use crate::fit::leaks;
 use crate::fit::model::{self, FeatureBuilder};
 use crate::fit::profiles::{self, BandCounts, Profiles};
 use crate::fit::streets::{
@@ -67,6 +68,12 @@ pub struct BacktestSummary {
     /// The kernel density baseline's bandwidths (m) and their hit rates at 5 % of the
     /// area on the validation weeks; the highest is the one used.
     pub kde_validation: Vec<(f64, f64)>,
+    /// Each source's default-hour weights from all rows and from those before the
+    /// backtest.
+    pub default_hour_leaks: Vec<leaks::DefaultHourLeak>,
+    /// What a grid derived from incidents took from the backtest's weeks; `None`
+    /// for a grid of precinct polygons.
+    pub grid_leak: Option<leaks::GridLeak>,
 }
 
 /// What building one city produces.
@@ -596,6 +603,7 @@ pub fn build_city_with(
         progress,
     )?;
     validated(&artifact)?;
+    let (default_hour_leaks, grid_leak) = leaks_of(city, &ingested, start);
     Ok(CityBuild {
         artifact,
         sources: ingested.reports,
@@ -612,6 +620,8 @@ pub fn build_city_with(
             served_level: forecasts.served_level,
             level_choice: forecasts.level_choice,
             kde_validation: forecasts.kde_validation,
+            default_hour_leaks,
+            grid_leak,
         },
         rows: forecasts.rows,
         cells: counts.cells,
@@ -619,6 +629,22 @@ pub fn build_city_with(
         streets,
         street_hours,
     })
+}
+
+/// What the backtest's inputs took from its own weeks (`fit/leaks.rs`): each
+/// source's default-hour weights, and a grid derived from incidents.
+fn leaks_of(
+    city: &CityConfig,
+    ingested: &ingest::Ingested,
+    start: usize,
+) -> (Vec<leaks::DefaultHourLeak>, Option<leaks::GridLeak>) {
+    let first = ingested.weeks.start_of(start);
+    let grid = if city.boundary.derived_from_incidents {
+        leaks::derived_grid(&ingested.grid.cells, &ingested.incidents, first)
+    } else {
+        None
+    };
+    (leaks::default_hours(&ingested.reports, first), grid)
 }
 
 /// Every week's rates of every cell and class, quantised as the artifact stores them.

@@ -12,6 +12,7 @@ pub mod counts;
 pub mod golden;
 pub mod hotspots;
 pub mod kde;
+pub mod leaks;
 pub mod model;
 pub mod profiles;
 pub mod streets;

@@ -89,6 +89,9 @@ pub struct SourceReport {
     /// Candidate rows (mapped, dated and placed in the span) per local hour; rows
     /// without an hour are not counted.
     pub hours: [u64; 24],
+    /// The date and local hour of each candidate row with an hour, so that a
+    /// histogram of any span can be taken (`fit/leaks.rs`).
+    pub dated_hours: Vec<(NaiveDate, u8)>,
 }
 
 impl SourceReport {
@@ -250,6 +253,10 @@ pub fn ingest_with(
         // A source's default hours are found from its own hour histogram.
         let ours = &mut candidates[first..];
         report.hours = default_hours::histogram(ours.iter().map(|c| c.hour));
+        report.dated_hours = ours
+            .iter()
+            .filter_map(|c| c.hour.map(|h| (c.date, h)))
+            .collect();
         let weights = default_hours::default_hour_weights(&report.hours);
         for candidate in ours {
             candidate.hour_weight = candidate.hour.map_or(0.0, |h| weights[usize::from(h)]);

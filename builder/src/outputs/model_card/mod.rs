@@ -4,6 +4,7 @@
 
 mod calibration;
 mod hotspots;
+mod leaks;
 mod method;
 mod streets;
 mod time_of_day;
@@ -152,6 +153,7 @@ fn backtest_section(md: &mut String, build: &CityBuild) {
         }
         calibration::section(md, build);
         hotspots::section(md, build);
+        leaks::section(md, build);
         let (low, high) = b
             .levels
             .iter()

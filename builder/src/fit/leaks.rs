@@ -1,0 +1,146 @@
+//! What the backtest's inputs took from its own weeks, measured: two choices made
+//! from all the data rather than from the weeks before the backtest.
+//!
+//! - **Default hours**: each source's default-hour weights come from its whole hour
+//!   histogram (`inputs/default_hours.rs`); [`DefaultHourLeak`] sets them beside the
+//!   weights the weeks before the backtest alone give.
+//! - **A derived grid**: a city without precinct polygons (Houston) has its grid from
+//!   a hull around its busy cells over every incident; [`GridLeak`] counts the cells
+//!   a grid from the incidents before the backtest would lack, and the backtest's
+//!   incidents in them.
+
+use chrono::NaiveDate;
+
+use crate::inputs::boundary::grid_from_incidents;
+use crate::inputs::default_hours::{default_hour_weights, histogram};
+use crate::inputs::ingest::{Incident, SourceReport};
+
+/// One source's default-hour weights from all its rows and from those before the
+/// backtest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DefaultHourLeak {
+    /// The source.
+    pub source: String,
+    /// Per hour whose weight is below 1 either way: the hour, its weight from all
+    /// rows and from the rows before the backtest.
+    pub hours: Vec<(u8, f64, f64)>,
+}
+
+impl DefaultHourLeak {
+    /// The largest difference between the two weights of an hour (0 without default
+    /// hours).
+    #[must_use]
+    pub fn largest_difference(&self) -> f64 {
+        self.hours
+            .iter()
+            .map(|&(_, all, before)| (all - before).abs())
+            .fold(0.0, f64::max)
+    }
+}
+
+/// Each source's default-hour weights from all its rows and from those dated before
+/// `start`.
+#[must_use]
+pub fn default_hours<'a>(
+    sources: impl IntoIterator<Item = (&'a String, &'a SourceReport)>,
+    start: NaiveDate,
+) -> Vec<DefaultHourLeak> {
+    sources
+        .into_iter()
+        .map(|(source, report)| {
+            let all = default_hour_weights(&report.hours);
+            let before = default_hour_weights(&histogram(
+                report
+                    .dated_hours
+                    .iter()
+                    .filter(|&&(date, _)| date < start)
+                    .map(|&(_, hour)| Some(hour)),
+            ));
+            let hours = (0..24_u8)
+                .zip(all.iter().zip(&before))
+                .filter(|&(_, (&a, &b))| a < 1.0 || b < 1.0)
+                .map(|(hour, (&a, &b))| (hour, a, b))
+                .collect();
+            DefaultHourLeak {
+                source: source.clone(),
+                hours,
+            }
+        })
+        .collect()
+}
+
+/// What a derived grid took from the backtest's weeks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GridLeak {
+    /// The grid's cells.
+    pub cells: usize,
+    /// Its cells that a grid derived from the kept incidents before the backtest
+    /// would lack.
+    pub missing: usize,
+    /// The backtest's incidents.
+    pub backtest_incidents: usize,
+    /// Those in the missing cells.
+    pub in_missing: usize,
+}
+
+/// The leak of a grid derived from incidents: `cells` (sorted) against the grid the
+/// kept `incidents` dated before `start` give; `None` when they give none.
+#[must_use]
+pub fn derived_grid(
+    cells: &[h3o::CellIndex],
+    incidents: &[Incident],
+    start: NaiveDate,
+) -> Option<GridLeak> {
+    let before = grid_from_incidents(
+        incidents
+            .iter()
+            .filter(|i| i.date < start)
+            .map(|i| (i.lat, i.lng)),
+    )
+    .ok()?;
+    let missing: Vec<bool> = cells
+        .iter()
+        .map(|c| before.cells.binary_search(c).is_err())
+        .collect();
+    let backtest: Vec<&Incident> = incidents.iter().filter(|i| i.date >= start).collect();
+    Some(GridLeak {
+        cells: cells.len(),
+        missing: missing.iter().filter(|&&m| m).count(),
+        backtest_incidents: backtest.len(),
+        in_missing: backtest.iter().filter(|i| missing[i.cell]).count(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn weights_from_before_the_backtest_stand_beside_those_from_all_rows() {
+        let start = NaiveDate::from_ymd_opt(2021, 1, 4).unwrap();
+        let (early, late) = (start - chrono::Days::new(7), start + chrono::Days::new(7));
+        // 100 rows an hour; midnight doubled before the backtest, tripled after.
+        let mut dated = Vec::new();
+        for hour in 0..24_u8 {
+            for _ in 0..100 {
+                dated.push((early, hour));
+                dated.push((late, hour));
+            }
+        }
+        dated.extend(std::iter::repeat_n((early, 0), 100));
+        dated.extend(std::iter::repeat_n((late, 0), 200));
+        let report = SourceReport {
+            hours: histogram(dated.iter().map(|&(_, h)| Some(h))),
+            dated_hours: dated,
+            ..SourceReport::default()
+        };
+        let name = "mci".to_owned();
+        let [leak] = &default_hours([(&name, &report)], start)[..] else {
+            panic!("one source")
+        };
+        // All rows: 500 at midnight against 200 around it, weight 0.4; before: 200
+        // against 100, 0.5.
+        assert_eq!(leak.hours, [(0, 0.4, 0.5)]);
+        assert!((leak.largest_difference() - 0.1).abs() < 1e-12);
+    }
+}
