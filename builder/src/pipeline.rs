@@ -318,6 +318,7 @@ fn forecast_range(
                         last_week[i],
                         density[i],
                     ],
+                    baseline_rates: [mean52[i], ewma[i]],
                 }),
         );
         out.boards

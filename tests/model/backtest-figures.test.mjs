@@ -251,3 +251,50 @@ for (const [code, name] of Object.entries(CITIES)) {
     });
   });
 }
+
+// Severity order for ties (docs/MODEL.md, "What it forecasts").
+const TIE_RANK = { SERIOUS_VIOLENT: 0, BATTERY_ASSAULT: 1, THEFT_BURGLARY: 2, VEHICLE_DAMAGE: 3, OTHER: 4 };
+
+/** The six outcome probabilities (CLASSES order, then NO_CRIME) of independent Poisson class counts. */
+function poissonOutcomes(rates) {
+  const p = CLASSES.map(() => 0);
+  const zero = rates.map((r) => Math.exp(-r));
+  CLASSES.forEach((cls, i) => {
+    if (rates[i] <= 0) return;
+    const pmf = [...zero]; const cdf = [...zero];
+    let tail = 1 - zero[i];
+    for (let n = 1; tail > 1e-15 && n < 10000; n += 1) {
+      const before = [...cdf];
+      rates.forEach((r, d) => { pmf[d] *= r / n; cdf[d] += pmf[d]; });
+      let term = pmf[i];
+      CLASSES.forEach((other, d) => {
+        if (d !== i) term *= TIE_RANK[cls] < TIE_RANK[other] ? cdf[d] : before[d];
+      });
+      p[i] += term;
+      tail -= pmf[i];
+    }
+  });
+  return [...p, zero.reduce((a, b) => a * b, 1)];
+}
+
+for (const [code, name] of Object.entries(CITIES)) {
+  test(`${name}: the baselines' backtest rows in docs/MODEL.md recompute from the export`, () => {
+    const section = card.split(`### ${name}: `)[1];
+    const rows = readExport(code);
+    for (const [baseline, label] of [['mean52', 'mean of previous 52 weeks'], ['ewma', 'EWMA (α = 0.03)']]) {
+      const line = section.split('\n').find((l) => l.startsWith(`| ${label} | `));
+      const published = line.split('|').slice(2, -1).map((cell) => Number(cell.trim()));
+      // The baseline's rows in the model's shape: Poisson probabilities and sizes.
+      const asModel = rows.map((row) => {
+        const rates = CLASSES.map((c) => Number(row[`${baseline}_${c}`]));
+        const p = poissonOutcomes(rates);
+        const out = { ...row };
+        OUTCOMES.forEach((c, k) => { out[`p_${c}`] = p[k]; });
+        CLASSES.forEach((c, k) => { out[`e_${c}`] = rates[k]; out[`size_${c}`] = Infinity; });
+        return out;
+      });
+      const ours = recompute(asModel);
+      ours.forEach((value, i) => assert.ok(Math.abs(value - published[i]) <= 0.0015, `${label}, column ${i}: ${value} vs ${published[i]}`));
+    }
+  });
+}

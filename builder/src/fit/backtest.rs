@@ -51,6 +51,9 @@ pub struct BacktestRow {
     pub counts: [u16; CLASSES],
     /// The baselines' expected total counts, in [`BASELINES`] order.
     pub baselines: [f64; BASELINES.len()],
+    /// The expected counts per class of the baselines the backtest table scores
+    /// (the 52-week mean and the EWMA, floored), crime class order.
+    pub baseline_rates: [ClassRates; 2],
 }
 
 /// The baselines of the hot-spot report, as the export names their expected totals

@@ -286,6 +286,7 @@ mod tests {
             level: 1.0,
             counts: [0; CLASSES],
             baselines: [0.0; 4],
+            baseline_rates: [[0.0; 5]; 2],
         };
         let rows: Vec<BacktestRow> = (2..4)
             .flat_map(|w| (0..cells).map(move |c| row(w, c)))

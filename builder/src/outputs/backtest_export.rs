@@ -34,6 +34,9 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     header.push("observed".to_owned());
     header.extend(CRIME_CLASSES.iter().map(|c| format!("n_{}", c.code())));
     header.extend(BASELINES.iter().map(|name| format!("total_{name}")));
+    for name in &BASELINES[..2] {
+        header.extend(CRIME_CLASSES.iter().map(|c| format!("{name}_{}", c.code())));
+    }
     out.write_record(&header)?;
     for row in &build.rows {
         let mut record = vec![
@@ -49,6 +52,7 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
         record.extend(row.counts.iter().map(ToString::to_string));
         // Whole: ranking hot spots turns on differences in the last bits.
         record.extend(row.baselines.iter().map(ToString::to_string));
+        record.extend(row.baseline_rates.iter().flatten().map(ToString::to_string));
         out.write_record(&record)?;
     }
     let bytes = out.into_inner()?.finish()?;

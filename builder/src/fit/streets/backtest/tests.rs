@@ -100,6 +100,7 @@ fn rows(weeks: &Weeks, start: usize) -> Vec<BacktestRow> {
                 level: 1.0,
                 counts: [0; 5],
                 baselines: [0.0; 4],
+                baseline_rates: [[0.0; 5]; 2],
             })
         })
         .collect()
