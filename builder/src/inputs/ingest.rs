@@ -89,8 +89,8 @@ pub struct SourceReport {
     /// Candidate rows (mapped, dated and placed in the span) per local hour; rows
     /// without an hour are not counted.
     pub hours: [u64; 24],
-    /// The date and local hour of each candidate row with an hour, so that a
-    /// histogram of any span can be taken (`fit/leaks.rs`).
+    /// The date and local hour of each candidate row with an hour, sorted, so that
+    /// a histogram of any span can be taken (`fit/leaks.rs`).
     pub dated_hours: Vec<(NaiveDate, u8)>,
 }
 
@@ -257,6 +257,8 @@ pub fn ingest_with(
             .iter()
             .filter_map(|c| c.hour.map(|h| (c.date, h)))
             .collect();
+        // In date order, whatever the order of the files they came from.
+        report.dated_hours.sort_unstable();
         let weights = default_hours::default_hour_weights(&report.hours);
         for candidate in ours {
             candidate.hour_weight = candidate.hour.map_or(0.0, |h| weights[usize::from(h)]);
