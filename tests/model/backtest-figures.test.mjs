@@ -3,21 +3,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { readExport } from '../support/exports.mjs';
 
 const root = new URL('../../', import.meta.url);
 const CLASSES = ['THEFT_BURGLARY', 'BATTERY_ASSAULT', 'VEHICLE_DAMAGE', 'SERIOUS_VIOLENT', 'OTHER'];
 const OUTCOMES = [...CLASSES, 'NO_CRIME'];
 const CITIES = { city_ca_tor: 'Toronto', city_us_sfo: 'San Francisco', city_us_hou: 'Houston' };
 
-function readExport(code) {
-  const text = gunzipSync(readFileSync(new URL(`build/backtest/backtest_${code}.csv.gz`, root))).toString();
-  const [header, ...lines] = text.trim().split('\n');
-  const names = header.split(',');
-  return lines.map((line) => {
-    const cells = line.split(',');
-    return Object.fromEntries(names.map((name, i) => [name, cells[i]]));
-  });
+function readBacktest(code) {
+  return readExport(`backtest_${code}.csv.gz`);
 }
 
 /** log Γ by the Lanczos approximation (g = 7, n = 9), accurate to ~1e-15. */
@@ -103,7 +97,7 @@ for (const [code, name] of Object.entries(CITIES)) {
     assert.ok(section, `no backtest section for ${name}`);
     const line = section.split('\n').find((l) => l.startsWith('| hexrisk model |'));
     const published = line.split('|').slice(2, -1).map((cell) => Number(cell.trim()));
-    const ours = recompute(readExport(code));
+    const ours = recompute(readBacktest(code));
     // The export rounds probabilities and rates to 6 decimals; the card shows 3.
     ours.forEach((value, i) => assert.ok(Math.abs(value - published[i]) <= 0.0015, `column ${i}: ${value} vs ${published[i]}`));
   });
@@ -151,7 +145,7 @@ for (const [code, name] of Object.entries(CITIES)) {
     const header = lines.find((l) => l.startsWith('| bin | validation ('));
     assert.ok(header, `no calibration table for ${name}`);
     const periods = header.split('|').slice(2, -1).map((c) => c.trim());
-    const rows = readExport(code);
+    const rows = readBacktest(code);
     const weeks = [...new Set(rows.map((r) => r.week_start))].sort();
     const validation = Number(periods[0].match(/^validation \((\d+) weeks\)$/)[1]);
     assert.ok(validation > 0 && validation < weeks.length);
@@ -226,7 +220,7 @@ for (const [code, name] of Object.entries(CITIES)) {
     const lines = section.split('\n');
     const header = lines.find((l) => l.startsWith('| bin | validation ('));
     const validation = Number(header.match(/\| validation \((\d+) weeks\)/)[1]);
-    const rows = readExport(code);
+    const rows = readBacktest(code);
     const weekStarts = [...new Set(rows.map((r) => r.week_start))].sort();
     const heldOut = rows.filter((r) => r.week_start >= weekStarts[validation]);
     const observed = (r) => CLASSES.reduce((s, c) => s + Number(r[`n_${c}`]), 0);
@@ -280,7 +274,7 @@ function poissonOutcomes(rates) {
 for (const [code, name] of Object.entries(CITIES)) {
   test(`${name}: the baselines' backtest rows in docs/MODEL.md recompute from the export`, () => {
     const section = card.split(`### ${name}: `)[1];
-    const rows = readExport(code);
+    const rows = readBacktest(code);
     for (const [baseline, label] of [['mean52', 'mean of previous 52 weeks'], ['ewma', 'EWMA (α = 0.03)']]) {
       const line = section.split('\n').find((l) => l.startsWith(`| ${label} | `));
       const published = line.split('|').slice(2, -1).map((cell) => Number(cell.trim()));

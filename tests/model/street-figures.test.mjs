@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { gunzipSync } from 'node:zlib';
+import { readExport } from '../support/exports.mjs';
 
 const root = new URL('../../', import.meta.url);
 const CLASSES = ['THEFT_BURGLARY', 'BATTERY_ASSAULT', 'VEHICLE_DAMAGE', 'SERIOUS_VIOLENT', 'OTHER'];
@@ -18,15 +18,7 @@ const FRACTIONS = [0.01, 0.05, 0.10];
 const REFIT_EVERY = 13;
 const K_GRID = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256];
 
-function readCsv(name) {
-  const text = gunzipSync(readFileSync(new URL(`build/backtest/${name}`, root))).toString();
-  const [header, ...lines] = text.trim().split('\n');
-  const names = header.split(',');
-  return lines.map((line) => {
-    const cells = line.split(',');
-    return Object.fromEntries(names.map((n, i) => [n, cells[i]]));
-  });
-}
+const readCsv = readExport;
 
 function readStreets(code) {
   const ways = []; // { way, cell, length }

@@ -8,7 +8,7 @@ use chrono::Datelike;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 use hexrisk_engine::CrimeClass;
-use hexrisk_engine::forecast::CRIME_CLASSES;
+use hexrisk_engine::forecast::{CRIME_CLASSES, TimeBands};
 
 use crate::atomic;
 use crate::fit::backtest::BASELINES;
@@ -62,8 +62,10 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
 
 /// Writes the band backtest's inputs, so that its figures can be recomputed with
 /// the weekly export: `bands_<code>_profiles.csv.gz` (each cell's and class's share
-/// per band, fitted before the backtest weeks) and `bands_<code>_observed.csv.gz`
-/// (incidents per class in every band of a backtest week that had any).
+/// per band, fitted before the backtest weeks), `bands_<code>_city.csv.gz` (the
+/// city-wide profile of each class, from the same fit) and
+/// `bands_<code>_observed.csv.gz` (incidents per class in every band of a backtest
+/// week that had any).
 ///
 /// # Errors
 /// I/O errors.
@@ -71,57 +73,42 @@ pub fn write_band_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     let code = &build.artifact.city.code;
     let bands = &build.backtest.bands;
     let layout = bands.learnt.bands;
-    let write = |name: String, header: Vec<String>, rows: &mut dyn Iterator<Item = Vec<String>>| {
-        let mut out = csv::Writer::from_writer(GzEncoder::new(Vec::new(), Compression::default()));
-        out.write_record(&header)?;
-        for row in rows {
-            out.write_record(&row)?;
-        }
-        atomic::write(&dir.join(name), &out.into_inner()?.finish()?)?;
-        anyhow::Ok(())
-    };
-    let band_label = |index: usize| {
-        let band = layout.band(index);
-        let start = (u32::from(layout.day_start_hour)
-            + u32::from(band.position) * u32::from(layout.band_hours))
-            % 24;
-        (band.kind.code(), start)
-    };
+    let n = layout.count();
+    let share_header = [
+        "class",
+        "day_type",
+        "band_start_hour",
+        "band_hours",
+        "share",
+    ];
+    write_gz_csv(
+        &dir.join(format!("bands_{code}_city.csv.gz")),
+        &share_header.map(str::to_owned),
+        &mut CRIME_CLASSES.iter().enumerate().flat_map(|(class, c)| {
+            let shares = &bands.learnt.city[class * n..(class + 1) * n];
+            (0..n).map(move |index| share_row(layout, c.code(), index, shares[index]))
+        }),
+    )?;
     let cells = &build.artifact.cells;
-    write(
-        format!("bands_{code}_profiles.csv.gz"),
-        [
-            "cell",
-            "class",
-            "day_type",
-            "band_start_hour",
-            "band_hours",
-            "share",
-        ]
-        .map(str::to_owned)
-        .to_vec(),
+    let cell_name = |cell: usize| {
+        h3o::CellIndex::try_from(cells[cell]).map_or_else(|_| String::new(), |c| c.to_string())
+    };
+    let mut header = vec!["cell".to_owned()];
+    header.extend(share_header.map(str::to_owned));
+    write_gz_csv(
+        &dir.join(format!("bands_{code}_profiles.csv.gz")),
+        &header,
         &mut (0..cells.len()).flat_map(|cell| {
             CRIME_CLASSES
                 .iter()
                 .enumerate()
                 .flat_map(move |(class, c)| {
-                    bands
-                        .learnt
-                        .of(cell, class)
-                        .iter()
-                        .enumerate()
-                        .map(move |(index, share)| {
-                            let (kind, start) = band_label(index);
-                            vec![
-                                h3o::CellIndex::try_from(cells[cell])
-                                    .map_or_else(|_| String::new(), |c| c.to_string()),
-                                c.code().to_owned(),
-                                kind.to_owned(),
-                                start.to_string(),
-                                layout.band_hours.to_string(),
-                                format!("{share:.6}"),
-                            ]
-                        })
+                    let shares = bands.learnt.of(cell, class);
+                    (0..n).map(move |index| {
+                        let mut row = vec![cell_name(cell)];
+                        row.extend(share_row(layout, c.code(), index, shares[index]));
+                        row
+                    })
                 })
         }),
     )?;
@@ -135,19 +122,21 @@ pub fn write_band_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     .map(str::to_owned)
     .to_vec();
     header.extend(CRIME_CLASSES.iter().map(|c| format!("n_{}", c.code())));
-    write(
-        format!("bands_{code}_observed.csv.gz"),
-        header,
+    write_gz_csv(
+        &dir.join(format!("bands_{code}_observed.csv.gz")),
+        &header,
         &mut bands.observed.iter().map(|o| {
-            let (kind, start) = band_label(layout.index(hexrisk_engine::forecast::Band {
-                kind: hexrisk_engine::forecast::DayKind::of(o.day),
-                position: o.position,
-            }));
+            let (kind, start) = band_label(
+                layout,
+                layout.index(hexrisk_engine::forecast::Band {
+                    kind: hexrisk_engine::forecast::DayKind::of(o.day),
+                    position: o.position,
+                }),
+            );
             let mut row = vec![
                 (o.day - chrono::Days::new(u64::from(o.day.weekday().num_days_from_monday())))
                     .to_string(),
-                h3o::CellIndex::try_from(cells[o.cell])
-                    .map_or_else(|_| String::new(), |c| c.to_string()),
+                cell_name(o.cell),
                 o.day.to_string(),
                 kind.to_owned(),
                 start.to_string(),
@@ -156,4 +145,40 @@ pub fn write_band_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
             row
         }),
     )
+}
+
+/// Writes `rows` under `header` as a gzipped CSV file at `path`, atomically.
+fn write_gz_csv(
+    path: &Path,
+    header: &[String],
+    rows: &mut dyn Iterator<Item = Vec<String>>,
+) -> anyhow::Result<()> {
+    let mut out = csv::Writer::from_writer(GzEncoder::new(Vec::new(), Compression::default()));
+    out.write_record(header)?;
+    for row in rows {
+        out.write_record(&row)?;
+    }
+    atomic::write(path, &out.into_inner()?.finish()?)?;
+    Ok(())
+}
+
+/// A band of `layout` as the exports name it: its day type and local start hour.
+fn band_label(layout: TimeBands, index: usize) -> (&'static str, u32) {
+    let band = layout.band(index);
+    let start = (u32::from(layout.day_start_hour)
+        + u32::from(band.position) * u32::from(layout.band_hours))
+        % 24;
+    (band.kind.code(), start)
+}
+
+/// One share of a class's profile: class, day type, start hour, band hours, share.
+fn share_row(layout: TimeBands, class: &str, index: usize, share: f64) -> Vec<String> {
+    let (kind, start) = band_label(layout, index);
+    vec![
+        class.to_owned(),
+        kind.to_owned(),
+        start.to_string(),
+        layout.band_hours.to_string(),
+        format!("{share:.6}"),
+    ]
 }

@@ -67,12 +67,14 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild]) {
          `neighbour mean / count`; incidents without an hour (the Toronto homicides, shootings \
          with `OCC_HOUR` `NA`) do not count in the profiles; every incident counts in the weekly \
          rates. In the band backtest an incident is observed in the band of its recorded hour, \
-         and incidents without an hour are not observed. The band backtest's table recomputes \
-         from the build's exports: `build/backtest/backtest_<code>.csv.gz` (each backtest \
-         cell-week's expected counts and sizes), `bands_<code>_profiles.csv.gz` (the shares \
-         fitted before the backtest) and `bands_<code>_observed.csv.gz` (incidents per class in \
-         every band that had any); the layouts' validation table and the city-wide profile's \
-         row do not (neither the validation fits nor the city-wide profile is exported).\n",
+         and incidents without an hour are not observed. The band backtest's inputs are \
+         exported: `build/backtest/backtest_<code>.csv.gz` (each backtest cell-week's expected \
+         counts and sizes), `bands_<code>_profiles.csv.gz` (the shares fitted before the \
+         backtest), `bands_<code>_city.csv.gz` (the city-wide profile of the same fit) and \
+         `bands_<code>_observed.csv.gz` (incidents per class in every band that had any); \
+         `tests/model/band-figures.test.mjs` recomputes from them the number of outcomes and \
+         every profile's P(NO_CRIME) Brier score, not yet the multi-class columns. The layouts' \
+         validation table is not exported.\n",
         default_hours::MIN_INCIDENTS_FOR_DEFAULTS,
         default_hours::DEFAULT_HOUR_EXCESS,
         default_hours::NOISE_SIGMAS
