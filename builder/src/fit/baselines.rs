@@ -101,16 +101,17 @@ pub fn choose_kde(
     counts: &WeeklyCounts,
     validation: std::ops::Range<usize>,
 ) -> (Kde, Vec<(f64, f64)>) {
+    // Each validation week's inputs once, for every bandwidth.
+    let weeks: Vec<(Vec<f64>, Vec<f64>)> = validation
+        .map(|t| (year_means(counts, t), observed_totals(counts, t)))
+        .collect();
     let mut tried: Vec<(Kde, f64)> = BANDWIDTHS_M
         .iter()
         .map(|&bandwidth| {
             let kde = Kde::new(cells, bandwidth);
             let mut board = HotspotBoard::default();
-            for t in validation.clone() {
-                board.add_week(
-                    &kde.density(&year_means(counts, t)),
-                    &observed_totals(counts, t),
-                );
+            for (means, observed) in &weeks {
+                board.add_week(&kde.density(means), observed);
             }
             let hit_rate = board.figures().hit_rate[STABLE_FRACTION];
             (kde, hit_rate)
