@@ -9,7 +9,7 @@ use hexrisk_builder::inputs::intake::CityIntake;
 use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
 use hexrisk_builder::inputs::{config, data};
 use hexrisk_builder::outputs::history::{Built, History};
-use hexrisk_builder::outputs::{artifacts, backtest_export, model_card, prune, street_export};
+use hexrisk_builder::outputs::{self, artifacts, model_card, prune};
 use hexrisk_builder::references::samples;
 use hexrisk_builder::{holdout, pipeline, refresh};
 use hexrisk_engine::city::Atlas;
@@ -250,9 +250,7 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
         if let Some(line) = streets_line(&built) {
             progress.suspend(|| println!("{line}"));
         }
-        backtest_export::write_backtest_csv(backtest_dir, &built)?;
-        backtest_export::write_band_csvs(backtest_dir, &built)?;
-        street_export::write_streets_csv(backtest_dir, &built)?;
+        outputs::write_exports(backtest_dir, &built)?;
         builds.push(built);
         intakes.push(taken_in);
     }
@@ -382,9 +380,7 @@ fn refresh_city(
     if let Some(manifest) = &done.manifest {
         println!("manifest {} written", manifest.version);
     }
-    backtest_export::write_backtest_csv(paths.backtest_dir, build)?;
-    backtest_export::write_band_csvs(paths.backtest_dir, build)?;
-    street_export::write_streets_csv(paths.backtest_dir, build)?;
+    outputs::write_exports(paths.backtest_dir, build)?;
     if !paths.card.as_os_str().is_empty() {
         // The card describes every city: rebuild the others (deterministic, so
         // their versions and files stay as they are).

@@ -83,6 +83,8 @@ pub struct CityBuild {
     pub artifact: CityArtifact,
     /// Per-source accounting.
     pub sources: BTreeMap<String, SourceReport>,
+    /// The clean incidents (the sources' ledgers point into them), for the exports.
+    pub incidents: Vec<ingest::Incident>,
     /// Backtest scores.
     pub backtest: BacktestSummary,
     /// Backtest export rows.
@@ -608,6 +610,7 @@ pub fn build_city_with(
     Ok(CityBuild {
         artifact,
         sources: ingested.reports,
+        incidents: ingested.incidents,
         backtest: BacktestSummary {
             weeks: (
                 ingested.weeks.start_of(start),

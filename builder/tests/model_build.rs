@@ -9,6 +9,8 @@ use hexrisk_builder::fit::backtest::{CALIBRATION_AIM, Scoreboard, largest_gap, r
 use hexrisk_builder::fit::counts::WeeklyCounts;
 use hexrisk_builder::fit::model;
 use hexrisk_builder::inputs::config::{self, CityConfig};
+use hexrisk_builder::inputs::default_hours;
+use hexrisk_builder::inputs::ingest::RowFate;
 use hexrisk_builder::inputs::{data, ingest};
 use hexrisk_builder::pipeline::{self, CityBuild};
 use hexrisk_engine::artifact;
@@ -60,6 +62,36 @@ fn every_source_row_is_kept_or_rejected_with_a_reason() {
                 report.rows,
                 "{code}/{name}"
             );
+            // The ledger holds each row once, in order, and adds up to the tallies.
+            let positions: Vec<u64> = report.ledger.iter().map(|e| e.position).collect();
+            assert_eq!(
+                positions,
+                (0..report.rows).collect::<Vec<_>>(),
+                "{code}/{name}"
+            );
+            for (&reason, &n) in &report.rejected {
+                let listed = report
+                    .ledger
+                    .iter()
+                    .filter(|e| e.fate == RowFate::Rejected(reason));
+                assert_eq!(listed.count() as u64, n, "{code}/{name}: {reason}");
+            }
+            for (&class, &n) in &report.accepted {
+                let listed = report
+                    .ledger
+                    .iter()
+                    .filter(|e| matches!(e.fate, RowFate::Kept(c, _) if c == class));
+                assert_eq!(listed.count() as u64, n, "{code}/{name}: {class:?}");
+            }
+            // The candidates' hours are the histogram the default hours come from.
+            let hours = default_hours::histogram(
+                report
+                    .ledger
+                    .iter()
+                    .filter_map(|e| e.occurred.and_then(|(_, h)| h))
+                    .map(Some),
+            );
+            assert_eq!(hours, report.hours, "{code}/{name}");
         }
     }
 }

@@ -220,6 +220,34 @@ fn figures(build: &CityBuild) -> String {
     format!("{:?}", build.backtest)
 }
 
+/// A build's accounting of its sources, without the ledgers (whose row positions
+/// refer to the files read, which differ between a refresh and a whole build).
+type Accounts = Vec<(
+    String,
+    u64,
+    BTreeMap<hexrisk_engine::CrimeClass, u64>,
+    BTreeMap<hexrisk_builder::inputs::ingest::Rejection, u64>,
+    [u64; 24],
+    Vec<(NaiveDate, u8)>,
+)>;
+
+fn accounts(build: &CityBuild) -> Accounts {
+    build
+        .sources
+        .iter()
+        .map(|(name, r)| {
+            (
+                name.clone(),
+                r.rows,
+                r.accepted.clone(),
+                r.rejected.clone(),
+                r.hours,
+                r.dated_hours.clone(),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn toronto_refreshed_from_a_cut_equals_a_build_over_the_whole_span() {
     let started = std::time::Instant::now();
@@ -302,7 +330,7 @@ fn toronto_refreshed_from_a_cut_equals_a_build_over_the_whole_span() {
     assert_eq!(bytes, artifact::encode(&full.artifact).unwrap());
     let rebuilt = refreshed.build.as_ref().unwrap();
     assert_eq!(figures(rebuilt), figures(&full));
-    assert_eq!(rebuilt.sources, full.sources);
+    assert_eq!(accounts(rebuilt), accounts(&full));
 
     // A later from-scratch build with the intake sees the same data.
     let intake = CityIntake::load(&state.join("intake"), "city_ca_tor").unwrap();

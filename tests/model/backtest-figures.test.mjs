@@ -4,26 +4,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readExport } from '../support/exports.mjs';
+import { CLASSES, OUTCOMES, logGamma, outcomeDistribution } from '../support/outcomes.mjs';
 
 const root = new URL('../../', import.meta.url);
-const CLASSES = ['THEFT_BURGLARY', 'BATTERY_ASSAULT', 'VEHICLE_DAMAGE', 'SERIOUS_VIOLENT', 'OTHER'];
-const OUTCOMES = [...CLASSES, 'NO_CRIME'];
 const CITIES = { city_ca_tor: 'Toronto', city_us_sfo: 'San Francisco', city_us_hou: 'Houston' };
 
 function readBacktest(code) {
   return readExport(`backtest_${code}.csv.gz`);
-}
-
-/** log Γ by the Lanczos approximation (g = 7, n = 9), accurate to ~1e-15. */
-function logGamma(x) {
-  const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313,
-    -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
-  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
-  x -= 1;
-  let a = c[0];
-  const t = x + 7.5;
-  for (let i = 1; i < 9; i += 1) a += c[i] / (x + i);
-  return 0.5 * Math.log(2 * Math.PI) + (x + 0.5) * Math.log(t) - t + Math.log(a);
 }
 
 /** Median of the sum of independent negative binomial counts (size Infinity = Poisson). */
@@ -246,29 +233,16 @@ for (const [code, name] of Object.entries(CITIES)) {
   });
 }
 
-// Severity order for ties (docs/MODEL.md, "What it forecasts").
-const TIE_RANK = { SERIOUS_VIOLENT: 0, BATTERY_ASSAULT: 1, THEFT_BURGLARY: 2, VEHICLE_DAMAGE: 3, OTHER: 4 };
-
-/** The six outcome probabilities (CLASSES order, then NO_CRIME) of independent Poisson class counts. */
-function poissonOutcomes(rates) {
-  const p = CLASSES.map(() => 0);
-  const zero = rates.map((r) => Math.exp(-r));
-  CLASSES.forEach((cls, i) => {
-    if (rates[i] <= 0) return;
-    const pmf = [...zero]; const cdf = [...zero];
-    let tail = 1 - zero[i];
-    for (let n = 1; tail > 1e-15 && n < 10000; n += 1) {
-      const before = [...cdf];
-      rates.forEach((r, d) => { pmf[d] *= r / n; cdf[d] += pmf[d]; });
-      let term = pmf[i];
-      CLASSES.forEach((other, d) => {
-        if (d !== i) term *= TIE_RANK[cls] < TIE_RANK[other] ? cdf[d] : before[d];
-      });
-      p[i] += term;
-      tail -= pmf[i];
-    }
+/** A baseline's rows in the model's shape: Poisson probabilities and sizes from its `<baseline>_*` rates. */
+function asModel(rows, baseline) {
+  return rows.map((row) => {
+    const rates = CLASSES.map((c) => Number(row[`${baseline}_${c}`]));
+    const p = outcomeDistribution(rates);
+    const out = { ...row };
+    OUTCOMES.forEach((c, k) => { out[`p_${c}`] = p[k]; });
+    CLASSES.forEach((c, k) => { out[`e_${c}`] = rates[k]; out[`size_${c}`] = Infinity; });
+    return out;
   });
-  return [...p, zero.reduce((a, b) => a * b, 1)];
 }
 
 for (const [code, name] of Object.entries(CITIES)) {
@@ -278,17 +252,39 @@ for (const [code, name] of Object.entries(CITIES)) {
     for (const [baseline, label] of [['mean52', 'mean of previous 52 weeks'], ['ewma', 'EWMA (α = 0.03)']]) {
       const line = section.split('\n').find((l) => l.startsWith(`| ${label} | `));
       const published = line.split('|').slice(2, -1).map((cell) => Number(cell.trim()));
-      // The baseline's rows in the model's shape: Poisson probabilities and sizes.
-      const asModel = rows.map((row) => {
-        const rates = CLASSES.map((c) => Number(row[`${baseline}_${c}`]));
-        const p = poissonOutcomes(rates);
-        const out = { ...row };
-        OUTCOMES.forEach((c, k) => { out[`p_${c}`] = p[k]; });
-        CLASSES.forEach((c, k) => { out[`e_${c}`] = rates[k]; out[`size_${c}`] = Infinity; });
-        return out;
-      });
-      const ours = recompute(asModel);
+      const ours = recompute(asModel(rows, baseline));
       ours.forEach((value, i) => assert.ok(Math.abs(value - published[i]) <= 0.0015, `${label}, column ${i}: ${value} vs ${published[i]}`));
     }
+  });
+}
+
+for (const [code, name] of Object.entries(CITIES)) {
+  test(`${name}: the scores without the cells a grid from before the backtest would lack recompute from the export`, () => {
+    const section = card.split(`### ${name}: `)[1].split('\n### ')[0];
+    const rows = readBacktest(code);
+    const kept = rows.filter((r) => r.in_grid_before_backtest === '1');
+    const sentence = section.match(/Scored on the (\d+) cells of the grid before the backtest alone, with the same forecasts, the model's log loss is ([\d.]+) against the 52-week mean's ([\d.]+) \(on every cell: ([\d.]+) and ([\d.]+)\), its multi-class Brier ([\d.]+) against ([\d.]+) \(([\d.]+) and ([\d.]+)\), and its PAI at 5 % ([\d.]+) against ([\d.]+) \(([\d.]+) and ([\d.]+)\)/);
+    if (!sentence) {
+      // A grid from boundary polygons takes nothing from the backtest's weeks.
+      assert.equal(kept.length, rows.length);
+      assert.doesNotMatch(section, /The grid is derived from every incident/);
+      return;
+    }
+    const [cells, ...published] = sentence.slice(1).map(Number);
+    assert.equal(new Set(kept.map((r) => r.cell)).size, cells);
+    const scores = [recompute(kept), recompute(asModel(kept, 'mean52')), recompute(rows), recompute(asModel(rows, 'mean52'))];
+    // [log loss, Brier, PAI 5 %] of the model and the mean, kept cells then every cell.
+    const ours = [1, 0, 6].flatMap((column) => scores.map((s) => s[column]));
+    ours.forEach((value, i) => assert.ok(Math.abs(value - published[i]) <= (i >= 8 ? 0.006 : 0.0006), `figure ${i}: ${value} vs ${published[i]}`));
+  });
+}
+
+for (const [code, name] of Object.entries(CITIES)) {
+  test(`${name}: the recent-level factor's range over the backtest recomputes from the export`, () => {
+    const section = card.split(`### ${name}: `)[1].split('\n### ')[0];
+    const [, low, high] = section.match(/Recent-level factor over the backtest weeks: ([\d.]+) to ([\d.]+);/);
+    const levels = readBacktest(code).map((r) => Number(r.level));
+    assert.equal(Math.min(...levels).toFixed(3), low);
+    assert.equal(Math.max(...levels).toFixed(3), high);
   });
 }

@@ -6,54 +6,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { readExport } from '../support/exports.mjs';
+import { GROUPS, REFIT_EVERY, addDays, readStreets, shares, totals } from '../support/streets.mjs';
 
 const root = new URL('../../', import.meta.url);
-const CLASSES = ['THEFT_BURGLARY', 'BATTERY_ASSAULT', 'VEHICLE_DAMAGE', 'SERIOUS_VIOLENT', 'OTHER'];
-const GROUPS = {
-  all: { label: 'all', classes: CLASSES },
-  street_violence: { label: 'street violence', classes: ['BATTERY_ASSAULT', 'SERIOUS_VIOLENT'] },
-};
 const CITIES = { city_ca_tor: 'Toronto', city_us_hou: 'Houston', city_us_sfo: 'San Francisco' };
 const FRACTIONS = [0.01, 0.05, 0.10];
-const REFIT_EVERY = 13;
 const K_GRID = [0.5, 1, 2, 4, 8, 16, 32, 64, 128, 256];
 
 const readCsv = readExport;
-
-function readStreets(code) {
-  const ways = []; // { way, cell, length }
-  const k = {};
-  const counts = {}; // group -> [{ week, way, n }]
-  for (const row of readCsv(`streets_${code}.csv.gz`)) {
-    if (row.record === 'way') ways.push({ way: Number(row.way), cell: row.cell, length: Number(row.value) });
-    else if (row.record === 'k') k[row.group] = Number(row.value);
-    else if (row.record === 'count') (counts[row.group] ??= []).push({ week: row.week_start, way: Number(row.way), n: Number(row.value) });
-  }
-  return { ways, k, counts };
-}
-
-/** Each way's share of its cell from per-way history counts `n` and shrinkage `k`. */
-function shares(ways, n, k) {
-  const cellCount = new Map(); const cellLength = new Map();
-  for (const w of ways) {
-    cellCount.set(w.cell, (cellCount.get(w.cell) ?? 0) + (n.get(w.way) ?? 0));
-    cellLength.set(w.cell, (cellLength.get(w.cell) ?? 0) + w.length);
-  }
-  return new Map(ways.map((w) => [w.way,
-    ((n.get(w.way) ?? 0) + k * w.length / cellLength.get(w.cell)) / (cellCount.get(w.cell) + k)]));
-}
-
-function totals(counts, keep) {
-  const n = new Map();
-  for (const c of counts) if (keep(c.week)) n.set(c.way, (n.get(c.way) ?? 0) + c.n);
-  return n;
-}
-
-function addDays(date, days) {
-  const d = new Date(`${date}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + days);
-  return d.toISOString().slice(0, 10);
-}
 
 /** The card's figures of one group: hit rates and PAIs of (a) and (b), and k's cross-entropies. */
 function recompute(streets, backtest, group, validationStart) {

@@ -45,7 +45,7 @@ impl Observed {
             let Some((band, day)) = profiles::band_of(bands, incident) else {
                 continue;
             };
-            // The band day decides the week: Sunday 23:00 is Monday's first band.
+            // The band day decides the week: Sunday 22:00 is Monday's first band.
             let Some(week) = calendar.index_of(day).filter(|w| weeks.contains(w)) else {
                 continue;
             };

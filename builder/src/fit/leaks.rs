@@ -7,10 +7,13 @@
 //! - **A derived grid**: a city without precinct polygons (Houston) has its grid from
 //!   a hull around its busy cells over every incident; [`GridLeak`] counts the cells
 //!   a grid from the incidents before the backtest would lack, and the backtest's
-//!   incidents in them.
+//!   incidents in them; [`scores_without`] scores the backtest without them.
 
 use chrono::NaiveDate;
 
+use hexrisk_engine::forecast::{POISSON, outcome_distribution};
+
+use crate::fit::backtest::{BacktestRow, Metrics, Scoreboard};
 use crate::inputs::boundary::grid_from_incidents;
 use crate::inputs::default_hours::{default_hour_weights, histogram};
 use crate::inputs::ingest::{Incident, SourceReport};
@@ -24,6 +27,12 @@ pub struct DefaultHourLeak {
     /// Per hour whose weight is below 1 either way: the hour, its weight from all
     /// rows and from the rows before the backtest.
     pub hours: Vec<(u8, f64, f64)>,
+    /// The rows before the backtest with an hour, weighted by the weights from
+    /// them alone: what the profiles fitted before the backtest should learn from.
+    pub weight_before: f64,
+    /// How much of that weight the weights from all rows move (the sum over those
+    /// rows of the two weights' difference).
+    pub moved_before: f64,
 }
 
 impl DefaultHourLeak {
@@ -49,13 +58,17 @@ pub fn default_hours<'a>(
         .into_iter()
         .map(|(source, report)| {
             let all = default_hour_weights(&report.hours);
-            let before = default_hour_weights(&histogram(
+            let counts_before = histogram(
                 report
                     .dated_hours
                     .iter()
                     .filter(|&&(date, _)| date < start)
                     .map(|&(_, hour)| Some(hour)),
-            ));
+            );
+            let before = default_hour_weights(&counts_before);
+            let weighted = |f: &dyn Fn(usize) -> f64| -> f64 {
+                (0..24).map(|h| counts_before[h] as f64 * f(h)).sum()
+            };
             let hours = (0..24_u8)
                 .zip(all.iter().zip(&before))
                 .filter(|&(_, (&a, &b))| a < 1.0 || b < 1.0)
@@ -64,13 +77,15 @@ pub fn default_hours<'a>(
             DefaultHourLeak {
                 source: source.clone(),
                 hours,
+                weight_before: weighted(&|h| before[h]),
+                moved_before: weighted(&|h| (all[h] - before[h]).abs()),
             }
         })
         .collect()
 }
 
 /// What a derived grid took from the backtest's weeks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GridLeak {
     /// The grid's cells.
     pub cells: usize,
@@ -81,6 +96,40 @@ pub struct GridLeak {
     pub backtest_incidents: usize,
     /// Those in the missing cells.
     pub in_missing: usize,
+    /// Per grid position, whether the grid before the backtest lacks the cell.
+    pub missing_cells: Vec<bool>,
+}
+
+/// The backtest's figures of the model and of the 52-week mean (`rows` week by
+/// week, each week's cells in grid order) over the cells not `missing`.
+#[must_use]
+pub fn scores_without(rows: &[BacktestRow], missing: &[bool]) -> [Metrics; 2] {
+    let (mut model, mut mean52) = (Scoreboard::default(), Scoreboard::default());
+    for week in rows.chunks(missing.len().max(1)) {
+        let kept: Vec<&BacktestRow> = week
+            .iter()
+            .zip(missing)
+            .filter(|(_, m)| !**m)
+            .map(|(r, _)| r)
+            .collect();
+        let observed: Vec<_> = kept.iter().map(|r| r.counts).collect();
+        let Some(first) = kept.first() else {
+            continue;
+        };
+        let forecasts: Vec<_> = kept.iter().map(|r| (r.rates, r.probabilities)).collect();
+        model.add_week(&forecasts, &first.dispersion, &observed);
+        let baseline: Vec<_> = kept
+            .iter()
+            .map(|r| {
+                (
+                    r.baseline_rates[0],
+                    outcome_distribution(&r.baseline_rates[0]),
+                )
+            })
+            .collect();
+        mean52.add_week(&baseline, &POISSON, &observed);
+    }
+    [model.metrics(), mean52.metrics()]
 }
 
 /// The leak of a grid derived from incidents: `cells` (sorted) against the grid the
@@ -108,6 +157,7 @@ pub fn derived_grid(
         missing: missing.iter().filter(|&&m| m).count(),
         backtest_incidents: backtest.len(),
         in_missing: backtest.iter().filter(|i| missing[i.cell]).count(),
+        missing_cells: missing,
     })
 }
 
@@ -142,5 +192,9 @@ mod tests {
         // against 100, 0.5.
         assert_eq!(leak.hours, [(0, 0.4, 0.5)]);
         assert!((leak.largest_difference() - 0.1).abs() < 1e-12);
+        // Before the backtest: 2,300 rows at weight 1 and 200 at midnight at 0.5;
+        // the weights from all rows move those 200 by 0.1 each.
+        assert!((leak.weight_before - 2400.0).abs() < 1e-9);
+        assert!((leak.moved_before - 20.0).abs() < 1e-9);
     }
 }

@@ -60,7 +60,7 @@ pub(crate) fn slot(incident: &Incident) -> usize {
 
 /// The incidents that teach the profiles among those of `weeks` (indexes of
 /// `calendar`), with their bands: those with an hour and a weight above zero. An
-/// incident belongs to the week of its band day (Sunday 23:00 to the next Monday's
+/// incident belongs to the week of its band day (from Sunday 22:00, the next Monday's
 /// week), as the band backtest observes it, so that no incident both teaches the
 /// profiles fitted before a backtest and is scored in its first band.
 fn weighted_in<'a>(
@@ -283,6 +283,15 @@ pub const CANDIDATE_BANDS: [TimeBands; 4] = [
     },
 ];
 
+// One band-day start for every layout, as the model card states.
+const _: () = {
+    let mut i = 1;
+    while i < CANDIDATE_BANDS.len() {
+        assert!(CANDIDATE_BANDS[i].day_start_hour == CANDIDATE_BANDS[0].day_start_hour);
+        i += 1;
+    }
+};
+
 /// Shrinkage strengths tried, for the neighbourhood and for the cell alike.
 pub const CANDIDATE_SHRINKAGE: [f64; 5] = [20.0, 80.0, 320.0, 1280.0, 5120.0];
 
@@ -301,9 +310,22 @@ pub struct Choice {
     pub fit_weeks: Range<usize>,
     /// Weeks they were scored on.
     pub validation_weeks: Range<usize>,
-    /// Per layout: the best hour log score over the shrinkage candidates, that of
-    /// the city-wide profile and that of the flat profile.
-    pub scores: Vec<(TimeBands, f64, f64, f64)>,
+    /// Each layout's best profiles and scores.
+    pub layouts: Vec<LayoutScore>,
+}
+
+/// One band layout on the validation weeks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LayoutScore {
+    /// The learnt profiles of the layout's best shrinkage (their `bands` is the
+    /// layout), exported so that the scores can be recomputed.
+    pub learnt: Profiles,
+    /// Their hour log score ([`Profiles::hour_log_score`]).
+    pub learnt_score: f64,
+    /// The score of their city-wide profile.
+    pub city_score: f64,
+    /// The score of the flat profile.
+    pub flat_score: f64,
 }
 
 /// Chooses the band layout and shrinkage by the hour log score
@@ -320,7 +342,7 @@ pub fn choose(
     let fit_weeks = 0..before - held_out;
     let validation_weeks = before - held_out..before;
     let mut best: Option<(f64, TimeBands, Shrinkage)> = None;
-    let mut scores = Vec::new();
+    let mut layouts = Vec::new();
     for bands in CANDIDATE_BANDS {
         let counts = BandCounts::of(
             incidents,
@@ -329,32 +351,29 @@ pub fn choose(
             bands,
             neighbours.len(),
         );
-        let mut layout_best = f64::NEG_INFINITY;
-        let mut fitted = None;
+        let mut layout_best: Option<(f64, Profiles)> = None;
         for hood in CANDIDATE_SHRINKAGE {
             for cell in CANDIDATE_SHRINKAGE {
                 let shrinkage = Shrinkage { hood, cell };
                 let profiles = Profiles::fit(&counts, neighbours, shrinkage);
                 let score = profiles.hour_log_score(incidents, calendar, validation_weeks.clone());
-                if score > layout_best {
-                    layout_best = score;
-                }
                 if best.is_none_or(|(s, _, _)| score > s) {
                     best = Some((score, bands, shrinkage));
                 }
-                fitted.get_or_insert(profiles);
+                if layout_best.as_ref().is_none_or(|(s, _)| score > *s) {
+                    layout_best = Some((score, profiles));
+                }
             }
         }
-        if let Some(profiles) = fitted {
-            let city =
-                profiles
-                    .city_wide()
-                    .hour_log_score(incidents, calendar, validation_weeks.clone());
-            let flat =
-                profiles
-                    .flat()
-                    .hour_log_score(incidents, calendar, validation_weeks.clone());
-            scores.push((bands, layout_best, city, flat));
+        if let Some((learnt_score, learnt)) = layout_best {
+            let score =
+                |p: Profiles| p.hour_log_score(incidents, calendar, validation_weeks.clone());
+            layouts.push(LayoutScore {
+                city_score: score(learnt.city_wide()),
+                flat_score: score(learnt.flat()),
+                learnt,
+                learnt_score,
+            });
         }
     }
     let (_, bands, shrinkage) = best.unwrap_or((
@@ -370,7 +389,7 @@ pub fn choose(
         shrinkage,
         fit_weeks,
         validation_weeks,
-        scores,
+        layouts,
     }
 }
 

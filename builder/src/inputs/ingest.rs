@@ -52,6 +52,30 @@ impl fmt::Display for Rejection {
     }
 }
 
+/// What became of one source row.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowFate {
+    /// Kept as an incident of this class, at this position of
+    /// [`Ingested::incidents`].
+    Kept(CrimeClass, usize),
+    /// Not used, for this reason.
+    Rejected(Rejection),
+}
+
+/// One line of a source's ledger: a row, what became of it and, for a row that was
+/// mapped, dated in the span and placed (a candidate, whatever became of it later),
+/// its local date and hour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LedgerEntry {
+    /// The row's position among the source's rows read (the configured files in
+    /// order, then the files taken in).
+    pub position: u64,
+    /// What became of it.
+    pub fate: RowFate,
+    /// A candidate's local date and hour (`None` where the source has no hour).
+    pub occurred: Option<(NaiveDate, Option<u8>)>,
+}
+
 /// A clean incident.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Incident {
@@ -92,9 +116,25 @@ pub struct SourceReport {
     /// The date and local hour of each candidate row with an hour, sorted, so that
     /// a histogram of any span can be taken (`fit/leaks.rs`).
     pub dated_hours: Vec<(NaiveDate, u8)>,
+    /// Every row's ledger entry, in position order: the ledger behind `accepted`,
+    /// `rejected` and `hours`.
+    pub ledger: Vec<LedgerEntry>,
 }
 
 impl SourceReport {
+    /// Records a row's fate in the ledger and the tallies.
+    fn note(&mut self, position: u64, fate: RowFate, occurred: Option<(NaiveDate, Option<u8>)>) {
+        match fate {
+            RowFate::Kept(class, _) => *self.accepted.entry(class).or_default() += 1,
+            RowFate::Rejected(reason) => *self.rejected.entry(reason).or_default() += 1,
+        }
+        self.ledger.push(LedgerEntry {
+            position,
+            fate,
+            occurred,
+        });
+    }
+
     /// Rows kept.
     #[must_use]
     pub fn accepted_total(&self) -> u64 {
@@ -174,6 +214,7 @@ pub enum IngestError {
 /// A row that passed mapping, date and coordinate checks.
 struct Candidate {
     source: String,
+    position: u64,
     event_id: Option<String>,
     format: SourceFormat,
     date: NaiveDate,
@@ -185,13 +226,13 @@ struct Candidate {
     street: Option<bool>,
 }
 
-fn reject(reports: &mut BTreeMap<String, SourceReport>, source: &str, reason: Rejection) {
-    *reports
-        .entry(source.to_owned())
-        .or_default()
-        .rejected
-        .entry(reason)
-        .or_default() += 1;
+/// Rejects a candidate.
+fn reject(reports: &mut BTreeMap<String, SourceReport>, candidate: &Candidate, reason: Rejection) {
+    reports.entry(candidate.source.clone()).or_default().note(
+        candidate.position,
+        RowFate::Rejected(reason),
+        Some((candidate.date, candidate.hour)),
+    );
 }
 
 /// Reads, classifies and cleans every source of a city from its configured files.
@@ -226,14 +267,15 @@ pub fn ingest_with(
         let report = reports.entry(name.clone()).or_default();
         let rows = intake::source_rows(name, source, data_dir, taken_in, tz)?;
         report.rows += rows.read;
-        if rows.duplicates > 0 {
-            *report.rejected.entry(Rejection::Duplicate).or_default() += rows.duplicates;
+        for position in rows.duplicates {
+            report.note(position, RowFate::Rejected(Rejection::Duplicate), None);
         }
         let first = candidates.len();
-        for row in rows.rows {
+        for (position, row) in rows.rows {
             match classify(&row, source, weeks, plausible) {
                 Ok(class) => candidates.push(Candidate {
                     source: name.clone(),
+                    position,
                     event_id: row.event_id,
                     format: source.format,
                     date: row.date.unwrap_or(weeks.first),
@@ -247,7 +289,7 @@ pub fn ingest_with(
                         .as_ref()
                         .map(|s| row.premises.as_deref().is_some_and(|p| s.is_street(p))),
                 }),
-                Err(reason) => *report.rejected.entry(reason).or_default() += 1,
+                Err(reason) => report.note(position, RowFate::Rejected(reason), None),
             }
         }
         // A source's default hours are found from its own hour histogram.
@@ -288,12 +330,11 @@ pub fn ingest_with(
             .and_then(|cell| grid.position(cell));
         match cell {
             Some(cell) => {
-                *reports
-                    .entry(candidate.source.clone())
-                    .or_default()
-                    .accepted
-                    .entry(candidate.class)
-                    .or_default() += 1;
+                reports.entry(candidate.source.clone()).or_default().note(
+                    candidate.position,
+                    RowFate::Kept(candidate.class, incidents.len()),
+                    Some((candidate.date, candidate.hour)),
+                );
                 incidents.push(Incident {
                     date: candidate.date,
                     class: candidate.class,
@@ -305,8 +346,11 @@ pub fn ingest_with(
                     street: candidate.street,
                 });
             }
-            None => reject(&mut reports, &candidate.source, Rejection::OutsideCity),
+            None => reject(&mut reports, &candidate, Rejection::OutsideCity),
         }
+    }
+    for report in reports.values_mut() {
+        report.ledger.sort_unstable_by_key(|entry| entry.position);
     }
     Ok(Ingested {
         incidents,
@@ -373,7 +417,7 @@ fn dedupe(
         if fresh {
             kept_events.push(event);
         } else {
-            reject(reports, &event.source, Rejection::Duplicate);
+            reject(reports, &event, Rejection::Duplicate);
         }
     }
 
@@ -395,7 +439,7 @@ fn dedupe(
                     .any(|p| Haversine.distance(*p, here) <= rule.mci_assault_radius_m)
             });
         if duplicate {
-            reject(reports, &candidate.source, Rejection::Duplicate);
+            reject(reports, &candidate, Rejection::Duplicate);
         } else {
             kept.push(candidate);
         }

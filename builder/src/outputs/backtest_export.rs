@@ -12,9 +12,13 @@ use hexrisk_engine::forecast::{CRIME_CLASSES, TimeBands};
 
 use crate::atomic;
 use crate::fit::backtest::BASELINES;
+use crate::fit::profiles::Profiles;
 use crate::pipeline::{self, CityBuild};
 
-/// Writes `backtest_<code>.csv.gz`: one row per backtest cell-week.
+/// Writes `backtest_<code>.csv.gz`: one row per backtest cell-week. Its last
+/// column, `in_grid_before_backtest`, is 0 for a cell that a grid derived from the
+/// incidents before the backtest would lack (in a city whose grid comes from its
+/// incidents, `fit/leaks.rs`), 1 otherwise.
 ///
 /// # Errors
 /// I/O errors.
@@ -37,8 +41,10 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     for name in &BASELINES[..2] {
         header.extend(CRIME_CLASSES.iter().map(|c| format!("{name}_{}", c.code())));
     }
+    header.push("in_grid_before_backtest".to_owned());
     out.write_record(&header)?;
-    for row in &build.rows {
+    let missing = build.backtest.grid_leak.as_ref().map(|g| &g.missing_cells);
+    for (at, row) in build.rows.iter().enumerate() {
         let mut record = vec![
             row.week.to_string(),
             build.artifact.city.code.clone(),
@@ -53,6 +59,9 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
         // Whole: ranking hot spots turns on differences in the last bits.
         record.extend(row.baselines.iter().map(ToString::to_string));
         record.extend(row.baseline_rates.iter().flatten().map(ToString::to_string));
+        // Rows are week by week, each week's cells in grid order.
+        let lacked = missing.is_some_and(|m| m[at % m.len().max(1)]);
+        record.push(u8::from(!lacked).to_string());
         out.write_record(&record)?;
     }
     let bytes = out.into_inner()?.finish()?;
@@ -73,44 +82,16 @@ pub fn write_band_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     let code = &build.artifact.city.code;
     let bands = &build.backtest.bands;
     let layout = bands.learnt.bands;
-    let n = layout.count();
-    let share_header = [
-        "class",
-        "day_type",
-        "band_start_hour",
-        "band_hours",
-        "share",
-    ];
+    let cells = &build.artifact.cells;
     write_gz_csv(
         &dir.join(format!("bands_{code}_city.csv.gz")),
-        &share_header.map(str::to_owned),
-        &mut CRIME_CLASSES.iter().enumerate().flat_map(|(class, c)| {
-            let shares = &bands.learnt.city[class * n..(class + 1) * n];
-            (0..n).map(move |index| share_row(layout, c.code(), index, shares[index]))
-        }),
+        &SHARE_HEADER.map(str::to_owned),
+        &mut city_rows(&bands.learnt),
     )?;
-    let cells = &build.artifact.cells;
-    let cell_name = |cell: usize| {
-        h3o::CellIndex::try_from(cells[cell]).map_or_else(|_| String::new(), |c| c.to_string())
-    };
-    let mut header = vec!["cell".to_owned()];
-    header.extend(share_header.map(str::to_owned));
     write_gz_csv(
         &dir.join(format!("bands_{code}_profiles.csv.gz")),
-        &header,
-        &mut (0..cells.len()).flat_map(|cell| {
-            CRIME_CLASSES
-                .iter()
-                .enumerate()
-                .flat_map(move |(class, c)| {
-                    let shares = bands.learnt.of(cell, class);
-                    (0..n).map(move |index| {
-                        let mut row = vec![cell_name(cell)];
-                        row.extend(share_row(layout, c.code(), index, shares[index]));
-                        row
-                    })
-                })
-        }),
+        &cell_share_header(),
+        &mut cell_rows(&bands.learnt, cells),
     )?;
     let mut header = [
         "week_start",
@@ -136,7 +117,7 @@ pub fn write_band_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
             let mut row = vec![
                 (o.day - chrono::Days::new(u64::from(o.day.weekday().num_days_from_monday())))
                     .to_string(),
-                cell_name(o.cell),
+                cell_name(cells, o.cell),
                 o.day.to_string(),
                 kind.to_owned(),
                 start.to_string(),
@@ -147,8 +128,88 @@ pub fn write_band_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     )
 }
 
+/// Writes `layouts_<code>_profiles.csv.gz` and `layouts_<code>_city.csv.gz`: for
+/// every band layout tried on the validation weeks before the backtest, the
+/// learnt profiles of its best shrinkage and their city-wide profile, in the
+/// `bands_*` exports' columns (`band_hours` tells the layouts apart).
+///
+/// # Errors
+/// I/O errors.
+pub fn write_layout_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
+    let code = &build.artifact.city.code;
+    let layouts = &build.backtest.profile_choice.layouts;
+    write_gz_csv(
+        &dir.join(format!("layouts_{code}_city.csv.gz")),
+        &SHARE_HEADER.map(str::to_owned),
+        &mut layouts.iter().flat_map(|l| city_rows(&l.learnt)),
+    )?;
+    write_gz_csv(
+        &dir.join(format!("layouts_{code}_profiles.csv.gz")),
+        &cell_share_header(),
+        &mut layouts
+            .iter()
+            .flat_map(|l| cell_rows(&l.learnt, &build.artifact.cells)),
+    )
+}
+
+/// The columns of a class's share of a band.
+const SHARE_HEADER: [&str; 5] = [
+    "class",
+    "day_type",
+    "band_start_hour",
+    "band_hours",
+    "share",
+];
+
+/// [`SHARE_HEADER`] after a `cell` column.
+pub(crate) fn cell_share_header() -> Vec<String> {
+    let mut header = vec!["cell".to_owned()];
+    header.extend(SHARE_HEADER.map(str::to_owned));
+    header
+}
+
+/// The city-wide profile of each class of `profiles`.
+pub(crate) fn city_rows(profiles: &Profiles) -> impl Iterator<Item = Vec<String>> + '_ {
+    let layout = profiles.bands;
+    let n = layout.count();
+    CRIME_CLASSES
+        .iter()
+        .enumerate()
+        .flat_map(move |(class, c)| {
+            let shares = &profiles.city[class * n..(class + 1) * n];
+            (0..n).map(move |index| share_row(layout, c.code(), index, shares[index]))
+        })
+}
+
+/// Every cell's profile of each class of `profiles`, cells named from `cells`.
+pub(crate) fn cell_rows<'a>(
+    profiles: &'a Profiles,
+    cells: &'a [u64],
+) -> impl Iterator<Item = Vec<String>> + 'a {
+    let layout = profiles.bands;
+    let n = layout.count();
+    (0..cells.len()).flat_map(move |cell| {
+        CRIME_CLASSES
+            .iter()
+            .enumerate()
+            .flat_map(move |(class, c)| {
+                let shares = profiles.of(cell, class);
+                (0..n).map(move |index| {
+                    let mut row = vec![cell_name(cells, cell)];
+                    row.extend(share_row(layout, c.code(), index, shares[index]));
+                    row
+                })
+            })
+    })
+}
+
+/// A cell position's H3 name.
+fn cell_name(cells: &[u64], cell: usize) -> String {
+    h3o::CellIndex::try_from(cells[cell]).map_or_else(|_| String::new(), |c| c.to_string())
+}
+
 /// Writes `rows` under `header` as a gzipped CSV file at `path`, atomically.
-fn write_gz_csv(
+pub(crate) fn write_gz_csv(
     path: &Path,
     header: &[String],
     rows: &mut dyn Iterator<Item = Vec<String>>,

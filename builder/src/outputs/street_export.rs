@@ -9,6 +9,12 @@
 //! - `k`: a group's chosen shrinkage (`value`);
 //! - `count`: a group's attributed incidents on a way in a week (`value`, a sum of
 //!   fractions of incidents), for every modelled week, non-zero counts only.
+//!
+//! With it, the street hour profiles' figures recompute from two more files:
+//! `street_hours_<code>_pieces.csv.gz`, each group's incidents with an hour piece
+//! by piece on their ways, and `street_hours_<code>_profiles.csv.gz`, the cell
+//! profiles (and their city-wide profiles) learnt before the validation weeks and
+//! before each refit origin.
 
 use std::path::Path;
 
@@ -16,6 +22,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 use crate::atomic;
+use crate::outputs::backtest_export::{cell_rows, cell_share_header, city_rows, write_gz_csv};
 use crate::pipeline::CityBuild;
 
 /// The export's header.
@@ -78,6 +85,82 @@ pub fn write_streets_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     let bytes = out.into_inner()?.finish()?;
     atomic::write(&path, &bytes)?;
     Ok(())
+}
+
+/// Writes `street_hours_<code>_pieces.csv.gz` (columns `group,way,class,date_week,
+/// band_day,band_start_hour,fraction,hour_weight`: `date_week` the Monday of the
+/// incident's date's week, which decides what profiles learn from; `band_day` the
+/// band day, whose week decides where it is observed; either empty outside the
+/// modelled weeks) and `street_hours_<code>_profiles.csv.gz` (the `bands_*`
+/// profile columns after `fitted_before`, the Monday of the first week not learnt
+/// from; the city-wide profile's rows have no cell) when the city has street hour
+/// profiles.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_street_hours_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
+    let Some(hours) = &build.street_hours else {
+        return Ok(());
+    };
+    let code = &build.artifact.city.code;
+    let monday = |week: usize| build.data_weeks.0 + chrono::Days::new(7 * week as u64);
+    let header = [
+        "group",
+        "way",
+        "class",
+        "date_week",
+        "band_day",
+        "band_start_hour",
+        "fraction",
+        "hour_weight",
+    ]
+    .map(str::to_owned);
+    let bands = hours.bands;
+    write_gz_csv(
+        &dir.join(format!("street_hours_{code}_pieces.csv.gz")),
+        &header,
+        &mut hours.groups.iter().flat_map(|group| {
+            group.pieces.iter().map(move |piece| {
+                let band = bands.band(usize::from(piece.band));
+                let start = (u32::from(bands.day_start_hour)
+                    + u32::from(band.position) * u32::from(bands.band_hours))
+                    % 24;
+                vec![
+                    group.group.code().to_owned(),
+                    piece.way.to_string(),
+                    hexrisk_engine::forecast::CRIME_CLASSES[usize::from(piece.class)]
+                        .code()
+                        .to_owned(),
+                    piece
+                        .date_week
+                        .map(|w| monday(w).to_string())
+                        .unwrap_or_default(),
+                    piece
+                        .band_week
+                        .map(|w| {
+                            (monday(w) + chrono::Days::new(u64::from(piece.weekday))).to_string()
+                        })
+                        .unwrap_or_default(),
+                    start.to_string(),
+                    decimal(piece.fraction),
+                    format!("{:.6}", piece.hour_weight),
+                ]
+            })
+        }),
+    )?;
+    let mut header = vec!["fitted_before".to_owned()];
+    header.extend(cell_share_header());
+    let cells = &build.artifact.cells;
+    write_gz_csv(
+        &dir.join(format!("street_hours_{code}_profiles.csv.gz")),
+        &header,
+        &mut hours.fits.iter().flat_map(|(before, profiles)| {
+            let before = monday(*before).to_string();
+            let city = city_rows(profiles).map(|row| [vec![String::new()], row].concat());
+            city.chain(cell_rows(profiles, cells))
+                .map(move |row| [vec![before.clone()], row].concat())
+        }),
+    )
 }
 
 #[cfg(test)]

@@ -256,6 +256,9 @@ pub struct GroupHours {
     pub cells: HourScores,
     /// The street profiles with the chosen `κ`.
     pub street: HourScores,
+    /// The group's incidents with an hour, piece by piece on their ways, for the
+    /// export.
+    pub pieces: Vec<BandPiece>,
 }
 
 impl GroupHours {
@@ -284,8 +287,30 @@ impl GroupHours {
 pub struct StreetHours {
     /// The band layout.
     pub bands: TimeBands,
+    /// The cell profiles the groups were scored with, each learnt from the weeks
+    /// before its week: the validation's first week, then each refit origin.
+    pub fits: Vec<(usize, Profiles)>,
     /// Per group, in the street backtest's order.
     pub groups: Vec<GroupHours>,
+}
+
+impl StreetHours {
+    /// The cell profiles learnt from the weeks before `week`.
+    ///
+    /// # Panics
+    /// When none were learnt before `week` (only the validation's first week and
+    /// the refit origins have them).
+    #[must_use]
+    pub fn fitted_before(&self, week: usize) -> &Profiles {
+        fitted_before(&self.fits, week)
+    }
+}
+
+fn fitted_before(fits: &[(usize, Profiles)], week: usize) -> &Profiles {
+    fits.iter()
+        .find(|(before, _)| *before == week)
+        .map(|(_, p)| p)
+        .expect("profiles are learnt before the validation and each refit origin")
 }
 
 /// What the street hour profiles read of a city.
@@ -323,6 +348,11 @@ impl HourInputs<'_> {
         let counts = BandCounts::of(self.incidents, self.weeks, weeks, self.bands, self.cells());
         Profiles::fit(&counts, self.neighbours, self.shrinkage)
     }
+
+    /// The refit origins of the backtest weeks.
+    fn origins(&self) -> impl Iterator<Item = usize> {
+        (self.start..self.weeks.count).step_by(self.refit_every.max(1))
+    }
 }
 
 /// Learns and scores the street hour profiles of every group of the street backtest.
@@ -343,6 +373,14 @@ pub fn run(inputs: &HourInputs<'_>) -> StreetHours {
             pieces
         })
         .collect();
+    // The same cell profiles serve every group: learnt once per week they precede.
+    let fits: Vec<(usize, Profiles)> =
+        core::iter::once(shares::validation_weeks(inputs.start).start)
+            .chain(inputs.origins())
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|before| (before, inputs.profiles(0..before)))
+            .collect();
     let groups = inputs
         .streets
         .groups
@@ -357,11 +395,12 @@ pub fn run(inputs: &HourInputs<'_>) -> StreetHours {
                 inputs.weeks,
                 inputs.bands,
             );
-            group_hours(inputs, group, &pieces)
+            group_hours(inputs, &fits, group, pieces)
         })
         .collect();
     StreetHours {
         bands: inputs.bands,
+        fits,
         groups,
     }
 }
@@ -393,13 +432,13 @@ fn days(bands: TimeBands, band: usize) -> f64 {
 /// validation's observed incidents.
 fn validate(
     inputs: &HourInputs<'_>,
+    city: &Profiles,
     group: StreetGroup,
     pieces: &[BandPiece],
     (history, validation): (Range<usize>, Range<usize>),
 ) -> (Vec<f64>, f64) {
     let network = &inputs.streets.network;
     let n = inputs.bands.count();
-    let city = inputs.profiles(history.clone());
     let mix = class_mix(inputs, group, history.clone());
     let base: Vec<Vec<f64>> = mix
         .iter()
@@ -458,20 +497,22 @@ struct Sums {
 
 fn group_hours(
     inputs: &HourInputs<'_>,
+    fits: &[(usize, Profiles)],
     group: &super::backtest::GroupBacktest,
-    pieces: &[BandPiece],
+    pieces: Vec<BandPiece>,
 ) -> GroupHours {
     let network = &inputs.streets.network;
     let validation = shares::validation_weeks(inputs.start);
     let history = 0..validation.start;
     let (validation_scores, validation_incidents) = validate(
         inputs,
+        fitted_before(fits, history.end),
         group.group,
-        pieces,
+        &pieces,
         (history.clone(), validation.clone()),
     );
     let kappa = lowest(&validation_scores);
-    let (expected, sums, incidents) = backtest(inputs, group, pieces, kappa);
+    let (expected, sums, incidents) = backtest(inputs, fits, group, &pieces, kappa);
     let per_day = inputs.bands.per_day() as u64;
     let weeks = inputs.weeks.count.saturating_sub(inputs.start) as u64;
     let scores = |s: Sums| HourScores {
@@ -490,6 +531,7 @@ fn group_hours(
         city: scores(sums[0]),
         cells: scores(sums[1]),
         street: scores(sums[2]),
+        pieces,
     }
 }
 
@@ -497,6 +539,7 @@ fn group_hours(
 /// profiles, and the observed incidents.
 fn backtest(
     inputs: &HourInputs<'_>,
+    fits: &[(usize, Profiles)],
     group: &super::backtest::GroupBacktest,
     pieces: &[BandPiece],
     kappa: f64,
@@ -515,10 +558,10 @@ fn backtest(
     let (mut expected, mut sums, mut incidents) = (0.0, [Sums::default(); 3], 0.0);
     let mut learnt_to = 0;
     let (mut city_mix, mut cell_mix) = (vec![0.0; cells * n], vec![0.0; cells * n]);
-    for origin in (inputs.start..weeks).step_by(step) {
+    for origin in inputs.origins() {
         learnt.add(pieces, learnt_to..origin);
         learnt_to = origin;
-        let fitted = inputs.profiles(0..origin);
+        let fitted = fitted_before(fits, origin);
         let history = group.counts.totals(0..origin, network.way_count());
         let way_shares = shares::shares(network, &history, group.shrinkage.k);
         for t in origin..(origin + step).min(weeks) {

@@ -229,12 +229,12 @@ impl CityIntake {
 #[derive(Debug, Clone, Default)]
 pub struct SourceRows {
     /// Rows to classify: the configured files' rows, then the new rows of each file
-    /// taken in.
-    pub rows: Vec<RawRow>,
+    /// taken in, each with its position among the rows read.
+    pub rows: Vec<(u64, RawRow)>,
     /// Rows read in all.
     pub read: u64,
-    /// Rows of files taken in that were already known.
-    pub duplicates: u64,
+    /// The positions of the rows of files taken in that were already known.
+    pub duplicates: Vec<u64>,
 }
 
 /// The configured files of a source, as one set, with their keys when asked for.
@@ -273,9 +273,10 @@ pub fn source_rows(
     tz: Tz,
 ) -> Result<SourceRows, IntakeError> {
     let taken: Vec<PathBuf> = intake.files_of(name).collect();
-    let (mut rows, keys) = configured(source, data_dir, tz, !taken.is_empty())?;
+    let (rows, keys) = configured(source, data_dir, tz, !taken.is_empty())?;
     let mut out = SourceRows {
         read: rows.len() as u64,
+        rows: (0..).zip(rows).collect(),
         ..SourceRows::default()
     };
     let mut most = Multiplicity::default();
@@ -284,15 +285,15 @@ pub fn source_rows(
     for path in taken {
         let file_rows = sources::read_source(source, &path, tz)?;
         let file_keys = identity::keys(&layout.identity, &sources::read_records(&path)?);
+        let first = out.read;
         out.read += file_rows.len() as u64;
-        for (row, new) in file_rows.into_iter().zip(most.take(&file_keys)) {
+        for ((position, row), new) in (first..).zip(file_rows).zip(most.take(&file_keys)) {
             if new {
-                rows.push(row);
+                out.rows.push((position, row));
             } else {
-                out.duplicates += 1;
+                out.duplicates.push(position);
             }
         }
     }
-    out.rows = rows;
     Ok(out)
 }

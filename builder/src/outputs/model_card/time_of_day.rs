@@ -44,17 +44,19 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild]) {
          the city's all-class profile with {CITY_PRIOR} pseudo-incidents. A class with fewer than \
          {MIN_CLASS_INCIDENTS} incidents with an hour takes the city's all-class profile in every \
          cell; a city with fewer than that in all takes the flat profile. Band layouts of {} hours, \
-         band days starting at 22:00, and shrinkage strengths of {} pseudo-incidents (for the \
+         band days starting at {day_start:02}:00, and shrinkage strengths of {} pseudo-incidents (for the \
          neighbourhood and the cell alike) are tried; the layout and strengths chosen are those \
-         with the best mean log-probability of the hour of the week of each incident (a proper \
-         score that does not depend on the layout) over the {VALIDATION_WEEKS} weeks (at most half \
+         with the best mean log-probability of the hour of the week of each incident, each hour \
+         of a band getting `share / (band days × band hours)` (a proper score that does not \
+         depend on the layout; incidents weighted as in fitting, below) over the {VALIDATION_WEEKS} weeks (at most half \
          of those available) before the backtest, fitted on the weeks before those. The backtest \
          below uses profiles fitted on the weeks before the backtest; the served profiles are \
          fitted on all weeks. In every fit and score an incident belongs to the week of its \
-         band day (Sunday 23:00 to the next Monday's week), so that none both teaches the \
+         band day (from Sunday {day_start:02}:00, the next Monday's week), so that none both teaches the \
          profiles fitted before the backtest and is scored in its first band.\n",
         band_hours_list(),
         CANDIDATE_SHRINKAGE.map(|s| s.to_string()).join(", "),
+        day_start = CANDIDATE_BANDS[0].day_start_hour,
     );
     let _ = writeln!(
         *md,
@@ -72,9 +74,7 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild]) {
          counts and sizes), `bands_<code>_profiles.csv.gz` (the shares fitted before the \
          backtest), `bands_<code>_city.csv.gz` (the city-wide profile of the same fit) and \
          `bands_<code>_observed.csv.gz` (incidents per class in every band that had any); \
-         `tests/model/band-figures.test.mjs` recomputes from them the number of outcomes and \
-         every profile's P(NO_CRIME) Brier score, not yet the multi-class columns. The layouts' \
-         validation table is not exported.\n",
+         `tests/model/band-figures.test.mjs` recomputes from them the band backtest's table.\n",
         default_hours::MIN_INCIDENTS_FOR_DEFAULTS,
         default_hours::DEFAULT_HOUR_EXCESS,
         default_hours::NOISE_SIGMAS
@@ -132,20 +132,26 @@ fn city(md: &mut String, build: &CityBuild) {
     }
     let _ = writeln!(
         *md,
-        "\nLayouts on the validation weeks {}–{} (week indexes; fitted on weeks before {}): mean \
-         log-probability per incident of its hour of the week (higher is better; the flat \
-         profile's is ln(1/168) = {:.5}).\n",
+        "\nLayouts on the validation weeks {}–{} (week indexes from the first modelled week, 0; \
+         fitted on weeks before {}): mean log-probability per incident of its hour of the week \
+         (higher is better; the flat profile's is ln(1/168) = {:.5}). The layouts' profiles are \
+         exported (`layouts_<code>_profiles.csv.gz`, `layouts_<code>_city.csv.gz`) and the \
+         incidents are in the source rows' ledger (`rows_<code>.csv.gz`): \
+         `tests/model/band-figures.test.mjs` recomputes this table.\n",
         choice.validation_weeks.start,
-        choice.validation_weeks.end,
+        choice.validation_weeks.end - 1,
         choice.fit_weeks.end,
         (1.0_f64 / 168.0).ln()
     );
     md.push_str("| band hours | learnt profiles (best shrinkage) | city-wide profile | flat |\n|---|---|---|---|\n");
-    for (bands, learnt, city_wide, flat) in &choice.scores {
+    for layout in &choice.layouts {
         let _ = writeln!(
             *md,
-            "| {} | {learnt:.5} | {city_wide:.5} | {flat:.5} |",
-            bands.band_hours
+            "| {} | {:.5} | {:.5} | {:.5} |",
+            layout.learnt.bands.band_hours,
+            layout.learnt_score,
+            layout.city_score,
+            layout.flat_score
         );
     }
     let _ = writeln!(

@@ -43,7 +43,12 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild]) {
          the same expected total, so two profiles' losses differ exactly by their band log \
          loss `−Σ y ln (p_b / d_b)` (whose relative difference is given too). The rule: a \
          group's street profiles are used where their log loss is lower than the city-wide \
-         profile's by at least {:.1} % of it.\n",
+         profile's by at least {:.1} % of it. `tests/model/street-hour-figures.test.mjs` \
+         recomputes the table from the exports (`street_hours_<code>_pieces.csv.gz`: each \
+         group's incidents with an hour, piece by piece on their ways; \
+         `street_hours_<code>_profiles.csv.gz`: the cell profiles learnt before the validation \
+         weeks and before each refit origin; with `streets_<code>.csv.gz`, \
+         `backtest_<code>.csv.gz` and the ledger `rows_<code>.csv.gz`).\n",
         grid.join(", "),
         100.0 * MIN_GAIN
     );
