@@ -21,8 +21,13 @@ export const SOURCE_CONFIG = path.join(root, 'edge-worker/wrangler.toml');
 export const DEPLOY_CONFIG = path.join(root, 'build/wrangler.deploy.toml');
 /** The key store: the only placeholder deploy replaces is this database's `database_id`. */
 export const D1_DATABASE_NAME = 'hexrisk-keys';
-/** The vars production runs with (the clock empty = real time). */
-export const PRODUCTION_VARS = { HEXRISK_ENVIRONMENT: 'production', HEXRISK_CLOCK: '', HEXRISK_BENCH_NOOP: '0' };
+/**
+ * The vars production runs with (the clock empty = real time; no partner portal until
+ * its public origin is configured: the local one would bind passkeys to localhost).
+ */
+export const PRODUCTION_VARS = {
+  HEXRISK_ENVIRONMENT: 'production', HEXRISK_CLOCK: '', HEXRISK_BENCH_NOOP: '0', HEXRISK_PORTAL_ORIGIN: '',
+};
 // Keys whose values are paths relative to the config file, by the table they sit in ('' = top level).
 const PATH_KEYS = { '': ['main', 'base_dir', 'tsconfig'], d1_databases: ['migrations_dir'], assets: ['directory'], site: ['bucket'], build: ['cwd', 'watch_dir'] };
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -4,6 +4,8 @@
 //        [--limit N] [--origin URL]... [--label TEXT] [--issued-at ISO]
 //   node scripts/keys.mjs revoke --id ID | --key KEY
 //   node scripts/keys.mjs list
+//   node scripts/keys.mjs partners                      the partner portal's accounts
+//   node scripts/keys.mjs approve|reject|suspend --partner ID
 //
 // Only the SHA-256 digest of a key is stored; the key itself is printed once. The
 // Worker's key gates reread a key's row at most every HEXRISK_KEY_RECORD_TTL_SECONDS
@@ -105,6 +107,35 @@ export async function listKeys({ stateDir, remote, config } = {}) {
   return result[0]?.results ?? [];
 }
 
+/** The partner portal's accounts (docs/PORTAL.md), oldest first. */
+export async function listPartners({ stateDir, remote, config } = {}) {
+  const result = await d1('SELECT id, organisation, email, intended_use, status, role, created_at FROM partners ORDER BY created_at', { stateDir, remote, config });
+  return result[0]?.results ?? [];
+}
+
+// What each operator decision may change: from which statuses to which.
+const DECISIONS = { approve: { to: 'approved', from: ['applied', 'suspended'] }, reject: { to: 'rejected', from: ['applied'] }, suspend: { to: 'suspended', from: ['approved'] } };
+
+/**
+ * The operator's decision on an account (approve, reject or suspend), written with its
+ * audit line in one batch; resolves to the number of accounts changed (0 when the
+ * account is not in a status the decision applies to).
+ */
+export async function decidePartner({ partner, decision, stateDir, remote, config } = {}) {
+  const rule = DECISIONS[decision];
+  if (!rule) throw new Error(`unknown decision ${decision}`);
+  if (!partner) throw new Error(`${decision} needs --partner ID`);
+  const from = rule.from.map(sqlString).join(', ');
+  const at = sqlString(new Date().toISOString());
+  const result = await d1(
+    `UPDATE partners SET status = ${sqlString(rule.to)} WHERE id = ${sqlString(partner)} AND status IN (${from}) RETURNING id; `
+    + `INSERT INTO audit_log (at, partner_id, actor, action, address) SELECT ${at}, ${sqlString(partner)}, 'operator-cli', ${sqlString(rule.to)}, NULL WHERE changes() > 0;`,
+    { stateDir, remote, config },
+  );
+  // A batch reports no change counts: the update returns the row it changed.
+  return result[0]?.results?.length ?? 0;
+}
+
 function parseArgs(argv) {
   const args = { origins: [] };
   for (let i = 0; i < argv.length; i += 1) {
@@ -119,6 +150,7 @@ function parseArgs(argv) {
       case '--issued-at': args.issuedAt = value(); break;
       case '--id': args.id = value(); break;
       case '--key': args.key = value(); break;
+      case '--partner': args.partner = value(); break;
       case '--state': args.stateDir = value(); break;
       case '--remote': args.remote = true; break;
       case '--config': args.config = path.resolve(value()); break;
@@ -146,8 +178,14 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       console.log(`revoked ${await revokeKey(args)} key(s); refused within HEXRISK_KEY_RECORD_TTL_SECONDS (60 s by default) of now`);
     } else if (command === 'list') {
       console.table(await listKeys(args));
+    } else if (command === 'partners') {
+      console.table(await listPartners(args));
+    } else if (command in DECISIONS) {
+      const changed = await decidePartner({ ...args, decision: command });
+      if (changed === 0) throw new Error(`no account ${args.partner} that can be ${DECISIONS[command].to}`);
+      console.log(`${args.partner}: ${DECISIONS[command].to}`);
     } else {
-      throw new Error('usage: keys.mjs issue|revoke|list [options]');
+      throw new Error('usage: keys.mjs issue|revoke|list|partners|approve|reject|suspend [options]');
     }
   } catch (err) {
     console.error(`keys: ${err.message}`);

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import {
-  D1_DATABASE_NAME, SOURCE_CONFIG, checkConfigText, d1UuidFromList, deployConfigText, findPlaceholders,
+  D1_DATABASE_NAME, PRODUCTION_VARS, SOURCE_CONFIG, checkConfigText, d1UuidFromList, deployConfigText, findPlaceholders,
   isPlaceholder, r2BucketNames, r2ListHas, scanToml, writeDeployConfig,
 } from '../../scripts/deploy-config.mjs';
 
@@ -80,9 +80,10 @@ test('the deploy config: real id, production vars, paths rewritten, committed fi
     assert.equal(value('vars', 'HEXRISK_ENVIRONMENT'), 'production');
     assert.equal(value('vars', 'HEXRISK_CLOCK'), '');
     assert.equal(value('vars', 'HEXRISK_BENCH_NOOP'), '0');
+    assert.equal(value('vars', 'HEXRISK_PORTAL_ORIGIN'), '');
     // Every other var and binding is carried over unchanged.
     const source = scanToml(committed()).entries;
-    for (const e of source.filter((x) => x.table === 'vars' && !['HEXRISK_ENVIRONMENT', 'HEXRISK_CLOCK', 'HEXRISK_BENCH_NOOP'].includes(x.key))) {
+    for (const e of source.filter((x) => x.table === 'vars' && !Object.keys(PRODUCTION_VARS).includes(x.key))) {
       assert.equal(value('vars', e.key), e.strings[0]?.value, e.key);
     }
     assert.deepEqual(r2BucketNames(text), r2BucketNames(committed()));

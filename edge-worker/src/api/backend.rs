@@ -1,14 +1,22 @@
-//! What the API needs from its environment: the key gates, the key store, and the
-//! model store with what it reads through ([`ModelEnvironment`]). The Worker
+//! What the API needs from its environment: the key gates, the key store, the
+//! portal's store ([`PortalStore`]), and the model store with what it reads through
+//! ([`ModelEnvironment`]). The Worker
 //! implements it over Durable Objects, D1 and R2; tests implement it in memory.
 
 use super::backend_error::BackendError;
 use super::gate::{Admission, GateRequest};
 use super::models::{ModelEnvironment, ModelStore};
+use super::portal::config::PortalConfig;
+use super::portal::store::PortalStore;
 
-/// The environment of the API: the model store's environment and the rest.
+/// The environment of the API: the model store's environment, the portal's
+/// store, and the rest.
 #[allow(async_fn_in_trait)] // used single-threaded, on workerd and in tests
-pub trait Backend: ModelEnvironment {
+pub trait Backend: ModelEnvironment + PortalStore {
+    /// Where the partner portal is served, or `None` when this deployment has no
+    /// portal (`HEXRISK_PORTAL_ORIGIN`).
+    fn portal(&self) -> Option<&PortalConfig>;
+
     /// Asks the gate of the key whose digest is `request.digest` to check and count
     /// one request ([`super::gate::admit`]): the one storage round trip of an
     /// authenticated request.

@@ -456,6 +456,9 @@ async fn answer<B: Backend>(
     if ctx.bench_noop && path.starts_with("/__bench/") {
         return bench_answer(request, backend, ctx.now).await;
     }
+    if super::portal::is_portal_path(path) {
+        return super::portal::handle(request, ctx.now, backend).await;
+    }
     let origin = request.headers().get(ORIGIN).and_then(|v| v.to_str().ok());
     if request.method() == Method::OPTIONS {
         return preflight(path, origin, backend).await;

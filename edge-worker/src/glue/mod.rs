@@ -1,12 +1,14 @@
 //! The workerd entry point and the [`Backend`] over workerd's services: a Durable
 //! Object per key digest (`KEY_GATE`, [`key_gate`]) that checks and counts each
 //! metered request, D1 (`KEYS`) for the key store behind it and for browser origins,
-//! the R2 bucket (`MODELS`) for the model files, Web Crypto and
+//! the R2 bucket (`MODELS`) for the model files, D1 again for the partner portal's
+//! accounts and sessions ([`portal_store`]), Web Crypto and
 //! `DecompressionStream` to check and inflate them in native code ([`runtime`]), and
 //! the Workers console (`console_error!`) for the failures the API layer logs through
 //! [`ModelEnvironment::log_failure`]. Everything else lives in [`crate::api`].
 
 mod key_gate;
+mod portal_store;
 mod runtime;
 
 use std::cell::OnceCell;
@@ -22,6 +24,7 @@ use crate::api::backend_error::BackendError;
 use crate::api::gate::{Admission, GateRequest};
 use crate::api::keys::KeyRow;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
+use crate::api::portal::config::PortalConfig;
 use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
 
 thread_local! {
@@ -46,6 +49,7 @@ fn model_store(env: &Env) -> Rc<ModelStore> {
 struct WorkerBackend {
     env: Env,
     store: Rc<ModelStore>,
+    portal: Option<PortalConfig>,
 }
 
 impl ModelEnvironment for WorkerBackend {
@@ -129,6 +133,10 @@ impl Backend for WorkerBackend {
 
     fn models(&self) -> &ModelStore {
         &self.store
+    }
+
+    fn portal(&self) -> Option<&PortalConfig> {
+        self.portal.as_ref()
     }
 
     async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
@@ -302,7 +310,14 @@ async fn fetch(
         Ok(bytes) => {
             let request = http::Request::from_parts(parts, bytes);
             let store = model_store(&env);
-            api::handle(&request, ctx, &WorkerBackend { env, store }).await
+            let portal = PortalConfig::from_var(
+                env.var("HEXRISK_PORTAL_ORIGIN")
+                    .ok()
+                    .map(|v| v.to_string())
+                    .as_deref(),
+            );
+            let backend = WorkerBackend { env, store, portal };
+            api::handle(&request, ctx, &backend).await
         }
         Err(err) => response::error(&err),
     };

@@ -11,11 +11,13 @@ use hexrisk_engine::artifact;
 use sha2::{Digest, Sha256};
 
 use super::fixtures::{atlas, bucket, now};
+use super::memory_portal::PortalTables;
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::gate::{self, Admission, DailyCount, GateRequest};
 use crate::api::keys::{KeyKind, KeyRecord, PresentedKey, Tier};
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
+use crate::api::portal::config::PortalConfig;
 
 /// A sandbox key with a daily limit of 3 and no origins.
 pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
@@ -23,6 +25,8 @@ pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz
 pub(crate) const LIVE_KEY: &str = "hexrisk_live_0123456789abcdefghijABCDEFGHIJKL";
 /// The one browser origin a key lists.
 pub(crate) const DEMO_ORIGIN: &str = "http://127.0.0.1:8080";
+/// The portal's origin.
+pub(crate) const PORTAL_ORIGIN: &str = "http://localhost:8787";
 
 /// An in-memory backend that keeps the failures it is asked to log.
 pub(crate) struct MemoryBackend {
@@ -45,6 +49,10 @@ pub(crate) struct MemoryBackend {
     pub(crate) slow_reads: bool,
     /// The pauses requests took on their own timers.
     pub(crate) pauses: Cell<usize>,
+    /// Where the portal is served ([`PORTAL_ORIGIN`]), or no portal.
+    pub(crate) portal: Option<PortalConfig>,
+    /// The portal's tables.
+    pub(crate) portal_tables: RefCell<PortalTables>,
 }
 
 /// A future that is pending once, then ready.
@@ -102,6 +110,8 @@ impl MemoryBackend {
             logged: RefCell::new(Vec::new()),
             slow_reads: false,
             pauses: Cell::new(0),
+            portal: PortalConfig::from_var(Some(PORTAL_ORIGIN)),
+            portal_tables: RefCell::new(PortalTables::default()),
         }
     }
 
@@ -174,6 +184,10 @@ impl Backend for MemoryBackend {
 
     fn models(&self) -> &ModelStore {
         &self.store
+    }
+
+    fn portal(&self) -> Option<&PortalConfig> {
+        self.portal.as_ref()
     }
 
     async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {

@@ -1,0 +1,69 @@
+//! Where the portal is served: its one origin, which is also what passkeys are
+//! bound to (the relying party id is the origin's host).
+
+/// The portal's configuration.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PortalConfig {
+    /// The origin the portal is served from (`https://host[:port]`, or
+    /// `http://localhost[:port]` for local runs): the only origin whose
+    /// state-changing requests are accepted and whose passkeys verify.
+    pub origin: String,
+    /// The relying party id: the origin's host.
+    pub rp_id: String,
+}
+
+/// The name browsers show in passkey prompts.
+pub const RP_NAME: &str = "hexrisk partner portal";
+
+impl PortalConfig {
+    /// The configuration of the `HEXRISK_PORTAL_ORIGIN` variable, `None` (no portal)
+    /// when it is absent, empty or not an origin: `https://` and a host, or `http://`
+    /// on `localhost` (browsers allow passkeys nowhere else without TLS), an optional
+    /// port, nothing after it.
+    #[must_use]
+    pub fn from_var(var: Option<&str>) -> Option<Self> {
+        let origin = var?.trim().trim_end_matches('/').to_ascii_lowercase();
+        let (scheme, rest) = origin.split_once("://")?;
+        let host = match rest.rsplit_once(':') {
+            Some((host, port)) => {
+                port.parse::<u16>().ok().filter(|p| *p > 0)?;
+                host
+            }
+            None => rest,
+        };
+        let host_ok = !host.is_empty()
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
+        let scheme_ok = scheme == "https" || (scheme == "http" && host == "localhost");
+        let rp_id = host.to_owned();
+        (host_ok && scheme_ok).then_some(Self { origin, rp_id })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_origin_is_https_or_plain_http_on_localhost() {
+        let local = PortalConfig::from_var(Some("http://localhost:8787/")).unwrap();
+        assert_eq!(local.origin, "http://localhost:8787");
+        assert_eq!(local.rp_id, "localhost");
+        let deployed = PortalConfig::from_var(Some("https://Portal.Example.com")).unwrap();
+        assert_eq!(deployed.rp_id, "portal.example.com");
+        for refused in [
+            None,
+            Some(""),
+            Some("http://example.com"),
+            Some("https://"),
+            Some("https://example.com/portal"),
+            Some("https://example.com:0"),
+            Some("https://example.com:99999"),
+            Some("ftp://localhost"),
+            Some("localhost:8787"),
+        ] {
+            assert_eq!(PortalConfig::from_var(refused), None, "{refused:?}");
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! The partner portal's API under `/portal/api/` (docs/PORTAL.md): partners apply
+//! and sign in with passkeys, and hold sessions. Plain functions over `http` types,
+//! with what they keep behind [`store::PortalStore`].
+//!
+//! Every state-changing request must come from the portal's own origin (its
+//! `Origin` header), so no other site can act with a partner's cookie even where
+//! `SameSite` does not hold; every answer is JSON with the API's security headers
+//! and `Cache-Control: no-store`.
+
+pub mod accounts;
+pub mod ceremonies;
+pub mod config;
+pub mod random;
+pub mod sessions;
+pub mod store;
+
+use bytes::Bytes;
+use chrono::{DateTime, Utc};
+use http::header::{CONTENT_TYPE, COOKIE, HeaderValue, ORIGIN, SET_COOKIE};
+use http::{Method, Request, Response};
+
+use self::accounts::{Answer, Caller};
+use self::ceremonies::RelyingParty;
+use super::backend::Backend;
+use super::backend_error::BackendError;
+use super::{ApiError, ErrorCode, input, response};
+
+/// The portal's path prefix.
+pub const PREFIX: &str = "/portal";
+
+/// The portal's API operations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Operation {
+    ApplicationOptions,
+    Apply,
+    SignInOptions,
+    SignIn,
+    Me,
+    SignOut,
+}
+
+/// The routing table: path, method, operation.
+const ROUTES: [(&str, Method, Operation); 6] = [
+    (
+        "/portal/api/applications/options",
+        Method::POST,
+        Operation::ApplicationOptions,
+    ),
+    ("/portal/api/applications", Method::POST, Operation::Apply),
+    (
+        "/portal/api/sessions/options",
+        Method::POST,
+        Operation::SignInOptions,
+    ),
+    ("/portal/api/sessions", Method::POST, Operation::SignIn),
+    ("/portal/api/me", Method::GET, Operation::Me),
+    (
+        "/portal/api/sessions/current",
+        Method::DELETE,
+        Operation::SignOut,
+    ),
+];
+
+/// Whether a path is the portal's.
+#[must_use]
+pub fn is_portal_path(path: &str) -> bool {
+    path == PREFIX || path.starts_with("/portal/")
+}
+
+/// Logs a failure of a dependency with its cause and answers `INTERNAL_ERROR`.
+pub(crate) fn internal<B: Backend>(
+    backend: &B,
+    what: &'static str,
+    err: &dyn std::fmt::Display,
+) -> ApiError {
+    backend.log_failure(&BackendError::new(what, format!("portal: {err}")));
+    ApiError::new(
+        ErrorCode::InternalError,
+        "the service could not complete the request",
+    )
+}
+
+/// Answers a request under [`PREFIX`].
+pub async fn handle<B: Backend>(
+    request: &Request<Bytes>,
+    now: DateTime<Utc>,
+    backend: &B,
+) -> Response<Bytes> {
+    let path = request.uri().path();
+    let Some(config) = backend.portal() else {
+        return response::error(&ApiError::not_found(path));
+    };
+    let operation = match find(path, request.method()) {
+        Ok(operation) => operation,
+        Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
+        Err(allowed) => {
+            // Same-origin only: no CORS preflight, so no OPTIONS among the methods.
+            let mut answer =
+                response::error(&ApiError::method_not_allowed(request.method(), &allowed));
+            let names: Vec<&str> = allowed.iter().map(Method::as_str).collect();
+            if let Ok(value) = HeaderValue::from_str(&names.join(", ")) {
+                answer.headers_mut().insert(http::header::ALLOW, value);
+            }
+            return answer;
+        }
+    };
+    let header = |name| request.headers().get(name).and_then(|v| v.to_str().ok());
+    if request.method() != Method::GET && header(ORIGIN) != Some(config.origin.as_str()) {
+        return response::error(
+            &ApiError::new(
+                ErrorCode::Forbidden,
+                "cross-site request refused: the portal accepts changes from its own origin only",
+            )
+            .with("origin", header(ORIGIN).unwrap_or("")),
+        );
+    }
+    let caller = Caller {
+        now,
+        address: header(http::HeaderName::from_static("cf-connecting-ip")),
+        session_id: sessions::id_in(header(COOKIE)),
+    };
+    let rp = RelyingParty::new(config);
+    let answer = match run(operation, request, backend, &rp, &caller).await {
+        Ok(answer) => answer,
+        Err(err) => return response::error(&err),
+    };
+    let mut out = response::json(answer.status, &answer.body);
+    if let Some(cookie) = answer.cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
+        out.headers_mut().insert(SET_COOKIE, cookie);
+    }
+    out
+}
+
+async fn run<B: Backend>(
+    operation: Operation,
+    request: &Request<Bytes>,
+    backend: &B,
+    rp: &RelyingParty,
+    caller: &Caller<'_>,
+) -> Result<Answer, ApiError> {
+    let body = || -> Result<_, ApiError> {
+        let content_type = request
+            .headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok());
+        input::require_json(content_type)?;
+        input::json_object(request.body())
+    };
+    match operation {
+        Operation::ApplicationOptions => {
+            accounts::application_options(backend, rp, &body()?, caller).await
+        }
+        Operation::Apply => accounts::apply(backend, rp, &body()?, caller).await,
+        Operation::SignInOptions => accounts::sign_in_options(backend, rp, caller).await,
+        Operation::SignIn => accounts::sign_in(backend, rp, &body()?, caller).await,
+        Operation::Me => accounts::me(backend, caller).await,
+        Operation::SignOut => accounts::sign_out(backend, caller).await,
+    }
+}
+
+/// The operation at a path for a method, or the methods the path does allow.
+fn find(path: &str, method: &Method) -> Result<Operation, Vec<Method>> {
+    let path = path.trim_end_matches('/');
+    let at: Vec<&(&str, Method, Operation)> =
+        ROUTES.iter().filter(|(p, _, _)| *p == path).collect();
+    at.iter()
+        .find(|(_, m, _)| m == method)
+        .map(|(_, _, o)| *o)
+        .ok_or_else(|| at.iter().map(|(_, m, _)| m.clone()).collect())
+}
+
+#[cfg(test)]
+mod tests;

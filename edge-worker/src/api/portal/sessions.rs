@@ -1,0 +1,145 @@
+//! Sessions: an opaque random id in a `__Host-` cookie, stored only as its digest,
+//! ended by an idle and an absolute timeout or by signing out.
+//!
+//! The cookie is `Secure`, `HttpOnly`, `SameSite=Strict` and `Path=/` with no
+//! `Domain`, which the `__Host-` prefix makes browsers enforce. A new id is issued at
+//! every sign-in (the one presented, if any, is ended), so an id planted before
+//! sign-in is worth nothing after it. Signing out ends the session in the store, so
+//! its id stops working wherever it was used.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use sha2::{Digest, Sha256};
+
+use super::random;
+use super::store::Session;
+
+/// The session cookie's name.
+pub const COOKIE: &str = "__Host-hexrisk-session";
+
+/// A session unused this long has ended.
+pub const IDLE_TIMEOUT: TimeDelta = TimeDelta::minutes(30);
+
+/// A session this old has ended, however busy.
+pub const ABSOLUTE_TIMEOUT: TimeDelta = TimeDelta::hours(12);
+
+/// How stale a session's last use may be in the store: a busy session is written
+/// at most once a minute, which bounds the idle timeout's error to a minute.
+pub const TOUCH_EVERY: TimeDelta = TimeDelta::minutes(1);
+
+/// A new session id (256 random bits, base64url) and the digest it is stored by.
+///
+/// # Errors
+/// When the platform has no randomness.
+pub fn new_id() -> Result<(String, String), getrandom::Error> {
+    let id = random::token::<32>()?;
+    let digest = digest(&id);
+    Ok((id, digest))
+}
+
+/// The digest a session id is stored by: SHA-256, lowercase hex.
+#[must_use]
+pub fn digest(id: &str) -> String {
+    hex::encode(Sha256::digest(id.as_bytes()))
+}
+
+/// The session id in a `Cookie` header, if it carries a well-formed one.
+#[must_use]
+pub fn id_in(cookie_header: Option<&str>) -> Option<&str> {
+    cookie_header?
+        .split(';')
+        .filter_map(|pair| pair.trim().split_once('='))
+        .find(|(name, _)| *name == COOKIE)
+        .map(|(_, value)| value.trim())
+        .filter(|v| {
+            v.len() == 43
+                && v.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        })
+}
+
+/// The `Set-Cookie` value that hands a browser session `id`.
+#[must_use]
+pub fn set_cookie(id: &str) -> String {
+    format!(
+        "{COOKIE}={id}; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age={}",
+        ABSOLUTE_TIMEOUT.num_seconds()
+    )
+}
+
+/// The `Set-Cookie` value that removes the session cookie.
+#[must_use]
+pub fn clear_cookie() -> String {
+    format!("{COOKIE}=; Path=/; Secure; HttpOnly; SameSite=Strict; Max-Age=0")
+}
+
+impl Session {
+    /// Whether the session may be used at `now`: not ended, used within the idle
+    /// timeout and younger than the absolute timeout.
+    #[must_use]
+    pub fn is_live(&self, now: DateTime<Utc>) -> bool {
+        self.ended_at.is_none()
+            && now - self.last_seen_at < IDLE_TIMEOUT
+            && now - self.created_at < ABSOLUTE_TIMEOUT
+    }
+
+    /// Whether its last use at `now` should be written to the store.
+    #[must_use]
+    pub fn needs_touch(&self, now: DateTime<Utc>) -> bool {
+        now - self.last_seen_at >= TOUCH_EVERY
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn session(created: i64, seen: i64) -> Session {
+        let at = |m: i64| DateTime::<Utc>::UNIX_EPOCH + TimeDelta::minutes(m);
+        Session {
+            digest: String::new(),
+            partner_id: String::new(),
+            created_at: at(created),
+            last_seen_at: at(seen),
+            ended_at: None,
+        }
+    }
+
+    #[test]
+    fn a_session_ends_when_idle_when_old_and_when_signed_out() {
+        let at = |m: i64| DateTime::<Utc>::UNIX_EPOCH + TimeDelta::minutes(m);
+        let s = session(0, 0);
+        assert!(s.is_live(at(29)));
+        assert!(!s.is_live(at(30)));
+        // Busy, but past the absolute timeout.
+        let busy = session(0, 12 * 60 - 1);
+        assert!(busy.is_live(at(12 * 60 - 1)));
+        assert!(!busy.is_live(at(12 * 60)));
+        let ended = Session {
+            ended_at: Some(at(1)),
+            ..session(0, 0)
+        };
+        assert!(!ended.is_live(at(2)));
+        assert!(!s.needs_touch(at(0)) && s.needs_touch(at(1)));
+    }
+
+    #[test]
+    fn ids_are_random_and_found_only_in_their_own_cookie() {
+        let (a, digest_a) = new_id().unwrap();
+        let (b, _) = new_id().unwrap();
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 43);
+        assert_eq!(digest_a, digest(&a));
+        let header = format!("theme=dark; {COOKIE}={a}; other=1");
+        assert_eq!(id_in(Some(&header)), Some(a.as_str()));
+        assert_eq!(id_in(Some("theme=dark")), None);
+        assert_eq!(id_in(Some(&format!("{COOKIE}=short"))), None);
+        assert_eq!(id_in(Some(&format!("x{COOKIE}={a}"))), None);
+        assert_eq!(id_in(None), None);
+        let cookie = set_cookie(&a);
+        for attribute in ["Path=/", "Secure", "HttpOnly", "SameSite=Strict"] {
+            assert!(cookie.contains(attribute), "{cookie}");
+        }
+        assert!(!cookie.contains("Domain"));
+        assert!(clear_cookie().contains("Max-Age=0"));
+    }
+}

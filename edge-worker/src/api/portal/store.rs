@@ -1,0 +1,242 @@
+//! What the portal keeps, and the one trait through which it keeps it: D1 in the
+//! Worker (`glue/portal_store.rs`), memory in tests. Secrets are never stored:
+//! sessions by the SHA-256 digest of their id, passkeys by their public keys.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::super::backend_error::BackendError;
+
+/// Where an account stands with the operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PartnerStatus {
+    /// Applied; waiting for the operator.
+    Applied,
+    /// Approved: may create keys.
+    Approved,
+    /// Rejected by the operator.
+    Rejected,
+    /// Suspended by the operator: every key stops.
+    Suspended,
+}
+
+impl PartnerStatus {
+    /// The stored and wire name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Applied => "applied",
+            Self::Approved => "approved",
+            Self::Rejected => "rejected",
+            Self::Suspended => "suspended",
+        }
+    }
+
+    /// The status of a stored name.
+    #[must_use]
+    pub fn parse(code: &str) -> Option<Self> {
+        [
+            Self::Applied,
+            Self::Approved,
+            Self::Rejected,
+            Self::Suspended,
+        ]
+        .into_iter()
+        .find(|s| s.code() == code)
+    }
+}
+
+/// What an account may do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// A partner: its own account, keys and usage.
+    Partner,
+    /// The operator: every application and account (granted by `scripts/keys.mjs`).
+    Operator,
+}
+
+impl Role {
+    /// The stored and wire name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Partner => "partner",
+            Self::Operator => "operator",
+        }
+    }
+
+    /// The role of a stored name.
+    #[must_use]
+    pub fn parse(code: &str) -> Option<Self> {
+        [Self::Partner, Self::Operator]
+            .into_iter()
+            .find(|r| r.code() == code)
+    }
+}
+
+/// An account: an organisation that applied, or the operator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Partner {
+    /// Random id (32 hex digits).
+    pub id: String,
+    /// The `WebAuthn` user handle of its passkeys (32 random bytes).
+    pub user_handle: Vec<u8>,
+    /// Organisation name, as applied.
+    pub organisation: String,
+    /// Contact email, as applied.
+    pub email: String,
+    /// What it means to use the APIs for, as applied.
+    pub intended_use: String,
+    /// Where it stands.
+    pub status: PartnerStatus,
+    /// What it may do.
+    pub role: Role,
+    /// When it applied (or was made).
+    pub created_at: DateTime<Utc>,
+}
+
+/// A registered passkey.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Passkey {
+    /// The credential id, base64url.
+    pub credential_id: String,
+    /// Its account.
+    pub partner_id: String,
+    /// The relying party's record of it (`passki::StoredPasskey` as JSON: the public
+    /// key, its algorithm and signature counter).
+    pub stored: String,
+    /// When it was registered.
+    pub created_at: DateTime<Utc>,
+    /// When it last signed in.
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+/// Which ceremony a pending challenge belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CeremonyKind {
+    /// Registering the first passkey of an application.
+    Application,
+    /// Signing in.
+    SignIn,
+}
+
+impl CeremonyKind {
+    /// The stored name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Application => "application",
+            Self::SignIn => "sign_in",
+        }
+    }
+
+    /// The kind of a stored name.
+    #[must_use]
+    pub fn parse(code: &str) -> Option<Self> {
+        [Self::Application, Self::SignIn]
+            .into_iter()
+            .find(|k| k.code() == code)
+    }
+}
+
+/// A `WebAuthn` ceremony between its two requests.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ceremony {
+    /// Random id the client sends back (base64url).
+    pub id: String,
+    /// Which ceremony.
+    pub kind: CeremonyKind,
+    /// The relying party's state (passki's, as JSON: the challenge, the user).
+    pub state: String,
+    /// What the ceremony will create when it succeeds (an application's fields, as
+    /// JSON), if anything.
+    pub pending: Option<String>,
+    /// After this the ceremony cannot be finished.
+    pub expires_at: DateTime<Utc>,
+}
+
+/// A signed-in session, by the digest of its id.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Session {
+    /// SHA-256 of the session id, lowercase hex.
+    pub digest: String,
+    /// Its account.
+    pub partner_id: String,
+    /// When it began.
+    pub created_at: DateTime<Utc>,
+    /// When it was last used (to the minute: see `sessions.rs`).
+    pub last_seen_at: DateTime<Utc>,
+    /// When it was ended (sign-out), if it was.
+    pub ended_at: Option<DateTime<Utc>>,
+}
+
+/// One line of the append-only audit log.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AuditEntry {
+    /// When.
+    pub at: DateTime<Utc>,
+    /// The account the event concerns.
+    pub partner_id: String,
+    /// Who acted: an account id, or `operator-cli`.
+    pub actor: String,
+    /// What happened (`applied`, `signed_in`, `signed_out`, ...).
+    pub action: String,
+    /// From which address (`CF-Connecting-IP`), if known.
+    pub address: Option<String>,
+}
+
+/// The portal's storage.
+#[allow(async_fn_in_trait)] // used single-threaded, on workerd and in tests
+pub trait PortalStore {
+    /// Keeps a ceremony until it is taken or expires.
+    async fn put_ceremony(&self, ceremony: &Ceremony) -> Result<(), BackendError>;
+
+    /// Removes and returns the ceremony `id`, if it exists: a ceremony is finished at
+    /// most once, whatever its outcome.
+    async fn take_ceremony(&self, id: &str) -> Result<Option<Ceremony>, BackendError>;
+
+    /// Creates an account with its first passkey.
+    async fn create_partner(
+        &self,
+        partner: &Partner,
+        passkey: &Passkey,
+    ) -> Result<(), BackendError>;
+
+    /// The account `id`.
+    async fn partner(&self, id: &str) -> Result<Option<Partner>, BackendError>;
+
+    /// The passkey with this credential id.
+    async fn passkey(&self, credential_id: &str) -> Result<Option<Passkey>, BackendError>;
+
+    /// An account's passkeys, oldest first.
+    async fn passkeys_of(&self, partner_id: &str) -> Result<Vec<Passkey>, BackendError>;
+
+    /// Records a sign-in with a passkey: its new stored state and when.
+    async fn passkey_used(
+        &self,
+        credential_id: &str,
+        stored: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), BackendError>;
+
+    /// Starts a session.
+    async fn put_session(&self, session: &Session) -> Result<(), BackendError>;
+
+    /// The session with this digest.
+    async fn session(&self, digest: &str) -> Result<Option<Session>, BackendError>;
+
+    /// Marks a session used at `at`.
+    async fn touch_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError>;
+
+    /// Ends a session at `at`.
+    async fn end_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError>;
+
+    /// Appends to the audit log.
+    async fn audit(&self, entry: &AuditEntry) -> Result<(), BackendError>;
+
+    /// An account's audit log, newest first, at most `limit` lines.
+    async fn audit_of(&self, partner_id: &str, limit: u32)
+    -> Result<Vec<AuditEntry>, BackendError>;
+}

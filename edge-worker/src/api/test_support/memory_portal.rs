@@ -1,0 +1,140 @@
+//! The portal's store in memory, for [`MemoryBackend`]: what D1 keeps in the Worker.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+
+use super::memory_backend::MemoryBackend;
+use crate::api::backend_error::BackendError;
+use crate::api::portal::store::{AuditEntry, Ceremony, Partner, Passkey, PortalStore, Session};
+
+/// The portal's tables.
+#[derive(Debug, Default)]
+pub(crate) struct PortalTables {
+    pub(crate) ceremonies: HashMap<String, Ceremony>,
+    pub(crate) partners: HashMap<String, Partner>,
+    pub(crate) passkeys: Vec<Passkey>,
+    pub(crate) sessions: HashMap<String, Session>,
+    pub(crate) audit: Vec<AuditEntry>,
+}
+
+impl MemoryBackend {
+    fn portal_up(&self) -> Result<std::cell::RefMut<'_, PortalTables>, BackendError> {
+        if self.database_up {
+            Ok(self.portal_tables.borrow_mut())
+        } else {
+            Err(BackendError::new("database", "down"))
+        }
+    }
+}
+
+impl PortalStore for MemoryBackend {
+    async fn put_ceremony(&self, ceremony: &Ceremony) -> Result<(), BackendError> {
+        self.portal_up()?
+            .ceremonies
+            .insert(ceremony.id.clone(), ceremony.clone());
+        Ok(())
+    }
+
+    async fn take_ceremony(&self, id: &str) -> Result<Option<Ceremony>, BackendError> {
+        Ok(self.portal_up()?.ceremonies.remove(id))
+    }
+
+    async fn create_partner(
+        &self,
+        partner: &Partner,
+        passkey: &Passkey,
+    ) -> Result<(), BackendError> {
+        let mut tables = self.portal_up()?;
+        tables.partners.insert(partner.id.clone(), partner.clone());
+        tables.passkeys.push(passkey.clone());
+        Ok(())
+    }
+
+    async fn partner(&self, id: &str) -> Result<Option<Partner>, BackendError> {
+        Ok(self.portal_up()?.partners.get(id).cloned())
+    }
+
+    async fn passkey(&self, credential_id: &str) -> Result<Option<Passkey>, BackendError> {
+        Ok(self
+            .portal_up()?
+            .passkeys
+            .iter()
+            .find(|p| p.credential_id == credential_id)
+            .cloned())
+    }
+
+    async fn passkeys_of(&self, partner_id: &str) -> Result<Vec<Passkey>, BackendError> {
+        Ok(self
+            .portal_up()?
+            .passkeys
+            .iter()
+            .filter(|p| p.partner_id == partner_id)
+            .cloned()
+            .collect())
+    }
+
+    async fn passkey_used(
+        &self,
+        credential_id: &str,
+        stored: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), BackendError> {
+        if let Some(p) = self
+            .portal_up()?
+            .passkeys
+            .iter_mut()
+            .find(|p| p.credential_id == credential_id)
+        {
+            stored.clone_into(&mut p.stored);
+            p.last_used_at = Some(at);
+        }
+        Ok(())
+    }
+
+    async fn put_session(&self, session: &Session) -> Result<(), BackendError> {
+        self.portal_up()?
+            .sessions
+            .insert(session.digest.clone(), session.clone());
+        Ok(())
+    }
+
+    async fn session(&self, digest: &str) -> Result<Option<Session>, BackendError> {
+        Ok(self.portal_up()?.sessions.get(digest).cloned())
+    }
+
+    async fn touch_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError> {
+        if let Some(s) = self.portal_up()?.sessions.get_mut(digest) {
+            s.last_seen_at = at;
+        }
+        Ok(())
+    }
+
+    async fn end_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError> {
+        if let Some(s) = self.portal_up()?.sessions.get_mut(digest) {
+            s.ended_at.get_or_insert(at);
+        }
+        Ok(())
+    }
+
+    async fn audit(&self, entry: &AuditEntry) -> Result<(), BackendError> {
+        self.portal_up()?.audit.push(entry.clone());
+        Ok(())
+    }
+
+    async fn audit_of(
+        &self,
+        partner_id: &str,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, BackendError> {
+        Ok(self
+            .portal_up()?
+            .audit
+            .iter()
+            .rev()
+            .filter(|e| e.partner_id == partner_id)
+            .take(limit as usize)
+            .cloned()
+            .collect())
+    }
+}

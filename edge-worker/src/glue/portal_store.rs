@@ -1,0 +1,366 @@
+//! The portal's store over D1 (`KEYS`, `edge-worker/migrations/0002_portal.sql`).
+//! Times are stored as RFC 3339 text; a ceremony is taken by a `DELETE ...
+//! RETURNING`, so two requests cannot both finish it.
+
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use worker::D1Database;
+use worker::wasm_bindgen::JsValue;
+
+use super::WorkerBackend;
+use crate::api::portal::ceremonies::CEREMONY_LIFETIME;
+
+use crate::api::backend_error::BackendError;
+use crate::api::portal::store::{
+    AuditEntry, Ceremony, CeremonyKind, Partner, PartnerStatus, Passkey, PortalStore, Role, Session,
+};
+
+fn fail(e: impl std::fmt::Display) -> BackendError {
+    BackendError::new("database", format!("portal: {e}"))
+}
+
+fn time(at: DateTime<Utc>) -> JsValue {
+    at.to_rfc3339().into()
+}
+
+fn parse_time(text: &str) -> Result<DateTime<Utc>, BackendError> {
+    DateTime::parse_from_rfc3339(text)
+        .map(|t| t.with_timezone(&Utc))
+        .map_err(fail)
+}
+
+fn optional_time(text: Option<&str>) -> Result<Option<DateTime<Utc>>, BackendError> {
+    text.map(parse_time).transpose()
+}
+
+#[derive(Deserialize)]
+struct CeremonyRow {
+    id: String,
+    kind: String,
+    state: String,
+    pending: Option<String>,
+    expires_at: String,
+}
+
+#[derive(Deserialize)]
+struct PartnerRow {
+    id: String,
+    user_handle: String,
+    organisation: String,
+    email: String,
+    intended_use: String,
+    status: String,
+    role: String,
+    created_at: String,
+}
+
+impl PartnerRow {
+    fn into_partner(self) -> Result<Partner, BackendError> {
+        Ok(Partner {
+            user_handle: hex::decode(&self.user_handle).map_err(fail)?,
+            status: PartnerStatus::parse(&self.status).ok_or_else(|| fail("unknown status"))?,
+            role: Role::parse(&self.role).ok_or_else(|| fail("unknown role"))?,
+            created_at: parse_time(&self.created_at)?,
+            id: self.id,
+            organisation: self.organisation,
+            email: self.email,
+            intended_use: self.intended_use,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct PasskeyRow {
+    credential_id: String,
+    partner_id: String,
+    stored: String,
+    created_at: String,
+    last_used_at: Option<String>,
+}
+
+impl PasskeyRow {
+    fn into_passkey(self) -> Result<Passkey, BackendError> {
+        Ok(Passkey {
+            created_at: parse_time(&self.created_at)?,
+            last_used_at: optional_time(self.last_used_at.as_deref())?,
+            credential_id: self.credential_id,
+            partner_id: self.partner_id,
+            stored: self.stored,
+        })
+    }
+}
+
+#[derive(Deserialize)]
+struct SessionRow {
+    digest: String,
+    partner_id: String,
+    created_at: String,
+    last_seen_at: String,
+    ended_at: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct AuditRow {
+    at: String,
+    partner_id: String,
+    actor: String,
+    action: String,
+    address: Option<String>,
+}
+
+impl WorkerBackend {
+    fn db(&self) -> Result<D1Database, BackendError> {
+        self.env.d1("KEYS").map_err(fail)
+    }
+
+    async fn run(&self, sql: &str, values: &[JsValue]) -> Result<(), BackendError> {
+        self.db()?
+            .prepare(sql)
+            .bind(values)
+            .map_err(fail)?
+            .run()
+            .await
+            .map_err(fail)?;
+        Ok(())
+    }
+
+    async fn first<T: for<'de> Deserialize<'de>>(
+        &self,
+        sql: &str,
+        values: &[JsValue],
+    ) -> Result<Option<T>, BackendError> {
+        self.db()?
+            .prepare(sql)
+            .bind(values)
+            .map_err(fail)?
+            .first(None)
+            .await
+            .map_err(fail)
+    }
+
+    async fn all<T: for<'de> Deserialize<'de>>(
+        &self,
+        sql: &str,
+        values: &[JsValue],
+    ) -> Result<Vec<T>, BackendError> {
+        self.db()?
+            .prepare(sql)
+            .bind(values)
+            .map_err(fail)?
+            .all()
+            .await
+            .map_err(fail)?
+            .results()
+            .map_err(fail)
+    }
+}
+
+const PASSKEY_COLUMNS: &str = "credential_id, partner_id, stored, created_at, last_used_at";
+
+impl PortalStore for WorkerBackend {
+    async fn put_ceremony(&self, c: &Ceremony) -> Result<(), BackendError> {
+        // Expired ceremonies are swept as new ones arrive (this one began now).
+        self.run(
+            "DELETE FROM ceremonies WHERE expires_at < ?1",
+            &[time(c.expires_at - CEREMONY_LIFETIME)],
+        )
+        .await?;
+        self.run(
+            "INSERT INTO ceremonies (id, kind, state, pending, expires_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            &[
+                c.id.as_str().into(),
+                c.kind.code().into(),
+                c.state.as_str().into(),
+                c.pending.as_deref().map_or(JsValue::NULL, Into::into),
+                time(c.expires_at),
+            ],
+        )
+        .await
+    }
+
+    async fn take_ceremony(&self, id: &str) -> Result<Option<Ceremony>, BackendError> {
+        let row: Option<CeremonyRow> = self
+            .first(
+                "DELETE FROM ceremonies WHERE id = ?1 RETURNING id, kind, state, pending, expires_at",
+                &[id.into()],
+            )
+            .await?;
+        row.map(|r| {
+            Ok(Ceremony {
+                kind: CeremonyKind::parse(&r.kind).ok_or_else(|| fail("unknown ceremony"))?,
+                expires_at: parse_time(&r.expires_at)?,
+                id: r.id,
+                state: r.state,
+                pending: r.pending,
+            })
+        })
+        .transpose()
+    }
+
+    async fn create_partner(&self, p: &Partner, key: &Passkey) -> Result<(), BackendError> {
+        let db = self.db()?;
+        let partner = db
+            .prepare(
+                "INSERT INTO partners (id, user_handle, organisation, email, intended_use, status, role, created_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )
+            .bind(&[
+                p.id.as_str().into(),
+                hex::encode(&p.user_handle).into(),
+                p.organisation.as_str().into(),
+                p.email.as_str().into(),
+                p.intended_use.as_str().into(),
+                p.status.code().into(),
+                p.role.code().into(),
+                time(p.created_at),
+            ])
+            .map_err(fail)?;
+        let passkey = db
+            .prepare(&format!(
+                "INSERT INTO passkeys ({PASSKEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, NULL)"
+            ))
+            .bind(&[
+                key.credential_id.as_str().into(),
+                key.partner_id.as_str().into(),
+                key.stored.as_str().into(),
+                time(key.created_at),
+            ])
+            .map_err(fail)?;
+        // One transaction: an account never exists without its passkey.
+        db.batch(vec![partner, passkey]).await.map_err(fail)?;
+        Ok(())
+    }
+
+    async fn partner(&self, id: &str) -> Result<Option<Partner>, BackendError> {
+        let row: Option<PartnerRow> = self
+            .first(
+                "SELECT id, user_handle, organisation, email, intended_use, status, role, created_at \
+                 FROM partners WHERE id = ?1",
+                &[id.into()],
+            )
+            .await?;
+        row.map(PartnerRow::into_partner).transpose()
+    }
+
+    async fn passkey(&self, credential_id: &str) -> Result<Option<Passkey>, BackendError> {
+        let row: Option<PasskeyRow> = self
+            .first(
+                &format!("SELECT {PASSKEY_COLUMNS} FROM passkeys WHERE credential_id = ?1"),
+                &[credential_id.into()],
+            )
+            .await?;
+        row.map(PasskeyRow::into_passkey).transpose()
+    }
+
+    async fn passkeys_of(&self, partner_id: &str) -> Result<Vec<Passkey>, BackendError> {
+        let rows: Vec<PasskeyRow> = self
+            .all(
+                &format!(
+                    "SELECT {PASSKEY_COLUMNS} FROM passkeys WHERE partner_id = ?1 ORDER BY created_at"
+                ),
+                &[partner_id.into()],
+            )
+            .await?;
+        rows.into_iter().map(PasskeyRow::into_passkey).collect()
+    }
+
+    async fn passkey_used(
+        &self,
+        credential_id: &str,
+        stored: &str,
+        at: DateTime<Utc>,
+    ) -> Result<(), BackendError> {
+        self.run(
+            "UPDATE passkeys SET stored = ?2, last_used_at = ?3 WHERE credential_id = ?1",
+            &[credential_id.into(), stored.into(), time(at)],
+        )
+        .await
+    }
+
+    async fn put_session(&self, s: &Session) -> Result<(), BackendError> {
+        self.run(
+            "INSERT INTO sessions (digest, partner_id, created_at, last_seen_at, ended_at) VALUES (?1, ?2, ?3, ?4, NULL)",
+            &[
+                s.digest.as_str().into(),
+                s.partner_id.as_str().into(),
+                time(s.created_at),
+                time(s.last_seen_at),
+            ],
+        )
+        .await
+    }
+
+    async fn session(&self, digest: &str) -> Result<Option<Session>, BackendError> {
+        let row: Option<SessionRow> = self
+            .first(
+                "SELECT digest, partner_id, created_at, last_seen_at, ended_at FROM sessions WHERE digest = ?1",
+                &[digest.into()],
+            )
+            .await?;
+        row.map(|r| {
+            Ok(Session {
+                created_at: parse_time(&r.created_at)?,
+                last_seen_at: parse_time(&r.last_seen_at)?,
+                ended_at: optional_time(r.ended_at.as_deref())?,
+                digest: r.digest,
+                partner_id: r.partner_id,
+            })
+        })
+        .transpose()
+    }
+
+    async fn touch_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError> {
+        self.run(
+            "UPDATE sessions SET last_seen_at = ?2 WHERE digest = ?1",
+            &[digest.into(), time(at)],
+        )
+        .await
+    }
+
+    async fn end_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError> {
+        self.run(
+            "UPDATE sessions SET ended_at = ?2 WHERE digest = ?1 AND ended_at IS NULL",
+            &[digest.into(), time(at)],
+        )
+        .await
+    }
+
+    async fn audit(&self, e: &AuditEntry) -> Result<(), BackendError> {
+        self.run(
+            "INSERT INTO audit_log (at, partner_id, actor, action, address) VALUES (?1, ?2, ?3, ?4, ?5)",
+            &[
+                time(e.at),
+                e.partner_id.as_str().into(),
+                e.actor.as_str().into(),
+                e.action.as_str().into(),
+                e.address.as_deref().map_or(JsValue::NULL, Into::into),
+            ],
+        )
+        .await
+    }
+
+    async fn audit_of(
+        &self,
+        partner_id: &str,
+        limit: u32,
+    ) -> Result<Vec<AuditEntry>, BackendError> {
+        let rows: Vec<AuditRow> = self
+            .all(
+                "SELECT at, partner_id, actor, action, address FROM audit_log \
+                 WHERE partner_id = ?1 ORDER BY seq DESC LIMIT ?2",
+                &[partner_id.into(), f64::from(limit).into()],
+            )
+            .await?;
+        rows.into_iter()
+            .map(|r| {
+                Ok(AuditEntry {
+                    at: parse_time(&r.at)?,
+                    partner_id: r.partner_id,
+                    actor: r.actor,
+                    action: r.action,
+                    address: r.address,
+                })
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,96 @@
+// The partner portal's account API under `wrangler dev` (workerd, D1): apply with a
+// passkey, sign in, read the account, sign out; a cross-site change and a forged
+// assertion refused. The passkeys come from a software authenticator
+// (tests/support/authenticator.mjs); the browser flow is tested in tests/browser/.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { decidePartner, listPartners } from '../../scripts/keys.mjs';
+import { SoftAuthenticator } from '../support/authenticator.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
+
+// The Worker answers on its own port; the portal's configured origin is what the
+// page (here the authenticator and the Origin header) reports.
+const PORTAL = 'http://localhost:8787';
+let worker;
+let state;
+
+before(async () => {
+  ({ state } = await keyStore('portal'));
+  worker = await startWorker({ persistTo: state, vars: { HEXRISK_PORTAL_ORIGIN: PORTAL } });
+});
+after(() => worker?.stop());
+
+async function call(method, path, { body, cookie, origin = PORTAL } = {}) {
+  const headers = {};
+  if (origin) headers.origin = origin;
+  if (cookie) headers.cookie = cookie;
+  if (body) headers['content-type'] = 'application/json';
+  const response = await fetch(`${worker.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
+  const json = await response.json().catch(() => null);
+  return { status: response.status, json, headers: response.headers };
+}
+
+const cookieOf = (answer) => answer.headers.get('set-cookie').split(';')[0];
+
+async function apply(device) {
+  const options = await call('POST', '/portal/api/applications/options', {
+    body: { organisation: 'Transit Co', email: 'ops@transit.example', intended_use: 'night routes' },
+  });
+  assert.equal(options.status, 200, JSON.stringify(options.json));
+  const credential = device.create(options.json.publicKey);
+  return call('POST', '/portal/api/applications', { body: { ceremony: options.json.ceremony, credential } });
+}
+
+async function signIn(device, tamper = (a) => a) {
+  const options = await call('POST', '/portal/api/sessions/options');
+  assert.equal(options.status, 200);
+  const credential = tamper(device.get(options.json.publicKey));
+  return call('POST', '/portal/api/sessions', { body: { ceremony: options.json.ceremony, credential } });
+}
+
+test('a partner applies, signs in and out with a passkey under workerd', async () => {
+  const device = new SoftAuthenticator(PORTAL);
+  const applied = await apply(device);
+  assert.equal(applied.status, 201, JSON.stringify(applied.json));
+  assert.equal(applied.json.status, 'applied');
+  const setCookie = applied.headers.get('set-cookie');
+  for (const attribute of ['__Host-hexrisk-session=', 'Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/']) {
+    assert.ok(setCookie.includes(attribute), setCookie);
+  }
+  // The operator approves it (scripts/keys.mjs); a second approval changes nothing.
+  const [listed] = await listPartners({ stateDir: state });
+  assert.deepEqual([listed.id, listed.status], [applied.json.id, 'applied']);
+  assert.equal(await decidePartner({ partner: applied.json.id, decision: 'approve', stateDir: state }), 1);
+  assert.equal(await decidePartner({ partner: applied.json.id, decision: 'approve', stateDir: state }), 0);
+  const signedIn = await signIn(device);
+  assert.equal(signedIn.status, 200, JSON.stringify(signedIn.json));
+  const cookie = cookieOf(signedIn);
+  assert.notEqual(cookie, cookieOf(applied));
+  const me = await call('GET', '/portal/api/me', { cookie });
+  assert.equal(me.status, 200);
+  assert.equal(me.json.organisation, 'Transit Co');
+  assert.equal(me.json.status, 'approved');
+  assert.deepEqual(me.json.audit.map((e) => [e.action, e.actor === applied.json.id ? 'self' : e.actor]),
+    [['signed_in', 'self'], ['approved', 'operator-cli'], ['applied', 'self']]);
+  assert.equal(me.json.passkeys.length, 1);
+  assert.equal(me.headers.get('cache-control'), 'no-store');
+  const out = await call('DELETE', '/portal/api/sessions/current', { cookie });
+  assert.equal(out.status, 200);
+  assert.equal((await call('GET', '/portal/api/me', { cookie })).status, 401);
+});
+
+test('a forged assertion and a cross-site change are refused', async () => {
+  const device = new SoftAuthenticator(PORTAL);
+  assert.equal((await apply(device)).status, 201);
+  const forged = await signIn(device, (a) => {
+    const signature = Buffer.from(a.response.signature, 'base64url');
+    signature[signature.length - 1] ^= 1;
+    return { ...a, response: { ...a.response, signature: signature.toString('base64url') } };
+  });
+  assert.equal(forged.status, 401);
+  assert.deepEqual([forged.json.code, forged.json.message], ['UNAUTHORIZED', 'sign-in failed']);
+  assert.equal(forged.headers.get('set-cookie'), null);
+  const crossSite = await call('POST', '/portal/api/sessions/options', { origin: 'https://evil.example' });
+  assert.equal(crossSite.status, 403);
+  assert.equal(crossSite.json.code, 'FORBIDDEN');
+});
