@@ -6,6 +6,7 @@
 //   node scripts/keys.mjs list
 //   node scripts/keys.mjs partners                      the partner portal's accounts
 //   node scripts/keys.mjs approve|reject|suspend --partner ID
+//   node scripts/keys.mjs tier --partner ID --tier sandbox|partner|enterprise [--limit N]
 //
 // Only the SHA-256 digest of a key is stored; the key itself is printed once. The
 // Worker's key gates reread a key's row at most every HEXRISK_KEY_RECORD_TTL_SECONDS
@@ -26,9 +27,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_STATE = path.join(root, '.state/wrangler');
 export const DEPLOY_CONFIG = path.join(root, 'build/wrangler.deploy.toml');
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-// Daily request limits by tier: the one place they are set. Each key's record stores
-// its limit, which the Worker enforces; enterprise keys need --limit.
-const TIER_LIMITS = { sandbox: 100, partner: 10000 };
+// Daily request limits by tier, for the keys issued here. The partner portal makes keys
+// with `Tier::default_limit` (edge-worker/src/api/keys.rs); tests/api/portal.test.mjs
+// checks that the two agree. Each key's record stores its limit, which the Worker
+// enforces; enterprise keys need --limit.
+export const TIER_LIMITS = { sandbox: 100, partner: 10000 };
 const SANDBOX_LIFETIME_MS = 30 * 24 * 3600 * 1000;
 
 /** 32 base62 characters from the CSPRNG, without modulo bias (about 190 bits). */
@@ -129,10 +132,28 @@ export async function decidePartner({ partner, decision, stateDir, remote, confi
   const at = sqlString(new Date().toISOString());
   const result = await d1(
     `UPDATE partners SET status = ${sqlString(rule.to)} WHERE id = ${sqlString(partner)} AND status IN (${from}) RETURNING id; `
-    + `INSERT INTO audit_log (at, partner_id, actor, action, address) SELECT ${at}, ${sqlString(partner)}, 'operator-cli', ${sqlString(rule.to)}, NULL WHERE changes() > 0;`,
+    + `INSERT INTO audit_log (at, partner_id, actor, action, subject, address) SELECT ${at}, ${sqlString(partner)}, 'operator-cli', ${sqlString(rule.to)}, NULL, NULL WHERE changes() > 0;`,
     { stateDir, remote, config },
   );
   // A batch reports no change counts: the update returns the row it changed.
+  return result[0]?.results?.length ?? 0;
+}
+
+/**
+ * Sets the tier of an account's live keys (enterprise with its agreed `dailyLimit`);
+ * keys made afterwards get it. Resolves to the number of accounts changed.
+ */
+export async function setPartnerTier({ partner, tier, dailyLimit, stateDir, remote, config } = {}) {
+  if (!partner) throw new Error('tier needs --partner ID');
+  if (!(tier in TIER_LIMITS) && tier !== 'enterprise') throw new Error('tier must be sandbox, partner or enterprise');
+  const limit = tier === 'enterprise' ? dailyLimit : null;
+  if (tier === 'enterprise' && !(Number.isInteger(limit) && limit >= 0)) throw new Error('the enterprise tier needs --limit N (a whole number)');
+  const at = sqlString(new Date().toISOString());
+  const result = await d1(
+    `UPDATE partners SET tier = ${sqlString(tier)}, daily_limit = ${limit === null ? 'NULL' : String(limit)} WHERE id = ${sqlString(partner)} RETURNING id; `
+    + `INSERT INTO audit_log (at, partner_id, actor, action, subject, address) SELECT ${at}, ${sqlString(partner)}, 'operator-cli', 'tier_set', ${sqlString(tier)}, NULL WHERE changes() > 0;`,
+    { stateDir, remote, config },
+  );
   return result[0]?.results?.length ?? 0;
 }
 
@@ -180,12 +201,15 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       console.table(await listKeys(args));
     } else if (command === 'partners') {
       console.table(await listPartners(args));
+    } else if (command === 'tier') {
+      if (await setPartnerTier(args) === 0) throw new Error(`no account ${args.partner}`);
+      console.log(`${args.partner}: tier ${args.tier}`);
     } else if (command in DECISIONS) {
       const changed = await decidePartner({ ...args, decision: command });
       if (changed === 0) throw new Error(`no account ${args.partner} that can be ${DECISIONS[command].to}`);
       console.log(`${args.partner}: ${DECISIONS[command].to}`);
     } else {
-      throw new Error('usage: keys.mjs issue|revoke|list|partners|approve|reject|suspend [options]');
+      throw new Error('usage: keys.mjs issue|revoke|list|partners|approve|reject|suspend|tier [options]');
     }
   } catch (err) {
     console.error(`keys: ${err.message}`);

@@ -9,6 +9,10 @@ CREATE TABLE IF NOT EXISTS partners (
   intended_use  TEXT NOT NULL,
   status        TEXT NOT NULL CHECK (status IN ('applied', 'approved', 'rejected', 'suspended')),
   role          TEXT NOT NULL CHECK (role IN ('partner', 'operator')),
+  -- Set by the operator: the tier of the partner's live keys (sandbox: none yet), and
+  -- an enterprise partner's agreed daily limit.
+  tier          TEXT NOT NULL DEFAULT 'sandbox' CHECK (tier IN ('sandbox', 'partner', 'enterprise')),
+  daily_limit   INTEGER CHECK (daily_limit IS NULL OR daily_limit >= 0),
   created_at    TEXT NOT NULL
 );
 
@@ -43,6 +47,7 @@ CREATE TABLE IF NOT EXISTS audit_log (
   partner_id  TEXT NOT NULL,
   actor       TEXT NOT NULL,
   action      TEXT NOT NULL,
+  subject     TEXT,
   address     TEXT
 );
 CREATE INDEX IF NOT EXISTS audit_by_partner ON audit_log (partner_id, seq);

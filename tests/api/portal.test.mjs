@@ -4,7 +4,7 @@
 // (tests/support/authenticator.mjs); the browser flow is tested in tests/browser/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decidePartner, listPartners } from '../../scripts/keys.mjs';
+import { TIER_LIMITS, decidePartner, listPartners, setPartnerTier } from '../../scripts/keys.mjs';
 import { SoftAuthenticator } from '../support/authenticator.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 
@@ -16,7 +16,10 @@ let state;
 
 before(async () => {
   ({ state } = await keyStore('portal'));
-  worker = await startWorker({ persistTo: state, vars: { HEXRISK_PORTAL_ORIGIN: PORTAL } });
+  // Gates reread key records on every request, so revocation shows at once.
+  worker = await startWorker({
+    persistTo: state, vars: { HEXRISK_PORTAL_ORIGIN: PORTAL, HEXRISK_KEY_RECORD_TTL_SECONDS: '0' },
+  });
 });
 after(() => worker?.stop());
 
@@ -93,4 +96,51 @@ test('a forged assertion and a cross-site change are refused', async () => {
   const crossSite = await call('POST', '/portal/api/sessions/options', { origin: 'https://evil.example' });
   assert.equal(crossSite.status, 403);
   assert.equal(crossSite.json.code, 'FORBIDDEN');
+});
+
+test('an approved partner makes, uses, rolls and revokes keys under workerd', async () => {
+  const device = new SoftAuthenticator(PORTAL);
+  const applied = await apply(device);
+  const cookie = cookieOf(applied);
+  const make = (body) => call('POST', '/portal/api/keys', { body, cookie });
+  assert.equal((await make({ kind: 'sandbox', apis: ['prediction'] })).status, 403, 'waiting for approval');
+  await decidePartner({ partner: applied.json.id, decision: 'approve', stateDir: state });
+  const me = await call('GET', '/portal/api/me', { cookie });
+  // The portal's tier limits are the ones scripts/keys.mjs issues keys with.
+  assert.deepEqual([me.json.limits.sandbox, me.json.limits.partner], [TIER_LIMITS.sandbox, TIER_LIMITS.partner]);
+  assert.equal(me.json.record_ttl_seconds, 0);
+
+  const refused = await make({ kind: 'sandbox', apis: ['router'], origins: ['http://maps.example.org'] });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.json.details.refused_origins[0].reason, 'insecure');
+  const made = await make({ label: 'app', kind: 'sandbox', apis: ['prediction'] });
+  assert.equal(made.status, 201, JSON.stringify(made.json));
+  const use = (key, path = '/v1/cities') => fetch(`${worker.url}${path}`, {
+    headers: path.startsWith('/v1/') ? { authorization: `Bearer ${key}` } : { 'x-api-key': key },
+  }).then(async (r) => { await r.arrayBuffer(); return r.status; });
+  assert.equal(await use(made.json.key), 200);
+  assert.equal(await use(made.json.key, '/route/config'), 403, 'a prediction-only key on the router API');
+  assert.equal((await make({ kind: 'live', apis: ['router'] })).status, 403, 'no tier yet');
+  assert.equal(await setPartnerTier({ partner: applied.json.id, tier: 'partner', stateDir: state }), 1);
+  const live = await make({ kind: 'live', apis: ['router'] });
+  assert.equal(live.status, 201);
+  assert.equal(live.json.daily_limit, TIER_LIMITS.partner);
+  assert.equal(await use(live.json.key, '/route/config'), 200);
+
+  const rolled = await call('POST', `/portal/api/keys/${made.json.id}/roll`, { body: { grace_hours: 0 }, cookie });
+  assert.equal(rolled.status, 201, JSON.stringify(rolled.json));
+  assert.equal(await use(made.json.key), 401, 'no grace: the old key stops at once');
+  assert.equal(await use(rolled.json.key), 200);
+  const revoked = await call('DELETE', `/portal/api/keys/${live.json.id}`, { cookie });
+  assert.equal(revoked.status, 200);
+  assert.equal(await use(live.json.key, '/route/config'), 401);
+  const listed = await call('GET', '/portal/api/keys', { cookie });
+  // The rolled key had no grace: it is past its end, and names its replacement.
+  assert.deepEqual(listed.json.keys.map((k) => k.state).sort(), ['active', 'expired', 'revoked']);
+  assert.equal(listed.json.keys.find((k) => k.id === made.json.id).rolled_to, rolled.json.id);
+  assert.ok(!JSON.stringify(listed.json).includes(rolled.json.key), 'a key is shown once');
+
+  // Suspension stops every key of the account.
+  await decidePartner({ partner: applied.json.id, decision: 'suspend', stateDir: state });
+  assert.equal(await use(rolled.json.key), 401);
 });

@@ -18,7 +18,7 @@ use super::backend_error::BackendError;
 use super::caching::{self, CachePolicy};
 use super::gate::{Admission, GateRequest};
 use super::health::{self, ServiceHealth};
-use super::keys::{self, KeyKind, KeyRecord};
+use super::keys::{self, KeyApi, KeyKind, KeyRecord};
 use super::models::needs::{self, Reach};
 use super::success_body::SuccessBody;
 use super::{ApiError, ErrorCode, cors, input, prediction, quota, response};
@@ -73,15 +73,6 @@ enum Endpoint {
     PrecinctsStatus,
     PrecinctsAllScores,
     Precincts,
-}
-
-/// Which API an endpoint belongs to: they differ in how keys are presented.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Api {
-    /// `/v1/…`: `Authorization: Bearer`.
-    Prediction,
-    /// Everything else: `X-API-Key`, with browser origin allowlists.
-    Router,
 }
 
 impl Endpoint {
@@ -167,7 +158,10 @@ impl Endpoint {
         )
     }
 
-    const fn api(self) -> Api {
+    /// Which API the endpoint belongs to: they differ in how keys are presented
+    /// (`/v1/…`: `Authorization: Bearer`; the rest: `X-API-Key`, with browser origin
+    /// allowlists), and a key may be limited to one.
+    const fn api(self) -> KeyApi {
         match self {
             Self::PredictionHealth
             | Self::PredictionOpenApi
@@ -177,8 +171,8 @@ impl Endpoint {
             | Self::Cities
             | Self::Coverage
             | Self::Classes
-            | Self::PredictionRange => Api::Prediction,
-            _ => Api::Router,
+            | Self::PredictionRange => KeyApi::Prediction,
+            _ => KeyApi::Router,
         }
     }
 
@@ -248,29 +242,31 @@ async fn service_health<B: Backend>(backend: &B, now: DateTime<Utc>) -> ServiceH
 /// request, in one call to the key's gate; returns the key and the quota state.
 async fn authenticate<B: Backend>(
     request: &Request<Bytes>,
-    api: Api,
+    api: KeyApi,
     backend: &B,
     now: DateTime<Utc>,
 ) -> Result<(KeyRecord, quota::QuotaState), Response<Bytes>> {
     let header = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok());
     let presented = match api {
-        Api::Prediction => keys::bearer(header(AUTHORIZATION.as_str())),
-        Api::Router => keys::x_api_key(header(keys::X_API_KEY)),
+        KeyApi::Prediction => keys::bearer(header(AUTHORIZATION.as_str())),
+        KeyApi::Router => keys::x_api_key(header(keys::X_API_KEY)),
     }
     .map_err(|e| response::error(&e))?;
     if presented.kind().is_none() {
         return Err(response::error(&keys::invalid_key(&presented)));
     }
     // Only router keys carry allowlists; a browser may not use another's key.
-    let origin = header(ORIGIN.as_str()).filter(|_| api == Api::Router);
+    let origin = header(ORIGIN.as_str()).filter(|_| api == KeyApi::Router);
     let asked = GateRequest {
         digest: presented.digest(),
         now,
         origin: origin.map(str::to_owned),
+        api,
     };
     match backend.admit(&asked).await {
         Err(e) => Err(response::error(&internal(backend, &e))),
         Ok(Admission::UnknownKey) => Err(response::error(&keys::invalid_key(&presented))),
+        Ok(Admission::ApiRefused) => Err(response::error(&keys::api_refused(api))),
         Ok(Admission::OriginRefused) => Err(response::error(&cors::origin_refused(
             origin.unwrap_or_default(),
         ))),
@@ -512,8 +508,8 @@ async fn answer<B: Backend>(
                 answer.extensions_mut().insert(Cacheable {
                     policy,
                     key_header: Some(match api {
-                        Api::Prediction => "Authorization",
-                        Api::Router => "X-API-Key",
+                        KeyApi::Prediction => "Authorization",
+                        KeyApi::Router => "X-API-Key",
                     }),
                 });
             }
@@ -530,7 +526,7 @@ async fn answer<B: Backend>(
     if let Some(versions) = versions {
         answer.headers_mut().insert(MODEL_VERSION_HEADER, versions);
     }
-    if let (Api::Router, Some(origin)) = (api, origin) {
+    if let (KeyApi::Router, Some(origin)) = (api, origin) {
         // `authenticate` refused origins the key does not list.
         add_headers(&mut answer, cors::allow_headers(origin));
     }
@@ -566,7 +562,7 @@ async fn bench_answer<B: Backend>(
             body.extend_from_slice(b"\"}");
             response::json_bytes(StatusCode::OK, Bytes::from(body))
         }
-        "/__bench/gate" => match authenticate(request, Api::Prediction, backend, now).await {
+        "/__bench/gate" => match authenticate(request, KeyApi::Prediction, backend, now).await {
             Ok((_, state)) => {
                 let mut answer = response::json_bytes(StatusCode::OK, Bytes::from_static(SUCCESS));
                 add_headers(&mut answer, quota::headers(state, now));

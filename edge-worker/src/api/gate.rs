@@ -6,8 +6,8 @@
 //! (D1, which stays the index for issuing, listing and revoking) and kept for at most
 //! the record's time to live, and the key's count for the day. It checks that the key
 //! is usable at that time (expiry takes effect at once, revocation within the time to
-//! live), that a browser origin is one the key lists, and only then counts the
-//! request.
+//! live, suspension of its partner likewise), that it may call the request's API,
+//! that a browser origin is one the key lists, and only then counts the request.
 //!
 //! The count is exact: workerd runs an object's events one at a time between awaits,
 //! [`admit`] changes the count in memory before anything is awaited, and the object
@@ -18,7 +18,7 @@ use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::cors;
-use super::keys::KeyRecord;
+use super::keys::{KeyApi, KeyRecord};
 use super::quota::{self, QuotaState};
 
 /// How long a gate trusts the key record it read, by default: a revocation takes
@@ -52,6 +52,8 @@ pub struct GateRequest {
     /// The browser origin to check against the key's list (router API requests that
     /// carry `Origin`), else `None`.
     pub origin: Option<String>,
+    /// The API the request calls, which the key must allow.
+    pub api: KeyApi,
 }
 
 /// The gate's answer.
@@ -61,6 +63,8 @@ pub enum Admission {
     /// No key with this digest is usable now (unknown, revoked or expired); not
     /// counted.
     UnknownKey,
+    /// The key may not call the request's API; not counted.
+    ApiRefused,
     /// The key does not list the request's browser origin; not counted.
     OriginRefused,
     /// The key may be used: the request was counted if `quota.allowed`, else it is
@@ -103,6 +107,9 @@ pub fn admit(
     let Some(record) = record.filter(|r| r.is_usable(request.now)) else {
         return (Admission::UnknownKey, false);
     };
+    if !record.may_call(request.api) {
+        return (Admission::ApiRefused, false);
+    }
     if let Some(origin) = &request.origin
         && !cors::origin_listed(&record.origins, origin)
     {

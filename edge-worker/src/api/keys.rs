@@ -54,6 +54,72 @@ pub enum Tier {
     Enterprise,
 }
 
+impl Tier {
+    /// The daily limit of the tier's keys; `None` for enterprise keys, whose limit is
+    /// agreed with each partner. `scripts/keys.mjs` has the same limits
+    /// (`TIER_LIMITS`), and `tests/api/portal.test.mjs` checks that they agree.
+    #[must_use]
+    pub const fn default_limit(self) -> Option<u32> {
+        match self {
+            Self::Sandbox => Some(100),
+            Self::Partner => Some(10_000),
+            Self::Enterprise => None,
+        }
+    }
+
+    /// The stored name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Sandbox => "sandbox",
+            Self::Partner => "partner",
+            Self::Enterprise => "enterprise",
+        }
+    }
+
+    /// The tier of a stored name.
+    #[must_use]
+    pub fn parse(code: &str) -> Option<Self> {
+        [Self::Sandbox, Self::Partner, Self::Enterprise]
+            .into_iter()
+            .find(|t| t.code() == code)
+    }
+}
+
+/// An API a key may call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KeyApi {
+    /// The prediction API (`/v1/...`).
+    Prediction,
+    /// The router API (the origin root).
+    Router,
+}
+
+impl KeyApi {
+    /// Both APIs, in this order.
+    pub const ALL: [Self; 2] = [Self::Prediction, Self::Router];
+
+    /// The stored and wire name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Prediction => "prediction",
+            Self::Router => "router",
+        }
+    }
+
+    /// The API of a wire name.
+    #[must_use]
+    pub fn parse(code: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|a| a.code() == code)
+    }
+}
+
+fn both_apis() -> Vec<KeyApi> {
+    KeyApi::ALL.to_vec()
+}
+
 /// What the key store holds about one key.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KeyRecord {
@@ -73,13 +139,27 @@ pub struct KeyRecord {
     pub revoked_at: Option<DateTime<Utc>>,
     /// Browser origins allowed to use the key (router API).
     pub origins: Vec<String>,
+    /// The APIs the key may call (both for keys issued before keys had scopes).
+    #[serde(default = "both_apis")]
+    pub apis: Vec<KeyApi>,
+    /// Whether its partner is suspended (every key of the partner stops).
+    #[serde(default)]
+    pub suspended: bool,
 }
 
 impl KeyRecord {
     /// Whether the key may be used at `now`.
     #[must_use]
     pub fn is_usable(&self, now: DateTime<Utc>) -> bool {
-        self.revoked_at.is_none_or(|t| t > now) && self.expires_at.is_none_or(|t| t > now)
+        !self.suspended
+            && self.revoked_at.is_none_or(|t| t > now)
+            && self.expires_at.is_none_or(|t| t > now)
+    }
+
+    /// Whether the key may call `api`.
+    #[must_use]
+    pub fn may_call(&self, api: KeyApi) -> bool {
+        self.apis.contains(&api)
     }
 }
 
@@ -104,7 +184,21 @@ pub struct KeyRow {
     pub revoked_at: Option<String>,
     /// JSON array of origins.
     pub origins: String,
+    /// JSON array of the APIs it may call (absent from queries that do not ask).
+    #[serde(default)]
+    pub apis: Option<String>,
+    /// Its partner's status, for keys made in the portal.
+    #[serde(default)]
+    pub partner_status: Option<String>,
 }
+
+/// The columns of a [`KeyRow`] from `api_keys k LEFT JOIN partners p`, for the
+/// Worker's queries (`glue/`).
+pub const KEY_ROW_COLUMNS: &str = "k.id, k.digest, k.kind, k.tier, k.daily_limit, k.issued_at, \
+     k.expires_at, k.revoked_at, k.origins, k.apis, p.status AS partner_status";
+
+/// The tables a [`KEY_ROW_COLUMNS`] query reads.
+pub const KEY_ROW_TABLES: &str = "api_keys k LEFT JOIN partners p ON p.id = k.partner_id";
 
 impl KeyRow {
     /// The record, if the row is well formed and its digest is `digest`
@@ -127,6 +221,11 @@ impl KeyRow {
             expires_at: optional(&self.expires_at)?,
             revoked_at: optional(&self.revoked_at)?,
             origins: serde_json::from_str(&self.origins).ok()?,
+            apis: match &self.apis {
+                None => both_apis(),
+                Some(text) => serde_json::from_str(text).ok()?,
+            },
+            suspended: self.partner_status.as_deref() == Some("suspended"),
             id: self.id,
         })
     }
@@ -234,6 +333,20 @@ pub fn invalid_key(key: &PresentedKey) -> ApiError {
         )
 }
 
+/// 403 for a key that may not call this API (its scopes, set in the partner portal).
+#[must_use]
+pub fn api_refused(api: KeyApi) -> ApiError {
+    ApiError::new(
+        ErrorCode::Forbidden,
+        format!("this API key may not call the {} API", api.code()),
+    )
+    .with("api", api.code())
+    .with(
+        "suggestion",
+        "Use a key made for this API, or allow it on the key in the partner portal.",
+    )
+}
+
 /// Constant-time comparison of two digests.
 #[must_use]
 pub fn digests_equal(a: &str, b: &str) -> bool {
@@ -337,6 +450,8 @@ mod tests {
             expires_at: Some(now + chrono::Duration::days(1)),
             revoked_at: None,
             origins: Vec::new(),
+            apis: both_apis(),
+            suspended: false,
         };
         assert!(record.is_usable(now));
         record.expires_at = Some(now);
@@ -344,6 +459,41 @@ mod tests {
         record.expires_at = None;
         record.revoked_at = Some(now - chrono::Duration::seconds(1));
         assert!(!record.is_usable(now));
+        record.revoked_at = None;
+        assert!(record.is_usable(now));
+        record.suspended = true;
+        assert!(!record.is_usable(now), "a suspended partner's keys stop");
+    }
+
+    #[test]
+    fn rows_without_scopes_may_call_both_apis_and_suspension_comes_from_the_partner() {
+        let row = |apis: Option<&str>, status: Option<&str>| KeyRow {
+            id: "k".into(),
+            digest: "d".into(),
+            kind: "live".into(),
+            tier: "partner".into(),
+            daily_limit: 10,
+            issued_at: "2026-01-01T00:00:00Z".into(),
+            expires_at: None,
+            revoked_at: None,
+            origins: "[]".into(),
+            apis: apis.map(Into::into),
+            partner_status: status.map(Into::into),
+        };
+        let old = row(None, None).into_record("d").unwrap();
+        assert!(old.may_call(KeyApi::Prediction) && old.may_call(KeyApi::Router));
+        assert!(!old.suspended);
+        let scoped = row(Some(r#"["router"]"#), Some("approved"))
+            .into_record("d")
+            .unwrap();
+        assert!(!scoped.may_call(KeyApi::Prediction) && scoped.may_call(KeyApi::Router));
+        assert!(
+            row(None, Some("suspended"))
+                .into_record("d")
+                .unwrap()
+                .suspended
+        );
+        assert!(row(Some("[\"nope\"]"), None).into_record("d").is_none());
     }
 
     #[test]
@@ -359,6 +509,8 @@ mod tests {
             expires_at: None,
             revoked_at: None,
             origins: r#"["http://127.0.0.1:8080"]"#.into(),
+            apis: None,
+            partner_status: None,
         };
         let record = row.clone().into_record(&digest).unwrap();
         assert_eq!(

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use worker::{DurableObject, Env, Request, Response, State, durable_object, wasm_bindgen};
 
 use crate::api::gate::{self, DailyCount, GateRequest, RecordCache};
-use crate::api::keys::{KeyRecord, KeyRow};
+use crate::api::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRecord, KeyRow};
 
 /// The Worker's binding of the gates (`wrangler.toml`).
 pub(super) const BINDING: &str = "KEY_GATE";
@@ -22,10 +22,9 @@ const COUNT: &str = "count";
 pub(super) async fn key_by_digest(env: &Env, digest: &str) -> worker::Result<Option<KeyRecord>> {
     let row: Option<KeyRow> = env
         .d1("KEYS")?
-        .prepare(
-            "SELECT id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins \
-             FROM api_keys WHERE digest = ?1",
-        )
+        .prepare(format!(
+            "SELECT {KEY_ROW_COLUMNS} FROM {KEY_ROW_TABLES} WHERE k.digest = ?1"
+        ))
         .bind(&[digest.into()])?
         .first(None)
         .await?;

@@ -22,7 +22,7 @@ use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::gate::{Admission, GateRequest};
-use crate::api::keys::KeyRow;
+use crate::api::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRow};
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::portal::config::PortalConfig;
 use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
@@ -146,11 +146,15 @@ impl Backend for WorkerBackend {
             .env
             .d1("KEYS")
             .map_err(fail)?
-            .prepare(
-                "SELECT id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins \
-                 FROM api_keys WHERE revoked_at IS NULL AND instr(lower(origins), ?1) > 0",
-            )
-            .bind(&[origin.trim().trim_end_matches('/').to_ascii_lowercase().into()])
+            .prepare(format!(
+                "SELECT {KEY_ROW_COLUMNS} FROM {KEY_ROW_TABLES} \
+                 WHERE k.revoked_at IS NULL AND instr(lower(k.origins), ?1) > 0"
+            ))
+            .bind(&[origin
+                .trim()
+                .trim_end_matches('/')
+                .to_ascii_lowercase()
+                .into()])
             .map_err(fail)?
             .all()
             .await
@@ -310,12 +314,9 @@ async fn fetch(
         Ok(bytes) => {
             let request = http::Request::from_parts(parts, bytes);
             let store = model_store(&env);
-            let portal = PortalConfig::from_var(
-                env.var("HEXRISK_PORTAL_ORIGIN")
-                    .ok()
-                    .map(|v| v.to_string())
-                    .as_deref(),
-            );
+            let var = |name: &str| env.var(name).ok().map(|v| v.to_string());
+            let portal = PortalConfig::from_var(var("HEXRISK_PORTAL_ORIGIN").as_deref())
+                .map(|c| c.with_record_ttl(var("HEXRISK_KEY_RECORD_TTL_SECONDS").as_deref()));
             let backend = WorkerBackend { env, store, portal };
             api::handle(&request, ctx, &backend).await
         }

@@ -11,8 +11,10 @@ use super::WorkerBackend;
 use crate::api::portal::ceremonies::CEREMONY_LIFETIME;
 
 use crate::api::backend_error::BackendError;
+use crate::api::keys::{KeyApi, KeyKind, Tier};
 use crate::api::portal::store::{
-    AuditEntry, Ceremony, CeremonyKind, Partner, PartnerStatus, Passkey, PortalStore, Role, Session,
+    AuditEntry, Ceremony, CeremonyKind, NewKey, Partner, PartnerKey, PartnerStatus, Passkey,
+    PortalStore, Role, Session,
 };
 
 fn fail(e: impl std::fmt::Display) -> BackendError {
@@ -51,6 +53,8 @@ struct PartnerRow {
     intended_use: String,
     status: String,
     role: String,
+    tier: String,
+    daily_limit: Option<u32>,
     created_at: String,
 }
 
@@ -60,6 +64,8 @@ impl PartnerRow {
             user_handle: hex::decode(&self.user_handle).map_err(fail)?,
             status: PartnerStatus::parse(&self.status).ok_or_else(|| fail("unknown status"))?,
             role: Role::parse(&self.role).ok_or_else(|| fail("unknown role"))?,
+            tier: Tier::parse(&self.tier).ok_or_else(|| fail("unknown tier"))?,
+            daily_limit: self.daily_limit,
             created_at: parse_time(&self.created_at)?,
             id: self.id,
             organisation: self.organisation,
@@ -105,7 +111,75 @@ struct AuditRow {
     partner_id: String,
     actor: String,
     action: String,
+    subject: Option<String>,
     address: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct KeyListRow {
+    id: String,
+    label: String,
+    kind: String,
+    tier: String,
+    daily_limit: u32,
+    apis: String,
+    origins: String,
+    issued_at: String,
+    expires_at: Option<String>,
+    revoked_at: Option<String>,
+    rolled_to: Option<String>,
+}
+
+impl KeyListRow {
+    fn into_key(self) -> Result<PartnerKey, BackendError> {
+        Ok(PartnerKey {
+            kind: match self.kind.as_str() {
+                "sandbox" => KeyKind::Sandbox,
+                "live" => KeyKind::Live,
+                _ => return Err(fail("unknown key kind")),
+            },
+            tier: Tier::parse(&self.tier).ok_or_else(|| fail("unknown tier"))?,
+            apis: serde_json::from_str::<Vec<KeyApi>>(&self.apis).map_err(fail)?,
+            origins: serde_json::from_str(&self.origins).map_err(fail)?,
+            issued_at: parse_time(&self.issued_at)?,
+            expires_at: optional_time(self.expires_at.as_deref())?,
+            revoked_at: optional_time(self.revoked_at.as_deref())?,
+            id: self.id,
+            label: self.label,
+            daily_limit: self.daily_limit,
+            rolled_to: self.rolled_to,
+        })
+    }
+}
+
+/// The statement that stores `new`, only if `guard` (SQL) holds.
+fn insert_key_sql(guard: &str) -> String {
+    format!(
+        "INSERT INTO api_keys (id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, \
+         origins, label, partner_id, apis) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL, ?8, ?9, ?10, ?11 WHERE {guard}"
+    )
+}
+
+fn insert_key_values(new: &NewKey) -> Vec<JsValue> {
+    let k = &new.key;
+    let apis: Vec<&str> = k.apis.iter().map(|a| a.code()).collect();
+    vec![
+        k.id.as_str().into(),
+        new.digest.as_str().into(),
+        match k.kind {
+            KeyKind::Sandbox => "sandbox",
+            KeyKind::Live => "live",
+        }
+        .into(),
+        k.tier.code().into(),
+        f64::from(k.daily_limit).into(),
+        time(k.issued_at),
+        k.expires_at.map_or(JsValue::NULL, time),
+        serde_json::to_string(&k.origins).unwrap_or_default().into(),
+        k.label.as_str().into(),
+        new.partner_id.as_str().into(),
+        serde_json::to_string(&apis).unwrap_or_default().into(),
+    ]
 }
 
 impl WorkerBackend {
@@ -201,8 +275,8 @@ impl PortalStore for WorkerBackend {
         let db = self.db()?;
         let partner = db
             .prepare(
-                "INSERT INTO partners (id, user_handle, organisation, email, intended_use, status, role, created_at) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO partners (id, user_handle, organisation, email, intended_use, status, role, \
+                 tier, daily_limit, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             )
             .bind(&[
                 p.id.as_str().into(),
@@ -212,11 +286,13 @@ impl PortalStore for WorkerBackend {
                 p.intended_use.as_str().into(),
                 p.status.code().into(),
                 p.role.code().into(),
+                p.tier.code().into(),
+                p.daily_limit.map_or(JsValue::NULL, |l| f64::from(l).into()),
                 time(p.created_at),
             ])
             .map_err(fail)?;
         let passkey = db
-            .prepare(&format!(
+            .prepare(format!(
                 "INSERT INTO passkeys ({PASSKEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, NULL)"
             ))
             .bind(&[
@@ -234,8 +310,8 @@ impl PortalStore for WorkerBackend {
     async fn partner(&self, id: &str) -> Result<Option<Partner>, BackendError> {
         let row: Option<PartnerRow> = self
             .first(
-                "SELECT id, user_handle, organisation, email, intended_use, status, role, created_at \
-                 FROM partners WHERE id = ?1",
+                "SELECT id, user_handle, organisation, email, intended_use, status, role, tier, \
+                 daily_limit, created_at FROM partners WHERE id = ?1",
                 &[id.into()],
             )
             .await?;
@@ -325,14 +401,85 @@ impl PortalStore for WorkerBackend {
         .await
     }
 
+    async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError> {
+        let rows: Vec<KeyListRow> = self
+            .all(
+                "SELECT id, label, kind, tier, daily_limit, apis, origins, issued_at, expires_at, \
+                 revoked_at, rolled_to FROM api_keys WHERE partner_id = ?1 ORDER BY issued_at DESC",
+                &[partner_id.into()],
+            )
+            .await?;
+        rows.into_iter().map(KeyListRow::into_key).collect()
+    }
+
+    async fn insert_key(&self, key: &NewKey) -> Result<(), BackendError> {
+        self.run(&insert_key_sql("1"), &insert_key_values(key))
+            .await
+    }
+
+    async fn revoke_key(
+        &self,
+        partner_id: &str,
+        id: &str,
+        at: DateTime<Utc>,
+    ) -> Result<bool, BackendError> {
+        let revoked: Option<serde_json::Value> = self
+            .first(
+                "UPDATE api_keys SET revoked_at = ?3 WHERE partner_id = ?1 AND id = ?2 \
+                 AND revoked_at IS NULL RETURNING id",
+                &[partner_id.into(), id.into(), time(at)],
+            )
+            .await?;
+        Ok(revoked.is_some())
+    }
+
+    async fn roll_key(
+        &self,
+        partner_id: &str,
+        old: &str,
+        new: &NewKey,
+        old_expires_at: DateTime<Utc>,
+    ) -> Result<bool, BackendError> {
+        let db = self.db()?;
+        let update = db
+            .prepare(
+                "UPDATE api_keys SET rolled_to = ?3, expires_at = ?4 WHERE partner_id = ?1 AND id = ?2 \
+                 AND revoked_at IS NULL AND rolled_to IS NULL",
+            )
+            .bind(&[
+                partner_id.into(),
+                old.into(),
+                new.key.id.as_str().into(),
+                time(old_expires_at),
+            ])
+            .map_err(fail)?;
+        // Stored only if the update above named it as the replacement.
+        let mut values = insert_key_values(new);
+        values.push(old.into());
+        let insert = db
+            .prepare(insert_key_sql(
+                "(SELECT rolled_to FROM api_keys WHERE id = ?12) = ?1",
+            ))
+            .bind(&values)
+            .map_err(fail)?;
+        let results = db.batch(vec![update, insert]).await.map_err(fail)?;
+        let changed = results
+            .get(1)
+            .and_then(|r| r.meta().ok().flatten())
+            .and_then(|m| m.changes)
+            .unwrap_or(0);
+        Ok(changed > 0)
+    }
+
     async fn audit(&self, e: &AuditEntry) -> Result<(), BackendError> {
         self.run(
-            "INSERT INTO audit_log (at, partner_id, actor, action, address) VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT INTO audit_log (at, partner_id, actor, action, subject, address) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             &[
                 time(e.at),
                 e.partner_id.as_str().into(),
                 e.actor.as_str().into(),
                 e.action.as_str().into(),
+                e.subject.as_deref().map_or(JsValue::NULL, Into::into),
                 e.address.as_deref().map_or(JsValue::NULL, Into::into),
             ],
         )
@@ -346,7 +493,7 @@ impl PortalStore for WorkerBackend {
     ) -> Result<Vec<AuditEntry>, BackendError> {
         let rows: Vec<AuditRow> = self
             .all(
-                "SELECT at, partner_id, actor, action, address FROM audit_log \
+                "SELECT at, partner_id, actor, action, subject, address FROM audit_log \
                  WHERE partner_id = ?1 ORDER BY seq DESC LIMIT ?2",
                 &[partner_id.into(), f64::from(limit).into()],
             )
@@ -358,6 +505,7 @@ impl PortalStore for WorkerBackend {
                     partner_id: r.partner_id,
                     actor: r.actor,
                     action: r.action,
+                    subject: r.subject,
                     address: r.address,
                 })
             })

@@ -6,7 +6,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use super::{
     Admission, DEFAULT_RECORD_TTL_SECONDS, DailyCount, GateRequest, RecordCache, admit, record_ttl,
 };
-use crate::api::keys::{KeyKind, KeyRecord, Tier};
+use crate::api::keys::{KeyApi, KeyKind, KeyRecord, Tier};
 
 const ORIGIN: &str = "https://maps.example.org";
 
@@ -24,6 +24,8 @@ fn key(limit: u32) -> KeyRecord {
         expires_at: None,
         revoked_at: None,
         origins: vec![ORIGIN.into()],
+        apis: KeyApi::ALL.to_vec(),
+        suspended: false,
     }
 }
 
@@ -32,6 +34,7 @@ fn request(now: &str, origin: Option<&str>) -> GateRequest {
         digest: "ab".repeat(32),
         now: at(now),
         origin: origin.map(Into::into),
+        api: KeyApi::Router,
     }
 }
 
@@ -91,10 +94,21 @@ fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_uncounted()
         expires_at: Some(at(now)),
         ..key(10)
     };
-    for record in [None, Some(&revoked), Some(&expired)] {
+    let suspended = KeyRecord {
+        suspended: true,
+        ..key(10)
+    };
+    for record in [None, Some(&revoked), Some(&expired), Some(&suspended)] {
         let (answer, stored) = admit(record, &mut count, &request(now, None));
         assert_eq!((answer, stored), (Admission::UnknownKey, false));
     }
+    // A key for the prediction API only, asked about the router API.
+    let prediction_only = KeyRecord {
+        apis: vec![KeyApi::Prediction],
+        ..key(10)
+    };
+    let (answer, stored) = admit(Some(&prediction_only), &mut count, &request(now, None));
+    assert_eq!((answer, stored), (Admission::ApiRefused, false));
     let (answer, stored) = admit(
         Some(&key(10)),
         &mut count,

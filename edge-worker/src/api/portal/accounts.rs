@@ -14,6 +14,7 @@ use super::ceremonies::{CeremonyError, RelyingParty};
 use super::store::{AuditEntry, CeremonyKind, Partner, PartnerStatus, Passkey, Role, Session};
 use super::{random, sessions};
 use crate::api::backend::Backend as PortalBackend;
+use crate::api::keys::Tier;
 use crate::api::{ApiError, ErrorCode};
 
 /// Longest organisation name accepted, in characters.
@@ -44,7 +45,8 @@ pub struct Answer {
 }
 
 impl Answer {
-    fn ok(body: Value) -> Self {
+    /// A `200` with `body` and no cookie.
+    pub(super) fn ok(body: Value) -> Self {
         Self {
             status: http::StatusCode::OK,
             body,
@@ -241,6 +243,8 @@ pub async fn apply<B: PortalBackend>(
         intended_use: application.intended_use,
         status: PartnerStatus::Applied,
         role: Role::Partner,
+        tier: Tier::Sandbox,
+        daily_limit: None,
         created_at: caller.now,
     };
     let passkey = Passkey {
@@ -254,7 +258,13 @@ pub async fn apply<B: PortalBackend>(
         .create_partner(&partner, &passkey)
         .await
         .map_err(|e| super::internal(backend, "store", &e))?;
-    audit(backend, &partner.id, &partner.id, "applied", caller).await?;
+    audit(
+        backend,
+        (&partner.id, &partner.id),
+        ("applied", None),
+        caller,
+    )
+    .await?;
     let mut answer = start_session(backend, &partner, caller).await?;
     answer.status = http::StatusCode::CREATED;
     Ok(answer)
@@ -342,7 +352,13 @@ pub async fn sign_in<B: PortalBackend>(
         )
         .await
         .map_err(|e| super::internal(backend, "store", &e))?;
-    audit(backend, &partner.id, &partner.id, "signed_in", caller).await?;
+    audit(
+        backend,
+        (&partner.id, &partner.id),
+        ("signed_in", None),
+        caller,
+    )
+    .await?;
     start_session(backend, &partner, caller).await
 }
 
@@ -424,6 +440,16 @@ pub async fn me<B: PortalBackend>(backend: &B, caller: &Caller<'_>) -> Result<An
         .map(|p| json!({ "id": p.credential_id, "created_at": p.created_at, "last_used_at": p.last_used_at }))
         .collect();
     body["audit"] = serde_json::to_value(&audit).unwrap_or_default();
+    // What the page states: each tier's daily limit, and how soon a key change
+    // reaches the keys' gates.
+    body["limits"] = json!({
+        "sandbox": Tier::Sandbox.default_limit(),
+        "partner": Tier::Partner.default_limit(),
+        "enterprise": partner.daily_limit.filter(|_| partner.tier == Tier::Enterprise),
+    });
+    if let Some(config) = backend.portal() {
+        body["record_ttl_seconds"] = config.record_ttl_seconds.into();
+    }
     Ok(Answer::ok(body))
 }
 
@@ -441,7 +467,13 @@ pub async fn sign_out<B: PortalBackend>(
         .end_session(&session.digest, caller.now)
         .await
         .map_err(|e| super::internal(backend, "store", &e))?;
-    audit(backend, &partner.id, &partner.id, "signed_out", caller).await?;
+    audit(
+        backend,
+        (&partner.id, &partner.id),
+        ("signed_out", None),
+        caller,
+    )
+    .await?;
     let mut answer = Answer::ok(json!({ "signed_out": true }));
     answer.cookie = Some(sessions::clear_cookie());
     Ok(answer)
@@ -454,15 +486,19 @@ fn account_json(partner: &Partner) -> Value {
         "email": partner.email,
         "status": partner.status.code(),
         "role": partner.role.code(),
+        "tier": partner.tier.code(),
         "created_at": partner.created_at,
     })
 }
 
-async fn audit<B: PortalBackend>(
+/// Appends an event of `partner_id`'s account to the audit log.
+///
+/// # Errors
+/// `INTERNAL_ERROR` when storage fails.
+pub(super) async fn audit<B: PortalBackend>(
     backend: &B,
-    partner_id: &str,
-    actor: &str,
-    action: &str,
+    (partner_id, actor): (&str, &str),
+    (action, subject): (&str, Option<&str>),
     caller: &Caller<'_>,
 ) -> Result<(), ApiError> {
     backend
@@ -471,6 +507,7 @@ async fn audit<B: PortalBackend>(
             partner_id: partner_id.to_owned(),
             actor: actor.to_owned(),
             action: action.to_owned(),
+            subject: subject.map(str::to_owned),
             address: caller.address.map(str::to_owned),
         })
         .await

@@ -10,6 +10,9 @@ pub struct PortalConfig {
     pub origin: String,
     /// The relying party id: the origin's host.
     pub rp_id: String,
+    /// How long a key's gate trusts the record it read (`HEXRISK_KEY_RECORD_TTL_SECONDS`):
+    /// a revocation, a roll's end or a suspension takes effect within it.
+    pub record_ttl_seconds: i64,
 }
 
 /// The name browsers show in passkey prompts.
@@ -20,6 +23,8 @@ impl PortalConfig {
     /// when it is absent, empty or not an origin: `https://` and a host, or `http://`
     /// on `localhost` (browsers allow passkeys nowhere else without TLS), an optional
     /// port, nothing after it.
+    /// The gate's record time to live is the default until
+    /// [`Self::with_record_ttl`] sets it.
     #[must_use]
     pub fn from_var(var: Option<&str>) -> Option<Self> {
         let origin = var?.trim().trim_end_matches('/').to_ascii_lowercase();
@@ -37,7 +42,21 @@ impl PortalConfig {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
         let scheme_ok = scheme == "https" || (scheme == "http" && host == "localhost");
         let rp_id = host.to_owned();
-        (host_ok && scheme_ok).then_some(Self { origin, rp_id })
+        (host_ok && scheme_ok).then_some(Self {
+            origin,
+            rp_id,
+            record_ttl_seconds: crate::api::gate::record_ttl(None).num_seconds(),
+        })
+    }
+}
+
+impl PortalConfig {
+    /// The same, with the record time to live of `HEXRISK_KEY_RECORD_TTL_SECONDS`
+    /// ([`crate::api::gate::record_ttl`]).
+    #[must_use]
+    pub fn with_record_ttl(mut self, var: Option<&str>) -> Self {
+        self.record_ttl_seconds = crate::api::gate::record_ttl(var).num_seconds();
+        self
     }
 }
 

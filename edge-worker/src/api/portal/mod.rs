@@ -10,6 +10,8 @@
 pub mod accounts;
 pub mod ceremonies;
 pub mod config;
+pub mod keys;
+pub mod origins;
 pub mod random;
 pub mod sessions;
 pub mod store;
@@ -37,10 +39,14 @@ enum Operation {
     SignIn,
     Me,
     SignOut,
+    Keys,
+    CreateKey,
+    RollKey,
+    RevokeKey,
 }
 
-/// The routing table: path, method, operation.
-const ROUTES: [(&str, Method, Operation); 6] = [
+/// The routing table: path (`{id}` stands for a key id), method, operation.
+const ROUTES: [(&str, Method, Operation); 10] = [
     (
         "/portal/api/applications/options",
         Method::POST,
@@ -59,7 +65,45 @@ const ROUTES: [(&str, Method, Operation); 6] = [
         Method::DELETE,
         Operation::SignOut,
     ),
+    ("/portal/api/keys", Method::GET, Operation::Keys),
+    ("/portal/api/keys", Method::POST, Operation::CreateKey),
+    (
+        "/portal/api/keys/{id}/roll",
+        Method::POST,
+        Operation::RollKey,
+    ),
+    (
+        "/portal/api/keys/{id}",
+        Method::DELETE,
+        Operation::RevokeKey,
+    ),
 ];
+
+/// A path that matched a route: the segment in place of `{id}`, if the route has one.
+struct Matched<'a> {
+    id: Option<&'a str>,
+}
+
+/// Whether `path` matches `pattern`, and how.
+fn matches<'a>(pattern: &str, path: &'a str) -> Option<Matched<'a>> {
+    let (mut pattern, mut path) = (pattern.split('/'), path.split('/'));
+    let mut id = None;
+    loop {
+        match (pattern.next(), path.next()) {
+            (None, None) => return Some(Matched { id }),
+            (Some("{id}"), Some(segment))
+                if (1..=64).contains(&segment.len())
+                    && segment
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-') =>
+            {
+                id = Some(segment);
+            }
+            (Some(a), Some(b)) if a == b => {}
+            _ => return None,
+        }
+    }
+}
 
 /// Whether a path is the portal's.
 #[must_use]
@@ -90,8 +134,8 @@ pub async fn handle<B: Backend>(
     let Some(config) = backend.portal() else {
         return response::error(&ApiError::not_found(path));
     };
-    let operation = match find(path, request.method()) {
-        Ok(operation) => operation,
+    let (operation, id) = match find(path, request.method()) {
+        Ok(found) => found,
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
         Err(allowed) => {
             // Same-origin only: no CORS preflight, so no OPTIONS among the methods.
@@ -120,7 +164,15 @@ pub async fn handle<B: Backend>(
         session_id: sessions::id_in(header(COOKIE)),
     };
     let rp = RelyingParty::new(config);
-    let answer = match run(operation, request, backend, &rp, &caller).await {
+    let answer = match run(
+        (operation, id.unwrap_or_default()),
+        request,
+        backend,
+        (&rp, config),
+        &caller,
+    )
+    .await
+    {
         Ok(answer) => answer,
         Err(err) => return response::error(&err),
     };
@@ -132,10 +184,10 @@ pub async fn handle<B: Backend>(
 }
 
 async fn run<B: Backend>(
-    operation: Operation,
+    (operation, id): (Operation, &str),
     request: &Request<Bytes>,
     backend: &B,
-    rp: &RelyingParty,
+    (rp, config): (&RelyingParty, &config::PortalConfig),
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let body = || -> Result<_, ApiError> {
@@ -155,18 +207,25 @@ async fn run<B: Backend>(
         Operation::SignIn => accounts::sign_in(backend, rp, &body()?, caller).await,
         Operation::Me => accounts::me(backend, caller).await,
         Operation::SignOut => accounts::sign_out(backend, caller).await,
+        Operation::Keys => keys::list(backend, caller).await,
+        Operation::CreateKey => keys::create(backend, &body()?, caller, &config.origin).await,
+        Operation::RollKey => keys::roll(backend, id, &body()?, caller, &config.origin).await,
+        Operation::RevokeKey => keys::revoke(backend, id, caller, config.record_ttl_seconds).await,
     }
 }
 
-/// The operation at a path for a method, or the methods the path does allow.
-fn find(path: &str, method: &Method) -> Result<Operation, Vec<Method>> {
+/// The operation at a path for a method and the key id in the path, or the
+/// methods the path does allow.
+fn find<'a>(path: &'a str, method: &Method) -> Result<(Operation, Option<&'a str>), Vec<Method>> {
     let path = path.trim_end_matches('/');
-    let at: Vec<&(&str, Method, Operation)> =
-        ROUTES.iter().filter(|(p, _, _)| *p == path).collect();
+    let at: Vec<(&Method, Operation, Option<&str>)> = ROUTES
+        .iter()
+        .filter_map(|(pattern, m, o)| matches(pattern, path).map(|found| (m, *o, found.id)))
+        .collect();
     at.iter()
-        .find(|(_, m, _)| m == method)
-        .map(|(_, _, o)| *o)
-        .ok_or_else(|| at.iter().map(|(_, m, _)| m.clone()).collect())
+        .find(|(m, _, _)| *m == method)
+        .map(|(_, o, id)| (*o, *id))
+        .ok_or_else(|| at.iter().map(|(m, _, _)| (*m).clone()).collect())
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::super::backend_error::BackendError;
+use super::super::keys::{KeyApi, KeyKind, Tier};
 
 /// Where an account stands with the operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,8 +94,51 @@ pub struct Partner {
     pub status: PartnerStatus,
     /// What it may do.
     pub role: Role,
+    /// The tier of its live keys, set by the operator (`Sandbox`: no live keys).
+    pub tier: Tier,
+    /// An enterprise partner's agreed daily limit.
+    pub daily_limit: Option<u32>,
     /// When it applied (or was made).
     pub created_at: DateTime<Utc>,
+}
+
+/// A key as its partner sees it (never the key itself, which only its digest
+/// stands for in the store).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartnerKey {
+    /// Id (32 hex digits; not secret).
+    pub id: String,
+    /// The partner's name for it.
+    pub label: String,
+    /// Sandbox or live.
+    pub kind: KeyKind,
+    /// Its tier.
+    pub tier: Tier,
+    /// Requests a UTC day.
+    pub daily_limit: u32,
+    /// The APIs it may call.
+    pub apis: Vec<KeyApi>,
+    /// Browser origins allowed to use it (router API), normalised.
+    pub origins: Vec<String>,
+    /// When it was made.
+    pub issued_at: DateTime<Utc>,
+    /// When it stops, if it does.
+    pub expires_at: Option<DateTime<Utc>>,
+    /// When it was revoked, if it was.
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// The key that replaced it, if it was rolled.
+    pub rolled_to: Option<String>,
+}
+
+/// A key to store: what its partner sees, its digest and its partner.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NewKey {
+    /// The key's record.
+    pub key: PartnerKey,
+    /// SHA-256 of the key text, lowercase hex.
+    pub digest: String,
+    /// Its partner.
+    pub partner_id: String,
 }
 
 /// A registered passkey.
@@ -183,6 +227,8 @@ pub struct AuditEntry {
     pub actor: String,
     /// What happened (`applied`, `signed_in`, `signed_out`, ...).
     pub action: String,
+    /// What it happened to, if not the account itself (a key's id).
+    pub subject: Option<String>,
     /// From which address (`CF-Connecting-IP`), if known.
     pub address: Option<String>,
 }
@@ -232,6 +278,32 @@ pub trait PortalStore {
 
     /// Ends a session at `at`.
     async fn end_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError>;
+
+    /// A partner's keys, newest first.
+    async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError>;
+
+    /// Stores a new key.
+    async fn insert_key(&self, key: &NewKey) -> Result<(), BackendError>;
+
+    /// Revokes the partner's key `id` at `at`; whether it was the partner's and not
+    /// yet revoked.
+    async fn revoke_key(
+        &self,
+        partner_id: &str,
+        id: &str,
+        at: DateTime<Utc>,
+    ) -> Result<bool, BackendError>;
+
+    /// Stores `new` as the replacement of the partner's key `old`, which stops at
+    /// `old_expires_at`, in one transaction; whether `old` was the partner's, not
+    /// revoked and not rolled before (nothing is stored otherwise).
+    async fn roll_key(
+        &self,
+        partner_id: &str,
+        old: &str,
+        new: &NewKey,
+        old_expires_at: DateTime<Utc>,
+    ) -> Result<bool, BackendError>;
 
     /// Appends to the audit log.
     async fn audit(&self, entry: &AuditEntry) -> Result<(), BackendError>;

@@ -15,7 +15,7 @@ use super::memory_portal::PortalTables;
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::gate::{self, Admission, DailyCount, GateRequest};
-use crate::api::keys::{KeyKind, KeyRecord, PresentedKey, Tier};
+use crate::api::keys::{KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::portal::config::PortalConfig;
 
@@ -81,6 +81,8 @@ fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
         expires_at: (kind == KeyKind::Sandbox).then(|| now() + chrono::Duration::days(29)),
         revoked_at: None,
         origins: Vec::new(),
+        apis: KeyApi::ALL.to_vec(),
+        suspended: false,
     }
 }
 
@@ -177,9 +179,14 @@ impl Backend for MemoryBackend {
         if !self.database_up {
             return Err(BackendError::new("database", "down"));
         }
+        let record = self
+            .keys
+            .get(&request.digest)
+            .cloned()
+            .or_else(|| self.portal_key_record(&request.digest));
         let mut counts = self.counts.borrow_mut();
         let count = counts.entry(request.digest.clone()).or_default();
-        Ok(gate::admit(self.keys.get(&request.digest), count, request).0)
+        Ok(gate::admit(record.as_ref(), count, request).0)
     }
 
     fn models(&self) -> &ModelStore {

@@ -6,7 +6,10 @@ use chrono::{DateTime, Utc};
 
 use super::memory_backend::MemoryBackend;
 use crate::api::backend_error::BackendError;
-use crate::api::portal::store::{AuditEntry, Ceremony, Partner, Passkey, PortalStore, Session};
+use crate::api::keys::KeyRecord;
+use crate::api::portal::store::{
+    AuditEntry, Ceremony, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, PortalStore, Session,
+};
 
 /// The portal's tables.
 #[derive(Debug, Default)]
@@ -16,6 +19,7 @@ pub(crate) struct PortalTables {
     pub(crate) passkeys: Vec<Passkey>,
     pub(crate) sessions: HashMap<String, Session>,
     pub(crate) audit: Vec<AuditEntry>,
+    pub(crate) keys: Vec<NewKey>,
 }
 
 impl MemoryBackend {
@@ -25,6 +29,31 @@ impl MemoryBackend {
         } else {
             Err(BackendError::new("database", "down"))
         }
+    }
+}
+
+impl MemoryBackend {
+    /// The record a gate would read of a key made in the portal, with its digest.
+    pub(crate) fn portal_key_record(&self, digest: &str) -> Option<KeyRecord> {
+        let tables = self.portal_tables.borrow();
+        let new = tables.keys.iter().find(|k| k.digest == digest)?;
+        let suspended = tables
+            .partners
+            .get(&new.partner_id)
+            .is_some_and(|p| p.status == PartnerStatus::Suspended);
+        let k = &new.key;
+        Some(KeyRecord {
+            id: k.id.clone(),
+            kind: k.kind,
+            tier: k.tier,
+            daily_limit: k.daily_limit,
+            issued_at: k.issued_at,
+            expires_at: k.expires_at,
+            revoked_at: k.revoked_at,
+            origins: k.origins.clone(),
+            apis: k.apis.clone(),
+            suspended,
+        })
     }
 }
 
@@ -115,6 +144,60 @@ impl PortalStore for MemoryBackend {
             s.ended_at.get_or_insert(at);
         }
         Ok(())
+    }
+
+    async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError> {
+        let mut keys: Vec<PartnerKey> = self
+            .portal_up()?
+            .keys
+            .iter()
+            .filter(|k| k.partner_id == partner_id)
+            .map(|k| k.key.clone())
+            .collect();
+        keys.reverse();
+        keys.sort_by_key(|k| std::cmp::Reverse(k.issued_at));
+        Ok(keys)
+    }
+
+    async fn insert_key(&self, key: &NewKey) -> Result<(), BackendError> {
+        self.portal_up()?.keys.push(key.clone());
+        Ok(())
+    }
+
+    async fn revoke_key(
+        &self,
+        partner_id: &str,
+        id: &str,
+        at: DateTime<Utc>,
+    ) -> Result<bool, BackendError> {
+        let mut tables = self.portal_up()?;
+        let found = tables
+            .keys
+            .iter_mut()
+            .find(|k| k.partner_id == partner_id && k.key.id == id && k.key.revoked_at.is_none());
+        Ok(found.map(|k| k.key.revoked_at = Some(at)).is_some())
+    }
+
+    async fn roll_key(
+        &self,
+        partner_id: &str,
+        old: &str,
+        new: &NewKey,
+        old_expires_at: DateTime<Utc>,
+    ) -> Result<bool, BackendError> {
+        let mut tables = self.portal_up()?;
+        let Some(found) = tables.keys.iter_mut().find(|k| {
+            k.partner_id == partner_id
+                && k.key.id == old
+                && k.key.revoked_at.is_none()
+                && k.key.rolled_to.is_none()
+        }) else {
+            return Ok(false);
+        };
+        found.key.rolled_to = Some(new.key.id.clone());
+        found.key.expires_at = Some(old_expires_at);
+        tables.keys.push(new.clone());
+        Ok(true)
     }
 
     async fn audit(&self, entry: &AuditEntry) -> Result<(), BackendError> {

@@ -8,7 +8,8 @@ use bytes::Bytes;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::api::dispatch::{Api, Endpoint};
+use crate::api::dispatch::Endpoint;
+use crate::api::keys::KeyApi;
 use crate::api::test_support::{LIVE_KEY, MemoryBackend, atlas_with_roads, bucket, send_bytes};
 
 /// A body each POST endpoint accepts (`None` for the others). The match has no
@@ -82,8 +83,8 @@ fn post(backend: &MemoryBackend, path: &str, body: Vec<u8>) -> (StatusCode, Valu
     let endpoint = Endpoint::find(path, &Method::POST).expect("a POST endpoint");
     let bearer = format!("Bearer {LIVE_KEY}");
     let key = match endpoint.api() {
-        Api::Prediction => ("authorization", bearer.as_str()),
-        Api::Router => ("x-api-key", LIVE_KEY),
+        KeyApi::Prediction => ("authorization", bearer.as_str()),
+        KeyApi::Router => ("x-api-key", LIVE_KEY),
     };
     let response = send_bytes(
         backend,

@@ -7,8 +7,9 @@ use serde_json::{Value, json};
 
 use crate::api::backend_error::BackendError;
 use crate::api::dispatch::{
-    Api, BENCH_MAX_SIZE, Endpoint, MODEL_VERSION_HEADER, RequestContext, handle,
+    BENCH_MAX_SIZE, Endpoint, MODEL_VERSION_HEADER, RequestContext, handle,
 };
+use crate::api::keys::KeyApi;
 use crate::api::keys::PresentedKey;
 use crate::api::test_support::{
     DEMO_ORIGIN, LIVE_KEY, MemoryBackend, SANDBOX_KEY, call, ctx, get, get_with, json_of, now,
@@ -238,8 +239,8 @@ fn the_openapi_documents_are_served_without_a_key_and_cover_every_endpoint() {
     // The prediction document's paths are relative to its server's `/v1`.
     for (path, method, endpoint) in &Endpoint::ALL {
         let (doc, template) = match endpoint.api() {
-            Api::Prediction => (&prediction, &path["/v1".len()..]),
-            Api::Router => (&router, *path),
+            KeyApi::Prediction => (&prediction, &path["/v1".len()..]),
+            KeyApi::Router => (&router, *path),
         };
         let operation = &doc["paths"][template][method.as_str().to_ascii_lowercase()];
         assert!(operation.is_object(), "{method} {path} is not documented");

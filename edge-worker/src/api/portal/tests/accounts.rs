@@ -1,124 +1,12 @@
-//! The portal's account flows against the in-memory store and a software
-//! authenticator: apply, sign in, the session, sign out, and every refusal.
+//! The account flows: apply, sign in, the session, sign out, and every refusal.
 
-use bytes::Bytes;
-use chrono::{DateTime, TimeDelta, Utc};
-use http::{Method, Request, Response};
+use chrono::TimeDelta;
+use http::Method;
 use serde_json::{Value, json};
 
-use super::sessions;
+use super::super::sessions;
+use super::{Call, application, apply, me, session_of, sign_in};
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
-
-/// A portal request at `at`, from the portal's own page unless `origin` says
-/// otherwise, with the session cookie `session` if given.
-struct Call<'a> {
-    method: Method,
-    path: &'a str,
-    body: Option<Value>,
-    at: DateTime<Utc>,
-    origin: Option<&'a str>,
-    session: Option<&'a str>,
-}
-
-impl<'a> Call<'a> {
-    fn new(method: Method, path: &'a str, body: Option<Value>) -> Self {
-        Self {
-            method,
-            path,
-            body,
-            at: now(),
-            origin: Some(PORTAL_ORIGIN),
-            session: None,
-        }
-    }
-
-    fn send(&self, backend: &MemoryBackend) -> (u16, Value, Response<Bytes>) {
-        let mut builder = Request::builder()
-            .method(self.method.clone())
-            .uri(self.path)
-            .header("cf-connecting-ip", "203.0.113.9");
-        if let Some(origin) = self.origin {
-            builder = builder.header("origin", origin);
-        }
-        if let Some(id) = self.session {
-            builder = builder.header("cookie", format!("{}={id}", sessions::COOKIE));
-        }
-        let body = match &self.body {
-            Some(b) => {
-                builder = builder.header("content-type", "application/json");
-                Bytes::from(b.to_string())
-            }
-            None => Bytes::new(),
-        };
-        let answer = futures_executor::block_on(super::handle(
-            &builder.body(body).unwrap(),
-            self.at,
-            backend,
-        ));
-        let value = serde_json::from_slice(answer.body()).unwrap_or(Value::Null);
-        (answer.status().as_u16(), value, answer)
-    }
-}
-
-fn application() -> Value {
-    json!({ "organisation": "Transit Co", "email": "ops@transit.example", "intended_use": "night routes" })
-}
-
-/// The session id a response's `Set-Cookie` hands out.
-fn session_of(response: &Response<Bytes>) -> String {
-    let cookie = response.headers()["set-cookie"].to_str().unwrap();
-    let value = cookie.split(';').next().unwrap();
-    value.split_once('=').unwrap().1.to_owned()
-}
-
-/// Applies with `device`; returns the session id.
-fn apply(backend: &MemoryBackend, device: &mut SoftAuthenticator) -> String {
-    let (status, options, _) = Call::new(
-        Method::POST,
-        "/portal/api/applications/options",
-        Some(application()),
-    )
-    .send(backend);
-    assert_eq!(status, 200, "{options}");
-    let credential = device.create(&options["publicKey"]);
-    let (status, account, answer) = Call::new(
-        Method::POST,
-        "/portal/api/applications",
-        Some(json!({ "ceremony": options["ceremony"], "credential": credential })),
-    )
-    .send(backend);
-    assert_eq!(status, 201, "{account}");
-    assert_eq!(account["status"], "applied");
-    session_of(&answer)
-}
-
-/// Signs in with `device`: the status, body and answer.
-fn sign_in(
-    backend: &MemoryBackend,
-    device: &mut SoftAuthenticator,
-    at: DateTime<Utc>,
-) -> (u16, Value, Response<Bytes>) {
-    let mut start = Call::new(Method::POST, "/portal/api/sessions/options", None);
-    start.at = at;
-    let (status, options, _) = start.send(backend);
-    assert_eq!(status, 200, "{options}");
-    let assertion = device.get(&options["publicKey"]);
-    let mut finish = Call::new(
-        Method::POST,
-        "/portal/api/sessions",
-        Some(json!({ "ceremony": options["ceremony"], "credential": assertion })),
-    );
-    finish.at = at;
-    finish.send(backend)
-}
-
-fn me(backend: &MemoryBackend, session: &str, at: DateTime<Utc>) -> (u16, Value) {
-    let mut call = Call::new(Method::GET, "/portal/api/me", None);
-    call.session = Some(session);
-    call.at = at;
-    let (status, body, _) = call.send(backend);
-    (status, body)
-}
 
 #[test]
 fn a_partner_applies_signs_in_and_out_with_a_passkey() {
@@ -209,7 +97,7 @@ fn every_failed_sign_in_gets_the_same_answer() {
         "/portal/api/sessions",
         Some(json!({ "ceremony": options["ceremony"], "credential": assertion })),
     );
-    late.at = now() + super::ceremonies::CEREMONY_LIFETIME;
+    late.at = now() + super::super::ceremonies::CEREMONY_LIFETIME;
     failures.push(late.send(&backend));
     for (status, body, answer) in &failures {
         assert_eq!(*status, 401, "{body}");
@@ -315,7 +203,7 @@ fn changes_from_another_origin_are_refused_and_change_nothing() {
 #[test]
 fn applications_are_checked_field_by_field() {
     let backend = MemoryBackend::new();
-    let long = "x".repeat(super::accounts::MAX_ORGANISATION + 1);
+    let long = "x".repeat(super::super::accounts::MAX_ORGANISATION + 1);
     for (body, field) in [
         (
             json!({ "email": "a@b.example", "intended_use": "x" }),

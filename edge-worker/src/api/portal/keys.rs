@@ -1,0 +1,446 @@
+//! Keys made by partners: list, create, roll and revoke (docs/PORTAL.md, "Keys").
+//!
+//! A key is shown once, in the answer that makes it; the store keeps its SHA-256
+//! digest. Approved partners may make sandbox keys, and live keys once the operator
+//! has set their tier. Each key names the APIs it may call and, for the router API,
+//! the browser origins that may use it. Rolling makes a new key with the same
+//! settings and lets the old one run for a grace period of the partner's choosing;
+//! revoking stops it. Both reach the keys' gates within the record time to live.
+
+use chrono::{DateTime, TimeDelta, Utc};
+use serde_json::{Map, Value, json};
+
+use super::accounts::{self, Answer, Caller};
+use super::origins::{self, MAX_ORIGINS};
+use super::random;
+use super::store::{NewKey, Partner, PartnerKey, PartnerStatus};
+use crate::api::backend::Backend;
+use crate::api::keys::{KeyApi, KeyKind, PresentedKey, SECRET_LEN, Tier};
+use crate::api::{ApiError, ErrorCode};
+
+/// A sandbox key's lifetime (as `scripts/keys.mjs` issues them).
+pub const SANDBOX_LIFETIME: TimeDelta = TimeDelta::days(30);
+/// The furthest expiry a partner may choose for a live key.
+pub const MAX_LIFETIME: TimeDelta = TimeDelta::days(366);
+/// The longest grace period of a rolled key.
+pub const MAX_GRACE: TimeDelta = TimeDelta::days(7);
+/// Most keys a partner may hold usable at once.
+pub const MAX_KEYS: usize = 20;
+/// Longest label, in characters.
+pub const MAX_LABEL: usize = 100;
+
+fn invalid(field: &str, message: impl Into<String>) -> ApiError {
+    ApiError::new(ErrorCode::InvalidRequest, message).with("field", field)
+}
+
+/// The settings of a key to make, checked.
+struct KeySettings {
+    label: String,
+    kind: KeyKind,
+    apis: Vec<KeyApi>,
+    origins: Vec<String>,
+    expires_at: Option<DateTime<Utc>>,
+}
+
+fn parse_apis(body: &Map<String, Value>) -> Result<Vec<KeyApi>, ApiError> {
+    let listed = body.get("apis").and_then(Value::as_array).ok_or_else(|| {
+        invalid(
+            "apis",
+            "`apis` must list \"prediction\", \"router\" or both",
+        )
+    })?;
+    let mut apis = Vec::new();
+    for item in listed {
+        let api = item
+            .as_str()
+            .and_then(KeyApi::parse)
+            .ok_or_else(|| invalid("apis", "`apis` may hold \"prediction\" and \"router\" only"))?;
+        if !apis.contains(&api) {
+            apis.push(api);
+        }
+    }
+    if apis.is_empty() {
+        return Err(invalid("apis", "`apis` must name at least one API"));
+    }
+    Ok(apis)
+}
+
+/// Each origin written one way; all refusals at once, with their reasons.
+fn parse_origins(body: &Map<String, Value>) -> Result<Vec<String>, ApiError> {
+    let Some(listed) = body.get("origins") else {
+        return Ok(Vec::new());
+    };
+    let listed = listed
+        .as_array()
+        .ok_or_else(|| invalid("origins", "`origins` must be a list of origins"))?;
+    if listed.len() > MAX_ORIGINS {
+        return Err(
+            invalid("origins", format!("at most {MAX_ORIGINS} origins")).with("limit", MAX_ORIGINS)
+        );
+    }
+    let (mut accepted, mut refused) = (Vec::new(), Vec::new());
+    for item in listed {
+        let text = item.as_str().unwrap_or_default();
+        match origins::normalise(text) {
+            Ok(origin) if !accepted.contains(&origin) => accepted.push(origin),
+            Ok(_) => {}
+            Err(reason) => refused.push(json!({
+                "origin": text.chars().take(origins::MAX_ORIGIN).collect::<String>(),
+                "reason": reason.code(),
+                "message": reason.to_string(),
+            })),
+        }
+    }
+    if refused.is_empty() {
+        Ok(accepted)
+    } else {
+        Err(
+            invalid("origins", "some origins were refused; nothing was made")
+                .with("refused_origins", refused),
+        )
+    }
+}
+
+impl KeySettings {
+    fn parse(body: &Map<String, Value>, now: DateTime<Utc>) -> Result<Self, ApiError> {
+        let label = match body.get("label") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(text)) => text.trim().to_owned(),
+            Some(_) => return Err(invalid("label", "`label` must be text")),
+        };
+        if label.chars().count() > MAX_LABEL || label.chars().any(char::is_control) {
+            return Err(invalid(
+                "label",
+                format!(
+                    "`label` must be at most {MAX_LABEL} characters, without control characters"
+                ),
+            )
+            .with("limit", MAX_LABEL));
+        }
+        let kind = match body.get("kind").and_then(Value::as_str) {
+            Some("sandbox") => KeyKind::Sandbox,
+            Some("live") => KeyKind::Live,
+            _ => return Err(invalid("kind", "`kind` must be \"sandbox\" or \"live\"")),
+        };
+        let expires_at = match body.get("expires_at") {
+            None | Some(Value::Null) => None,
+            Some(value) => {
+                let at = value
+                    .as_str()
+                    .and_then(|t| t.parse::<DateTime<Utc>>().ok())
+                    .ok_or_else(|| {
+                        invalid("expires_at", "`expires_at` must be an RFC 3339 time")
+                    })?;
+                if at <= now || at > now + MAX_LIFETIME {
+                    return Err(invalid(
+                        "expires_at",
+                        "`expires_at` must be in the future and within a year",
+                    )
+                    .with("latest", (now + MAX_LIFETIME).to_rfc3339()));
+                }
+                Some(at)
+            }
+        };
+        Ok(Self {
+            label,
+            kind,
+            apis: parse_apis(body)?,
+            origins: parse_origins(body)?,
+            expires_at,
+        })
+    }
+}
+
+/// The tier and daily limit the partner's keys of `kind` get, or why it may not make
+/// one.
+fn tier_for(partner: &Partner, kind: KeyKind) -> Result<(Tier, u32), ApiError> {
+    let forbidden = |message: &str| ApiError::new(ErrorCode::Forbidden, message.to_owned());
+    match partner.status {
+        PartnerStatus::Approved => {}
+        PartnerStatus::Applied => {
+            return Err(forbidden("your application is waiting for the operator"));
+        }
+        PartnerStatus::Rejected | PartnerStatus::Suspended => {
+            return Err(forbidden("this account may not make keys"));
+        }
+    }
+    match (kind, partner.tier) {
+        (KeyKind::Sandbox, _) => Ok((Tier::Sandbox, Tier::Sandbox.default_limit().unwrap_or(0))),
+        (KeyKind::Live, Tier::Sandbox) => Err(forbidden(
+            "live keys need the partner or enterprise tier, which the operator sets",
+        )),
+        (KeyKind::Live, tier) => tier
+            .default_limit()
+            .or(partner.daily_limit)
+            .map(|limit| (tier, limit))
+            .ok_or_else(|| {
+                forbidden("no daily limit has been agreed for this enterprise account yet")
+            }),
+    }
+}
+
+/// A new key of `settings` for `partner`: its text (shown once) and what is stored.
+fn make_key<B: Backend>(
+    backend: &B,
+    partner: &Partner,
+    settings: &KeySettings,
+    (tier, daily_limit): (Tier, u32),
+    now: DateTime<Utc>,
+) -> Result<(String, NewKey), ApiError> {
+    let secret = random::base62(SECRET_LEN).map_err(|e| super::internal(backend, "random", &e))?;
+    let text = format!("{}{secret}", settings.kind.prefix());
+    let id =
+        hex::encode(random::bytes::<16>().map_err(|e| super::internal(backend, "random", &e))?);
+    let sandbox_end = (settings.kind == KeyKind::Sandbox).then(|| now + SANDBOX_LIFETIME);
+    let expires_at = match (settings.expires_at, sandbox_end) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    let key = PartnerKey {
+        id,
+        label: settings.label.clone(),
+        kind: settings.kind,
+        tier,
+        daily_limit,
+        apis: settings.apis.clone(),
+        origins: settings.origins.clone(),
+        issued_at: now,
+        expires_at,
+        revoked_at: None,
+        rolled_to: None,
+    };
+    let digest = PresentedKey::new(&text).digest();
+    Ok((
+        text,
+        NewKey {
+            key,
+            digest,
+            partner_id: partner.id.clone(),
+        },
+    ))
+}
+
+/// A key as the page lists it.
+#[must_use]
+pub fn key_json(key: &PartnerKey, now: DateTime<Utc>) -> Value {
+    let state = if key.revoked_at.is_some_and(|t| t <= now) {
+        "revoked"
+    } else if key.expires_at.is_some_and(|t| t <= now) {
+        "expired"
+    } else if key.rolled_to.is_some() {
+        "rolled"
+    } else {
+        "active"
+    };
+    json!({
+        "id": key.id,
+        "label": key.label,
+        "kind": match key.kind { KeyKind::Sandbox => "sandbox", KeyKind::Live => "live" },
+        "tier": key.tier.code(),
+        "daily_limit": key.daily_limit,
+        "apis": key.apis.iter().map(|a| a.code()).collect::<Vec<_>>(),
+        "origins": key.origins,
+        "issued_at": key.issued_at,
+        "expires_at": key.expires_at,
+        "revoked_at": key.revoked_at,
+        "rolled_to": key.rolled_to,
+        "state": state,
+    })
+}
+
+/// The answer that shows a new key once: its record, the key and a `curl` line
+/// for each API it may call.
+fn shown_once(text: &str, key: &PartnerKey, origin: &str, now: DateTime<Utc>) -> Value {
+    let mut body = key_json(key, now);
+    body["key"] = text.into();
+    body["curl"] = key
+        .apis
+        .iter()
+        .map(|api| match api {
+            KeyApi::Prediction => {
+                format!("curl -H 'Authorization: Bearer {text}' {origin}/v1/cities")
+            }
+            KeyApi::Router => format!("curl -H 'X-API-Key: {text}' {origin}/route/config"),
+        })
+        .collect();
+    body
+}
+
+fn usable(key: &PartnerKey, now: DateTime<Utc>) -> bool {
+    key.revoked_at.is_none_or(|t| t > now) && key.expires_at.is_none_or(|t| t > now)
+}
+
+/// `GET /portal/api/keys`: the partner's keys, newest first.
+///
+/// # Errors
+/// `UNAUTHORIZED` without a session; `INTERNAL_ERROR` when storage fails.
+pub async fn list<B: Backend>(backend: &B, caller: &Caller<'_>) -> Result<Answer, ApiError> {
+    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let keys = backend
+        .keys_of(&partner.id)
+        .await
+        .map_err(|e| super::internal(backend, "store", &e))?;
+    Ok(Answer::ok(json!({
+        "keys": keys.iter().map(|k| key_json(k, caller.now)).collect::<Vec<_>>(),
+    })))
+}
+
+/// `POST /portal/api/keys`: makes a key and shows it once.
+///
+/// # Errors
+/// `INVALID_REQUEST` for bad settings (every refused origin with its reason) or
+/// too many keys; `FORBIDDEN` when the account may not make this kind of key;
+/// `UNAUTHORIZED` without a session; `INTERNAL_ERROR` when storage fails.
+pub async fn create<B: Backend>(
+    backend: &B,
+    body: &Map<String, Value>,
+    caller: &Caller<'_>,
+    origin: &str,
+) -> Result<Answer, ApiError> {
+    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let settings = KeySettings::parse(body, caller.now)?;
+    let tier = tier_for(&partner, settings.kind)?;
+    let held = backend
+        .keys_of(&partner.id)
+        .await
+        .map_err(|e| super::internal(backend, "store", &e))?;
+    if held.iter().filter(|k| usable(k, caller.now)).count() >= MAX_KEYS {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!("at most {MAX_KEYS} usable keys; revoke one first"),
+        )
+        .with("limit", MAX_KEYS));
+    }
+    let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
+    backend
+        .insert_key(&new)
+        .await
+        .map_err(|e| super::internal(backend, "store", &e))?;
+    accounts::audit(
+        backend,
+        (&partner.id, &partner.id),
+        ("key_created", Some(&new.key.id)),
+        caller,
+    )
+    .await?;
+    Ok(Answer {
+        status: http::StatusCode::CREATED,
+        body: shown_once(&text, &new.key, origin, caller.now),
+        cookie: None,
+    })
+}
+
+fn no_such_key(id: &str) -> ApiError {
+    ApiError::new(ErrorCode::NotFound, "no such key in this account").with("id", id)
+}
+
+/// `POST /portal/api/keys/{id}/roll` `{grace_hours}`: a new key with the same
+/// settings, shown once; the old one works for `grace_hours` more (0 to 168), then
+/// stops.
+///
+/// # Errors
+/// `NOT_FOUND` for a key that is not the partner's or is no longer usable;
+/// `INVALID_REQUEST` for a bad grace period; `FORBIDDEN`, `UNAUTHORIZED` and
+/// `INTERNAL_ERROR` as for [`create`].
+pub async fn roll<B: Backend>(
+    backend: &B,
+    id: &str,
+    body: &Map<String, Value>,
+    caller: &Caller<'_>,
+    origin: &str,
+) -> Result<Answer, ApiError> {
+    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let hours = body
+        .get("grace_hours")
+        .and_then(Value::as_u64)
+        .filter(|h| i64::try_from(*h).is_ok_and(|h| h <= MAX_GRACE.num_hours()))
+        .ok_or_else(|| {
+            invalid(
+                "grace_hours",
+                format!(
+                    "`grace_hours` must be a whole number from 0 to {}",
+                    MAX_GRACE.num_hours()
+                ),
+            )
+        })?;
+    let held = backend
+        .keys_of(&partner.id)
+        .await
+        .map_err(|e| super::internal(backend, "store", &e))?;
+    let old = held
+        .iter()
+        .find(|k| k.id == id && usable(k, caller.now) && k.rolled_to.is_none())
+        .ok_or_else(|| no_such_key(id))?;
+    let settings = KeySettings {
+        label: old.label.clone(),
+        kind: old.kind,
+        apis: old.apis.clone(),
+        origins: old.origins.clone(),
+        expires_at: old.expires_at.filter(|_| old.kind == KeyKind::Live),
+    };
+    let tier = tier_for(&partner, old.kind)?;
+    let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
+    let grace_end = caller.now + TimeDelta::hours(i64::try_from(hours).unwrap_or(0));
+    let old_end = old.expires_at.map_or(grace_end, |t| t.min(grace_end));
+    if !backend
+        .roll_key(&partner.id, id, &new, old_end)
+        .await
+        .map_err(|e| super::internal(backend, "store", &e))?
+    {
+        return Err(no_such_key(id));
+    }
+    accounts::audit(
+        backend,
+        (&partner.id, &partner.id),
+        ("key_rolled", Some(id)),
+        caller,
+    )
+    .await?;
+    accounts::audit(
+        backend,
+        (&partner.id, &partner.id),
+        ("key_created", Some(&new.key.id)),
+        caller,
+    )
+    .await?;
+    let mut body = shown_once(&text, &new.key, origin, caller.now);
+    body["replaces"] = json!({ "id": id, "expires_at": old_end });
+    Ok(Answer {
+        status: http::StatusCode::CREATED,
+        body,
+        cookie: None,
+    })
+}
+
+/// `DELETE /portal/api/keys/{id}`: revokes the key now; its gates refuse it within
+/// the record time to live.
+///
+/// # Errors
+/// `NOT_FOUND` for a key that is not the partner's or is revoked already;
+/// `UNAUTHORIZED` without a session; `INTERNAL_ERROR` when storage fails.
+pub async fn revoke<B: Backend>(
+    backend: &B,
+    id: &str,
+    caller: &Caller<'_>,
+    record_ttl_seconds: i64,
+) -> Result<Answer, ApiError> {
+    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    if !backend
+        .revoke_key(&partner.id, id, caller.now)
+        .await
+        .map_err(|e| super::internal(backend, "store", &e))?
+    {
+        return Err(no_such_key(id));
+    }
+    accounts::audit(
+        backend,
+        (&partner.id, &partner.id),
+        ("key_revoked", Some(id)),
+        caller,
+    )
+    .await?;
+    Ok(Answer::ok(json!({
+        "revoked": id,
+        "refused_within_seconds": record_ttl_seconds,
+    })))
+}

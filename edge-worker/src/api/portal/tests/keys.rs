@@ -1,0 +1,280 @@
+//! Keys made by partners: approval and tiers first, keys shown once and working
+//! on the APIs they name, origins checked, rolling with a grace period, revoking,
+//! suspension, and one partner never reaching another's keys.
+
+use bytes::Bytes;
+use chrono::{DateTime, TimeDelta, Utc};
+use http::{Method, Request};
+use serde_json::{Value, json};
+
+use super::super::store::PartnerStatus;
+use super::{Call, apply};
+use crate::api::dispatch::{RequestContext, handle};
+use crate::api::keys::Tier;
+use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
+
+/// A partner that applied with its own device: its session and id.
+fn partner(backend: &MemoryBackend, seed: u8) -> (String, String) {
+    let mut device = SoftAuthenticator::new(seed, PORTAL_ORIGIN);
+    let session = apply(backend, &mut device);
+    let id = backend
+        .portal_tables
+        .borrow()
+        .sessions
+        .values()
+        .find(|s| s.digest == super::super::sessions::digest(&session))
+        .map(|s| s.partner_id.clone())
+        .unwrap();
+    (session, id)
+}
+
+/// What the operator does with `scripts/keys.mjs`: sets status and tier.
+fn decide(backend: &MemoryBackend, id: &str, status: PartnerStatus, tier: Tier) {
+    let mut tables = backend.portal_tables.borrow_mut();
+    let partner = tables.partners.get_mut(id).unwrap();
+    partner.status = status;
+    partner.tier = tier;
+}
+
+fn keys_call<'a>(method: Method, path: &'a str, body: Option<Value>, session: &'a str) -> Call<'a> {
+    let mut call = Call::new(method, path, body);
+    call.session = Some(session);
+    call
+}
+
+fn make(backend: &MemoryBackend, session: &str, body: Value) -> (u16, Value) {
+    let (status, body, _) =
+        keys_call(Method::POST, "/portal/api/keys", Some(body), session).send(backend);
+    (status, body)
+}
+
+/// The status of `GET /v1/cities` with `key` at `at`.
+fn predict_with(backend: &MemoryBackend, key: &str, at: DateTime<Utc>) -> u16 {
+    let request = Request::builder()
+        .uri("/v1/cities")
+        .header("authorization", format!("Bearer {key}"))
+        .body(Bytes::new())
+        .unwrap();
+    let ctx = RequestContext {
+        now: at,
+        forecast_now: at,
+        bench_noop: false,
+    };
+    futures_executor::block_on(handle(&request, ctx, backend))
+        .status()
+        .as_u16()
+}
+
+fn sandbox(label: &str) -> Value {
+    json!({ "label": label, "kind": "sandbox", "apis": ["prediction", "router"] })
+}
+
+#[test]
+fn an_approved_partner_makes_a_key_that_is_shown_once_and_works() {
+    let backend = MemoryBackend::new();
+    let (session, id) = partner(&backend, 1);
+    let (status, refused) = make(&backend, &session, sandbox("first"));
+    assert_eq!(status, 403, "waiting for approval: {refused}");
+    decide(&backend, &id, PartnerStatus::Approved, Tier::Sandbox);
+    let (status, made) = make(&backend, &session, sandbox("first"));
+    assert_eq!(status, 201, "{made}");
+    let key = made["key"].as_str().unwrap();
+    assert!(key.starts_with("hexrisk_sandbox_") && key.len() == "hexrisk_sandbox_".len() + 32);
+    assert_eq!(made["daily_limit"], 100);
+    assert_eq!(made["expires_at"], json!(now() + TimeDelta::days(30)));
+    assert!(
+        made["curl"][0]
+            .as_str()
+            .unwrap()
+            .contains(&format!("Bearer {key}"))
+    );
+    assert_eq!(predict_with(&backend, key, now()), 200);
+    // Listed without the key; stored as its digest only.
+    let (_, listed, _) = keys_call(Method::GET, "/portal/api/keys", None, &session).send(&backend);
+    assert_eq!(listed["keys"].as_array().unwrap().len(), 1);
+    assert!(!listed.to_string().contains(key));
+    assert!(!format!("{:?}", backend.portal_tables.borrow().keys).contains(key));
+    // Live keys wait for a tier.
+    let live = json!({ "kind": "live", "apis": ["prediction"] });
+    assert_eq!(make(&backend, &session, live.clone()).0, 403);
+    decide(&backend, &id, PartnerStatus::Approved, Tier::Partner);
+    let (status, made) = make(&backend, &session, live);
+    assert_eq!((status, made["daily_limit"].as_u64()), (201, Some(10_000)));
+    assert_eq!(made["expires_at"], Value::Null);
+}
+
+#[test]
+fn a_key_calls_only_the_apis_it_names_and_its_origins_are_checked() {
+    let backend = MemoryBackend::new();
+    let (session, id) = partner(&backend, 1);
+    decide(&backend, &id, PartnerStatus::Approved, Tier::Sandbox);
+    let (status, refused) = make(
+        &backend,
+        &session,
+        json!({ "kind": "sandbox", "apis": ["router"],
+                "origins": ["https://maps.example.org/", "http://maps.example.org", "https://*.example.org"] }),
+    );
+    assert_eq!(status, 400, "{refused}");
+    let reasons: Vec<&str> = refused["details"]["refused_origins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons, ["insecure", "host"]);
+    assert!(
+        backend.portal_tables.borrow().keys.is_empty(),
+        "nothing made"
+    );
+    let (status, made) = make(
+        &backend,
+        &session,
+        json!({ "kind": "sandbox", "apis": ["router"], "origins": ["https://Maps.Example.org/"] }),
+    );
+    assert_eq!(status, 201, "{made}");
+    assert_eq!(made["origins"], json!(["https://maps.example.org"]));
+    let key = made["key"].as_str().unwrap();
+    assert_eq!(predict_with(&backend, key, now()), 403, "a router-only key");
+    for bad in [
+        json!({ "kind": "sandbox", "apis": [] }),
+        json!({ "kind": "sandbox", "apis": ["maps"] }),
+        json!({ "kind": "gold", "apis": ["router"] }),
+        json!({ "kind": "sandbox", "apis": ["router"], "expires_at": "2000-01-01T00:00:00Z" }),
+        json!({ "kind": "sandbox", "apis": ["router"], "label": "x".repeat(101) }),
+    ] {
+        assert_eq!(make(&backend, &session, bad.clone()).0, 400, "{bad}");
+    }
+}
+
+#[test]
+fn a_rolled_key_works_through_its_grace_period_and_a_revoked_one_stops() {
+    let backend = MemoryBackend::new();
+    let (session, id) = partner(&backend, 1);
+    decide(&backend, &id, PartnerStatus::Approved, Tier::Sandbox);
+    let (_, old) = make(&backend, &session, sandbox("rolled"));
+    let old_key = old["key"].as_str().unwrap().to_owned();
+    let path = format!("/portal/api/keys/{}/roll", old["id"].as_str().unwrap());
+    let (status, bad, _) = keys_call(
+        Method::POST,
+        &path,
+        Some(json!({ "grace_hours": 169 })),
+        &session,
+    )
+    .send(&backend);
+    assert_eq!(status, 400, "{bad}");
+    let (status, new, _) = keys_call(
+        Method::POST,
+        &path,
+        Some(json!({ "grace_hours": 24 })),
+        &session,
+    )
+    .send(&backend);
+    assert_eq!(status, 201, "{new}");
+    let new_key = new["key"].as_str().unwrap();
+    assert_eq!(new["label"], "rolled");
+    assert_eq!(
+        new["replaces"]["expires_at"],
+        json!(now() + TimeDelta::hours(24))
+    );
+    let hour = TimeDelta::hours(1);
+    assert_eq!(
+        predict_with(&backend, &old_key, now() + hour),
+        200,
+        "old, in its grace"
+    );
+    assert_eq!(predict_with(&backend, new_key, now() + hour), 200, "new");
+    assert_eq!(
+        predict_with(&backend, &old_key, now() + hour * 25),
+        401,
+        "old, after it"
+    );
+    assert_eq!(predict_with(&backend, new_key, now() + hour * 25), 200);
+    // A key is rolled once.
+    assert_eq!(
+        keys_call(
+            Method::POST,
+            &path,
+            Some(json!({ "grace_hours": 0 })),
+            &session
+        )
+        .send(&backend)
+        .0,
+        404
+    );
+    let revoke = format!("/portal/api/keys/{}", new["id"].as_str().unwrap());
+    let (status, revoked, _) = keys_call(Method::DELETE, &revoke, None, &session).send(&backend);
+    assert_eq!(status, 200, "{revoked}");
+    assert_eq!(revoked["refused_within_seconds"], 60);
+    assert_eq!(predict_with(&backend, new_key, now() + hour), 401);
+    assert_eq!(
+        keys_call(Method::DELETE, &revoke, None, &session)
+            .send(&backend)
+            .0,
+        404
+    );
+    let (_, account, _) = keys_call(Method::GET, "/portal/api/me", None, &session).send(&backend);
+    let actions: Vec<&str> = account["audit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        actions[..4],
+        ["key_revoked", "key_created", "key_rolled", "key_created"]
+    );
+}
+
+#[test]
+fn a_partner_never_reaches_another_partners_keys_and_suspension_stops_them_all() {
+    let backend = MemoryBackend::new();
+    let (alice, alice_id) = partner(&backend, 1);
+    let (bob, bob_id) = partner(&backend, 2);
+    for id in [&alice_id, &bob_id] {
+        decide(&backend, id, PartnerStatus::Approved, Tier::Sandbox);
+    }
+    let (_, made) = make(&backend, &alice, sandbox("alice's"));
+    let key = made["key"].as_str().unwrap();
+    let key_path = format!("/portal/api/keys/{}", made["id"].as_str().unwrap());
+    let roll_path = format!("{key_path}/roll");
+    let (_, listed, _) = keys_call(Method::GET, "/portal/api/keys", None, &bob).send(&backend);
+    assert_eq!(listed["keys"], json!([]));
+    assert_eq!(
+        keys_call(Method::DELETE, &key_path, None, &bob)
+            .send(&backend)
+            .0,
+        404
+    );
+    assert_eq!(
+        keys_call(
+            Method::POST,
+            &roll_path,
+            Some(json!({ "grace_hours": 0 })),
+            &bob
+        )
+        .send(&backend)
+        .0,
+        404
+    );
+    let (_, bobs_account, _) = keys_call(Method::GET, "/portal/api/me", None, &bob).send(&backend);
+    assert!(
+        !bobs_account
+            .to_string()
+            .contains(made["id"].as_str().unwrap()),
+        "no audit line of alice's"
+    );
+    assert_eq!(predict_with(&backend, key, now()), 200, "untouched");
+    // Suspending alice stops her keys; approving her again starts them.
+    decide(&backend, &alice_id, PartnerStatus::Suspended, Tier::Sandbox);
+    assert_eq!(predict_with(&backend, key, now()), 401);
+    assert_eq!(make(&backend, &alice, sandbox("more")).0, 403);
+    decide(&backend, &alice_id, PartnerStatus::Approved, Tier::Sandbox);
+    assert_eq!(predict_with(&backend, key, now()), 200);
+    // Without a session, nothing.
+    for (method, path) in [
+        (Method::GET, "/portal/api/keys"),
+        (Method::DELETE, key_path.as_str()),
+    ] {
+        assert_eq!(Call::new(method, path, None).send(&backend).0, 401);
+    }
+}
