@@ -7,6 +7,10 @@
 //   node scripts/keys.mjs partners                      the partner portal's accounts
 //   node scripts/keys.mjs approve|reject|suspend --partner ID
 //   node scripts/keys.mjs tier --partner ID --tier sandbox|partner|enterprise [--limit N]
+//   node scripts/keys.mjs enrol --partner ID [--hours N] [--portal URL]
+//        prints a one-time link that registers a passkey for the account (recovery)
+//   node scripts/keys.mjs operator --email ADDRESS [--portal URL]
+//        the operator's account (made if there is none with that email) and its link
 //
 // Only the SHA-256 digest of a key is stored; the key itself is printed once. The
 // Worker's key gates reread a key's row at most every HEXRISK_KEY_RECORD_TTL_SECONDS
@@ -157,6 +161,54 @@ export async function setPartnerTier({ partner, tier, dailyLimit, stateDir, remo
   return result[0]?.results?.length ?? 0;
 }
 
+/** How long an enrolment link works, by default. */
+export const ENROLMENT_HOURS = 24;
+
+/** The portal's origin for printed links: HEXRISK_PORTAL_ORIGIN, or make run's. */
+function portalOrigin(portal) {
+  return (portal ?? process.env.HEXRISK_PORTAL_ORIGIN ?? `http://localhost:${process.env.PORT ?? 8787}`).replace(/\/$/, '');
+}
+
+/**
+ * A one-time link that registers a passkey for the account `partner` within `hours`:
+ * the secret goes in the URL fragment (no server sees it in a request line), the store
+ * keeps its digest. Resolves to `{ link, expiresAt }`.
+ */
+export async function enrolmentLink({ partner, hours = ENROLMENT_HOURS, portal, stateDir, remote, config } = {}) {
+  if (!partner) throw new Error('enrol needs --partner ID');
+  if (!(Number.isFinite(hours) && hours > 0 && hours <= 168)) throw new Error('--hours must be more than 0 and at most 168');
+  const token = randomSecret(43);
+  const expiresAt = new Date(Date.now() + hours * 3600e3).toISOString();
+  const at = sqlString(new Date().toISOString());
+  const result = await d1(
+    `INSERT INTO enrolments (digest, partner_id, expires_at, used_at) SELECT ${sqlString(digest(token))}, id, ${sqlString(expiresAt)}, NULL FROM partners WHERE id = ${sqlString(partner)} RETURNING partner_id; `
+    + `INSERT INTO audit_log (at, partner_id, actor, action, subject, address) SELECT ${at}, ${sqlString(partner)}, 'operator-cli', 'enrolment_link_made', NULL, NULL WHERE changes() > 0;`,
+    { stateDir, remote, config },
+  );
+  if ((result[0]?.results?.length ?? 0) === 0) throw new Error(`no account ${partner}`);
+  return { link: `${portalOrigin(portal)}/portal/#enrol=${token}`, expiresAt };
+}
+
+/**
+ * The operator's account for `email` (made, approved and with the operator role if
+ * there is none) and a fresh enrolment link for it: `{ id, link, expiresAt }`.
+ */
+export async function operatorAccount({ email, portal, stateDir, remote, config } = {}) {
+  if (!email) throw new Error('operator needs --email ADDRESS');
+  const found = await d1(`SELECT id FROM partners WHERE role = 'operator' AND email = ${sqlString(email)}`, { stateDir, remote, config });
+  let id = found[0]?.results?.[0]?.id;
+  if (!id) {
+    id = randomBytes(16).toString('hex');
+    await d1(
+      `INSERT INTO partners (id, user_handle, organisation, email, intended_use, status, role, tier, daily_limit, created_at) VALUES (${[
+        id, randomBytes(32).toString('hex'), 'hexrisk operator', email, 'operating the service', 'approved', 'operator', 'sandbox',
+      ].map(sqlString).join(', ')}, NULL, ${sqlString(new Date().toISOString())})`,
+      { stateDir, remote, config },
+    );
+  }
+  return { id, ...(await enrolmentLink({ partner: id, portal, stateDir, remote, config })) };
+}
+
 function parseArgs(argv) {
   const args = { origins: [] };
   for (let i = 0; i < argv.length; i += 1) {
@@ -172,6 +224,9 @@ function parseArgs(argv) {
       case '--id': args.id = value(); break;
       case '--key': args.key = value(); break;
       case '--partner': args.partner = value(); break;
+      case '--hours': args.hours = Number(value()); break;
+      case '--portal': args.portal = value(); break;
+      case '--email': args.email = value(); break;
       case '--state': args.stateDir = value(); break;
       case '--remote': args.remote = true; break;
       case '--config': args.config = path.resolve(value()); break;
@@ -201,6 +256,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       console.table(await listKeys(args));
     } else if (command === 'partners') {
       console.table(await listPartners(args));
+    } else if (command === 'enrol') {
+      const { link, expiresAt } = await enrolmentLink(args);
+      console.log(`${link}\n(one passkey, until ${expiresAt}; the link is shown once)`);
+    } else if (command === 'operator') {
+      const { id, link, expiresAt } = await operatorAccount(args);
+      console.log(`operator account ${id}: register a passkey at\n${link}\n(until ${expiresAt})`);
     } else if (command === 'tier') {
       if (await setPartnerTier(args) === 0) throw new Error(`no account ${args.partner}`);
       console.log(`${args.partner}: tier ${args.tier}`);
@@ -209,7 +270,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       if (changed === 0) throw new Error(`no account ${args.partner} that can be ${DECISIONS[command].to}`);
       console.log(`${args.partner}: ${DECISIONS[command].to}`);
     } else {
-      throw new Error('usage: keys.mjs issue|revoke|list|partners|approve|reject|suspend|tier [options]');
+      throw new Error('usage: keys.mjs issue|revoke|list|partners|approve|reject|suspend|tier|enrol|operator [options]');
     }
   } catch (err) {
     console.error(`keys: ${err.message}`);

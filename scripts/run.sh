@@ -12,6 +12,9 @@ issue() { node "$root/scripts/keys.mjs" issue --state "$state" "$@" | node -e 'l
 sandbox_key=$(issue --kind sandbox --label demo-sandbox --origin "http://127.0.0.1:${DEMO_PORT}" --origin "http://localhost:${DEMO_PORT}")
 live_key=$(issue --kind live --label demo-live --origin "http://127.0.0.1:${DEMO_PORT}" --origin "http://localhost:${DEMO_PORT}")
 
+# The operator's account (made on the first run) and a fresh link for its passkey.
+operator_link=$(HEXRISK_PORTAL_ORIGIN="http://localhost:${PORT}" node "$root/scripts/keys.mjs" operator --email operator@localhost --state "$state" | sed -n 2p)
+
 # The models go to the local R2 bucket the Worker reads (as make publish does).
 bash "$root/scripts/publish.sh" --persist-to "$state"
 
@@ -27,6 +30,9 @@ cat <<MSG
     map app         http://127.0.0.1:${DEMO_PORT}/  (the engine in the page; installable, and works with
                     no network once opened; with the online switch to the APIs:
                     http://127.0.0.1:${DEMO_PORT}/?api=http://127.0.0.1:${PORT}&key=${live_key}&clock=${clock})
+    partner portal  http://localhost:${PORT}/portal   (apply and sign in with a passkey; approve an
+                    application with: node scripts/keys.mjs partners, then approve --partner ID)
+                    operator's passkey, once: ${operator_link}
   Demo keys (new on every start; the store keeps only their digests):
     sandbox  ${sandbox_key}
     live     ${live_key}
@@ -41,4 +47,4 @@ cat <<MSG
 MSG
 cd "$root/edge-worker"
 wrangler dev --ip 127.0.0.1 --port "$PORT" --persist-to "$state" --show-interactive-dev-session=false \
-  --var "HEXRISK_CLOCK:${clock}"
+  --var "HEXRISK_CLOCK:${clock}" --var "HEXRISK_PORTAL_ORIGIN:http://localhost:${PORT}"

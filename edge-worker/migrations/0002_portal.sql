@@ -1,6 +1,6 @@
 -- The partner portal (docs/PORTAL.md): accounts, their passkeys, WebAuthn ceremonies
--- between their two requests, sessions (by the SHA-256 digest of their id, never
--- the id) and the append-only audit log.
+-- between their two requests, sessions and enrolment links (by the SHA-256 digest of
+-- their secret, never the secret) and the append-only audit log.
 CREATE TABLE IF NOT EXISTS partners (
   id            TEXT PRIMARY KEY,
   user_handle   TEXT NOT NULL UNIQUE,
@@ -27,7 +27,7 @@ CREATE INDEX IF NOT EXISTS passkeys_by_partner ON passkeys (partner_id);
 
 CREATE TABLE IF NOT EXISTS ceremonies (
   id          TEXT PRIMARY KEY,
-  kind        TEXT NOT NULL CHECK (kind IN ('application', 'sign_in')),
+  kind        TEXT NOT NULL CHECK (kind IN ('application', 'sign_in', 'add_passkey', 'enrolment')),
   state       TEXT NOT NULL,
   pending     TEXT,
   expires_at  TEXT NOT NULL
@@ -39,6 +39,15 @@ CREATE TABLE IF NOT EXISTS sessions (
   created_at    TEXT NOT NULL,
   last_seen_at  TEXT NOT NULL,
   ended_at      TEXT
+);
+
+-- One-time links that let an account register a passkey without signing in (the
+-- operator's first passkey; a partner who lost theirs), made by scripts/keys.mjs.
+CREATE TABLE IF NOT EXISTS enrolments (
+  digest      TEXT PRIMARY KEY,
+  partner_id  TEXT NOT NULL REFERENCES partners (id),
+  expires_at  TEXT NOT NULL,
+  used_at     TEXT
 );
 
 CREATE TABLE IF NOT EXISTS audit_log (

@@ -1,5 +1,5 @@
 //! The portal's store over D1 (`KEYS`, `edge-worker/migrations/0002_portal.sql`).
-//! Times are stored as RFC 3339 text; a ceremony is taken by a `DELETE ...
+//! Times are stored as RFC 3339 text in UTC with milliseconds; a ceremony is taken by a `DELETE ...
 //! RETURNING`, so two requests cannot both finish it.
 
 use chrono::{DateTime, Utc};
@@ -21,8 +21,11 @@ fn fail(e: impl std::fmt::Display) -> BackendError {
     BackendError::new("database", format!("portal: {e}"))
 }
 
+/// As `scripts/keys.mjs` writes times (`Date.toISOString()`), so that text order is
+/// time order across both writers.
 fn time(at: DateTime<Utc>) -> JsValue {
-    at.to_rfc3339().into()
+    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
+        .into()
 }
 
 fn parse_time(text: &str) -> Result<DateTime<Utc>, BackendError> {
@@ -338,6 +341,60 @@ impl PortalStore for WorkerBackend {
             )
             .await?;
         rows.into_iter().map(PasskeyRow::into_passkey).collect()
+    }
+
+    async fn add_passkey(&self, key: &Passkey) -> Result<(), BackendError> {
+        self.run(
+            &format!("INSERT INTO passkeys ({PASSKEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, NULL)"),
+            &[
+                key.credential_id.as_str().into(),
+                key.partner_id.as_str().into(),
+                key.stored.as_str().into(),
+                time(key.created_at),
+            ],
+        )
+        .await
+    }
+
+    async fn remove_passkey(
+        &self,
+        partner_id: &str,
+        credential_id: &str,
+    ) -> Result<bool, BackendError> {
+        // One statement: the count it checks is the one it changes.
+        let removed: Option<serde_json::Value> = self
+            .first(
+                "DELETE FROM passkeys WHERE partner_id = ?1 AND credential_id = ?2 \
+                 AND (SELECT COUNT(*) FROM passkeys WHERE partner_id = ?1) > 1 RETURNING credential_id",
+                &[partner_id.into(), credential_id.into()],
+            )
+            .await?;
+        Ok(removed.is_some())
+    }
+
+    async fn enrolment(
+        &self,
+        digest: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, BackendError> {
+        let row: Option<serde_json::Value> = self
+            .first(
+                "SELECT partner_id FROM enrolments WHERE digest = ?1 AND used_at IS NULL AND expires_at > ?2",
+                &[digest.into(), time(now)],
+            )
+            .await?;
+        Ok(row.and_then(|r| r["partner_id"].as_str().map(str::to_owned)))
+    }
+
+    async fn use_enrolment(&self, digest: &str, now: DateTime<Utc>) -> Result<bool, BackendError> {
+        let used: Option<serde_json::Value> = self
+            .first(
+                "UPDATE enrolments SET used_at = ?2 WHERE digest = ?1 AND used_at IS NULL \
+                 AND expires_at > ?2 RETURNING digest",
+                &[digest.into(), time(now)],
+            )
+            .await?;
+        Ok(used.is_some())
     }
 
     async fn passkey_used(

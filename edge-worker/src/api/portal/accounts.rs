@@ -118,7 +118,7 @@ impl Application {
     }
 }
 
-fn ceremony_field(body: &Map<String, Value>) -> Result<(&str, &Value), ApiError> {
+pub(super) fn ceremony_field(body: &Map<String, Value>) -> Result<(&str, &Value), ApiError> {
     let id = body
         .get("ceremony")
         .and_then(Value::as_str)
@@ -156,7 +156,7 @@ pub async fn application_options<B: PortalBackend>(
     let (options, mut ceremony) = rp
         .start_registration(
             (id, CeremonyKind::Application),
-            &user,
+            (&user, &[]),
             (&application.email, &application.organisation),
             caller.now,
         )
@@ -173,7 +173,7 @@ pub async fn application_options<B: PortalBackend>(
 
 /// Takes a ceremony of `kind`; any other answer is `UNAUTHORIZED` (or, for a
 /// registration, `INVALID_REQUEST`), the same whatever went wrong.
-async fn take<B: PortalBackend>(
+pub(super) async fn take<B: PortalBackend>(
     backend: &B,
     id: &str,
     kind: CeremonyKind,
@@ -185,7 +185,7 @@ async fn take<B: PortalBackend>(
     Ok(ceremony.filter(|c| c.kind == kind))
 }
 
-fn registration_refused(err: &CeremonyError) -> ApiError {
+pub(super) fn registration_refused(err: &CeremonyError) -> ApiError {
     ApiError::new(
         ErrorCode::InvalidRequest,
         "the passkey could not be registered; start again",
@@ -363,7 +363,7 @@ pub async fn sign_in<B: PortalBackend>(
 }
 
 /// A new session for `partner`, ending the caller's previous one.
-async fn start_session<B: PortalBackend>(
+pub(super) async fn start_session<B: PortalBackend>(
     backend: &B,
     partner: &Partner,
     caller: &Caller<'_>,

@@ -58,7 +58,7 @@ impl RelyingParty {
     }
 
     /// Starts registering a discoverable, user-verified passkey for the account with
-    /// user handle `user` (at least 16 bytes): the options for
+    /// user handle `user` (at least 16 bytes) and the passkeys `existing`: the options for
     /// `navigator.credentials.create()` and the ceremony to keep.
     ///
     /// # Errors
@@ -66,11 +66,13 @@ impl RelyingParty {
     pub fn start_registration(
         &self,
         (id, kind): (String, CeremonyKind),
-        user: &[u8],
+        (user, existing): (&[u8], &[StoredPasskey]),
         (name, display_name): (&str, &str),
         now: DateTime<Utc>,
     ) -> Result<(Value, Ceremony), CeremonyError> {
         let mut options = RegistrationOptions::default();
+        // The authenticator refuses to make a second passkey where one of these is.
+        options.exclude_credentials = Some(existing);
         options.timeout = CEREMONY_LIFETIME.num_milliseconds().unsigned_abs();
         options.resident_key = ResidentKeyRequirement::Required;
         options.user_verification = UserVerificationRequirement::Required;

@@ -1,5 +1,6 @@
-//! The partner portal's API under `/portal/api/` (docs/PORTAL.md): partners apply
-//! and sign in with passkeys, and hold sessions. Plain functions over `http` types,
+//! The partner portal (docs/PORTAL.md): its page at `/portal` and its API under
+//! `/portal/api/`, where partners apply and sign in with passkeys, hold sessions and
+//! manage their keys. Plain functions over `http` types,
 //! with what they keep behind [`store::PortalStore`].
 //!
 //! Every state-changing request must come from the portal's own origin (its
@@ -12,6 +13,8 @@ pub mod ceremonies;
 pub mod config;
 pub mod keys;
 pub mod origins;
+pub mod page;
+pub mod passkeys;
 pub mod random;
 pub mod sessions;
 pub mod store;
@@ -43,10 +46,16 @@ enum Operation {
     CreateKey,
     RollKey,
     RevokeKey,
+    AddPasskeyOptions,
+    AddPasskey,
+    RemovePasskey,
+    EnrolmentOptions,
+    Enrol,
 }
 
-/// The routing table: path (`{id}` stands for a key id), method, operation.
-const ROUTES: [(&str, Method, Operation); 10] = [
+/// The routing table: path (`{id}` stands for a key's or a passkey's id), method,
+/// operation.
+static ROUTES: [(&str, Method, Operation); 15] = [
     (
         "/portal/api/applications/options",
         Method::POST,
@@ -77,6 +86,23 @@ const ROUTES: [(&str, Method, Operation); 10] = [
         Method::DELETE,
         Operation::RevokeKey,
     ),
+    (
+        "/portal/api/passkeys/options",
+        Method::POST,
+        Operation::AddPasskeyOptions,
+    ),
+    ("/portal/api/passkeys", Method::POST, Operation::AddPasskey),
+    (
+        "/portal/api/passkeys/{id}",
+        Method::DELETE,
+        Operation::RemovePasskey,
+    ),
+    (
+        "/portal/api/enrolments/options",
+        Method::POST,
+        Operation::EnrolmentOptions,
+    ),
+    ("/portal/api/enrolments", Method::POST, Operation::Enrol),
 ];
 
 /// A path that matched a route: the segment in place of `{id}`, if the route has one.
@@ -91,11 +117,12 @@ fn matches<'a>(pattern: &str, path: &'a str) -> Option<Matched<'a>> {
     loop {
         match (pattern.next(), path.next()) {
             (None, None) => return Some(Matched { id }),
+            // Key ids are hex; passkey ids base64url, up to 1,023 bytes.
             (Some("{id}"), Some(segment))
-                if (1..=64).contains(&segment.len())
+                if (1..=1_400).contains(&segment.len())
                     && segment
                         .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'-') =>
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
             {
                 id = Some(segment);
             }
@@ -134,6 +161,11 @@ pub async fn handle<B: Backend>(
     let Some(config) = backend.portal() else {
         return response::error(&ApiError::not_found(path));
     };
+    if matches!(*request.method(), Method::GET | Method::HEAD)
+        && let Some(file) = page::file(path)
+    {
+        return file;
+    }
     let (operation, id) = match find(path, request.method()) {
         Ok(found) => found,
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
@@ -211,6 +243,13 @@ async fn run<B: Backend>(
         Operation::CreateKey => keys::create(backend, &body()?, caller, &config.origin).await,
         Operation::RollKey => keys::roll(backend, id, &body()?, caller, &config.origin).await,
         Operation::RevokeKey => keys::revoke(backend, id, caller, config.record_ttl_seconds).await,
+        Operation::AddPasskeyOptions => passkeys::add_options(backend, rp, caller).await,
+        Operation::AddPasskey => passkeys::add(backend, rp, &body()?, caller).await,
+        Operation::RemovePasskey => passkeys::remove(backend, id, caller).await,
+        Operation::EnrolmentOptions => {
+            passkeys::enrolment_options(backend, rp, &body()?, caller).await
+        }
+        Operation::Enrol => passkeys::enrol(backend, rp, &body()?, caller).await,
     }
 }
 

@@ -164,6 +164,10 @@ pub enum CeremonyKind {
     Application,
     /// Signing in.
     SignIn,
+    /// Registering another passkey of a signed-in account.
+    AddPasskey,
+    /// Registering a passkey through an enrolment link.
+    Enrolment,
 }
 
 impl CeremonyKind {
@@ -173,15 +177,22 @@ impl CeremonyKind {
         match self {
             Self::Application => "application",
             Self::SignIn => "sign_in",
+            Self::AddPasskey => "add_passkey",
+            Self::Enrolment => "enrolment",
         }
     }
 
     /// The kind of a stored name.
     #[must_use]
     pub fn parse(code: &str) -> Option<Self> {
-        [Self::Application, Self::SignIn]
-            .into_iter()
-            .find(|k| k.code() == code)
+        [
+            Self::Application,
+            Self::SignIn,
+            Self::AddPasskey,
+            Self::Enrolment,
+        ]
+        .into_iter()
+        .find(|k| k.code() == code)
     }
 }
 
@@ -258,6 +269,29 @@ pub trait PortalStore {
 
     /// An account's passkeys, oldest first.
     async fn passkeys_of(&self, partner_id: &str) -> Result<Vec<Passkey>, BackendError>;
+
+    /// Adds a passkey to an existing account.
+    async fn add_passkey(&self, passkey: &Passkey) -> Result<(), BackendError>;
+
+    /// Removes the account's passkey `credential_id` if the account keeps another;
+    /// whether it was removed.
+    async fn remove_passkey(
+        &self,
+        partner_id: &str,
+        credential_id: &str,
+    ) -> Result<bool, BackendError>;
+
+    /// The account of an unused, unexpired enrolment link (by the digest of its
+    /// secret).
+    async fn enrolment(
+        &self,
+        digest: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, BackendError>;
+
+    /// Marks the enrolment link used, if it still is unused and unexpired: whether
+    /// this call used it (a link registers one passkey).
+    async fn use_enrolment(&self, digest: &str, now: DateTime<Utc>) -> Result<bool, BackendError>;
 
     /// Records a sign-in with a passkey: its new stored state and when.
     async fn passkey_used(

@@ -11,6 +11,9 @@ use crate::api::portal::store::{
     AuditEntry, Ceremony, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, PortalStore, Session,
 };
 
+/// An enrolment link: its account, its expiry, and when it was used.
+pub(crate) type Enrolment = (String, DateTime<Utc>, Option<DateTime<Utc>>);
+
 /// The portal's tables.
 #[derive(Debug, Default)]
 pub(crate) struct PortalTables {
@@ -20,6 +23,8 @@ pub(crate) struct PortalTables {
     pub(crate) sessions: HashMap<String, Session>,
     pub(crate) audit: Vec<AuditEntry>,
     pub(crate) keys: Vec<NewKey>,
+    /// Enrolment links by digest.
+    pub(crate) enrolments: HashMap<String, Enrolment>,
 }
 
 impl MemoryBackend {
@@ -101,6 +106,56 @@ impl PortalStore for MemoryBackend {
             .filter(|p| p.partner_id == partner_id)
             .cloned()
             .collect())
+    }
+
+    async fn add_passkey(&self, passkey: &Passkey) -> Result<(), BackendError> {
+        self.portal_up()?.passkeys.push(passkey.clone());
+        Ok(())
+    }
+
+    async fn remove_passkey(
+        &self,
+        partner_id: &str,
+        credential_id: &str,
+    ) -> Result<bool, BackendError> {
+        let mut tables = self.portal_up()?;
+        let held = tables
+            .passkeys
+            .iter()
+            .filter(|p| p.partner_id == partner_id)
+            .count();
+        let before = tables.passkeys.len();
+        if held > 1 {
+            tables
+                .passkeys
+                .retain(|p| !(p.partner_id == partner_id && p.credential_id == credential_id));
+        }
+        Ok(tables.passkeys.len() < before)
+    }
+
+    async fn enrolment(
+        &self,
+        digest: &str,
+        now: DateTime<Utc>,
+    ) -> Result<Option<String>, BackendError> {
+        Ok(self
+            .portal_up()?
+            .enrolments
+            .get(digest)
+            .filter(|(_, expires, used)| used.is_none() && *expires > now)
+            .map(|(partner, _, _)| partner.clone()))
+    }
+
+    async fn use_enrolment(&self, digest: &str, now: DateTime<Utc>) -> Result<bool, BackendError> {
+        let mut tables = self.portal_up()?;
+        let Some((_, expires, used)) = tables.enrolments.get_mut(digest) else {
+            return Ok(false);
+        };
+        if used.is_some() || *expires <= now {
+            return Ok(false);
+        }
+        *used = Some(now);
+        Ok(true)
     }
 
     async fn passkey_used(

@@ -3,6 +3,8 @@
 
 mod accounts;
 mod keys;
+mod page;
+mod passkeys;
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};

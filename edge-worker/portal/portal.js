@@ -1,0 +1,289 @@
+// The partner portal's page: apply and sign in with a passkey, make, roll and revoke
+// keys, read the activity log. Talks only to /portal/api/ on its own origin
+// (docs/PORTAL.md); no inline script, no third-party code.
+
+const $ = (id) => document.getElementById(id);
+
+/** A JSON request to the portal's API; resolves to `{ status, body }`. */
+async function api(method, path, body) {
+  const init = { method, credentials: 'same-origin', headers: {} };
+  if (body !== undefined) {
+    init.headers['content-type'] = 'application/json';
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(`/portal/api/${path}`, init);
+  const json = await response.json().catch(() => null);
+  return { status: response.status, body: json };
+}
+
+function say(text) {
+  $('status').textContent = text;
+}
+
+/** The message of an error answer, for the status line. */
+function problem(answer) {
+  return answer.body?.message ?? `the request failed (HTTP ${answer.status})`;
+}
+
+function cell(row, text) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  row.append(td);
+  return td;
+}
+
+function showAccount(account) {
+  $('signed-out').hidden = true;
+  $('signed-in').hidden = false;
+  $('sign-out').hidden = false;
+  $('who').hidden = false;
+  $('who').textContent = `Signed in: ${account.organisation}`;
+  const list = $('account');
+  list.replaceChildren();
+  for (const [term, value] of [
+    ['Organisation', account.organisation], ['Contact', account.email], ['Status', account.status],
+    ['Tier', account.tier], ['Daily limit of live keys', account.limits?.[account.tier] ?? '—'],
+  ]) {
+    const dt = document.createElement('dt'); dt.textContent = term;
+    const dd = document.createElement('dd'); dd.textContent = String(value);
+    list.append(dt, dd);
+  }
+  $('waiting').hidden = account.status !== 'applied';
+  const passkeys = $('passkeys');
+  passkeys.replaceChildren();
+  for (const [i, passkey] of (account.passkeys ?? []).entries()) {
+    const li = document.createElement('li');
+    const used = passkey.last_used_at ? `last used ${new Date(passkey.last_used_at).toLocaleString()}` : 'not used yet';
+    li.textContent = `Passkey ${i + 1}: added ${new Date(passkey.created_at).toLocaleString()}, ${used} `;
+    if (account.passkeys.length > 1) {
+      const remove = document.createElement('button');
+      remove.type = 'button'; remove.className = 'secondary'; remove.textContent = 'Remove';
+      remove.setAttribute('aria-label', `Remove passkey ${i + 1}`);
+      remove.addEventListener('click', () => removePasskey(passkey.id));
+      li.append(remove);
+    }
+    passkeys.append(li);
+  }
+  $('keys-section').hidden = account.status !== 'approved';
+  $('kind-live').disabled = account.tier === 'sandbox';
+  if (account.record_ttl_seconds !== undefined) $('ttl').textContent = String(account.record_ttl_seconds);
+  const audit = $('audit');
+  audit.replaceChildren();
+  for (const entry of account.audit ?? []) {
+    const li = document.createElement('li');
+    const by = entry.actor === account.id ? 'you' : entry.actor;
+    li.textContent = `${new Date(entry.at).toLocaleString()}: ${entry.action.replaceAll('_', ' ')}`
+      + `${entry.subject ? ` (${entry.subject})` : ''} by ${by}${entry.address ? ` from ${entry.address}` : ''}`;
+    audit.append(li);
+  }
+}
+
+function showSignedOut() {
+  $('signed-out').hidden = false;
+  $('signed-in').hidden = true;
+  $('sign-out').hidden = true;
+  $('who').hidden = true;
+}
+
+async function refresh() {
+  const me = await api('GET', 'me');
+  if (me.status !== 200) return showSignedOut();
+  showAccount(me.body);
+  if (me.body.status === 'approved') await listKeys();
+  return undefined;
+}
+
+async function listKeys() {
+  const answer = await api('GET', 'keys');
+  if (answer.status !== 200) return say(problem(answer));
+  const body = $('keys-table').tBodies[0];
+  body.replaceChildren();
+  for (const key of answer.body.keys) {
+    const row = document.createElement('tr');
+    cell(row, key.label || '(no label)');
+    cell(row, key.kind);
+    cell(row, key.apis.join(', '));
+    cell(row, key.origins.join(', ') || '—');
+    cell(row, key.state);
+    cell(row, key.expires_at ? new Date(key.expires_at).toLocaleString() : 'never');
+    const actions = cell(row, '');
+    if (key.state === 'active') {
+      const grace = document.createElement('select');
+      grace.setAttribute('aria-label', `Grace period of ${key.label || 'this key'} when rolled`);
+      for (const [hours, text] of [[0, 'no grace'], [1, '1 hour'], [24, '1 day'], [72, '3 days'], [168, '7 days']]) {
+        grace.append(new Option(`old key works ${text}`, String(hours)));
+      }
+      const roll = document.createElement('button');
+      roll.type = 'button'; roll.className = 'secondary'; roll.textContent = 'Roll';
+      roll.setAttribute('aria-label', `Roll ${key.label || 'key'}`);
+      roll.addEventListener('click', () => rollKey(key, Number(grace.value)));
+      const revoke = document.createElement('button');
+      revoke.type = 'button'; revoke.className = 'secondary'; revoke.textContent = 'Revoke';
+      revoke.setAttribute('aria-label', `Revoke ${key.label || 'key'}`);
+      revoke.addEventListener('click', () => revokeKey(key));
+      actions.append(grace, ' ', roll, ' ', revoke);
+    }
+    body.append(row);
+  }
+  return undefined;
+}
+
+function showNewKey(made) {
+  $('new-key').hidden = false;
+  $('new-key-text').textContent = made.key;
+  $('new-key-curl').textContent = made.curl.join('\n');
+  $('copy-key').focus();
+}
+
+async function rollKey(key, graceHours) {
+  const answer = await api('POST', `keys/${key.id}/roll`, { grace_hours: graceHours });
+  if (answer.status !== 201) return say(problem(answer));
+  showNewKey(answer.body);
+  say(`Rolled: the old key works until ${new Date(answer.body.replaces.expires_at).toLocaleString()}.`);
+  return refresh();
+}
+
+async function revokeKey(key) {
+  const answer = await api('DELETE', `keys/${key.id}`);
+  if (answer.status !== 200) return say(problem(answer));
+  say(`Revoked: refused everywhere within ${answer.body.refused_within_seconds} seconds.`);
+  return refresh();
+}
+
+async function makeKey(event) {
+  event.preventDefault();
+  const form = event.target;
+  const data = new FormData(form);
+  const expires = data.get('expires');
+  const body = {
+    label: data.get('label'),
+    kind: data.get('kind'),
+    apis: data.getAll('apis'),
+    origins: String(data.get('origins')).split('\n').map((o) => o.trim()).filter(Boolean),
+  };
+  if (expires) body.expires_at = new Date(`${expires}T00:00:00Z`).toISOString();
+  const answer = await api('POST', 'keys', body);
+  const refused = $('refused-origins');
+  refused.hidden = true;
+  if (answer.status !== 201) {
+    const origins = answer.body?.details?.refused_origins;
+    if (origins) {
+      refused.hidden = false;
+      refused.replaceChildren(...origins.map((o) => {
+        const p = document.createElement('p');
+        p.textContent = `Refused ${o.origin}: ${o.message}`;
+        return p;
+      }));
+    }
+    return say(problem(answer));
+  }
+  form.reset();
+  showNewKey(answer.body);
+  say('Key made. Copy it now.');
+  return listKeys();
+}
+
+/** Makes a passkey for `options` (a ceremony's answer); resolves to its JSON, or null. */
+async function createPasskey(options) {
+  try {
+    const credential = await navigator.credentials.create({
+      publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(options.publicKey),
+    });
+    return credential.toJSON();
+  } catch (err) {
+    say(`No passkey was made (${err.name}).`);
+    return null;
+  }
+}
+
+async function addPasskey() {
+  const options = await api('POST', 'passkeys/options');
+  if (options.status !== 200) return say(problem(options));
+  const credential = await createPasskey(options.body);
+  if (!credential) return undefined;
+  const answer = await api('POST', 'passkeys', { ceremony: options.body.ceremony, credential });
+  if (answer.status !== 201) return say(problem(answer));
+  say('Passkey added.');
+  return refresh();
+}
+
+async function removePasskey(id) {
+  const answer = await api('DELETE', `passkeys/${id}`);
+  if (answer.status !== 200) return say(problem(answer));
+  say('Passkey removed.');
+  return refresh();
+}
+
+/** The secret of an enrolment link (`#enrol=...`), if the page was opened with one. */
+function enrolmentToken() {
+  const match = /^#enrol=([A-Za-z0-9]+)$/.exec(window.location.hash);
+  return match ? match[1] : null;
+}
+
+async function enrol() {
+  const token = enrolmentToken();
+  const options = await api('POST', 'enrolments/options', { token });
+  if (options.status !== 200) return say(problem(options));
+  const credential = await createPasskey(options.body);
+  if (!credential) return undefined;
+  const answer = await api('POST', 'enrolments', { ceremony: options.body.ceremony, credential });
+  if (answer.status !== 201) return say(problem(answer));
+  // The link is used up: take it out of the address bar and the history.
+  window.history.replaceState(null, '', window.location.pathname);
+  $('enrol').hidden = true;
+  say('Passkey registered. You are signed in.');
+  return refresh();
+}
+
+async function apply(event) {
+  event.preventDefault();
+  const data = Object.fromEntries(new FormData(event.target));
+  const options = await api('POST', 'applications/options', data);
+  if (options.status !== 200) return say(problem(options));
+  const credential = await createPasskey(options.body);
+  if (!credential) return undefined;
+  const answer = await api('POST', 'applications', { ceremony: options.body.ceremony, credential });
+  if (answer.status !== 201) return say(problem(answer));
+  say('Application received. You are signed in while it waits for the operator.');
+  return refresh();
+}
+
+async function signIn() {
+  const options = await api('POST', 'sessions/options');
+  if (options.status !== 200) return say(problem(options));
+  let credential;
+  try {
+    credential = await navigator.credentials.get({
+      publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.body.publicKey),
+    });
+  } catch (err) {
+    return say(`Not signed in (${err.name}).`);
+  }
+  const answer = await api('POST', 'sessions', { ceremony: options.body.ceremony, credential: credential.toJSON() });
+  if (answer.status !== 200) return say(problem(answer));
+  say('Signed in.');
+  return refresh();
+}
+
+async function signOut() {
+  await api('DELETE', 'sessions/current');
+  $('new-key').hidden = true;
+  say('Signed out.');
+  showSignedOut();
+}
+
+$('apply-form').addEventListener('submit', apply);
+$('enrol-button').addEventListener('click', enrol);
+$('add-passkey').addEventListener('click', addPasskey);
+// A link opened in a tab already on the page changes only the fragment.
+const showEnrolment = () => { $('enrol').hidden = enrolmentToken() === null; };
+window.addEventListener('hashchange', showEnrolment);
+showEnrolment();
+$('sign-in').addEventListener('click', signIn);
+$('sign-out').addEventListener('click', signOut);
+$('key-form').addEventListener('submit', makeKey);
+$('copy-key').addEventListener('click', async () => {
+  await navigator.clipboard.writeText($('new-key-text').textContent);
+  say('Key copied.');
+});
+refresh();

@@ -1,0 +1,156 @@
+// The partner portal in headless Chromium with a virtual authenticator (the DevTools
+// protocol's WebAuthn domain: CTAP2, internal, resident keys, user verified): apply,
+// the operator's approval, sign out and in with the passkey, make a key and call both
+// APIs with it from its allowed origin and from another, roll it, revoke it, sign out;
+// axe-core finds no WCAG 2 A/AA violation in any state; the forms work from the
+// keyboard alone.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
+import { decidePartner, operatorAccount } from '../../scripts/keys.mjs';
+import { newSession, openPage } from '../support/browser.mjs';
+import { freePorts, keyStore, startWorker } from '../support/wrangler.mjs';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+let worker;
+let session;
+let state;
+let portal;
+
+before(async () => {
+  ({ state } = await keyStore('portal-browser'));
+  const [port] = await freePorts(1);
+  portal = `http://localhost:${port}`;
+  worker = await startWorker({
+    persistTo: state, port, vars: { HEXRISK_PORTAL_ORIGIN: portal, HEXRISK_KEY_RECORD_TTL_SECONDS: '0' },
+  });
+  session = await openPage();
+  await withAuthenticator(session.page);
+});
+
+/** Gives `page`'s context axe and its own virtual passkey authenticator. */
+async function withAuthenticator(page) {
+  // The page's policy refuses injected script tags: axe comes in as an init script,
+  // which the DevTools protocol runs before the page's own.
+  await page.context().addInitScript({ path: AXE });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+  });
+}
+
+after(async () => {
+  await session?.browser.close();
+  await worker?.stop();
+});
+
+async function violations(page) {
+  const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+  return result.violations.map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+const status = (page) => page.locator('#status').textContent();
+
+/** A key's answer from the page's origin (a browser request, so with `Origin`). */
+function callFromPage(page, path, key) {
+  return page.evaluate(async ([p, k]) => {
+    const headers = p.startsWith('/v1/') ? { authorization: `Bearer ${k}` } : { 'x-api-key': k };
+    const response = await fetch(p, { headers });
+    return response.status;
+  }, [path, key]);
+}
+
+test('a partner applies, is approved, signs in with the passkey and manages a key', async () => {
+  const { page } = session;
+  await page.goto(`${portal}/portal`);
+  await page.waitForSelector('#signed-out:not([hidden])');
+  assert.deepEqual(await violations(page), [], 'signed out');
+
+  // Keyboard only: tab into the form, type, submit with Enter.
+  await page.locator('#organisation').focus();
+  await page.keyboard.type('Transit Co');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('ops@transit.example');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('night routes for riders');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#signed-in:not([hidden])');
+  assert.match(await status(page), /Application received/);
+  assert.equal(await page.locator('#waiting').isVisible(), true);
+  assert.deepEqual(await violations(page), [], 'waiting');
+
+  const id = await page.evaluate(async () => (await (await fetch('/portal/api/me')).json()).id);
+  assert.equal(await decidePartner({ partner: id, decision: 'approve', stateDir: state }), 1);
+
+  // Out, and in again with the passkey the authenticator keeps.
+  await page.locator('#sign-out').click();
+  await page.waitForSelector('#signed-out:not([hidden])');
+  await page.locator('#sign-in').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#keys-section:not([hidden])');
+  assert.match(await status(page), /Signed in/);
+
+  // An origin the page explains and refuses, then a key for this page's origin.
+  await page.locator('#key-origins').fill('http://maps.example.org');
+  await page.locator('#key-form button[type=submit]').click();
+  await page.waitForSelector('#refused-origins:not([hidden])');
+  assert.match(await page.locator('#refused-origins').textContent(), /http:\/\/maps\.example\.org.*localhost/);
+  await page.locator('#key-label').fill('web app');
+  await page.locator('#key-origins').fill(portal);
+  await page.locator('#key-form button[type=submit]').click();
+  await page.waitForSelector('#new-key:not([hidden])');
+  const key = await page.locator('#new-key-text').textContent();
+  assert.match(key, /^hexrisk_sandbox_[A-Za-z0-9]{32}$/);
+  assert.match(await page.locator('#new-key-curl').textContent(), /curl -H 'X-API-Key: hexrisk_sandbox_/);
+  assert.deepEqual(await violations(page), [], 'a new key shown');
+  assert.equal(await callFromPage(page, '/v1/cities', key), 200);
+  assert.equal(await callFromPage(page, '/route/config', key), 200, 'from its listed origin');
+  const elsewhere = await fetch(`${worker.url}/route/config`, { headers: { 'x-api-key': key, origin: 'https://other.example' } });
+  assert.equal(elsewhere.status, 403, 'from another origin');
+
+  // Roll with a day's grace: both keys work; revoke the new one: only the old works.
+  await page.locator('#keys-table tbody select').selectOption('24');
+  await page.getByRole('button', { name: 'Roll web app' }).click();
+  await page.waitForFunction((old) => document.querySelector('#new-key-text').textContent !== old, key);
+  const rolled = await page.locator('#new-key-text').textContent();
+  assert.match(await status(page), /Rolled: the old key works until/);
+  assert.equal(await callFromPage(page, '/v1/cities', key), 200);
+  assert.equal(await callFromPage(page, '/v1/cities', rolled), 200);
+  await page.getByRole('button', { name: 'Revoke web app' }).click();
+  await page.waitForFunction(() => /Revoked/.test(document.querySelector('#status').textContent));
+  assert.equal(await callFromPage(page, '/v1/cities', rolled), 401);
+  assert.equal(await callFromPage(page, '/v1/cities', key), 200, 'the rolled key in its grace');
+  const activity = await page.locator('#audit li').allTextContents();
+  assert.ok(activity.some((line) => /key revoked/.test(line)) && activity.some((line) => /approved by operator-cli/.test(line)), activity.join('\n'));
+  assert.deepEqual(await violations(page), [], 'keys listed');
+
+  await page.locator('#sign-out').click();
+  await page.waitForSelector('#signed-out:not([hidden])');
+  assert.equal(await page.evaluate(async () => (await fetch('/portal/api/me')).status), 401);
+  // Chromium logs every 4xx answer a page's fetch gets; those were expected (a
+  // signed-out /me, the refused origin, the test's own calls). Nothing else.
+  const expected = /^Failed to load resource: the server responded with a status of 40[013] /;
+  assert.deepEqual(session.consoleErrors.filter((e) => !expected.test(e)), []);
+});
+
+test("the operator's enrolment link registers a passkey once, on another device", async () => {
+  const { context, page } = await newSession(session.browser);
+  await withAuthenticator(page);
+  const { id, link } = await operatorAccount({ email: 'operator@localhost', portal, stateDir: state });
+  await page.goto(link);
+  await page.waitForSelector('#enrol:not([hidden])');
+  assert.deepEqual(await violations(page), [], 'the enrolment prompt');
+  await page.locator('#enrol-button').click();
+  await page.waitForSelector('#signed-in:not([hidden])');
+  assert.match(await status(page), /Passkey registered/);
+  assert.equal(new URL(page.url()).hash, '', 'the used link leaves the address bar');
+  const me = await page.evaluate(async () => (await fetch('/portal/api/me')).json());
+  assert.deepEqual([me.id, me.role, me.passkeys.length], [id, 'operator', 1]);
+  // The same link again: refused.
+  await page.goto(link);
+  await page.locator('#enrol-button').click();
+  await page.waitForFunction(() => /not valid/.test(document.querySelector('#status').textContent));
+  await context.close();
+});
