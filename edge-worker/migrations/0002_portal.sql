@@ -50,6 +50,15 @@ CREATE TABLE IF NOT EXISTS enrolments (
   used_at     TEXT
 );
 
+-- Requests to the portal per bucket (an address, an account) and one-minute window,
+-- for its rate limits; windows an hour old are dropped as new ones are counted.
+CREATE TABLE IF NOT EXISTS portal_requests (
+  bucket        TEXT NOT NULL,
+  window_start  TEXT NOT NULL,
+  count         INTEGER NOT NULL,
+  PRIMARY KEY (bucket, window_start)
+);
+
 CREATE TABLE IF NOT EXISTS audit_log (
   seq         INTEGER PRIMARY KEY AUTOINCREMENT,
   at          TEXT NOT NULL,

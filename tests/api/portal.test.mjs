@@ -144,3 +144,17 @@ test('an approved partner makes, uses, rolls and revokes keys under workerd', as
   await decidePartner({ partner: applied.json.id, decision: 'suspend', stateDir: state });
   assert.equal(await use(rolled.json.key), 401);
 });
+
+test('sign-in attempts from one address are rate-limited in the store under workerd', async () => {
+  // Other tests of this file count in the same window; a window may also end
+  // mid-loop. Either way a 429 comes within two windows' worth of attempts.
+  let limited;
+  for (let i = 0; i < 45 && !limited; i += 1) {
+    const answer = await call('POST', '/portal/api/sessions/options');
+    if (answer.status === 429) limited = answer;
+    else assert.equal(answer.status, 200);
+  }
+  assert.ok(limited, 'no 429');
+  assert.equal(limited.json.code, 'RATE_LIMITED');
+  assert.ok(Number(limited.headers.get('retry-after')) >= 1);
+});

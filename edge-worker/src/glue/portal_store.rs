@@ -119,6 +119,11 @@ struct AuditRow {
 }
 
 #[derive(Deserialize)]
+struct Count {
+    count: u32,
+}
+
+#[derive(Deserialize)]
 struct KeyListRow {
     id: String,
     label: String,
@@ -526,6 +531,32 @@ impl PortalStore for WorkerBackend {
             .and_then(|m| m.changes)
             .unwrap_or(0);
         Ok(changed > 0)
+    }
+
+    async fn count_request(
+        &self,
+        bucket: &str,
+        window: DateTime<Utc>,
+    ) -> Result<u32, BackendError> {
+        let db = self.db()?;
+        let sweep = db
+            .prepare("DELETE FROM portal_requests WHERE window_start < ?1")
+            .bind(&[time(window - chrono::TimeDelta::hours(1))])
+            .map_err(fail)?;
+        let count = db
+            .prepare(
+                "INSERT INTO portal_requests (bucket, window_start, count) VALUES (?1, ?2, 1) \
+                 ON CONFLICT (bucket, window_start) DO UPDATE SET count = count + 1 RETURNING count",
+            )
+            .bind(&[bucket.into(), time(window)])
+            .map_err(fail)?;
+        let results = db.batch(vec![sweep, count]).await.map_err(fail)?;
+        let counted: Vec<Count> = results
+            .get(1)
+            .ok_or_else(|| fail("no count"))?
+            .results()
+            .map_err(fail)?;
+        Ok(counted.first().map_or(1, |c| c.count))
     }
 
     async fn audit(&self, e: &AuditEntry) -> Result<(), BackendError> {

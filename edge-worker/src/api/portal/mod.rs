@@ -12,6 +12,7 @@ pub mod accounts;
 pub mod ceremonies;
 pub mod config;
 pub mod keys;
+pub mod limits;
 pub mod origins;
 pub mod page;
 pub mod passkeys;
@@ -195,6 +196,21 @@ pub async fn handle<B: Backend>(
         address: header(http::HeaderName::from_static("cf-connecting-ip")),
         session_id: sessions::id_in(header(COOKIE)),
     };
+    if request.method() != Method::GET
+        && let Err(err) = rate_limit(operation, backend, &caller).await
+    {
+        let mut answer = response::error(&err);
+        if let Some(retry) = err
+            .details
+            .get("retry_after_seconds")
+            .and_then(|v| HeaderValue::from_str(&v.to_string()).ok())
+        {
+            answer
+                .headers_mut()
+                .insert(http::header::RETRY_AFTER, retry);
+        }
+        return answer;
+    }
     let rp = RelyingParty::new(config);
     let answer = match run(
         (operation, id.unwrap_or_default()),
@@ -213,6 +229,40 @@ pub async fn handle<B: Backend>(
         out.headers_mut().insert(SET_COOKIE, cookie);
     }
     out
+}
+
+/// Counts a state-changing request against the portal's limits ([`limits`]).
+async fn rate_limit<B: Backend>(
+    operation: Operation,
+    backend: &B,
+    caller: &Caller<'_>,
+) -> Result<(), ApiError> {
+    let counted = match operation {
+        Operation::ApplicationOptions
+        | Operation::Apply
+        | Operation::SignInOptions
+        | Operation::SignIn
+        | Operation::EnrolmentOptions
+        | Operation::Enrol => limits::Counted::SignIn,
+        _ => limits::Counted::Change,
+    };
+    // The account of a live session, for its own limit (a dead one is refused later).
+    let account = match (counted, caller.session_id) {
+        (limits::Counted::Change, Some(id)) => backend
+            .session(&sessions::digest(id))
+            .await
+            .map_err(|e| internal(backend, "store", &e))?
+            .filter(|s| s.is_live(caller.now))
+            .map(|s| s.partner_id),
+        _ => None,
+    };
+    limits::check(
+        backend,
+        counted,
+        (caller.address, account.as_deref()),
+        caller.now,
+    )
+    .await
 }
 
 async fn run<B: Backend>(

@@ -339,6 +339,11 @@ pub trait PortalStore {
         old_expires_at: DateTime<Utc>,
     ) -> Result<bool, BackendError>;
 
+    /// Counts one request in `bucket`'s window starting at `window` and returns the
+    /// window's count so far (this one included). Windows an hour old are dropped.
+    async fn count_request(&self, bucket: &str, window: DateTime<Utc>)
+    -> Result<u32, BackendError>;
+
     /// Appends to the audit log.
     async fn audit(&self, entry: &AuditEntry) -> Result<(), BackendError>;
 

@@ -25,6 +25,8 @@ pub(crate) struct PortalTables {
     pub(crate) keys: Vec<NewKey>,
     /// Enrolment links by digest.
     pub(crate) enrolments: HashMap<String, Enrolment>,
+    /// Requests per bucket and window.
+    pub(crate) requests: HashMap<(String, DateTime<Utc>), u32>,
 }
 
 impl MemoryBackend {
@@ -253,6 +255,23 @@ impl PortalStore for MemoryBackend {
         found.key.expires_at = Some(old_expires_at);
         tables.keys.push(new.clone());
         Ok(true)
+    }
+
+    async fn count_request(
+        &self,
+        bucket: &str,
+        window: DateTime<Utc>,
+    ) -> Result<u32, BackendError> {
+        let mut tables = self.portal_up()?;
+        tables
+            .requests
+            .retain(|(_, start), _| *start > window - chrono::TimeDelta::hours(1));
+        let count = tables
+            .requests
+            .entry((bucket.to_owned(), window))
+            .or_default();
+        *count += 1;
+        Ok(*count)
     }
 
     async fn audit(&self, entry: &AuditEntry) -> Result<(), BackendError> {

@@ -3,6 +3,7 @@
 
 mod accounts;
 mod keys;
+mod limits;
 mod page;
 mod passkeys;
 
@@ -23,6 +24,8 @@ pub(super) struct Call<'a> {
     pub(super) at: DateTime<Utc>,
     pub(super) origin: Option<&'a str>,
     pub(super) session: Option<&'a str>,
+    /// The client's address (`CF-Connecting-IP`).
+    pub(super) address: Option<String>,
 }
 
 impl<'a> Call<'a> {
@@ -34,14 +37,17 @@ impl<'a> Call<'a> {
             at: now(),
             origin: Some(PORTAL_ORIGIN),
             session: None,
+            address: Some("203.0.113.9".to_owned()),
         }
     }
 
     pub(super) fn send(&self, backend: &MemoryBackend) -> (u16, Value, Response<Bytes>) {
         let mut builder = Request::builder()
             .method(self.method.clone())
-            .uri(self.path)
-            .header("cf-connecting-ip", "203.0.113.9");
+            .uri(self.path);
+        if let Some(address) = &self.address {
+            builder = builder.header("cf-connecting-ip", address.as_str());
+        }
         if let Some(origin) = self.origin {
             builder = builder.header("origin", origin);
         }

@@ -1,0 +1,82 @@
+//! Rate limits of the portal's state-changing requests, per client address and per
+//! account, in fixed one-minute windows counted in the store: sign-in and applying
+//! (the requests a guesser repeats) have the tightest. Over a limit the answer is
+//! `429 RATE_LIMITED` with `Retry-After`, and nothing is done.
+
+use chrono::{DateTime, DurationRound, TimeDelta, Utc};
+
+use crate::api::backend::Backend;
+use crate::api::{ApiError, ErrorCode};
+
+/// The window of every limit.
+pub const WINDOW: TimeDelta = TimeDelta::minutes(1);
+
+/// Sign-in and application requests (options and answers) per address and window.
+pub const SIGN_IN_PER_ADDRESS: u32 = 20;
+
+/// Every state-changing request per address and window.
+pub const CHANGES_PER_ADDRESS: u32 = 60;
+
+/// Every state-changing request of one signed-in account per window.
+pub const CHANGES_PER_ACCOUNT: u32 = 60;
+
+/// What a request is counted as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Counted {
+    /// Signing in, applying or enrolling: no account yet.
+    SignIn,
+    /// Any other change.
+    Change,
+}
+
+/// The start of the window holding `now`.
+#[must_use]
+pub fn window_of(now: DateTime<Utc>) -> DateTime<Utc> {
+    now.duration_trunc(WINDOW).unwrap_or(now)
+}
+
+fn limited(bucket: &str, limit: u32, now: DateTime<Utc>) -> ApiError {
+    let retry = (window_of(now) + WINDOW - now).num_seconds().max(1);
+    ApiError::new(
+        ErrorCode::RateLimited,
+        "too many requests to the portal; wait a minute",
+    )
+    .with("limit", limit)
+    .with("window_seconds", WINDOW.num_seconds())
+    .with("retry_after_seconds", retry)
+    .with("scope", bucket)
+}
+
+/// Counts a request from `address` (and `account`, once known) and refuses it over
+/// a limit.
+///
+/// # Errors
+/// `RATE_LIMITED` over a limit (`details.scope` `address` or `account`);
+/// `INTERNAL_ERROR` when the store fails.
+pub async fn check<B: Backend>(
+    backend: &B,
+    counted: Counted,
+    (address, account): (Option<&str>, Option<&str>),
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let window = window_of(now);
+    // Requests without an address (local runs, tests) share one bucket.
+    let address = address.unwrap_or("unknown");
+    let mut buckets = vec![(format!("address:{address}"), CHANGES_PER_ADDRESS, "address")];
+    if counted == Counted::SignIn {
+        buckets.push((format!("sign-in:{address}"), SIGN_IN_PER_ADDRESS, "address"));
+    }
+    if let Some(account) = account {
+        buckets.push((format!("account:{account}"), CHANGES_PER_ACCOUNT, "account"));
+    }
+    for (bucket, limit, scope) in buckets {
+        let count = backend
+            .count_request(&bucket, window)
+            .await
+            .map_err(|e| super::internal(backend, "store", &e))?;
+        if count > limit {
+            return Err(limited(scope, limit, now));
+        }
+    }
+    Ok(())
+}
