@@ -98,6 +98,10 @@ async function listKeys() {
   if (answer.status !== 200) return say(problem(answer));
   const body = $('keys-table').tBodies[0];
   body.replaceChildren();
+  const chosen = $('usage-key').value;
+  $('usage-key').replaceChildren(...answer.body.keys.map((k) => new Option(`${k.label || '(no label)'} (${k.kind}, ${k.state})`, k.id)));
+  if (answer.body.keys.some((k) => k.id === chosen)) $('usage-key').value = chosen;
+  $('usage').hidden = answer.body.keys.length === 0;
   for (const key of answer.body.keys) {
     const row = document.createElement('tr');
     cell(row, key.label || '(no label)');
@@ -125,6 +129,44 @@ async function listKeys() {
     }
     body.append(row);
   }
+  return showUsage();
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** The usage of the key chosen in the usage section: chart, table and CSV link. */
+async function showUsage() {
+  const id = $('usage-key').value;
+  if (!id) return undefined;
+  const answer = await api('GET', `keys/${id}/usage`);
+  if (answer.status !== 200) return say(problem(answer));
+  const { today, days } = answer.body;
+  $('usage-today').textContent = `Today (UTC): ${today.used} counted, ${today.remaining} remaining; the count resets at ${new Date(today.resets_at).toLocaleString()}.`;
+  $('usage-csv').href = `/portal/api/keys/${id}/usage.csv`;
+  const chart = $('usage-chart');
+  const top = Math.max(1, ...days.map((d) => d.used + d.refused_quota + d.refused_origin + d.refused_api + d.refused_key));
+  const bars = days.flatMap((d, i) => {
+    const refused = d.refused_quota + d.refused_origin + d.refused_api + d.refused_key;
+    return [[d.used, 0, '#0b4f8a'], [refused, d.used, '#a4161a']].map(([n, below, colour]) => {
+      const bar = document.createElementNS(SVG, 'rect');
+      const height = (n / top) * 110;
+      bar.setAttribute('x', String(i * 20 + 2));
+      bar.setAttribute('width', '16');
+      bar.setAttribute('y', String(115 - (below / top) * 110 - height));
+      bar.setAttribute('height', String(height));
+      bar.setAttribute('fill', colour);
+      return bar;
+    });
+  });
+  chart.replaceChildren(...bars);
+  const total = days.reduce((s, d) => s + d.used, 0);
+  chart.setAttribute('aria-label', `Requests a day over the last ${days.length} days: ${total} counted in all, blue counted, red refused; the table below has the figures.`);
+  const body = $('usage-table').tBodies[0];
+  body.replaceChildren(...days.slice().reverse().map((d) => {
+    const row = document.createElement('tr');
+    for (const value of [d.day, d.used, d.refused_quota, d.refused_origin, d.refused_api, d.refused_key]) cell(row, String(value));
+    return row;
+  }));
   return undefined;
 }
 
@@ -282,6 +324,7 @@ showEnrolment();
 $('sign-in').addEventListener('click', signIn);
 $('sign-out').addEventListener('click', signOut);
 $('key-form').addEventListener('submit', makeKey);
+$('usage-key').addEventListener('change', showUsage);
 $('copy-key').addEventListener('click', async () => {
   await navigator.clipboard.writeText($('new-key-text').textContent);
   say('Key copied.');

@@ -120,6 +120,13 @@ test('an approved partner makes, uses, rolls and revokes keys under workerd', as
   }).then(async (r) => { await r.arrayBuffer(); return r.status; });
   assert.equal(await use(made.json.key), 200);
   assert.equal(await use(made.json.key, '/route/config'), 403, 'a prediction-only key on the router API');
+  // Its usage, from its gate: one counted, one refused for the API.
+  const usage = await call('GET', `/portal/api/keys/${made.json.id}/usage?days=7`, { cookie });
+  assert.equal(usage.status, 200);
+  const today = usage.json.days.at(-1);
+  assert.deepEqual([today.used, today.refused_api, usage.json.today.remaining], [1, 1, TIER_LIMITS.sandbox - 1]);
+  const csv = await fetch(`${worker.url}/portal/api/keys/${made.json.id}/usage.csv?days=7`, { headers: { cookie } });
+  assert.match(await csv.text(), /^day,used,refused_quota,refused_origin,refused_api,refused_key\n(.*\n){7}$/);
   assert.equal((await make({ kind: 'live', apis: ['router'] })).status, 403, 'no tier yet');
   assert.equal(await setPartnerTier({ partner: applied.json.id, tier: 'partner', stateDir: state }), 1);
   const live = await make({ kind: 'live', apis: ['router'] });

@@ -1,7 +1,8 @@
 // The partner portal in headless Chromium with a virtual authenticator (the DevTools
 // protocol's WebAuthn domain: CTAP2, internal, resident keys, user verified): apply,
 // the operator's approval, sign out and in with the passkey, make a key and call both
-// APIs with it from its allowed origin and from another, roll it, revoke it, sign out;
+// APIs with it from its allowed origin and from another, watch its usage move, roll
+// it, revoke it, sign out;
 // axe-core finds no WCAG 2 A/AA violation in any state; the forms work from the
 // keyboard alone.
 import { after, before, test } from 'node:test';
@@ -109,12 +110,20 @@ test('a partner applies, is approved, signs in with the passkey and manages a ke
   assert.equal(await callFromPage(page, '/route/config', key), 200, 'from its listed origin');
   const elsewhere = await fetch(`${worker.url}/route/config`, { headers: { 'x-api-key': key, origin: 'https://other.example' } });
   assert.equal(elsewhere.status, 403, 'from another origin');
+  // The usage moves: two requests counted, one refused for its origin.
+  await page.reload();
+  await page.waitForSelector('#usage:not([hidden]) #usage-table tbody tr');
+  const today = await page.locator('#usage-table tbody tr').first().locator('td').allTextContents();
+  assert.deepEqual(today.slice(1), ['2', '0', '1', '0', '0'], today.join(' | '));
+  assert.equal(await page.locator('#usage-chart rect').count(), 60);
+  assert.deepEqual(await violations(page), [], 'usage shown');
 
   // Roll with a day's grace: both keys work; revoke the new one: only the old works.
   await page.locator('#keys-table tbody select').selectOption('24');
   await page.getByRole('button', { name: 'Roll web app' }).click();
-  await page.waitForFunction((old) => document.querySelector('#new-key-text').textContent !== old, key);
+  await page.waitForFunction(() => /Rolled/.test(document.querySelector('#status').textContent));
   const rolled = await page.locator('#new-key-text').textContent();
+  assert.notEqual(rolled, key);
   assert.match(await status(page), /Rolled: the old key works until/);
   assert.equal(await callFromPage(page, '/v1/cities', key), 200);
   assert.equal(await callFromPage(page, '/v1/cities', rolled), 200);

@@ -4,10 +4,10 @@
 //! implements it over Durable Objects, D1 and R2; tests implement it in memory.
 
 use super::backend_error::BackendError;
-use super::gate::{Admission, GateRequest};
+use super::gate::{Admission, GateRequest, UsageLog};
 use super::models::{ModelEnvironment, ModelStore};
-use super::portal::config::PortalConfig;
-use super::portal::store::PortalStore;
+use super::partners::config::PortalConfig;
+use super::partners::store::PortalStore;
 
 /// The environment of the API: the model store's environment, the portal's
 /// store, and the rest.
@@ -21,6 +21,10 @@ pub trait Backend: ModelEnvironment + PortalStore {
     /// one request ([`super::gate::admit`]): the one storage round trip of an
     /// authenticated request.
     async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError>;
+
+    /// The usage log the gate of the key whose digest is `digest` keeps (empty for a
+    /// key never asked about).
+    async fn usage(&self, digest: &str) -> Result<UsageLog, BackendError>;
 
     /// The isolate's model store, which reads through this backend's
     /// [`ModelEnvironment`].

@@ -12,7 +12,8 @@
 //! The count is exact: workerd runs an object's events one at a time between awaits,
 //! [`admit`] changes the count in memory before anything is awaited, and the object
 //! awaits the write of the new count before answering, so a restart loses no counted
-//! request.
+//! request. The same log ([`UsageLog`]) keeps each day's count and the requests
+//! refused by reason for [`KEEP_DAYS`] days: the partner portal's usage figures.
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
@@ -77,59 +78,123 @@ pub enum Admission {
     },
 }
 
-/// A key's count of requests on one UTC day, as its gate stores it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DailyCount {
-    /// The day counted.
+/// What a key's gate counted on one UTC day: the requests admitted (the count the
+/// daily limit applies to) and those refused, by reason.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DayUsage {
+    /// The day.
     pub day: NaiveDate,
-    /// Requests admitted on it.
+    /// Requests admitted: the quota's count.
     pub used: u32,
+    /// Requests refused over the daily limit.
+    pub refused_quota: u32,
+    /// Requests refused from a browser origin the key does not list.
+    pub refused_origin: u32,
+    /// Requests refused on an API the key may not call.
+    pub refused_api: u32,
+    /// Requests refused because the key had expired, was revoked or its partner
+    /// suspended.
+    pub refused_key: u32,
 }
 
-impl Default for DailyCount {
-    /// Nothing counted yet.
-    fn default() -> Self {
+/// Days of usage a gate keeps (the portal shows 30; at least 90 are kept).
+pub const KEEP_DAYS: usize = 100;
+
+/// A key's usage, day by day, oldest first, at most [`KEEP_DAYS`] days: what its gate
+/// stores, and the one source of the quota's count and the portal's figures.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UsageLog {
+    /// The days with any request, oldest first.
+    pub days: Vec<DayUsage>,
+}
+
+impl UsageLog {
+    /// The day `day`, if any request was counted on it.
+    #[must_use]
+    pub fn on(&self, day: NaiveDate) -> Option<&DayUsage> {
+        self.days.iter().rev().find(|d| d.day == day)
+    }
+
+    /// The entry of `day`, made if needed and kept in day order (a request stamped
+    /// by a clock a little behind counts on its own day); days more than
+    /// [`KEEP_DAYS`] before the newest are dropped, and a request older than that
+    /// counts on the oldest day kept.
+    fn today(&mut self, day: NaiveDate) -> &mut DayUsage {
+        let newest = self.days.last().map_or(day, |d| d.day.max(day));
+        let oldest = newest - chrono::Days::new(KEEP_DAYS as u64 - 1);
+        let day = day.max(oldest);
+        self.days.retain(|d| d.day >= oldest);
+        let at = match self.days.binary_search_by_key(&day, |d| d.day) {
+            Ok(at) => at,
+            Err(at) => {
+                self.days.insert(
+                    at,
+                    DayUsage {
+                        day,
+                        ..DayUsage::default()
+                    },
+                );
+                at
+            }
+        };
+        &mut self.days[at]
+    }
+
+    /// The log a gate stored before it kept one: its count of one day.
+    #[must_use]
+    pub fn from_count(day: NaiveDate, used: u32) -> Self {
         Self {
-            day: NaiveDate::MIN,
-            used: 0,
+            days: vec![DayUsage {
+                day,
+                used,
+                ..DayUsage::default()
+            }],
         }
     }
 }
 
-/// Decides one request with the key's `record` (`None`: no such key) and its
-/// `count`, which it updates when the request is admitted. Returns the answer and
-/// whether the count changed (and must be stored before answering).
+/// Decides one request with the key's `record` (`None`: no such key) and its usage
+/// `log`, which it updates: an admitted request is counted, a refused one of a known
+/// key is counted by its reason. Returns the answer and whether the log changed (and
+/// must be stored before answering).
 pub fn admit(
     record: Option<&KeyRecord>,
-    count: &mut DailyCount,
+    log: &mut UsageLog,
     request: &GateRequest,
 ) -> (Admission, bool) {
-    let Some(record) = record.filter(|r| r.is_usable(request.now)) else {
+    let day = quota::day_of(request.now);
+    // A digest that is no key at all has nothing to count against.
+    let Some(record) = record else {
         return (Admission::UnknownKey, false);
     };
+    if !record.is_usable(request.now) {
+        log.today(day).refused_key += 1;
+        return (Admission::UnknownKey, true);
+    }
     if !record.may_call(request.api) {
-        return (Admission::ApiRefused, false);
+        log.today(day).refused_api += 1;
+        return (Admission::ApiRefused, true);
     }
     if let Some(origin) = &request.origin
         && !cors::origin_listed(&record.origins, origin)
     {
-        return (Admission::OriginRefused, false);
+        log.today(day).refused_origin += 1;
+        return (Admission::OriginRefused, true);
     }
-    let day = quota::day_of(request.now);
-    let used = if count.day == day { count.used } else { 0 };
+    let used = log.on(day).map_or(0, |d| d.used);
     let state = quota::decide(used, record.daily_limit);
+    let today = log.today(day);
     if state.allowed {
-        *count = DailyCount {
-            day,
-            used: state.used,
-        };
+        today.used = state.used;
+    } else {
+        today.refused_quota += 1;
     }
     (
         Admission::Counted {
             record: record.clone(),
             quota: state,
         },
-        state.allowed,
+        true,
     )
 }
 

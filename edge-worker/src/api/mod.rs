@@ -12,6 +12,7 @@ pub mod health;
 pub mod input;
 pub mod keys;
 pub mod models;
+pub mod partners;
 pub mod portal;
 pub mod prediction;
 pub mod quota;

@@ -6,17 +6,30 @@ use std::cell::RefCell;
 
 use worker::{DurableObject, Env, Request, Response, State, durable_object, wasm_bindgen};
 
-use crate::api::gate::{self, DailyCount, GateRequest, RecordCache};
+use crate::api::gate::{self, GateRequest, RecordCache, UsageLog};
 use crate::api::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRecord, KeyRow};
 
 /// The Worker's binding of the gates (`wrangler.toml`).
 pub(super) const BINDING: &str = "KEY_GATE";
 
-/// The address the Worker sends a gate its question at (a gate has one operation).
+/// The address the Worker sends a gate a request to check and count at.
 pub(super) const URL: &str = "https://key-gate.invalid/admit";
 
-/// The storage key of the daily count.
+/// The address the Worker asks a gate for its key's usage log at.
+pub(super) const USAGE_URL: &str = "https://key-gate.invalid/usage";
+
+/// The storage key of the usage log.
+const USAGE: &str = "usage";
+
+/// The storage key of the one day's count gates stored before they kept a log.
 const COUNT: &str = "count";
+
+/// What [`COUNT`] holds.
+#[derive(serde::Deserialize)]
+struct StoredCount {
+    day: chrono::NaiveDate,
+    used: u32,
+}
 
 /// The record of the key whose digest is `digest`, from the key store.
 pub(super) async fn key_by_digest(env: &Env, digest: &str) -> worker::Result<Option<KeyRecord>> {
@@ -37,8 +50,8 @@ pub struct KeyGate {
     state: State,
     env: Env,
     record: RefCell<RecordCache>,
-    /// The stored count, once read (`None` before the first request).
-    count: RefCell<Option<DailyCount>>,
+    /// The stored usage log, once read (`None` before the first request).
+    log: RefCell<Option<UsageLog>>,
 }
 
 impl DurableObject for KeyGate {
@@ -51,11 +64,17 @@ impl DurableObject for KeyGate {
             state,
             env,
             record: RefCell::new(RecordCache::new(gate::record_ttl(ttl.as_deref()))),
-            count: RefCell::new(None),
+            log: RefCell::new(None),
         }
     }
 
     async fn fetch(&self, mut request: Request) -> worker::Result<Response> {
+        if request.url()?.as_str() == USAGE_URL {
+            return match self.load_log().await {
+                Ok(()) => Response::from_json(&self.log.borrow().clone().unwrap_or_default()),
+                Err(err) => Response::error(format!("gate: {err}"), 500),
+            };
+        }
         let Ok(asked) = request.json::<GateRequest>().await else {
             return Response::error("bad gate request", 400);
         };
@@ -68,13 +87,28 @@ impl DurableObject for KeyGate {
 }
 
 impl KeyGate {
-    async fn admit(&self, asked: &GateRequest) -> worker::Result<gate::Admission> {
-        if self.count.borrow().is_none() {
-            let stored: Option<DailyCount> = self.state.storage().get(COUNT).await?;
-            self.count
-                .borrow_mut()
-                .get_or_insert(stored.unwrap_or_default());
+    /// Reads the stored log into memory once (from the older one-day count if that
+    /// is what the object stored).
+    async fn load_log(&self) -> worker::Result<()> {
+        if self.log.borrow().is_some() {
+            return Ok(());
         }
+        let storage = self.state.storage();
+        let stored: Option<UsageLog> = storage.get(USAGE).await?;
+        let log = match stored {
+            Some(log) => log,
+            None => storage
+                .get::<StoredCount>(COUNT)
+                .await?
+                .map(|c| UsageLog::from_count(c.day, c.used))
+                .unwrap_or_default(),
+        };
+        self.log.borrow_mut().get_or_insert(log);
+        Ok(())
+    }
+
+    async fn admit(&self, asked: &GateRequest) -> worker::Result<gate::Admission> {
+        self.load_log().await?;
         let cached = self
             .record
             .borrow()
@@ -92,13 +126,13 @@ impl KeyGate {
         // Decided and counted in memory with nothing awaited in between, so
         // concurrent requests are counted one after the other.
         let (admission, to_store) = {
-            let mut count = self.count.borrow_mut();
-            let count = count.get_or_insert_with(DailyCount::default);
-            let (admission, counted) = gate::admit(record.as_ref(), count, asked);
-            (admission, counted.then_some(*count))
+            let mut log = self.log.borrow_mut();
+            let log = log.get_or_insert_with(UsageLog::default);
+            let (admission, changed) = gate::admit(record.as_ref(), log, asked);
+            (admission, changed.then(|| log.clone()))
         };
-        if let Some(count) = to_store {
-            self.state.storage().put(COUNT, count).await?;
+        if let Some(log) = to_store {
+            self.state.storage().put(USAGE, log).await?;
         }
         Ok(admission)
     }

@@ -21,10 +21,10 @@ use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
-use crate::api::gate::{Admission, GateRequest};
+use crate::api::gate::{Admission, GateRequest, UsageLog};
 use crate::api::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRow};
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
-use crate::api::portal::config::PortalConfig;
+use crate::api::partners::config::PortalConfig;
 use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
 
 thread_local! {
@@ -129,6 +129,29 @@ impl Backend for WorkerBackend {
             ));
         }
         answer.json::<Admission>().await.map_err(fail)
+    }
+
+    async fn usage(&self, digest: &str) -> Result<UsageLog, BackendError> {
+        let fail = |e: worker::Error| BackendError::new("keys", e.to_string());
+        let stub = self
+            .env
+            .durable_object(key_gate::BINDING)
+            .map_err(fail)?
+            .get_by_name(digest)
+            .map_err(fail)?;
+        let mut answer = stub
+            .fetch_with_str(key_gate::USAGE_URL)
+            .await
+            .map_err(fail)?;
+        if answer.status_code() != 200 {
+            let status = answer.status_code();
+            let text = answer.text().await.unwrap_or_default();
+            return Err(BackendError::new(
+                "keys",
+                format!("gate answered HTTP {status}: {text}"),
+            ));
+        }
+        answer.json::<UsageLog>().await.map_err(fail)
     }
 
     fn models(&self) -> &ModelStore {

@@ -12,7 +12,7 @@ use crate::api::portal::ceremonies::CEREMONY_LIFETIME;
 
 use crate::api::backend_error::BackendError;
 use crate::api::keys::{KeyApi, KeyKind, Tier};
-use crate::api::portal::store::{
+use crate::api::partners::store::{
     AuditEntry, Ceremony, CeremonyKind, NewKey, Partner, PartnerKey, PartnerStatus, Passkey,
     PortalStore, Role, Session,
 };
@@ -126,6 +126,7 @@ struct Count {
 #[derive(Deserialize)]
 struct KeyListRow {
     id: String,
+    digest: String,
     label: String,
     kind: String,
     tier: String,
@@ -153,6 +154,7 @@ impl KeyListRow {
             expires_at: optional_time(self.expires_at.as_deref())?,
             revoked_at: optional_time(self.revoked_at.as_deref())?,
             id: self.id,
+            digest: self.digest,
             label: self.label,
             daily_limit: self.daily_limit,
             rolled_to: self.rolled_to,
@@ -173,7 +175,7 @@ fn insert_key_values(new: &NewKey) -> Vec<JsValue> {
     let apis: Vec<&str> = k.apis.iter().map(|a| a.code()).collect();
     vec![
         k.id.as_str().into(),
-        new.digest.as_str().into(),
+        k.digest.as_str().into(),
         match k.kind {
             KeyKind::Sandbox => "sandbox",
             KeyKind::Live => "live",
@@ -466,7 +468,7 @@ impl PortalStore for WorkerBackend {
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError> {
         let rows: Vec<KeyListRow> = self
             .all(
-                "SELECT id, label, kind, tier, daily_limit, apis, origins, issued_at, expires_at, \
+                "SELECT id, digest, label, kind, tier, daily_limit, apis, origins, issued_at, expires_at, \
                  revoked_at, rolled_to FROM api_keys WHERE partner_id = ?1 ORDER BY issued_at DESC",
                 &[partner_id.into()],
             )

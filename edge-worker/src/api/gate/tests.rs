@@ -4,7 +4,8 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::{
-    Admission, DEFAULT_RECORD_TTL_SECONDS, DailyCount, GateRequest, RecordCache, admit, record_ttl,
+    Admission, DEFAULT_RECORD_TTL_SECONDS, GateRequest, KEEP_DAYS, RecordCache, UsageLog, admit,
+    record_ttl,
 };
 use crate::api::keys::{KeyApi, KeyKind, KeyRecord, Tier};
 
@@ -48,7 +49,7 @@ fn used(admission: &Admission) -> Option<(bool, u32)> {
 #[test]
 fn exactly_the_limit_is_admitted_each_day_and_the_count_starts_again_at_midnight_utc() {
     let record = key(3);
-    let mut count = DailyCount::default();
+    let mut count = UsageLog::default();
     let answers: Vec<_> = (0..5)
         .map(|_| {
             admit(
@@ -68,23 +69,29 @@ fn exactly_the_limit_is_admitted_each_day_and_the_count_starts_again_at_midnight
             (Some((true, 1)), true),
             (Some((true, 2)), true),
             (Some((true, 3)), true),
-            (Some((false, 3)), false),
-            (Some((false, 3)), false),
+            // Refused over the limit, and counted as refused.
+            (Some((false, 3)), true),
+            (Some((false, 3)), true),
         ]
     );
+    let day = count.on("2026-11-23".parse().unwrap()).copied().unwrap();
+    assert_eq!((day.used, day.refused_quota), (3, 2));
     let (next_day, stored) = admit(
         Some(&record),
         &mut count,
         &request("2026-11-24T00:00:00Z", None),
     );
     assert_eq!((used(&next_day), stored), (Some((true, 1)), true));
-    assert_eq!(count.day.to_string(), "2026-11-24");
+    assert_eq!(
+        count.days.iter().map(|d| d.used).collect::<Vec<_>>(),
+        [3, 1]
+    );
 }
 
 #[test]
-fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_uncounted() {
+fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_and_counted_by_reason() {
     let now = "2026-11-23T12:00:00Z";
-    let mut count = DailyCount::default();
+    let mut count = UsageLog::default();
     let revoked = KeyRecord {
         revoked_at: Some(at("2026-11-23T11:00:00Z")),
         ..key(10)
@@ -98,9 +105,13 @@ fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_uncounted()
         suspended: true,
         ..key(10)
     };
-    for record in [None, Some(&revoked), Some(&expired), Some(&suspended)] {
-        let (answer, stored) = admit(record, &mut count, &request(now, None));
-        assert_eq!((answer, stored), (Admission::UnknownKey, false));
+    // A digest that is no key leaves nothing in the log.
+    let (answer, stored) = admit(None, &mut count, &request(now, None));
+    assert_eq!((answer, stored), (Admission::UnknownKey, false));
+    assert_eq!(count, UsageLog::default());
+    for record in [&revoked, &expired, &suspended] {
+        let (answer, stored) = admit(Some(record), &mut count, &request(now, None));
+        assert_eq!((answer, stored), (Admission::UnknownKey, true));
     }
     // A key for the prediction API only, asked about the router API.
     let prediction_only = KeyRecord {
@@ -108,14 +119,24 @@ fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_uncounted()
         ..key(10)
     };
     let (answer, stored) = admit(Some(&prediction_only), &mut count, &request(now, None));
-    assert_eq!((answer, stored), (Admission::ApiRefused, false));
+    assert_eq!((answer, stored), (Admission::ApiRefused, true));
     let (answer, stored) = admit(
         Some(&key(10)),
         &mut count,
         &request(now, Some("https://other.example")),
     );
-    assert_eq!((answer, stored), (Admission::OriginRefused, false));
-    assert_eq!(count, DailyCount::default(), "nothing refused was counted");
+    assert_eq!((answer, stored), (Admission::OriginRefused, true));
+    let day = count.on(at(now).date_naive()).copied().unwrap();
+    assert_eq!(
+        (
+            day.used,
+            day.refused_key,
+            day.refused_api,
+            day.refused_origin
+        ),
+        (0, 3, 1, 1),
+        "refused, not used"
+    );
     // A listed origin (the list's rule: no trailing slash, any case) is counted.
     let (answer, _) = admit(
         Some(&key(10)),
@@ -163,7 +184,7 @@ fn the_time_to_live_comes_from_its_variable_within_bounds() {
 
 #[test]
 fn answers_cross_the_object_boundary_as_json_unchanged() {
-    let mut count = DailyCount::default();
+    let mut count = UsageLog::default();
     let (answer, _) = admit(
         Some(&key(10)),
         &mut count,
@@ -176,4 +197,29 @@ fn answers_cross_the_object_boundary_as_json_unchanged() {
     let asked = request("2026-11-23T12:00:00Z", Some(ORIGIN));
     let text = serde_json::to_string(&asked).unwrap();
     assert_eq!(serde_json::from_str::<GateRequest>(&text).unwrap(), asked);
+}
+
+#[test]
+fn the_log_keeps_its_days_in_order_and_drops_those_past_its_length() {
+    let record = key(1_000);
+    let mut log = UsageLog::default();
+    let at_day = |d: u64| {
+        let day = at("2026-01-01T12:00:00Z") + chrono::Days::new(d);
+        request(&day.to_rfc3339(), None)
+    };
+    for d in 0..KEEP_DAYS as u64 + 10 {
+        admit(Some(&record), &mut log, &at_day(d));
+    }
+    assert_eq!(log.days.len(), KEEP_DAYS);
+    assert_eq!(log.days[0].day, at_day(10).now.date_naive());
+    // A request stamped a day behind counts on its own day, not a new one.
+    admit(Some(&record), &mut log, &at_day(KEEP_DAYS as u64 + 8));
+    assert_eq!(log.days.len(), KEEP_DAYS);
+    assert_eq!(
+        log.on(at_day(KEEP_DAYS as u64 + 8).now.date_naive())
+            .unwrap()
+            .used,
+        2
+    );
+    assert!(log.days.windows(2).all(|w| w[0].day < w[1].day));
 }

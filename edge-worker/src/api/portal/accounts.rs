@@ -11,10 +11,12 @@ use passki::StoredPasskey;
 use serde_json::{Map, Value, json};
 
 use super::ceremonies::{CeremonyError, RelyingParty};
-use super::store::{AuditEntry, CeremonyKind, Partner, PartnerStatus, Passkey, Role, Session};
 use super::{random, sessions};
 use crate::api::backend::Backend as PortalBackend;
 use crate::api::keys::Tier;
+use crate::api::partners::store::{
+    AuditEntry, CeremonyKind, Partner, PartnerStatus, Passkey, Role, Session,
+};
 use crate::api::{ApiError, ErrorCode};
 
 /// Longest organisation name accepted, in characters.
@@ -42,6 +44,18 @@ pub struct Answer {
     pub body: Value,
     /// `Set-Cookie` value.
     pub cookie: Option<String>,
+    /// A file to download instead of the JSON body.
+    pub file: Option<File>,
+}
+
+/// A file an answer hands over (`Content-Disposition: attachment`).
+pub struct File {
+    /// Its content type.
+    pub content_type: &'static str,
+    /// Its name.
+    pub name: String,
+    /// Its text.
+    pub body: String,
 }
 
 impl Answer {
@@ -51,6 +65,7 @@ impl Answer {
             status: http::StatusCode::OK,
             body,
             cookie: None,
+            file: None,
         }
     }
 }
@@ -177,7 +192,7 @@ pub(super) async fn take<B: PortalBackend>(
     backend: &B,
     id: &str,
     kind: CeremonyKind,
-) -> Result<Option<super::store::Ceremony>, ApiError> {
+) -> Result<Option<crate::api::partners::store::Ceremony>, ApiError> {
     let ceremony = backend
         .take_ceremony(id)
         .await

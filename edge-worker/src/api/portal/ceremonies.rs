@@ -15,8 +15,8 @@ use passki::{
 };
 use serde_json::Value;
 
-use super::config::{PortalConfig, RP_NAME};
-use super::store::{Ceremony, CeremonyKind};
+use crate::api::partners::config::{PortalConfig, RP_NAME};
+use crate::api::partners::store::{Ceremony, CeremonyKind};
 
 /// How long a client has to answer a ceremony (also the timeout the browser is
 /// given).

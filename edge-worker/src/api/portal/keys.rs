@@ -13,9 +13,9 @@ use serde_json::{Map, Value, json};
 use super::accounts::{self, Answer, Caller};
 use super::origins::{self, MAX_ORIGINS};
 use super::random;
-use super::store::{NewKey, Partner, PartnerKey, PartnerStatus};
 use crate::api::backend::Backend;
 use crate::api::keys::{KeyApi, KeyKind, PresentedKey, SECRET_LEN, Tier};
+use crate::api::partners::store::{NewKey, Partner, PartnerKey, PartnerStatus};
 use crate::api::{ApiError, ErrorCode};
 
 /// A sandbox key's lifetime (as `scripts/keys.mjs` issues them).
@@ -198,6 +198,7 @@ fn make_key<B: Backend>(
     };
     let key = PartnerKey {
         id,
+        digest: PresentedKey::new(&text).digest(),
         label: settings.label.clone(),
         kind: settings.kind,
         tier,
@@ -209,12 +210,10 @@ fn make_key<B: Backend>(
         revoked_at: None,
         rolled_to: None,
     };
-    let digest = PresentedKey::new(&text).digest();
     Ok((
         text,
         NewKey {
             key,
-            digest,
             partner_id: partner.id.clone(),
         },
     ))
@@ -327,6 +326,7 @@ pub async fn create<B: Backend>(
         status: http::StatusCode::CREATED,
         body: shown_once(&text, &new.key, origin, caller.now),
         cookie: None,
+        file: None,
     })
 }
 
@@ -409,6 +409,7 @@ pub async fn roll<B: Backend>(
         status: http::StatusCode::CREATED,
         body,
         cookie: None,
+        file: None,
     })
 }
 

@@ -1,7 +1,7 @@
 //! The partner portal (docs/PORTAL.md): its page at `/portal` and its API under
 //! `/portal/api/`, where partners apply and sign in with passkeys, hold sessions and
 //! manage their keys. Plain functions over `http` types,
-//! with what they keep behind [`store::PortalStore`].
+//! with what they keep behind [`crate::api::partners::store::PortalStore`].
 //!
 //! Every state-changing request must come from the portal's own origin (its
 //! `Origin` header), so no other site can act with a partner's cookie even where
@@ -10,7 +10,6 @@
 
 pub mod accounts;
 pub mod ceremonies;
-pub mod config;
 pub mod keys;
 pub mod limits;
 pub mod origins;
@@ -18,7 +17,7 @@ pub mod page;
 pub mod passkeys;
 pub mod random;
 pub mod sessions;
-pub mod store;
+pub mod usage;
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
@@ -52,11 +51,13 @@ enum Operation {
     RemovePasskey,
     EnrolmentOptions,
     Enrol,
+    Usage,
+    UsageCsv,
 }
 
 /// The routing table: path (`{id}` stands for a key's or a passkey's id), method,
 /// operation.
-static ROUTES: [(&str, Method, Operation); 15] = [
+static ROUTES: [(&str, Method, Operation); 17] = [
     (
         "/portal/api/applications/options",
         Method::POST,
@@ -104,6 +105,12 @@ static ROUTES: [(&str, Method, Operation); 15] = [
         Operation::EnrolmentOptions,
     ),
     ("/portal/api/enrolments", Method::POST, Operation::Enrol),
+    ("/portal/api/keys/{id}/usage", Method::GET, Operation::Usage),
+    (
+        "/portal/api/keys/{id}/usage.csv",
+        Method::GET,
+        Operation::UsageCsv,
+    ),
 ];
 
 /// A path that matched a route: the segment in place of `{id}`, if the route has one.
@@ -224,7 +231,21 @@ pub async fn handle<B: Backend>(
         Ok(answer) => answer,
         Err(err) => return response::error(&err),
     };
-    let mut out = response::json(answer.status, &answer.body);
+    let mut out = match &answer.file {
+        None => response::json(answer.status, &answer.body),
+        Some(file) => {
+            let mut out = response::json_bytes(answer.status, Bytes::from(file.body.clone()));
+            out.headers_mut()
+                .insert(CONTENT_TYPE, HeaderValue::from_static(file.content_type));
+            if let Ok(value) =
+                HeaderValue::from_str(&format!("attachment; filename=\"{}\"", file.name))
+            {
+                out.headers_mut()
+                    .insert(http::header::CONTENT_DISPOSITION, value);
+            }
+            out
+        }
+    };
     if let Some(cookie) = answer.cookie.and_then(|c| HeaderValue::from_str(&c).ok()) {
         out.headers_mut().insert(SET_COOKIE, cookie);
     }
@@ -269,7 +290,7 @@ async fn run<B: Backend>(
     (operation, id): (Operation, &str),
     request: &Request<Bytes>,
     backend: &B,
-    (rp, config): (&RelyingParty, &config::PortalConfig),
+    (rp, config): (&RelyingParty, &crate::api::partners::config::PortalConfig),
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let body = || -> Result<_, ApiError> {
@@ -300,6 +321,8 @@ async fn run<B: Backend>(
             passkeys::enrolment_options(backend, rp, &body()?, caller).await
         }
         Operation::Enrol => passkeys::enrol(backend, rp, &body()?, caller).await,
+        Operation::Usage => usage::usage(backend, id, request.uri().query(), caller).await,
+        Operation::UsageCsv => usage::usage_csv(backend, id, request.uri().query(), caller).await,
     }
 }
 

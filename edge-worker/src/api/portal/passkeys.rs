@@ -12,8 +12,8 @@ use sha2::{Digest, Sha256};
 use super::accounts::{self, Answer, Caller};
 use super::ceremonies::{CeremonyError, RelyingParty};
 use super::random;
-use super::store::{CeremonyKind, Partner, Passkey};
 use crate::api::backend::Backend;
+use crate::api::partners::store::{CeremonyKind, Partner, Passkey};
 use crate::api::{ApiError, ErrorCode};
 
 /// What an add or enrolment ceremony will change: whose passkey, and the link used.

@@ -11,7 +11,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use sha2::{Digest, Sha256};
 
 use super::random;
-use super::store::Session;
+use crate::api::partners::store::Session;
 
 /// The session cookie's name.
 pub const COOKIE: &str = "__Host-hexrisk-session";

@@ -14,10 +14,10 @@ use super::fixtures::{atlas, bucket, now};
 use super::memory_portal::PortalTables;
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
-use crate::api::gate::{self, Admission, DailyCount, GateRequest};
+use crate::api::gate::{self, Admission, GateRequest, UsageLog};
 use crate::api::keys::{KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
-use crate::api::portal::config::PortalConfig;
+use crate::api::partners::config::PortalConfig;
 
 /// A sandbox key with a daily limit of 3 and no origins.
 pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
@@ -32,7 +32,7 @@ pub(crate) const PORTAL_ORIGIN: &str = "http://localhost:8787";
 pub(crate) struct MemoryBackend {
     pub(crate) keys: HashMap<String, KeyRecord>,
     /// Each key's daily count, by digest, as its gate keeps it.
-    pub(crate) counts: RefCell<HashMap<String, DailyCount>>,
+    pub(crate) counts: RefCell<HashMap<String, UsageLog>>,
     /// The model bucket: file name to bytes.
     pub(crate) files: RefCell<HashMap<String, Vec<u8>>>,
     /// The bucket files read, in order.
@@ -187,6 +187,18 @@ impl Backend for MemoryBackend {
         let mut counts = self.counts.borrow_mut();
         let count = counts.entry(request.digest.clone()).or_default();
         Ok(gate::admit(record.as_ref(), count, request).0)
+    }
+
+    async fn usage(&self, digest: &str) -> Result<UsageLog, BackendError> {
+        if !self.gates_up {
+            return Err(BackendError::new("keys", "gate unreachable"));
+        }
+        Ok(self
+            .counts
+            .borrow()
+            .get(digest)
+            .cloned()
+            .unwrap_or_default())
     }
 
     fn models(&self) -> &ModelStore {

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use super::memory_backend::MemoryBackend;
 use crate::api::backend_error::BackendError;
 use crate::api::keys::KeyRecord;
-use crate::api::portal::store::{
+use crate::api::partners::store::{
     AuditEntry, Ceremony, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, PortalStore, Session,
 };
 
@@ -43,7 +43,7 @@ impl MemoryBackend {
     /// The record a gate would read of a key made in the portal, with its digest.
     pub(crate) fn portal_key_record(&self, digest: &str) -> Option<KeyRecord> {
         let tables = self.portal_tables.borrow();
-        let new = tables.keys.iter().find(|k| k.digest == digest)?;
+        let new = tables.keys.iter().find(|k| k.key.digest == digest)?;
         let suspended = tables
             .partners
             .get(&new.partner_id)

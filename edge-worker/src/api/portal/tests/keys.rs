@@ -7,14 +7,14 @@ use chrono::{DateTime, TimeDelta, Utc};
 use http::{Method, Request};
 use serde_json::{Value, json};
 
-use super::super::store::PartnerStatus;
 use super::{Call, apply};
 use crate::api::dispatch::{RequestContext, handle};
 use crate::api::keys::Tier;
+use crate::api::partners::store::PartnerStatus;
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
 
 /// A partner that applied with its own device: its session and id.
-fn partner(backend: &MemoryBackend, seed: u8) -> (String, String) {
+pub(super) fn partner(backend: &MemoryBackend, seed: u8) -> (String, String) {
     let mut device = SoftAuthenticator::new(seed, PORTAL_ORIGIN);
     let session = apply(backend, &mut device);
     let id = backend
@@ -29,27 +29,32 @@ fn partner(backend: &MemoryBackend, seed: u8) -> (String, String) {
 }
 
 /// What the operator does with `scripts/keys.mjs`: sets status and tier.
-fn decide(backend: &MemoryBackend, id: &str, status: PartnerStatus, tier: Tier) {
+pub(super) fn decide(backend: &MemoryBackend, id: &str, status: PartnerStatus, tier: Tier) {
     let mut tables = backend.portal_tables.borrow_mut();
     let partner = tables.partners.get_mut(id).unwrap();
     partner.status = status;
     partner.tier = tier;
 }
 
-fn keys_call<'a>(method: Method, path: &'a str, body: Option<Value>, session: &'a str) -> Call<'a> {
+pub(super) fn keys_call<'a>(
+    method: Method,
+    path: &'a str,
+    body: Option<Value>,
+    session: &'a str,
+) -> Call<'a> {
     let mut call = Call::new(method, path, body);
     call.session = Some(session);
     call
 }
 
-fn make(backend: &MemoryBackend, session: &str, body: Value) -> (u16, Value) {
+pub(super) fn make(backend: &MemoryBackend, session: &str, body: Value) -> (u16, Value) {
     let (status, body, _) =
         keys_call(Method::POST, "/portal/api/keys", Some(body), session).send(backend);
     (status, body)
 }
 
 /// The status of `GET /v1/cities` with `key` at `at`.
-fn predict_with(backend: &MemoryBackend, key: &str, at: DateTime<Utc>) -> u16 {
+pub(super) fn predict_with(backend: &MemoryBackend, key: &str, at: DateTime<Utc>) -> u16 {
     let request = Request::builder()
         .uri("/v1/cities")
         .header("authorization", format!("Bearer {key}"))

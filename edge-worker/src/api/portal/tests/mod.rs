@@ -7,6 +7,7 @@ mod keys;
 mod limits;
 mod page;
 mod passkeys;
+mod usage;
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};

@@ -5,8 +5,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::super::backend_error::BackendError;
-use super::super::keys::{KeyApi, KeyKind, Tier};
+use crate::api::backend_error::BackendError;
+use crate::api::keys::{KeyApi, KeyKind, Tier};
 
 /// Where an account stands with the operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -108,6 +108,8 @@ pub struct Partner {
 pub struct PartnerKey {
     /// Id (32 hex digits; not secret).
     pub id: String,
+    /// SHA-256 of the key text, lowercase hex: what its gate is named by.
+    pub digest: String,
     /// The partner's name for it.
     pub label: String,
     /// Sandbox or live.
@@ -130,13 +132,11 @@ pub struct PartnerKey {
     pub rolled_to: Option<String>,
 }
 
-/// A key to store: what its partner sees, its digest and its partner.
+/// A key to store, and its partner.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewKey {
     /// The key's record.
     pub key: PartnerKey,
-    /// SHA-256 of the key text, lowercase hex.
-    pub digest: String,
     /// Its partner.
     pub partner_id: String,
 }

@@ -1,0 +1,159 @@
+//! A key's usage for its partner: per UTC day, the requests counted against the
+//! quota and those refused by reason, from the key's gate (the same log the quota is
+//! enforced from), as JSON for the page and as CSV to download; with today's
+//! remaining quota and when it resets.
+
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
+use serde_json::{Value, json};
+
+use super::accounts::{self, Answer, Caller};
+use crate::api::backend::Backend;
+use crate::api::gate::{DayUsage, KEEP_DAYS, UsageLog};
+use crate::api::{ApiError, ErrorCode, input, quota};
+
+/// Days shown when the request names none.
+pub const DEFAULT_DAYS: u32 = 30;
+
+/// Most days a request may ask for.
+pub const MAX_DAYS: u32 = 90;
+
+const _: () = assert!(
+    MAX_DAYS as usize <= KEEP_DAYS,
+    "the gates keep every day shown"
+);
+
+/// The CSV's columns.
+pub const CSV_HEADER: &str = "day,used,refused_quota,refused_origin,refused_api,refused_key";
+
+/// The `days` days ending on `today`, oldest first, days without requests as zeros.
+#[must_use]
+pub fn days_of(log: &UsageLog, today: NaiveDate, days: u32) -> Vec<DayUsage> {
+    (0..days)
+        .rev()
+        .map(|back| {
+            let day = today - Days::new(u64::from(back));
+            log.on(day).copied().unwrap_or(DayUsage {
+                day,
+                ..DayUsage::default()
+            })
+        })
+        .collect()
+}
+
+fn requested_days(query: Option<&str>) -> Result<u32, ApiError> {
+    let pairs = input::query_pairs(query);
+    match input::query_param(&pairs, "days") {
+        None => Ok(DEFAULT_DAYS),
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|d| (1..=MAX_DAYS).contains(d))
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("`days` must be a whole number from 1 to {MAX_DAYS}"),
+                )
+                .with("field", "days")
+            }),
+    }
+}
+
+/// The key `id` of the signed-in partner and its gate's log.
+async fn log_of<B: Backend>(
+    backend: &B,
+    id: &str,
+    caller: &Caller<'_>,
+) -> Result<(crate::api::partners::store::PartnerKey, UsageLog), ApiError> {
+    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let key = backend
+        .keys_of(&partner.id)
+        .await
+        .map_err(|e| super::internal(backend, "store", &e))?
+        .into_iter()
+        .find(|k| k.id == id)
+        .ok_or_else(|| {
+            ApiError::new(ErrorCode::NotFound, "no such key in this account").with("id", id)
+        })?;
+    let log = backend
+        .usage(&key.digest)
+        .await
+        .map_err(|e| super::internal(backend, "keys", &e))?;
+    Ok((key, log))
+}
+
+fn day_json(d: &DayUsage) -> Value {
+    json!({
+        "day": d.day.to_string(),
+        "used": d.used,
+        "refused_quota": d.refused_quota,
+        "refused_origin": d.refused_origin,
+        "refused_api": d.refused_api,
+        "refused_key": d.refused_key,
+    })
+}
+
+/// `GET /portal/api/keys/{id}/usage?days=N`: the last `N` days (30 by default, at
+/// most 90) and today's quota.
+///
+/// # Errors
+/// `NOT_FOUND` for a key that is not the partner's; `INVALID_REQUEST` for a bad
+/// `days`; `UNAUTHORIZED` without a session; `INTERNAL_ERROR` when the store or
+/// the gate fails.
+pub async fn usage<B: Backend>(
+    backend: &B,
+    id: &str,
+    query: Option<&str>,
+    caller: &Caller<'_>,
+) -> Result<Answer, ApiError> {
+    let days = requested_days(query)?;
+    let (key, log) = log_of(backend, id, caller).await?;
+    let today = quota::day_of(caller.now);
+    let used = log.on(today).map_or(0, |d| d.used);
+    Ok(Answer::ok(json!({
+        "id": key.id,
+        "daily_limit": key.daily_limit,
+        "today": {
+            "day": today.to_string(),
+            "used": used,
+            "remaining": key.daily_limit.saturating_sub(used),
+            "resets_at": reset_at(caller.now),
+        },
+        "days": days_of(&log, today, days).iter().map(day_json).collect::<Vec<_>>(),
+    })))
+}
+
+fn reset_at(now: DateTime<Utc>) -> String {
+    quota::reset_at(now).to_rfc3339_opts(SecondsFormat::Secs, true)
+}
+
+/// `GET /portal/api/keys/{id}/usage.csv?days=N`: the same days as CSV
+/// ([`CSV_HEADER`]), to download.
+///
+/// # Errors
+/// As [`usage`].
+pub async fn usage_csv<B: Backend>(
+    backend: &B,
+    id: &str,
+    query: Option<&str>,
+    caller: &Caller<'_>,
+) -> Result<Answer, ApiError> {
+    let days = requested_days(query)?;
+    let (key, log) = log_of(backend, id, caller).await?;
+    let mut text = format!("{CSV_HEADER}\n");
+    for d in days_of(&log, quota::day_of(caller.now), days) {
+        let _ = writeln!(
+            text,
+            "{},{},{},{},{},{}",
+            d.day, d.used, d.refused_quota, d.refused_origin, d.refused_api, d.refused_key
+        );
+    }
+    let mut answer = Answer::ok(Value::Null);
+    answer.file = Some(super::accounts::File {
+        content_type: "text/csv; charset=utf-8",
+        name: format!("hexrisk-usage-{}.csv", key.id),
+        body: text,
+    });
+    Ok(answer)
+}
