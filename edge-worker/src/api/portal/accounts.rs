@@ -59,6 +59,14 @@ pub struct File {
 }
 
 impl Answer {
+    /// A `201` with `body` and no cookie.
+    pub(super) fn created(body: Value) -> Self {
+        Self {
+            status: http::StatusCode::CREATED,
+            ..Self::ok(body)
+        }
+    }
+
     /// A `200` with `body` and no cookie.
     pub(super) fn ok(body: Value) -> Self {
         Self {
@@ -166,8 +174,8 @@ pub async fn application_options<B: PortalBackend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let application = Application::parse(body)?;
-    let user = random::bytes::<32>().map_err(|e| super::internal(backend, "random", &e))?;
-    let id = random::token::<16>().map_err(|e| super::internal(backend, "random", &e))?;
+    let user = random::bytes::<32>().map_err(super::randomness(backend))?;
+    let id = random::token::<16>().map_err(super::randomness(backend))?;
     let (options, mut ceremony) = rp
         .start_registration(
             (id, CeremonyKind::Application),
@@ -180,7 +188,7 @@ pub async fn application_options<B: PortalBackend>(
     backend
         .put_ceremony(&ceremony)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     Ok(Answer::ok(
         json!({ "ceremony": ceremony.id, "publicKey": options }),
     ))
@@ -196,7 +204,7 @@ pub(super) async fn take<B: PortalBackend>(
     let ceremony = backend
         .take_ceremony(id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     Ok(ceremony.filter(|c| c.kind == kind))
 }
 
@@ -251,7 +259,7 @@ pub async fn apply<B: PortalBackend>(
         .and_then(|id| data_encoding::BASE64URL_NOPAD.decode(id.as_bytes()).ok())
         .ok_or_else(|| registration_refused(&CeremonyError::Unknown))?;
     let partner = Partner {
-        id: hex::encode(random::bytes::<16>().map_err(|e| super::internal(backend, "random", &e))?),
+        id: hex::encode(random::bytes::<16>().map_err(super::randomness(backend))?),
         user_handle,
         organisation: application.organisation,
         email: application.email,
@@ -272,7 +280,7 @@ pub async fn apply<B: PortalBackend>(
     backend
         .create_partner(&partner, &passkey)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     audit(
         backend,
         (&partner.id, &partner.id),
@@ -294,14 +302,14 @@ pub async fn sign_in_options<B: PortalBackend>(
     rp: &RelyingParty,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let id = random::token::<16>().map_err(|e| super::internal(backend, "random", &e))?;
+    let id = random::token::<16>().map_err(super::randomness(backend))?;
     let (options, ceremony) = rp
         .start_sign_in(id, caller.now)
         .map_err(|e| super::internal(backend, "passkeys", &e))?;
     backend
         .put_ceremony(&ceremony)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     Ok(Answer::ok(
         json!({ "ceremony": ceremony.id, "publicKey": options }),
     ))
@@ -340,14 +348,14 @@ pub async fn sign_in<B: PortalBackend>(
     let passkey = backend
         .passkey(&credential_id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
         .ok_or_else(|| refused("unknown passkey".to_owned()))?;
     let stored: StoredPasskey =
         serde_json::from_str(&passkey.stored).map_err(|e| refused(e.to_string()))?;
     let partner = backend
         .partner(&passkey.partner_id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
         .ok_or_else(|| refused("passkey without an account".to_owned()))?;
     let result = rp
         .finish_sign_in(&ceremony, credential, &stored, caller.now)
@@ -366,7 +374,7 @@ pub async fn sign_in<B: PortalBackend>(
             caller.now,
         )
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     audit(
         backend,
         (&partner.id, &partner.id),
@@ -387,9 +395,9 @@ pub(super) async fn start_session<B: PortalBackend>(
         backend
             .end_session(&sessions::digest(previous), caller.now)
             .await
-            .map_err(|e| super::internal(backend, "store", &e))?;
+            .map_err(super::stored(backend))?;
     }
-    let (id, digest) = sessions::new_id().map_err(|e| super::internal(backend, "random", &e))?;
+    let (id, digest) = sessions::new_id().map_err(super::randomness(backend))?;
     backend
         .put_session(&Session {
             digest,
@@ -399,7 +407,7 @@ pub(super) async fn start_session<B: PortalBackend>(
             ended_at: None,
         })
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     let mut answer = Answer::ok(account_json(partner));
     answer.cookie = Some(sessions::set_cookie(&id));
     Ok(answer)
@@ -418,19 +426,19 @@ pub async fn signed_in<B: PortalBackend>(
     let session = backend
         .session(&sessions::digest(id))
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
         .filter(|s| s.is_live(caller.now))
         .ok_or_else(unauthorized)?;
     let partner = backend
         .partner(&session.partner_id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
         .ok_or_else(unauthorized)?;
     if session.needs_touch(caller.now) {
         backend
             .touch_session(&session.digest, caller.now)
             .await
-            .map_err(|e| super::internal(backend, "store", &e))?;
+            .map_err(super::stored(backend))?;
     }
     Ok((session, partner))
 }
@@ -444,11 +452,11 @@ pub async fn me<B: PortalBackend>(backend: &B, caller: &Caller<'_>) -> Result<An
     let passkeys = backend
         .passkeys_of(&partner.id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     let audit = backend
         .audit_of(&partner.id, 100)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     let mut body = account_json(&partner);
     body["passkeys"] = passkeys
         .iter()
@@ -481,7 +489,7 @@ pub async fn sign_out<B: PortalBackend>(
     backend
         .end_session(&session.digest, caller.now)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     audit(
         backend,
         (&partner.id, &partner.id),
@@ -526,5 +534,5 @@ pub(super) async fn audit<B: PortalBackend>(
             address: caller.address.map(str::to_owned),
         })
         .await
-        .map_err(|e| super::internal(backend, "store", &e))
+        .map_err(super::stored(backend))
 }

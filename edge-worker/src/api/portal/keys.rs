@@ -187,10 +187,9 @@ fn make_key<B: Backend>(
     (tier, daily_limit): (Tier, u32),
     now: DateTime<Utc>,
 ) -> Result<(String, NewKey), ApiError> {
-    let secret = random::base62(SECRET_LEN).map_err(|e| super::internal(backend, "random", &e))?;
+    let secret = random::base62(SECRET_LEN).map_err(super::randomness(backend))?;
     let text = format!("{}{secret}", settings.kind.prefix());
-    let id =
-        hex::encode(random::bytes::<16>().map_err(|e| super::internal(backend, "random", &e))?);
+    let id = hex::encode(random::bytes::<16>().map_err(super::randomness(backend))?);
     let sandbox_end = (settings.kind == KeyKind::Sandbox).then(|| now + SANDBOX_LIFETIME);
     let expires_at = match (settings.expires_at, sandbox_end) {
         (Some(a), Some(b)) => Some(a.min(b)),
@@ -278,7 +277,7 @@ pub async fn list<B: Backend>(backend: &B, caller: &Caller<'_>) -> Result<Answer
     let keys = backend
         .keys_of(&partner.id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     Ok(Answer::ok(json!({
         "keys": keys.iter().map(|k| key_json(k, caller.now)).collect::<Vec<_>>(),
     })))
@@ -302,7 +301,7 @@ pub async fn create<B: Backend>(
     let held = backend
         .keys_of(&partner.id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     if held.iter().filter(|k| usable(k, caller.now)).count() >= MAX_KEYS {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
@@ -314,7 +313,7 @@ pub async fn create<B: Backend>(
     backend
         .insert_key(&new)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     accounts::audit(
         backend,
         (&partner.id, &partner.id),
@@ -322,12 +321,9 @@ pub async fn create<B: Backend>(
         caller,
     )
     .await?;
-    Ok(Answer {
-        status: http::StatusCode::CREATED,
-        body: shown_once(&text, &new.key, origin, caller.now),
-        cookie: None,
-        file: None,
-    })
+    Ok(Answer::created(shown_once(
+        &text, &new.key, origin, caller.now,
+    )))
 }
 
 fn no_such_key(id: &str) -> ApiError {
@@ -366,7 +362,7 @@ pub async fn roll<B: Backend>(
     let held = backend
         .keys_of(&partner.id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     let old = held
         .iter()
         .find(|k| k.id == id && usable(k, caller.now) && k.rolled_to.is_none())
@@ -385,7 +381,7 @@ pub async fn roll<B: Backend>(
     if !backend
         .roll_key(&partner.id, id, &new, old_end)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
     {
         return Err(no_such_key(id));
     }
@@ -405,12 +401,7 @@ pub async fn roll<B: Backend>(
     .await?;
     let mut body = shown_once(&text, &new.key, origin, caller.now);
     body["replaces"] = json!({ "id": id, "expires_at": old_end });
-    Ok(Answer {
-        status: http::StatusCode::CREATED,
-        body,
-        cookie: None,
-        file: None,
-    })
+    Ok(Answer::created(body))
 }
 
 /// `DELETE /portal/api/keys/{id}`: revokes the key now; its gates refuse it within
@@ -429,7 +420,7 @@ pub async fn revoke<B: Backend>(
     if !backend
         .revoke_key(&partner.id, id, caller.now)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
     {
         return Err(no_such_key(id));
     }

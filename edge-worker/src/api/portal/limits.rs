@@ -73,7 +73,7 @@ pub async fn check<B: Backend>(
         let count = backend
             .count_request(&bucket, window)
             .await
-            .map_err(|e| super::internal(backend, "store", &e))?;
+            .map_err(super::stored(backend))?;
         if count > limit {
             return Err(limited(scope, limit, now));
         }

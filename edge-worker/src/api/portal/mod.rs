@@ -159,6 +159,19 @@ pub(crate) fn internal<B: Backend>(
     )
 }
 
+/// The `map_err` of a failing store call: logged, answered `INTERNAL_ERROR`.
+pub(crate) fn stored<B: Backend>(backend: &B) -> impl FnOnce(BackendError) -> ApiError + '_ {
+    move |e| internal(backend, "store", &e)
+}
+
+/// The `map_err` of the platform's randomness failing: logged, answered
+/// `INTERNAL_ERROR`.
+pub(crate) fn randomness<B: Backend>(
+    backend: &B,
+) -> impl FnOnce(getrandom::Error) -> ApiError + '_ {
+    move |e| internal(backend, "random", &e)
+}
+
 /// Answers a request under [`PREFIX`].
 pub async fn handle<B: Backend>(
     request: &Request<Bytes>,
@@ -272,7 +285,7 @@ async fn rate_limit<B: Backend>(
         (limits::Counted::Change, Some(id)) => backend
             .session(&sessions::digest(id))
             .await
-            .map_err(|e| internal(backend, "store", &e))?
+            .map_err(stored(backend))?
             .filter(|s| s.is_live(caller.now))
             .map(|s| s.partner_id),
         _ => None,

@@ -38,7 +38,7 @@ async fn stored_of<B: Backend>(
     let passkeys = backend
         .passkeys_of(&partner.id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     Ok(passkeys
         .iter()
         .filter_map(|p| serde_json::from_str(&p.stored).ok())
@@ -54,7 +54,7 @@ async fn start<B: Backend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let existing = stored_of(backend, partner).await?;
-    let id = random::token::<16>().map_err(|e| super::internal(backend, "random", &e))?;
+    let id = random::token::<16>().map_err(super::randomness(backend))?;
     let (options, mut ceremony) = rp
         .start_registration(
             (id, kind),
@@ -71,7 +71,7 @@ async fn start<B: Backend>(
     backend
         .put_ceremony(&ceremony)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     Ok(Answer::ok(
         json!({ "ceremony": ceremony.id, "publicKey": options }),
     ))
@@ -117,7 +117,7 @@ async fn add_and_audit<B: Backend>(
     backend
         .add_passkey(passkey)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     accounts::audit(
         backend,
         (&passkey.partner_id, &passkey.partner_id),
@@ -165,9 +165,7 @@ pub async fn add<B: Backend>(
         return Err(accounts::registration_refused(&CeremonyError::Unknown));
     }
     add_and_audit(backend, &passkey, "signed_in", caller).await?;
-    let mut answer = Answer::ok(json!({ "added": passkey.credential_id }));
-    answer.status = http::StatusCode::CREATED;
-    Ok(answer)
+    Ok(Answer::created(json!({ "added": passkey.credential_id })))
 }
 
 /// `DELETE /portal/api/passkeys/{id}`: removes one of the account's passkeys while
@@ -185,7 +183,7 @@ pub async fn remove<B: Backend>(
     let held = backend
         .passkeys_of(&partner.id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?;
+        .map_err(super::stored(backend))?;
     if !held.iter().any(|p| p.credential_id == id) {
         return Err(
             ApiError::new(ErrorCode::NotFound, "no such passkey in this account").with("id", id),
@@ -194,7 +192,7 @@ pub async fn remove<B: Backend>(
     if !backend
         .remove_passkey(&partner.id, id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
     {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
@@ -237,12 +235,12 @@ pub async fn enrolment_options<B: Backend>(
     let partner_id = backend
         .enrolment(&digest, caller.now)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
         .ok_or_else(link_refused)?;
     let partner = backend
         .partner(&partner_id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
         .ok_or_else(link_refused)?;
     start(
         backend,
@@ -271,7 +269,7 @@ pub async fn enrol<B: Backend>(
     if !backend
         .use_enrolment(digest, caller.now)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
     {
         return Err(link_refused());
     }
@@ -279,7 +277,7 @@ pub async fn enrol<B: Backend>(
     let partner = backend
         .partner(&pending.partner_id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
         .ok_or_else(link_refused)?;
     let mut answer = accounts::start_session(backend, &partner, caller).await?;
     answer.status = http::StatusCode::CREATED;

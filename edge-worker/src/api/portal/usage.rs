@@ -70,7 +70,7 @@ async fn log_of<B: Backend>(
     let key = backend
         .keys_of(&partner.id)
         .await
-        .map_err(|e| super::internal(backend, "store", &e))?
+        .map_err(super::stored(backend))?
         .into_iter()
         .find(|k| k.id == id)
         .ok_or_else(|| {
