@@ -65,6 +65,9 @@ pub struct BacktestSummary {
     pub served_level: f64,
     /// The recent level's setting, chosen on the backtest's validation weeks.
     pub level_choice: LevelChoice,
+    /// The run-in: the model's uncalibrated forecasts of the weeks just before the
+    /// backtest (unscored; they feed the first weeks' factors), in week order.
+    pub run_in: Vec<PastWeek>,
     /// The kernel density baseline's bandwidths (m) and their hit rates at 5 % of the
     /// area on the validation weeks; the highest is the one used.
     pub kde_validation: Vec<(f64, f64)>,
@@ -174,6 +177,8 @@ struct Forecasts {
     served_level: f64,
     /// The recent level's setting and how it was chosen.
     level_choice: LevelChoice,
+    /// The unscored forecasts before the backtest.
+    run_in: Vec<PastWeek>,
     /// The kernel density baseline's bandwidths and their validation hit rates at 5 %.
     kde_validation: Vec<(f64, f64)>,
 }
@@ -280,6 +285,7 @@ fn forecast_range(
         levels: Vec::with_capacity(weeks - start),
         served_level: setting.level_after(&past, past.len()),
         level_choice,
+        run_in: past[..first_scored].to_vec(),
         kde_validation,
     };
     for (t, index) in (start..weeks).zip(first_scored..) {
@@ -623,6 +629,7 @@ pub fn build_city_with(
             levels: forecasts.levels,
             served_level: forecasts.served_level,
             level_choice: forecasts.level_choice,
+            run_in: forecasts.run_in,
             kde_validation: forecasts.kde_validation,
             default_hour_leaks,
             grid_leak,

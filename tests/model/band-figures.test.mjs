@@ -3,12 +3,15 @@
 // (backtest_<code>.csv.gz), the profiles fitted before the backtest
 // (bands_<code>_profiles.csv.gz, bands_<code>_city.csv.gz) and the incidents of every
 // band that had any (bands_<code>_observed.csv.gz). It recomputes the number of
-// outcomes and every profile's multi-class Brier, log loss and P(NO_CRIME) Brier.
+// outcomes and every profile's multi-class Brier, log loss and P(NO_CRIME) Brier,
+// and, from hour_totals_<code>.csv.gz, the correlation of the cells' night and week
+// rankings in "What the hour changes".
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readExport } from '../support/exports.mjs';
 import { CLASSES, observedOutcome, outcomeDistribution } from '../support/outcomes.mjs';
+import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
 
 const root = new URL('../../', import.meta.url);
 const CITIES = { city_ca_tor: 'Toronto', city_us_hou: 'Houston', city_us_sfo: 'San Francisco' };
@@ -152,4 +155,53 @@ for (const [code, name] of Object.entries(CITIES)) {
       ours.forEach((value, k) => assert.ok(Math.abs(value - published[k]) <= 2e-5, `${bandHours} h, column ${k}: ${value} vs ${published[k]}`));
     }
   });
+}
+
+/** Mid-ranks of `values` from 1 (ties share the mean of their ranks). */
+function ranks(values) {
+  const order = values.map((v, i) => i).sort((a, b) => values[a] - values[b]);
+  const out = new Array(values.length);
+  for (let start = 0; start < order.length;) {
+    let end = start;
+    while (end < order.length && values[order[end]] === values[order[start]]) end += 1;
+    for (let k = start; k < end; k++) out[order[k]] = (start + end + 1) / 2;
+    start = end;
+  }
+  return out;
+}
+
+function pearson(a, b) {
+  const mean = (x) => x.reduce((s, v) => s + v, 0) / x.length;
+  const [ma, mb] = [mean(a), mean(b)];
+  let ab = 0; let aa = 0; let bb = 0;
+  a.forEach((_, i) => { ab += (a[i] - ma) * (b[i] - mb); aa += (a[i] - ma) ** 2; bb += (b[i] - mb) ** 2; });
+  return ab / Math.sqrt(aa * bb);
+}
+
+for (const [code, name] of Object.entries(CITIES)) {
+  test(`${name}: the night and week rankings' correlation recomputes from the export, whose week totals are the served artifact's`, () => {
+    const section = timeOfDay.split(`### ${name}\n`)[1].split('\n### ')[0];
+    const published = section.match(/has a Spearman correlation of ([\d.-]+) with their ranking over the whole week/)[1];
+    const rows = readCsv(`hour_totals_${code}.csv.gz`);
+    const week = rows.map((r) => Number(r.week));
+    const nights = rows.map((r) => Number(r.nights));
+    assert.equal(pearson(ranks(nights), ranks(week)).toFixed(3), published);
+    // The week totals are the served forecast's expected incidents of that week.
+    const engine = servedEngine();
+    rows.forEach((r, i) => {
+      const served = engine.breakdown({ h3: r.cell, week: r.week_start }).crimeTypes.reduce((s, t) => s + t.expectedCount, 0);
+      assert.ok(Math.abs(served - week[i]) <= 1e-9 * Math.max(1, served), `${r.cell}: ${served} vs ${week[i]}`);
+    });
+    // Nights are a part of the week.
+    rows.forEach((r, i) => assert.ok(nights[i] > 0 && nights[i] < week[i], `${r.cell}: nights ${nights[i]} of ${week[i]}`));
+  });
+}
+
+/** The npm package's engine with every city of the build's manifest. */
+function servedEngine() {
+  const artifacts = new URL('build/artifacts/', root);
+  const manifest = JSON.parse(readFileSync(new URL('manifest.json', artifacts)));
+  const engine = new HexRisk();
+  for (const city of manifest.cities) engine.addCity(readFileSync(new URL(city.file, artifacts)));
+  return engine;
 }

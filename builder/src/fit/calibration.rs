@@ -118,6 +118,9 @@ pub struct LevelChoice {
     pub validation: Range<usize>,
     /// Every setting's mean log loss of `P(NO_CRIME)` per validation cell-week.
     pub losses: Vec<(LevelSetting, f64)>,
+    /// Every setting's factor of each validation week, in [`Self::losses`]' order
+    /// (exported, so that the losses recompute outside the build).
+    pub levels: Vec<Vec<f64>>,
 }
 
 /// Chooses the setting on the first `validation` of the backtest's weeks: `weeks`
@@ -133,18 +136,24 @@ pub fn choose(weeks: &[PastWeek], first_scored: usize, validation: usize) -> Lev
         scored.end <= weeks.len(),
         "validation weeks beyond the forecasts"
     );
-    let losses: Vec<(LevelSetting, f64)> = LevelSetting::grid()
+    let (losses, levels): (Vec<(LevelSetting, f64)>, Vec<Vec<f64>>) = LevelSetting::grid()
         .collect::<Vec<_>>()
         .into_par_iter()
         .map(|setting| {
-            let (loss, cell_weeks) = scored.clone().fold((0.0, 0), |(loss, n), t| {
-                let week = &weeks[t];
-                let level = setting.level_after(weeks, t);
-                (loss - week.log_likelihood(level), n + week.quiet.len())
-            });
-            (setting, loss / cell_weeks.max(1) as f64)
+            let levels: Vec<f64> = scored
+                .clone()
+                .map(|t| setting.level_after(weeks, t))
+                .collect();
+            let (loss, cell_weeks) = scored.clone().zip(&levels).fold(
+                (0.0, 0),
+                |(loss, n), (t, &level)| {
+                    let week = &weeks[t];
+                    (loss - week.log_likelihood(level), n + week.quiet.len())
+                },
+            );
+            ((setting, loss / cell_weeks.max(1) as f64), levels)
         })
-        .collect();
+        .unzip();
     let setting = losses
         .iter()
         .fold(None::<(LevelSetting, f64)>, |best, &(s, loss)| match best {
@@ -157,6 +166,7 @@ pub fn choose(weeks: &[PastWeek], first_scored: usize, validation: usize) -> Lev
         setting,
         validation: 0..validation,
         losses,
+        levels,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Outputs of a build: the artifact files and the manifest that makes them current,
-//! the exports under `build/backtest` (backtest, street level, source rows), the
-//! model card, the version history, and the pruning of old versions, all written
-//! under one lock per artifacts folder.
+//! the exports under `build/backtest` (backtest, the validation choices, street
+//! level, source rows), the model card, the version history, and the pruning of
+//! old versions, all written under one lock per artifacts folder.
 
 use std::path::Path;
 
@@ -9,7 +9,9 @@ use crate::pipeline::CityBuild;
 
 pub mod artifacts;
 pub mod backtest_export;
+pub mod choice_export;
 pub mod history;
+pub mod hour_totals;
 pub mod lock;
 pub mod model_card;
 pub mod prune;
@@ -24,6 +26,7 @@ pub fn write_exports(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     backtest_export::write_backtest_csv(dir, build)?;
     backtest_export::write_band_csvs(dir, build)?;
     backtest_export::write_layout_csvs(dir, build)?;
+    choice_export::write_choice_csvs(dir, build)?;
     street_export::write_streets_csv(dir, build)?;
     street_export::write_street_hours_csvs(dir, build)?;
     source_export::write_rows_csv(dir, build)

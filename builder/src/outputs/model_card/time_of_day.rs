@@ -3,9 +3,8 @@
 
 use std::fmt::Write as _;
 
-use hexrisk_engine::city::CityModel;
 use hexrisk_engine::forecast::{
-    CRIME_CLASSES, DayKind, NIGHT_FROM_HOUR, NIGHT_UNTIL_HOUR, TimeBands, TimeWindow,
+    CRIME_CLASSES, DayKind, NIGHT_FROM_HOUR, NIGHT_UNTIL_HOUR, TimeBands,
 };
 
 use crate::fit::backtest::ProperMeans;
@@ -13,6 +12,7 @@ use crate::fit::profiles::{
     CANDIDATE_BANDS, CANDIDATE_SHRINKAGE, CITY_PRIOR, MIN_CLASS_INCIDENTS, VALIDATION_WEEKS,
 };
 use crate::inputs::default_hours;
+use crate::outputs::hour_totals::hour_totals;
 use crate::pipeline::CityBuild;
 
 fn layout(bands: TimeBands) -> String {
@@ -190,15 +190,9 @@ fn lower_by(ours: f64, theirs: f64) -> f64 {
 /// whole-week ranking in the served forecast.
 fn what_the_hour_changes(md: &mut String, build: &CityBuild) {
     let bands = &build.backtest.bands;
-    let model = CityModel::from_artifact(build.artifact.clone());
-    // The first week after the data: the artifact holds the backtest's weeks first.
-    let week = build.backtest.week_count;
-    let totals = |window: TimeWindow| -> Vec<f64> {
-        (0..model.cell_count())
-            .map(|p| model.window_rates(p, week, window).iter().sum())
-            .collect()
-    };
-    let rho = spearman(&totals(TimeWindow::Nights), &totals(TimeWindow::Week));
+    let totals = hour_totals(build);
+    let (nights, week): (Vec<f64>, Vec<f64>) = totals.iter().map(|t| (t.nights, t.week)).unzip();
+    let rho = spearman(&nights, &week);
     let _ = writeln!(
         *md,
         "**What the hour changes**: mostly the city's level, not which cells are riskier. The \
