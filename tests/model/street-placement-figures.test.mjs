@@ -2,7 +2,7 @@
 // recomputed independently: the assigned ways from streets_<code>.csv.gz, the road
 // graph's ways from the artifact (the npm package's streets()), and each incident's
 // position and premises from the ledger rows_<code>.csv.gz, attributed here by the
-// rule the card states (builder/src/fit/streets/attribution.rs).
+// rule the card states (builder/src/fit/streets/attribution.rs) with its radii.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -91,6 +91,9 @@ function attributor(lines, allLines, { nodeM, wayM }) {
 }
 
 const hexRisk = engine();
+// The radii as the card states the rule.
+const [NODE_M, WAY_M] = streetLevel.match(/an incident within (\d+) m of a node ending an assigned way is split .* otherwise it goes wholly to the nearest assigned way \(its polyline through its interior points\) when within (\d+) m;/)
+  .slice(1).map(Number);
 
 for (const [code, name] of Object.entries(CITIES)) {
   test(`${name}: the street network line and the placement counts recompute from the exports and the artifact`, () => {
@@ -112,9 +115,12 @@ for (const [code, name] of Object.entries(CITIES)) {
     // The groups the card names are the ones counted here.
     assert.match(card, new RegExp(`\`street violence\`: incidents of ${GROUPS.street_violence.classes.map((c) => `\`${c}\``).join(', ')} whose source's premises`));
     const kept = readExport(`rows_${code}.csv.gz`).filter((r) => r.cell !== '');
+    const [incidents, points] = section.match(/^Its (\d+) incidents lie at (\d+) distinct points\.$/m).slice(1).map(Number);
+    assert.equal(kept.length, incidents);
+    assert.equal(new Set(kept.map((r) => `${r.lat},${r.lng}`)).size, points);
     const place = lattice
       ? () => ({ placement: 'way', edge: false })
-      : attributor(ways.map((w) => graph.coordinates[w.way]), graph.coordinates, { nodeM: 15, wayM: 50 });
+      : attributor(ways.map((w) => graph.coordinates[w.way]), graph.coordinates, { nodeM: NODE_M, wayM: WAY_M });
     const placed = kept.map((r) => ({ ...place(Number(r.lat), Number(r.lng)), row: r }));
 
     for (const group of Object.values(GROUPS)) {

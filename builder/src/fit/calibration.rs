@@ -144,13 +144,14 @@ pub fn choose(weeks: &[PastWeek], first_scored: usize, validation: usize) -> Lev
                 .clone()
                 .map(|t| setting.level_after(weeks, t))
                 .collect();
-            let (loss, cell_weeks) = scored.clone().zip(&levels).fold(
-                (0.0, 0),
-                |(loss, n), (t, &level)| {
-                    let week = &weeks[t];
-                    (loss - week.log_likelihood(level), n + week.quiet.len())
-                },
-            );
+            let (loss, cell_weeks) =
+                scored
+                    .clone()
+                    .zip(&levels)
+                    .fold((0.0, 0), |(loss, n), (t, &level)| {
+                        let week = &weeks[t];
+                        (loss - week.log_likelihood(level), n + week.quiet.len())
+                    });
             ((setting, loss / cell_weeks.max(1) as f64), levels)
         })
         .unzip();

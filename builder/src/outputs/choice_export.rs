@@ -21,14 +21,14 @@ use crate::outputs::backtest_export::write_gz_csv;
 use crate::outputs::hour_totals::{first_forecast_week, hour_totals};
 use crate::pipeline::CityBuild;
 
-/// The Monday `weeks` weeks after (negative: before) `from`.
-fn weeks_from(from: NaiveDate, weeks: i64) -> NaiveDate {
-    let days = Days::new(7 * weeks.unsigned_abs());
-    if weeks >= 0 {
-        from + days
-    } else {
-        from - days
-    }
+/// The Monday `weeks` weeks after `from`.
+fn weeks_after(from: NaiveDate, weeks: usize) -> NaiveDate {
+    from + Days::new(7 * weeks as u64)
+}
+
+/// The Monday `weeks` weeks before `from`.
+fn weeks_before(from: NaiveDate, weeks: usize) -> NaiveDate {
+    from - Days::new(7 * weeks as u64)
 }
 
 /// A cell position's H3 name.
@@ -54,40 +54,45 @@ pub fn write_choice_csvs(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
             .iter()
             .zip(&choice.levels)
             .flat_map(|((setting, _), levels)| {
-                choice.validation.clone().zip(levels).map(move |(t, level)| {
-                    vec![
-                        setting.window.to_string(),
-                        setting.prior_sd.to_string(),
-                        weeks_from(first, t as i64).to_string(),
-                        level.to_string(),
-                    ]
-                })
+                choice
+                    .validation
+                    .clone()
+                    .zip(levels)
+                    .map(move |(t, level)| {
+                        vec![
+                            setting.window.to_string(),
+                            setting.prior_sd.to_string(),
+                            weeks_after(first, t).to_string(),
+                            level.to_string(),
+                        ]
+                    })
             }),
     )?;
     let mut header = vec!["week_start".to_owned(), "cell".to_owned()];
     header.extend(CRIME_CLASSES.iter().map(|c| format!("r_{}", c.code())));
     header.extend(CRIME_CLASSES.iter().map(|c| format!("size_{}", c.code())));
     header.push("quiet".to_owned());
-    let run_in = backtest.run_in.len() as i64;
     write_gz_csv(
         &dir.join(format!("run_in_{code}.csv.gz")),
         &header,
-        &mut backtest.run_in.iter().zip(-run_in..).flat_map(|(week, at)| {
-            let start = weeks_from(first, at).to_string();
-            week.rates
-                .iter()
-                .zip(&week.quiet)
-                .enumerate()
-                .map(move |(cell, (rates, &quiet))| {
-                    let mut row = vec![start.clone(), cell_name(build, cell)];
-                    row.extend(rates.iter().map(ToString::to_string));
-                    row.extend(week.dispersion.iter().map(ToString::to_string));
-                    row.push(u8::from(quiet).to_string());
-                    row
-                })
-        }),
+        &mut backtest
+            .run_in
+            .iter()
+            .zip((1..=backtest.run_in.len()).rev())
+            .flat_map(|(week, before)| {
+                let start = weeks_before(first, before).to_string();
+                week.rates.iter().zip(&week.quiet).enumerate().map(
+                    move |(cell, (rates, &quiet))| {
+                        let mut row = vec![start.clone(), cell_name(build, cell)];
+                        row.extend(rates.iter().map(ToString::to_string));
+                        row.extend(week.dispersion.iter().map(ToString::to_string));
+                        row.push(u8::from(quiet).to_string());
+                        row
+                    },
+                )
+            }),
     )?;
-    let week_start = weeks_from(first, first_forecast_week(build) as i64).to_string();
+    let week_start = weeks_after(first, first_forecast_week(build)).to_string();
     write_gz_csv(
         &dir.join(format!("hour_totals_{code}.csv.gz")),
         &["week_start", "cell", "week", "nights"].map(str::to_owned),

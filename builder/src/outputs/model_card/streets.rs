@@ -16,6 +16,7 @@ use crate::fit::streets::backtest::{
 };
 use crate::fit::streets::shares::{SHRINKAGE_GRID, VALIDATION_WEEKS};
 use crate::inputs::config::CityConfig;
+use crate::inputs::ingest::Incident;
 use crate::pipeline::{CityBuild, REFIT_EVERY};
 
 fn percent(fraction: f64) -> String {
@@ -153,11 +154,28 @@ fn method(md: &mut String) {
     );
 }
 
+/// How many distinct positions `incidents` lie at.
+fn distinct_points(incidents: &[Incident]) -> usize {
+    let mut points: Vec<(u64, u64)> = incidents
+        .iter()
+        .map(|i| (i.lat.to_bits(), i.lng.to_bits()))
+        .collect();
+    points.sort_unstable();
+    points.dedup();
+    points.len()
+}
+
 fn city(md: &mut String, build: &CityBuild, config: Option<&CityConfig>) {
     let _ = writeln!(md, "### Street level: {}\n", build.artifact.city.name);
     if let Some(note) = config.and_then(|c| c.location_note.as_ref()) {
         let _ = writeln!(md, "Locations: {note}\n");
     }
+    let _ = writeln!(
+        md,
+        "Its {} incidents lie at {} distinct points.\n",
+        build.incidents.len(),
+        distinct_points(&build.incidents)
+    );
     let Some(streets) = &build.streets else {
         md.push_str("Not computed: the city has no network.\n\n");
         return;
