@@ -26,6 +26,7 @@ before(async () => {
     expired: { kind: 'sandbox', issuedAt: new Date(Date.now() - 31 * 86400e3) },
     revoked: { kind: 'live' },
     enterprise: { kind: 'live', tier: 'enterprise', dailyLimit: 7 },
+    hammered: { kind: 'live', tier: 'enterprise', dailyLimit: 1000 },
   }));
   Object.assign(keys, issued);
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK, HEXRISK_KEY_RECORD_TTL_SECONDS: RECORD_TTL_SECONDS } });
@@ -286,6 +287,19 @@ describe('quotas', () => {
     const statuses = [];
     for (let i = 0; i < 8; i += 1) statuses.push((await call('GET', '/v1/classes', { key: keys.enterprise })).status);
     assert.deepEqual(statuses, [200, 200, 200, 200, 200, 200, 200, 429]);
+  });
+
+  test('a key hammered from many connections never gets more than its daily limit', async () => {
+    // Its quota is spent mostly from blocks the isolate reserves from the key's gate.
+    const results = await Promise.all(Array.from({ length: 1200 }, () => call('GET', '/v1/classes', { key: keys.hammered })));
+    const ok = results.filter((r) => r.status === 200).length;
+    assert.ok(ok <= 1000, `${ok} admitted over a limit of 1000`);
+    // A block still held when the requests ran out is the most that can go unspent.
+    assert.ok(ok >= 900, `only ${ok} admitted`);
+    for (const r of results.filter((x) => x.status !== 200)) {
+      assertError(r, 429, 'RATE_LIMITED');
+      assert.ok(r.body.details.used <= 1000);
+    }
   });
 
   test('counts survive a restart of wrangler dev', async () => {

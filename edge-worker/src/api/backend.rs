@@ -3,8 +3,11 @@
 //! ([`ModelEnvironment`]). The Worker
 //! implements it over Durable Objects, D1 and R2; tests implement it in memory.
 
+use std::cell::RefCell;
+
 use super::backend_error::BackendError;
 use super::gate::{Admission, GateRequest, UsageLog};
+use super::leases::LeaseBook;
 use super::models::{ModelEnvironment, ModelStore};
 use super::partners::config::PortalConfig;
 use super::partners::store::PortalStore;
@@ -19,8 +22,11 @@ pub trait Backend: ModelEnvironment + PortalStore {
 
     /// Asks the gate of the key whose digest is `request.digest` to check and count
     /// one request ([`super::gate::admit`]): the one storage round trip of an
-    /// authenticated request.
+    /// authenticated request that has no block of the key's quota to spend.
     async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError>;
+
+    /// The isolate's blocks of keys' quotas ([`LeaseBook`]), kept across requests.
+    fn leases(&self) -> &RefCell<LeaseBook>;
 
     /// The usage log the gate of the key whose digest is `digest` keeps (empty for a
     /// key never asked about).

@@ -239,7 +239,8 @@ async fn service_health<B: Backend>(backend: &B, now: DateTime<Utc>) -> ServiceH
 }
 
 /// Checks the key (and, for the router, the browser origin) and counts the
-/// request, in one call to the key's gate; returns the key and the quota state.
+/// request, with the isolate's block of the key's quota or else in one call to the
+/// key's gate; returns the key and the quota state.
 async fn authenticate<B: Backend>(
     request: &Request<Bytes>,
     api: KeyApi,
@@ -257,13 +258,28 @@ async fn authenticate<B: Backend>(
     }
     // Only router keys carry allowlists; a browser may not use another's key.
     let origin = header(ORIGIN.as_str()).filter(|_| api == KeyApi::Router);
-    let asked = GateRequest {
+    let mut asked = GateRequest {
         digest: presented.digest(),
         now,
         origin: origin.map(str::to_owned),
         api,
+        returned: Vec::new(),
+        want_block: false,
     };
-    match backend.admit(&asked).await {
+    // A block of the key's quota decides most requests here, without the gate.
+    let local = backend.leases().borrow_mut().admit(&asked);
+    let admission = if let Some(admission) = local {
+        Ok(admission)
+    } else {
+        backend.leases().borrow_mut().prepare(&mut asked);
+        let answer = backend.admit(&asked).await;
+        backend
+            .leases()
+            .borrow_mut()
+            .settle(&asked, answer.as_ref().ok());
+        answer
+    };
+    match admission {
         Err(e) => Err(response::error(&internal(backend, &e))),
         Ok(Admission::UnknownKey) => Err(response::error(&keys::invalid_key(&presented))),
         Ok(Admission::ApiRefused) => Err(response::error(&keys::api_refused(api))),
@@ -275,7 +291,7 @@ async fn authenticate<B: Backend>(
             add_headers(&mut answer, quota::headers(state, now));
             Err(answer)
         }
-        Ok(Admission::Counted { record, quota }) => Ok((record, quota)),
+        Ok(Admission::Counted { record, quota, .. }) => Ok((record, quota)),
     }
 }
 

@@ -9,6 +9,10 @@
 //! live, suspension of its partner likewise), that it may call the request's API,
 //! that a browser origin is one the key lists, and only then counts the request.
 //!
+//! Most requests never reach the gate: with an admitted request the gate grants the
+//! asking isolate a block of the key's quota ([`blocks`]), counted at once, which the
+//! isolate spends on its own (`api/leases.rs`) and returns what it did not spend.
+//!
 //! The count is exact: workerd runs an object's events one at a time between awaits,
 //! [`admit`] changes the count in memory before anything is awaited, and the object
 //! awaits the write of the new count before answering, so a restart loses no counted
@@ -21,6 +25,10 @@ use serde::{Deserialize, Serialize};
 use super::cors;
 use super::keys::{KeyApi, KeyRecord};
 use super::quota::{self, QuotaState};
+
+pub mod blocks;
+
+use blocks::{Grant, Return};
 
 /// How long a gate trusts the key record it read, by default: a revocation takes
 /// effect within this time.
@@ -55,6 +63,12 @@ pub struct GateRequest {
     pub origin: Option<String>,
     /// The API the request calls, which the key must allow.
     pub api: KeyApi,
+    /// Ended blocks of this key the isolate gives back.
+    #[serde(default)]
+    pub returned: Vec<Return>,
+    /// Whether the isolate would take a block with this request.
+    #[serde(default)]
+    pub want_block: bool,
 }
 
 /// The gate's answer.
@@ -75,6 +89,10 @@ pub enum Admission {
         record: KeyRecord,
         /// The count after this request.
         quota: QuotaState,
+        /// A block granted with it (asked for, and the key far enough from its
+        /// limit), already counted.
+        #[serde(default)]
+        block: Option<Grant>,
     },
 }
 
@@ -153,20 +171,30 @@ impl UsageLog {
     }
 }
 
-/// Decides one request with the key's `record` (`None`: no such key) and its usage
-/// `log`, which it updates: an admitted request is counted, a refused one of a known
-/// key is counted by its reason. Returns the answer and whether the log changed (and
-/// must be stored before answering).
+/// Decides one request with the key's `record` (`None`: no such key), read from
+/// the store until `record_until`, and its usage `log`, which it updates: the
+/// blocks returned are settled first, an admitted request is counted (with a block
+/// granted and counted when asked for), a refused one of a known key is counted by
+/// its reason. Returns the answer and whether the log changed (and must be stored
+/// before answering).
 pub fn admit(
     record: Option<&KeyRecord>,
     log: &mut UsageLog,
     request: &GateRequest,
+    record_until: DateTime<Utc>,
 ) -> (Admission, bool) {
     let day = quota::day_of(request.now);
     // A digest that is no key at all has nothing to count against.
     let Some(record) = record else {
         return (Admission::UnknownKey, false);
     };
+    for back in &request.returned {
+        let entry = log.today(back.day);
+        entry.used = entry.used.saturating_sub(back.unspent);
+        entry.refused_origin += back.refused_origin;
+        entry.refused_api += back.refused_api;
+        entry.refused_key += back.refused_key;
+    }
     if !record.is_usable(request.now) {
         log.today(day).refused_key += 1;
         return (Admission::UnknownKey, true);
@@ -184,8 +212,13 @@ pub fn admit(
     let used = log.on(day).map_or(0, |d| d.used);
     let state = quota::decide(used, record.daily_limit);
     let today = log.today(day);
+    let mut block = None;
     if state.allowed {
-        today.used = state.used;
+        block = request
+            .want_block
+            .then(|| blocks::grant(record.daily_limit, state.used, request.now, record_until))
+            .flatten();
+        today.used = state.used + block.map_or(0, |b| b.size);
     } else {
         today.refused_quota += 1;
     }
@@ -193,6 +226,7 @@ pub fn admit(
         Admission::Counted {
             record: record.clone(),
             quota: state,
+            block,
         },
         true,
     )
@@ -220,6 +254,12 @@ impl RecordCache {
         let (record, read_at) = self.entry.as_ref()?;
         let age = now.signed_duration_since(*read_at);
         (age >= TimeDelta::zero() && age < self.ttl).then_some(record.as_ref())
+    }
+
+    /// When the record kept is due to be read again (`None` before the first read).
+    #[must_use]
+    pub fn until(&self) -> Option<DateTime<Utc>> {
+        self.entry.as_ref().map(|(_, read_at)| *read_at + self.ttl)
     }
 
     /// Keeps `record`, read from the store at `now`.

@@ -11,6 +11,7 @@ pub mod gate;
 pub mod health;
 pub mod input;
 pub mod keys;
+pub mod leases;
 pub mod models;
 pub mod partners;
 pub mod portal;

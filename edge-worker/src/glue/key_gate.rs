@@ -1,6 +1,7 @@
 //! The key gate Durable Object: one per key digest, holding the key's record (read
 //! from D1 at most every `HEXRISK_KEY_RECORD_TTL_SECONDS`) and its daily count. What
-//! it decides is [`crate::api::gate::admit`]; this file only keeps state and storage.
+//! it decides (and the blocks of quota it grants isolates) is
+//! [`crate::api::gate::admit`]; this file only keeps state and storage.
 
 use std::cell::RefCell;
 
@@ -125,10 +126,11 @@ impl KeyGate {
         };
         // Decided and counted in memory with nothing awaited in between, so
         // concurrent requests are counted one after the other.
+        let record_until = self.record.borrow().until().unwrap_or(asked.now);
         let (admission, to_store) = {
             let mut log = self.log.borrow_mut();
             let log = log.get_or_insert_with(UsageLog::default);
-            let (admission, changed) = gate::admit(record.as_ref(), log, asked);
+            let (admission, changed) = gate::admit(record.as_ref(), log, asked, record_until);
             (admission, changed.then(|| log.clone()))
         };
         if let Some(log) = to_store {

@@ -11,7 +11,7 @@ mod key_gate;
 mod portal_store;
 mod runtime;
 
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 
 use bytes::{Bytes, BytesMut};
@@ -23,6 +23,7 @@ use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::gate::{Admission, GateRequest, UsageLog};
 use crate::api::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRow};
+use crate::api::leases::LeaseBook;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::partners::config::PortalConfig;
 use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
@@ -31,6 +32,8 @@ thread_local! {
     /// The isolate's model versions, kept across requests (workerd runs one
     /// request at a time per thread, interleaved only at awaits).
     static STORE: OnceCell<Rc<ModelStore>> = const { OnceCell::new() };
+    /// The isolate's blocks of keys' quotas, kept across requests likewise.
+    static LEASES: Rc<RefCell<LeaseBook>> = Rc::new(RefCell::new(LeaseBook::default()));
 }
 
 /// The isolate's store, made on first use with the Worker's settings.
@@ -49,6 +52,7 @@ fn model_store(env: &Env) -> Rc<ModelStore> {
 struct WorkerBackend {
     env: Env,
     store: Rc<ModelStore>,
+    leases: Rc<RefCell<LeaseBook>>,
     portal: Option<PortalConfig>,
 }
 
@@ -152,6 +156,10 @@ impl Backend for WorkerBackend {
             ));
         }
         answer.json::<UsageLog>().await.map_err(fail)
+    }
+
+    fn leases(&self) -> &RefCell<LeaseBook> {
+        &self.leases
     }
 
     fn models(&self) -> &ModelStore {
@@ -340,7 +348,13 @@ async fn fetch(
             let var = |name: &str| env.var(name).ok().map(|v| v.to_string());
             let portal = PortalConfig::from_var(var("HEXRISK_PORTAL_ORIGIN").as_deref())
                 .map(|c| c.with_record_ttl(var("HEXRISK_KEY_RECORD_TTL_SECONDS").as_deref()));
-            let backend = WorkerBackend { env, store, portal };
+            let leases = LEASES.with(Rc::clone);
+            let backend = WorkerBackend {
+                env,
+                store,
+                leases,
+                portal,
+            };
             api::handle(&request, ctx, &backend).await
         }
         Err(err) => response::error(&err),

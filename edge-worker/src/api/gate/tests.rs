@@ -4,7 +4,7 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::{
-    Admission, DEFAULT_RECORD_TTL_SECONDS, GateRequest, KEEP_DAYS, RecordCache, UsageLog, admit,
+    Admission, DEFAULT_RECORD_TTL_SECONDS, GateRequest, KEEP_DAYS, RecordCache, UsageLog,
     record_ttl,
 };
 use crate::api::keys::{KeyApi, KeyKind, KeyRecord, Tier};
@@ -36,7 +36,18 @@ fn request(now: &str, origin: Option<&str>) -> GateRequest {
         now: at(now),
         origin: origin.map(Into::into),
         api: KeyApi::Router,
+        returned: Vec::new(),
+        want_block: false,
     }
+}
+
+/// [`super::admit`] by a gate whose record is a minute fresh.
+fn admit(
+    record: Option<&KeyRecord>,
+    log: &mut UsageLog,
+    request: &GateRequest,
+) -> (Admission, bool) {
+    super::admit(record, log, request, request.now + TimeDelta::seconds(60))
 }
 
 fn used(admission: &Admission) -> Option<(bool, u32)> {

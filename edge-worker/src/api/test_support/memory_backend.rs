@@ -16,6 +16,7 @@ use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::gate::{self, Admission, GateRequest, UsageLog};
 use crate::api::keys::{KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
+use crate::api::leases::LeaseBook;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::partners::config::PortalConfig;
 
@@ -49,6 +50,8 @@ pub(crate) struct MemoryBackend {
     pub(crate) slow_reads: bool,
     /// The pauses requests took on their own timers.
     pub(crate) pauses: Cell<usize>,
+    /// The isolate's blocks of keys' quotas.
+    pub(crate) leases: RefCell<LeaseBook>,
     /// Where the portal is served ([`PORTAL_ORIGIN`]), or no portal.
     pub(crate) portal: Option<PortalConfig>,
     /// The portal's tables.
@@ -104,6 +107,7 @@ impl MemoryBackend {
         Self {
             keys,
             counts: RefCell::new(HashMap::new()),
+            leases: RefCell::new(LeaseBook::default()),
             files: RefCell::new(bucket(&atlas())),
             reads: RefCell::new(Vec::new()),
             store: ModelStore::new(StoreSettings::default()),
@@ -186,7 +190,14 @@ impl Backend for MemoryBackend {
             .or_else(|| self.portal_key_record(&request.digest));
         let mut counts = self.counts.borrow_mut();
         let count = counts.entry(request.digest.clone()).or_default();
-        Ok(gate::admit(record.as_ref(), count, request).0)
+        // A gate that rereads its record every minute, as the Worker's default.
+        let record_until =
+            request.now + chrono::TimeDelta::seconds(i64::from(gate::DEFAULT_RECORD_TTL_SECONDS));
+        Ok(gate::admit(record.as_ref(), count, request, record_until).0)
+    }
+
+    fn leases(&self) -> &RefCell<LeaseBook> {
+        &self.leases
     }
 
     async fn usage(&self, digest: &str) -> Result<UsageLog, BackendError> {

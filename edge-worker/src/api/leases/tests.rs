@@ -1,0 +1,238 @@
+//! Blocks of quota spent by isolates against one gate: the limit is never passed,
+//! the count settles exactly, refusals reach the gate, blocks end with the record.
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use super::LeaseBook;
+use crate::api::gate::blocks::{BLOCK_SECONDS, EXACT_BLOCKS, block_size};
+use crate::api::gate::{self, Admission, GateRequest, UsageLog};
+use crate::api::keys::{KeyApi, KeyKind, KeyRecord, Tier};
+
+const ORIGIN: &str = "https://maps.example.org";
+const DIGEST: &str = "cd";
+
+fn at(text: &str) -> DateTime<Utc> {
+    text.parse().unwrap()
+}
+
+fn key(limit: u32) -> KeyRecord {
+    KeyRecord {
+        id: "key-1".into(),
+        kind: KeyKind::Live,
+        tier: Tier::Enterprise,
+        daily_limit: limit,
+        issued_at: at("2026-11-01T00:00:00Z"),
+        expires_at: None,
+        revoked_at: None,
+        origins: vec![ORIGIN.into()],
+        apis: KeyApi::ALL.to_vec(),
+        suspended: false,
+    }
+}
+
+/// One key's gate: its record, read afresh every `ttl`, and its log.
+struct Gate {
+    record: KeyRecord,
+    log: UsageLog,
+    ttl: TimeDelta,
+    calls: u32,
+}
+
+impl Gate {
+    fn new(record: KeyRecord) -> Self {
+        Self {
+            record,
+            log: UsageLog::default(),
+            ttl: TimeDelta::seconds(60),
+            calls: 0,
+        }
+    }
+
+    fn used(&self, now: DateTime<Utc>) -> u32 {
+        self.log
+            .on(crate::api::quota::day_of(now))
+            .map_or(0, |d| d.used)
+    }
+}
+
+/// A request through an isolate's `book`, as `dispatch::authenticate` makes it.
+fn call(
+    book: &mut LeaseBook,
+    gate: &mut Gate,
+    now: DateTime<Utc>,
+    origin: Option<&str>,
+) -> Admission {
+    let mut request = GateRequest {
+        digest: DIGEST.repeat(32),
+        now,
+        origin: origin.map(Into::into),
+        api: KeyApi::Router,
+        returned: Vec::new(),
+        want_block: false,
+    };
+    if let Some(local) = book.admit(&request) {
+        return local;
+    }
+    book.prepare(&mut request);
+    gate.calls += 1;
+    // The gate's record is a read of at most `ttl` ago: here, read at every minute.
+    let read_at = now - TimeDelta::seconds(now.timestamp() % gate.ttl.num_seconds());
+    let (answer, _) = gate::admit(
+        Some(&gate.record),
+        &mut gate.log,
+        &request,
+        read_at + gate.ttl,
+    );
+    book.settle(&request, Some(&answer));
+    answer
+}
+
+/// The unspent part of the blocks `book` holds.
+fn unspent(book: &LeaseBook) -> u32 {
+    book.leases.values().map(|l| l.grant.size - l.spent).sum()
+}
+
+fn admitted(answer: &Admission) -> bool {
+    matches!(answer, Admission::Counted { quota, .. } if quota.allowed)
+}
+
+#[test]
+fn a_quiet_key_is_decided_by_its_gate_request_by_request() {
+    let mut gate = Gate::new(key(10_000));
+    let mut book = LeaseBook::default();
+    let now = at("2026-11-26T10:00:00Z");
+    let size = block_size(10_000);
+    let quiet = size * EXACT_BLOCKS - 1;
+    for _ in 0..quiet {
+        assert!(admitted(&call(&mut book, &mut gate, now, None)));
+    }
+    assert_eq!(gate.calls, quiet);
+    assert_eq!(gate.used(now), quiet);
+}
+
+#[test]
+fn a_busy_key_spends_blocks_without_its_gate_and_its_count_settles_exactly() {
+    let mut gate = Gate::new(key(10_000));
+    let mut book = LeaseBook::default();
+    let start = at("2026-11-26T10:00:00Z");
+    let size = block_size(10_000);
+    for i in 0..5_000 {
+        let now = start + TimeDelta::milliseconds(i);
+        assert!(admitted(&call(&mut book, &mut gate, now, None)));
+    }
+    // The first blocks' worth one by one, then one call per block.
+    let quiet = size * EXACT_BLOCKS;
+    assert!(
+        gate.calls < quiet + (5_000 - quiet) / size + 2,
+        "{} calls",
+        gate.calls
+    );
+    // The block still out counts as used until it is returned.
+    assert!(gate.used(start) >= 5_000 && gate.used(start) <= 5_000 + size);
+    // Once it ends, the next call returns its unspent part: exact again.
+    let later = start + TimeDelta::seconds(5 + BLOCK_SECONDS + 1);
+    assert!(unspent(&book) > 0, "a block is out, partly spent");
+    assert!(admitted(&call(&mut book, &mut gate, later, None)));
+    assert!(gate.used(later) <= 5_001 + size);
+    assert_eq!(gate.used(later) - unspent(&book), 5_001);
+}
+
+#[test]
+fn isolates_hammering_one_key_never_admit_more_than_its_limit() {
+    let limit = 3_000;
+    let mut gate = Gate::new(key(limit));
+    let mut books: Vec<LeaseBook> = (0..5).map(|_| LeaseBook::default()).collect();
+    let start = at("2026-11-26T10:00:00Z");
+    let mut admitted_total = 0;
+    // A fixed pseudo-random order of isolates, the clock moving 3 ms a request.
+    let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+    for i in 0..4_000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let book = &mut books[(seed % 5) as usize];
+        let now = start + TimeDelta::milliseconds(3 * i);
+        if admitted(&call(book, &mut gate, now, None)) {
+            admitted_total += 1;
+        }
+        assert!(
+            gate.used(now) <= limit,
+            "count {} over the limit",
+            gate.used(now)
+        );
+    }
+    assert!(admitted_total <= limit);
+    // Every isolate's last block ends and comes back: the count is what was admitted.
+    let later = start + TimeDelta::seconds(60);
+    for book in &mut books {
+        if admitted(&call(book, &mut gate, later, None)) {
+            admitted_total += 1;
+        }
+    }
+    let out: u32 = books.iter().map(unspent).sum();
+    assert_eq!(gate.used(later) - out, admitted_total);
+    assert!(admitted_total <= limit);
+}
+
+#[test]
+fn refusals_decided_with_a_block_reach_the_gate_with_the_block() {
+    let mut gate = Gate::new(key(10_000));
+    let mut book = LeaseBook::default();
+    let now = at("2026-11-26T10:00:00Z");
+    while book.leases.is_empty() {
+        call(&mut book, &mut gate, now, None);
+    }
+    let calls = gate.calls;
+    for _ in 0..3 {
+        let answer = call(&mut book, &mut gate, now, Some("https://elsewhere.example"));
+        assert_eq!(answer, Admission::OriginRefused);
+    }
+    assert_eq!(gate.calls, calls, "refused with the block, not by the gate");
+    let later = now + TimeDelta::seconds(BLOCK_SECONDS + 1);
+    call(&mut book, &mut gate, later, None);
+    let day = gate.log.on(crate::api::quota::day_of(now)).unwrap();
+    assert_eq!(day.refused_origin, 3);
+}
+
+#[test]
+fn a_revoked_key_stops_once_its_gate_rereads_the_record() {
+    let mut gate = Gate::new(key(10_000));
+    let mut book = LeaseBook::default();
+    let now = at("2026-11-26T10:00:00Z");
+    while book.leases.is_empty() {
+        call(&mut book, &mut gate, now, None);
+    }
+    let until = book.leases.values().next().unwrap().grant.until;
+    assert!(
+        until <= now + gate.ttl,
+        "a block outlives the gate's record"
+    );
+    gate.record.revoked_at = Some(now);
+    // Within the record's time to live the block may still be spent; after, never.
+    assert_eq!(
+        call(&mut book, &mut gate, until, None),
+        Admission::UnknownKey
+    );
+}
+
+#[test]
+fn a_key_asks_for_one_block_at_a_time() {
+    let mut book = LeaseBook::default();
+    let request = |want| GateRequest {
+        digest: DIGEST.repeat(32),
+        now: at("2026-11-26T10:00:00Z"),
+        origin: None,
+        api: KeyApi::Router,
+        returned: Vec::new(),
+        want_block: want,
+    };
+    let (mut first, mut second) = (request(false), request(false));
+    book.prepare(&mut first);
+    book.prepare(&mut second);
+    assert!(first.want_block);
+    assert!(!second.want_block, "a second request while the first asks");
+    book.settle(&first, None);
+    let mut third = request(false);
+    book.prepare(&mut third);
+    assert!(third.want_block);
+}
