@@ -2,7 +2,7 @@
 // stream of requests from both APIs and started again on the same port and state.
 // Keys and quota counts survive the restart (the same key works, and
 // the RateLimit field's remaining count carries on downward instead of starting again), the daily
-// limit stays exact across it, and every successful answer, including the burst that
+// limit holds across it, and every successful answer, including the burst that
 // reaches the cold Worker first, is the whole model's answer (equal to the one given
 // before the restart): no request is served from a half-loaded model.
 import { after, test } from 'node:test';
@@ -11,6 +11,9 @@ import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const LIMIT = 300;
 const CLIENTS = 8;
+// The largest block of quota an isolate holds for this key (a hundredth of the
+// limit, docs/API.md): killed while holding one, its unspent part stays counted.
+const BLOCK = Math.floor(LIMIT / 100);
 const workers = [];
 after(() => Promise.all(workers.map((w) => w.stop())));
 
@@ -94,10 +97,11 @@ test('restart under load: keys and counts survive, answers are whole', { timeout
   const lowestBefore = Math.min(...before.map((e) => e.remaining));
   const firstAfter = afterRestart.find((e) => e.status === 200);
   assert.ok(firstAfter.remaining < lowestBefore, `remaining ${firstAfter.remaining} after, ${lowestBefore} before`);
-  // The limit is exact across the restart: the server counted every success; only
-  // answers lost in the kill (at most one per client) may be counted and unseen.
+  // The limit holds across the restart: the server counted every success; only
+  // answers lost in the kill (at most one per client) and the unspent part of a block
+  // the killed isolate held may be counted and unseen.
   const successes = ok.length + reference.length;
-  assert.ok(successes <= LIMIT && successes >= LIMIT - CLIENTS, `${successes} successes for a limit of ${LIMIT}`);
+  assert.ok(successes <= LIMIT && successes >= LIMIT - CLIENTS - BLOCK, `${successes} successes for a limit of ${LIMIT}`);
   assert.ok(log.some((e) => e.status === 429), 'the limit was reached');
   assert.equal(Math.min(...ok.map((e) => e.remaining)), 0);
   const count = (p, s) => log.filter((e) => e.phase === p && e.status === s).length;
