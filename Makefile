@@ -214,9 +214,11 @@ bench-http: tools tools-wrk artifacts worker
 # Deploys to Cloudflare (docs/DEPLOY.md): needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID;
 # builds, then creates or reuses the D1 database, the R2 bucket and the Worker.
 # `make deploy DEPLOY_ARGS=--dry-run` prints the wrangler commands and bundles without network.
+# `make deploy PORTAL_ORIGIN=https://portal.example.org` also serves the partner portal there.
 DEPLOY_ARGS ?=
+PORTAL_ORIGIN ?=
 deploy:
-	bash scripts/deploy.sh $(DEPLOY_ARGS)
+	HEXRISK_PORTAL_ORIGIN=$(PORTAL_ORIGIN) bash scripts/deploy.sh $(DEPLOY_ARGS)
 
 # No network: the bundle of `wrangler deploy --dry-run` against the Workers size and startup
 # limits, wrangler.toml against placeholders deploy would not replace, deploy.sh's dry run and

@@ -2,8 +2,9 @@
 //
 //   node scripts/deploy-config.mjs check [--config FILE]
 //        fails when wrangler.toml holds a placeholder that `make deploy` would not replace
-//   node scripts/deploy-config.mjs write --database-id UUID [--config FILE] [--out FILE]
-//        writes the generated deploy config (default build/wrangler.deploy.toml)
+//   node scripts/deploy-config.mjs write --database-id UUID [--portal-origin https://HOST] [--config FILE] [--out FILE]
+//        writes the generated deploy config (default build/wrangler.deploy.toml); with a
+//        portal origin, the deployment serves the partner portal there
 //   node scripts/deploy-config.mjs r2-buckets [--config FILE]   the bucket_name of each [[r2_buckets]]
 //   node scripts/deploy-config.mjs d1-uuid NAME    < `wrangler d1 list --json`   prints NAME's uuid
 //   node scripts/deploy-config.mjs r2-has NAME     < `wrangler r2 bucket list`   exit 0 if listed, 1 if not
@@ -22,14 +23,17 @@ export const DEPLOY_CONFIG = path.join(root, 'build/wrangler.deploy.toml');
 /** The key store: the only placeholder deploy replaces is this database's `database_id`. */
 export const D1_DATABASE_NAME = 'hexrisk-keys';
 /**
- * The vars production runs with (the clock empty = real time; no partner portal until
- * its public origin is configured: the local one would bind passkeys to localhost).
+ * The vars production runs with (the clock empty = real time; no partner portal unless
+ * `make deploy PORTAL_ORIGIN=https://...` names its public origin: the local one would
+ * bind passkeys to localhost).
  */
 export const PRODUCTION_VARS = {
   HEXRISK_ENVIRONMENT: 'production', HEXRISK_CLOCK: '', HEXRISK_BENCH_NOOP: '0', HEXRISK_PORTAL_ORIGIN: '',
 };
 // Keys whose values are paths relative to the config file, by the table they sit in ('' = top level).
 const PATH_KEYS = { '': ['main', 'base_dir', 'tsconfig'], d1_databases: ['migrations_dir'], assets: ['directory'], site: ['bucket'], build: ['cwd', 'watch_dir'] };
+/** A deployed portal's origin: HTTPS, a host name (not an address), an optional port, no path. */
+const PORTAL_ORIGIN = /^https:\/\/(?=[^/:]*[a-z])[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+(?::\d{1,5})?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const HEX_ID = /^(?:[0-9a-f]{32}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 const PLACEHOLDER_WORDS = /REPLACE[_ -]?ME|REPLACE[_ -]WITH|CHANGE[_ -]?ME|PLACEHOLDER|\bTODO\b|\bFIXME\b|\bTBD\b|\bYOUR[_-][A-Z0-9_-]+|<[^<>]+>|\{\{[^}]*\}\}|\$\{[^}]*\}|^x{3,}$/i;
@@ -162,8 +166,12 @@ function tomlString(value) {
  * key rewritten relative to the new folder. Throws when a step finds nothing to change, or
  * when the result still holds a placeholder.
  */
-export function deployConfigText(sourceText, { databaseId, sourcePath = SOURCE_CONFIG, outPath = DEPLOY_CONFIG, now = new Date() }) {
+export function deployConfigText(sourceText, { databaseId, portalOrigin = '', sourcePath = SOURCE_CONFIG, outPath = DEPLOY_CONFIG, now = new Date() }) {
   if (!UUID.test(databaseId ?? '') || isPlaceholder(databaseId)) throw new Error(`not a D1 database id: ${databaseId}`);
+  if (portalOrigin !== '' && !PORTAL_ORIGIN.test(portalOrigin)) {
+    throw new Error(`not a portal origin: ${portalOrigin} (https://host[:port], lowercase, no path: passkeys are bound to its host)`);
+  }
+  const vars = { ...PRODUCTION_VARS, HEXRISK_PORTAL_ORIGIN: portalOrigin };
   const { lines, entries } = scanToml(sourceText);
   const out = [...lines];
   const store = keyStoreBlock(entries);
@@ -187,7 +195,7 @@ export function deployConfigText(sourceText, { databaseId, sourcePath = SOURCE_C
   const varsHeader = lines.findIndex((l) => /^\s*\[vars\]\s*(#.*)?$/.test(l));
   if (varsHeader < 0) throw new Error(`${path.basename(sourcePath)} has no [vars] table`);
   const missing = [];
-  for (const [name, value] of Object.entries(PRODUCTION_VARS)) {
+  for (const [name, value] of Object.entries(vars)) {
     const entry = entries.find((e) => e.table === 'vars' && e.key === name && e.strings.length === 1);
     if (entry) replaceValue(entry, value);
     else missing.push(`${name} = ${tomlString(value)}`);
@@ -206,8 +214,8 @@ export function deployConfigText(sourceText, { databaseId, sourcePath = SOURCE_C
 }
 
 /** Writes the deploy config; resolves to its path. */
-export function writeDeployConfig({ databaseId, sourcePath = SOURCE_CONFIG, outPath = DEPLOY_CONFIG, now } = {}) {
-  const text = deployConfigText(readFileSync(sourcePath, 'utf8'), { databaseId, sourcePath, outPath, now });
+export function writeDeployConfig({ databaseId, portalOrigin, sourcePath = SOURCE_CONFIG, outPath = DEPLOY_CONFIG, now } = {}) {
+  const text = deployConfigText(readFileSync(sourcePath, 'utf8'), { databaseId, portalOrigin, sourcePath, outPath, now });
   mkdirSync(path.dirname(outPath), { recursive: true });
   writeFileSync(outPath, text);
   return outPath;
@@ -263,7 +271,10 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       const replaced = findPlaceholders(readFileSync(config, 'utf8')).filter((p) => p.replacedByDeploy);
       console.log(`${shown}: no placeholder left that deploy would not replace${replaced.length ? ` (deploy replaces ${replaced.map((p) => `${p.key} "${p.value}" on line ${p.line}`).join(', ')})` : ''}`);
     } else if (command === 'write') {
-      const out = writeDeployConfig({ databaseId: option(args, '--database-id'), sourcePath: config, outPath: path.resolve(option(args, '--out', DEPLOY_CONFIG)) });
+      const out = writeDeployConfig({
+        databaseId: option(args, '--database-id'), portalOrigin: option(args, '--portal-origin', ''),
+        sourcePath: config, outPath: path.resolve(option(args, '--out', DEPLOY_CONFIG)),
+      });
       console.log(out);
     } else if (command === 'r2-buckets') {
       for (const name of r2BucketNames(readFileSync(config, 'utf8'))) console.log(name);

@@ -14,6 +14,8 @@
 # and bundles it with `wrangler deploy --dry-run --outdir`. HEXRISK_DEPLOY_DIR moves the
 # generated files (default build/); HEXRISK_WORKERS_PLAN=paid uses the Paid size budget;
 # HEXRISK_D1_LOCATION passes a location hint (weur, enam, ...) when the database is created.
+# HEXRISK_PORTAL_ORIGIN (`make deploy PORTAL_ORIGIN=https://host`) serves the partner
+# portal at that public origin; without it the deployment has no portal.
 # HEXRISK_WRANGLER and HEXRISK_PUBLISH replace wrangler and scripts/publish.sh (the tests
 # run the whole script against a fake account that way: tests/deploy/).
 set -euo pipefail
@@ -97,7 +99,7 @@ else
 fi
 
 step "config: $config (wrangler.toml with the database id and production vars)"
-"$node" scripts/deploy-config.mjs write --database-id "$database_id" --out "$config"
+"$node" scripts/deploy-config.mjs write --database-id "$database_id" --portal-origin "${HEXRISK_PORTAL_ORIGIN:-}" --out "$config"
 
 step "D1: migrations (edge-worker/migrations), remote"
 CI=true wrangler_run d1 migrations apply "$database" --remote -c "$config"

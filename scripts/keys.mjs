@@ -120,8 +120,10 @@ export async function listPartners({ stateDir, remote, config } = {}) {
   return result[0]?.results ?? [];
 }
 
-// What each operator decision may change: from which statuses to which.
-const DECISIONS = { approve: { to: 'approved', from: ['applied', 'suspended'] }, reject: { to: 'rejected', from: ['applied'] }, suspend: { to: 'suspended', from: ['approved'] } };
+// What each operator decision may change: from which statuses to which (as the
+// portal's own, edge-worker/src/api/portal/operator.rs; tests/api/portal.test.mjs
+// checks that they agree).
+export const DECISIONS = { approve: { to: 'approved', from: ['applied', 'suspended'] }, reject: { to: 'rejected', from: ['applied'] }, suspend: { to: 'suspended', from: ['approved'] } };
 
 /**
  * The operator's decision on an account (approve, reject or suspend), written with its

@@ -90,7 +90,74 @@ async function refresh() {
   if (me.status !== 200) return showSignedOut();
   showAccount(me.body);
   if (me.body.status === 'approved') await listKeys();
+  $('operator').hidden = me.body.role !== 'operator';
+  if (me.body.role === 'operator') await listAccounts();
   return undefined;
+}
+
+/** The operator's table of accounts, each with its decisions and tier, and the whole audit log. */
+async function listAccounts() {
+  const answer = await api('GET', 'operator/partners');
+  if (answer.status !== 200) return say(problem(answer));
+  const body = $('operator-table').tBodies[0];
+  body.replaceChildren();
+  for (const account of answer.body.partners.filter((a) => a.role === 'partner')) {
+    const row = document.createElement('tr');
+    cell(row, account.organisation);
+    cell(row, account.email);
+    cell(row, account.intended_use);
+    cell(row, account.status);
+    cell(row, account.tier === 'enterprise' ? `enterprise (${account.daily_limit} a day)` : account.tier);
+    const decisions = cell(row, '');
+    for (const [decision, from] of DECISIONS) {
+      if (!from.includes(account.status)) continue;
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = decision[0].toUpperCase() + decision.slice(1);
+      button.setAttribute('aria-label', `${button.textContent} ${account.organisation}`);
+      button.addEventListener('click', () => operate(`operator/partners/${account.id}/decision`, { decision }));
+      decisions.append(button);
+    }
+    const tiers = cell(row, '');
+    const tier = document.createElement('select');
+    tier.setAttribute('aria-label', `Tier of ${account.organisation}`);
+    for (const name of ['sandbox', 'partner', 'enterprise']) tier.append(new Option(name, name));
+    tier.value = account.tier;
+    const limit = document.createElement('input');
+    limit.type = 'number'; limit.min = '1'; limit.step = '1';
+    limit.setAttribute('aria-label', `Agreed daily limit of ${account.organisation} (enterprise)`);
+    limit.value = account.daily_limit ?? '';
+    const set = document.createElement('button');
+    set.type = 'button'; set.className = 'secondary'; set.textContent = 'Set tier';
+    set.setAttribute('aria-label', `Set the tier of ${account.organisation}`);
+    set.addEventListener('click', () => operate(`operator/partners/${account.id}/tier`, {
+      tier: tier.value, daily_limit: tier.value === 'enterprise' ? Number(limit.value) : null,
+    }));
+    tiers.append(tier, limit, set);
+    body.append(row);
+  }
+  const log = await api('GET', 'operator/audit');
+  if (log.status !== 200) return say(problem(log));
+  $('operator-audit').replaceChildren(...log.body.audit.map((entry) => {
+    const li = document.createElement('li');
+    li.textContent = `${new Date(entry.at).toLocaleString()}: ${entry.action.replaceAll('_', ' ')}`
+      + `${entry.subject ? ` (${entry.subject})` : ''} of ${entry.partner_id} by ${entry.actor}${entry.address ? ` from ${entry.address}` : ''}`;
+    return li;
+  }));
+  return undefined;
+}
+
+// The operator's decisions and the statuses each applies to (as edge-worker/src/api/portal/operator.rs).
+const DECISIONS = [['approve', ['applied', 'suspended']], ['reject', ['applied']], ['suspend', ['approved']]];
+
+/** An operator's change; the status line says where the account stands after it. */
+async function operate(path, body) {
+  const answer = await api('POST', path, body);
+  const account = answer.body;
+  say(answer.status === 200
+    ? `${account.organisation}: ${account.status}, tier ${account.tier}${account.daily_limit ? ` (${account.daily_limit} a day)` : ''}`
+    : problem(answer));
+  await refresh();
 }
 
 async function listKeys() {

@@ -4,7 +4,7 @@
 // (tests/support/authenticator.mjs); the browser flow is tested in tests/browser/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TIER_LIMITS, decidePartner, listPartners, setPartnerTier } from '../../scripts/keys.mjs';
+import { DECISIONS, TIER_LIMITS, decidePartner, listPartners, operatorAccount, setPartnerTier } from '../../scripts/keys.mjs';
 import { SoftAuthenticator } from '../support/authenticator.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 
@@ -150,6 +150,39 @@ test('an approved partner makes, uses, rolls and revokes keys under workerd', as
   // Suspension stops every key of the account.
   await decidePartner({ partner: applied.json.id, decision: 'suspend', stateDir: state });
   assert.equal(await use(rolled.json.key), 401);
+});
+
+test("the operator's endpoints decide as scripts/keys.mjs does, for the operator only", async () => {
+  const applied = await apply(new SoftAuthenticator(PORTAL));
+  assert.equal(applied.status, 201);
+  const partnerCookie = cookieOf(applied);
+  const { id: operatorId, link } = await operatorAccount({ email: 'operator@example.org', portal: PORTAL, stateDir: state });
+  const token = new URL(link).hash.replace('#enrol=', '');
+  const options = await call('POST', '/portal/api/enrolments/options', { body: { token } });
+  assert.equal(options.status, 200, JSON.stringify(options.json));
+  const credential = new SoftAuthenticator(PORTAL).create(options.json.publicKey);
+  const enrolled = await call('POST', '/portal/api/enrolments', { body: { ceremony: options.json.ceremony, credential } });
+  assert.equal(enrolled.status, 201, JSON.stringify(enrolled.json));
+  const cookie = cookieOf(enrolled);
+
+  assert.equal((await call('GET', '/portal/api/operator/partners', { cookie: partnerCookie })).status, 403);
+  const listed = await call('GET', '/portal/api/operator/partners', { cookie });
+  assert.equal(listed.status, 200);
+  assert.ok(listed.json.partners.some((p) => p.id === applied.json.id && p.status === 'applied'));
+  // Each decision applies from exactly the statuses scripts/keys.mjs lets it.
+  let current = 'applied';
+  for (const decision of ['suspend', 'approve', 'reject', 'suspend', 'approve']) {
+    const answer = await call('POST', `/portal/api/operator/partners/${applied.json.id}/decision`, { body: { decision }, cookie });
+    const applies = DECISIONS[decision].from.includes(current);
+    assert.equal(answer.status, applies ? 200 : 400, `${decision} from ${current}: ${JSON.stringify(answer.json)}`);
+    if (applies) current = DECISIONS[decision].to;
+    assert.equal(answer.json.status ?? answer.json.details.status, current);
+  }
+  const tier = await call('POST', `/portal/api/operator/partners/${applied.json.id}/tier`, { body: { tier: 'enterprise', daily_limit: 25000 }, cookie });
+  assert.deepEqual([tier.status, tier.json.tier, tier.json.daily_limit], [200, 'enterprise', 25000]);
+  const audit = await call('GET', '/portal/api/operator/audit?limit=10', { cookie });
+  assert.deepEqual(audit.json.audit.slice(0, 4).map((e) => [e.action, e.actor]),
+    [['tier_set', operatorId], ['approved', operatorId], ['suspended', operatorId], ['approved', operatorId]]);
 });
 
 test('sign-in attempts from one address are rate-limited in the store under workerd', async () => {

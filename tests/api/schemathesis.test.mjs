@@ -1,4 +1,4 @@
-// Schema-driven testing of both APIs under `wrangler dev`: schemathesis (PyPI, installed
+// Schema-driven testing of both APIs and the partner portal's under `wrangler dev`: schemathesis (PyPI, installed
 // by `make` into .tools/venv) generates requests from each served OpenAPI document,
 // valid and invalid, with a valid key, and checks every answer: no 5xx, status codes,
 // content types, headers and bodies as the document says. Bounded: 60 examples per
@@ -13,30 +13,36 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
+import { SoftAuthenticator } from '../support/authenticator.mjs';
+import { decidePartner } from '../../scripts/keys.mjs';
 
 const run = promisify(execFile);
 const schemathesis = new URL('../../.tools/venv/bin/schemathesis', import.meta.url).pathname;
 const EXAMPLES = process.env.SCHEMATHESIS_EXAMPLES ?? '60';
+// The portal's configured origin: what its page (here the -H Origin header) reports.
+const PORTAL = 'http://localhost:8787';
 let worker;
 let key;
+let state;
 
 before(async () => {
-  const { state, keys } = await keyStore('schema', { key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000 } });
+  let keys;
+  ({ state, keys } = await keyStore('schema', { key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000 } }));
   ({ key } = keys);
-  worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: '2022-01-03' } });
+  worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: '2022-01-03', HEXRISK_PORTAL_ORIGIN: PORTAL } });
 });
 
 after(() => worker?.stop());
 
-async function check(documentPath, base, header) {
+async function check(documentPath, base, header, { extraHeaders = [], examples = EXAMPLES } = {}) {
   const args = [
-    'run', `${worker.url}${documentPath}`, '--url', base, '-H', header,
-    '-n', EXAMPLES, '--generation-deterministic', '--no-color', '--request-timeout', '30',
+    'run', `${worker.url}${documentPath}`, '--url', base, '-H', header, ...extraHeaders.flatMap((h) => ['-H', h]),
+    '-n', examples, '--generation-deterministic', '--no-color', '--request-timeout', '30',
     '--checks', 'all', '--exclude-checks', 'positive_data_acceptance,negative_data_rejection',
   ];
   let output;
   try {
-    ({ stdout: output } = await run(schemathesis, args, { maxBuffer: 1 << 26, timeout: Math.max(600_000, Number(EXAMPLES) * 10_000) }));
+    ({ stdout: output } = await run(schemathesis, args, { maxBuffer: 1 << 26, timeout: Math.max(600_000, Number(examples) * 10_000) }));
   } catch (err) {
     assert.fail(`schemathesis found failures:\n${(err.stdout ?? '').slice(-8000)}\n${err.stderr ?? ''}`);
   }
@@ -55,4 +61,21 @@ test('the router API conforms to GET /openapi.json on generated requests', async
 test('the prediction API conforms to GET /v1/openapi.json on generated requests', async () => {
   const generated = await check('/v1/openapi.json', `${worker.url}/v1`, `Authorization: Bearer ${key}`);
   assert.ok(generated >= 300, `${generated} requests`);
+});
+
+test('the portal API conforms to GET /portal/api/openapi.json on generated requests, signed in', async () => {
+  // An approved partner's session, from the portal's own origin.
+  const device = new SoftAuthenticator(PORTAL);
+  const post = (path, body) => fetch(`${worker.url}${path}`, {
+    method: 'POST', headers: { origin: PORTAL, 'content-type': 'application/json' }, body: JSON.stringify(body),
+  });
+  const options = await (await post('/portal/api/applications/options', { organisation: 'Schema Co', email: 'schema@example.org', intended_use: 'testing' })).json();
+  const applied = await post('/portal/api/applications', { ceremony: options.ceremony, credential: device.create(options.publicKey) });
+  assert.equal(applied.status, 201);
+  const account = await applied.json();
+  await decidePartner({ partner: account.id, decision: 'approve', stateDir: state });
+  const cookie = applied.headers.get('set-cookie').split(';')[0];
+  // Fewer examples: every change counts against the account's 60 a minute.
+  const generated = await check('/portal/api/openapi.json', worker.url, `Cookie: ${cookie}`, { extraHeaders: [`Origin: ${PORTAL}`], examples: '20' });
+  assert.ok(generated >= 200, `${generated} requests`);
 });

@@ -157,6 +157,26 @@ test("the operator's enrolment link registers a passkey once, on another device"
   assert.equal(new URL(page.url()).hash, '', 'the used link leaves the address bar');
   const me = await page.evaluate(async () => (await fetch('/portal/api/me')).json());
   assert.deepEqual([me.id, me.role, me.passkeys.length], [id, 'operator', 1]);
+
+  // The operator's view: the partner of the first test, suspended and approved again
+  // from the keyboard, then given the enterprise tier; every change in the audit log.
+  await page.waitForSelector('#operator:not([hidden])');
+  assert.deepEqual(await violations(page), [], "the operator's view");
+  const row = page.locator('#operator-table tbody tr', { hasText: 'Transit Co' });
+  assert.equal(await row.locator('td').nth(3).textContent(), 'approved');
+  await page.locator('button[aria-label="Suspend Transit Co"]').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /Transit Co: suspended/.test(document.querySelector('#status').textContent));
+  await page.locator('button[aria-label="Approve Transit Co"]').click();
+  await page.waitForFunction(() => /Transit Co: approved/.test(document.querySelector('#status').textContent));
+  await page.locator('select[aria-label="Tier of Transit Co"]').selectOption('enterprise');
+  await page.locator('input[aria-label="Agreed daily limit of Transit Co (enterprise)"]').fill('25000');
+  await page.locator('button[aria-label="Set the tier of Transit Co"]').click();
+  await page.waitForFunction(() => /Transit Co: approved, tier enterprise \(25000 a day\)/.test(document.querySelector('#status').textContent));
+  const audit = await page.locator('#operator-audit li').allTextContents();
+  assert.ok(audit[0].includes('tier set (enterprise)') && audit[0].includes(`by ${id}`), audit[0]);
+  assert.ok(audit.some((line) => line.includes('suspended')), audit.join('\n'));
+
   // The same link again: refused.
   await page.goto(link);
   await page.locator('#enrol-button').click();

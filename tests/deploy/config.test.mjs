@@ -95,6 +95,12 @@ test('the deploy config: real id, production vars, paths rewritten, committed fi
     }
     assert.ok(existsSync(path.resolve(dir, value('d1_databases', 'migrations_dir'), '0001_api_keys.sql')));
     assert.throws(() => deployConfigText(committed(), { databaseId: '00000000-0000-4000-8000-000000000001' }), /not a D1 database id/);
+    // A named public origin serves the portal there; anything else is refused.
+    const withPortal = scanToml(deployConfigText(committed(), { databaseId: id, portalOrigin: 'https://portal.example.org' })).entries;
+    assert.equal(withPortal.find((e) => e.table === 'vars' && e.key === 'HEXRISK_PORTAL_ORIGIN').strings[0].value, 'https://portal.example.org');
+    for (const bad of ['http://portal.example.org', 'https://portal.example.org/portal', 'https://203.0.113.9', 'https://localhost', 'https://Portal.Example.org', 'portal.example.org']) {
+      assert.throws(() => deployConfigText(committed(), { databaseId: id, portalOrigin: bad }), /not a portal origin/, bad);
+    }
     assert.throws(() => deployConfigText(committed(), { databaseId: 'hexrisk-keys' }), /not a D1 database id/);
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -188,13 +188,7 @@ pub fn admit(
     let Some(record) = record else {
         return (Admission::UnknownKey, false);
     };
-    for back in &request.returned {
-        let entry = log.today(back.day);
-        entry.used = entry.used.saturating_sub(back.unspent);
-        entry.refused_origin += back.refused_origin;
-        entry.refused_api += back.refused_api;
-        entry.refused_key += back.refused_key;
-    }
+    settle(log, &request.returned);
     if !record.is_usable(request.now) {
         log.today(day).refused_key += 1;
         return (Admission::UnknownKey, true);
@@ -230,6 +224,30 @@ pub fn admit(
         },
         true,
     )
+}
+
+/// Blocks of a key's quota an isolate gives back without a request to decide: what
+/// it sends the key's gate once its blocks end (`glue/block_returns.rs`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockReturns {
+    /// SHA-256 digest of the key, lowercase hex (the gate's name).
+    pub digest: String,
+    /// The ended blocks.
+    pub returned: Vec<Return>,
+}
+
+/// Settles returned blocks in `log`: their unspent requests are no longer counted
+/// as used on their day, and the requests they refused are counted by reason.
+/// Returns whether the log changed.
+pub fn settle(log: &mut UsageLog, returned: &[Return]) -> bool {
+    for back in returned {
+        let entry = log.today(back.day);
+        entry.used = entry.used.saturating_sub(back.unspent);
+        entry.refused_origin += back.refused_origin;
+        entry.refused_api += back.refused_api;
+        entry.refused_key += back.refused_key;
+    }
+    !returned.is_empty()
 }
 
 /// The key record a gate read from the key store, and when.

@@ -53,6 +53,8 @@ pub struct LeaseBook {
     ended: BTreeMap<String, Vec<Return>>,
     /// Digests whose gate is being asked for a block.
     asking: BTreeSet<String>,
+    /// Blocks granted since [`Self::take_granted`] was last called: digest and end.
+    granted: Vec<(String, DateTime<Utc>)>,
 }
 
 impl LeaseBook {
@@ -115,12 +117,7 @@ impl LeaseBook {
             self.asking.remove(&request.digest);
         }
         let Some(answer) = answer else {
-            if !request.returned.is_empty() {
-                self.ended
-                    .entry(request.digest.clone())
-                    .or_default()
-                    .extend(request.returned.iter().copied());
-            }
+            self.owe(&request.digest, request.returned.clone());
             return;
         };
         if let Admission::Counted {
@@ -135,6 +132,7 @@ impl LeaseBook {
                 spent: 0,
                 refused: Return::default(),
             };
+            self.granted.push((request.digest.clone(), grant.until));
             // Never two blocks of a key: one already held is owed back.
             if let Some(held) = self.leases.insert(request.digest.clone(), lease) {
                 self.ended
@@ -142,6 +140,40 @@ impl LeaseBook {
                     .or_default()
                     .push(held.into_return());
             }
+        }
+    }
+}
+
+impl LeaseBook {
+    /// The blocks granted since the last call, each with its key's digest and the
+    /// time it ends: the glue returns each once it has ended, whether or not another
+    /// request of the key comes.
+    pub fn take_granted(&mut self) -> Vec<(String, DateTime<Utc>)> {
+        std::mem::take(&mut self.granted)
+    }
+
+    /// What the key `digest` owes its gate at `now`: its block if it has ended (taken
+    /// from the book) and the ended blocks not yet returned. Empty while the block
+    /// runs, or once a request has returned it.
+    pub fn due(&mut self, digest: &str, now: DateTime<Utc>) -> Vec<Return> {
+        if self.leases.get(digest).is_some_and(|l| !l.current(now))
+            && let Some(ended) = self.leases.remove(digest)
+        {
+            self.ended
+                .entry(digest.to_owned())
+                .or_default()
+                .push(ended.into_return());
+        }
+        self.ended.remove(digest).unwrap_or_default()
+    }
+
+    /// Owes `returned` to the key `digest`'s gate again (sending them failed).
+    pub fn owe(&mut self, digest: &str, returned: Vec<Return>) {
+        if !returned.is_empty() {
+            self.ended
+                .entry(digest.to_owned())
+                .or_default()
+                .extend(returned);
         }
     }
 }

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 
 use worker::{DurableObject, Env, Request, Response, State, durable_object, wasm_bindgen};
 
-use crate::api::gate::{self, GateRequest, RecordCache, UsageLog};
+use crate::api::gate::{self, BlockReturns, GateRequest, RecordCache, UsageLog};
 use crate::api::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRecord, KeyRow};
 
 /// The Worker's binding of the gates (`wrangler.toml`).
@@ -15,6 +15,9 @@ pub(super) const BINDING: &str = "KEY_GATE";
 
 /// The address the Worker sends a gate a request to check and count at.
 pub(super) const URL: &str = "https://key-gate.invalid/admit";
+
+/// The address the Worker returns ended blocks of a key's quota at.
+pub(super) const RETURN_URL: &str = "https://key-gate.invalid/return";
 
 /// The address the Worker asks a gate for its key's usage log at.
 pub(super) const USAGE_URL: &str = "https://key-gate.invalid/usage";
@@ -76,6 +79,15 @@ impl DurableObject for KeyGate {
                 Err(err) => Response::error(format!("gate: {err}"), 500),
             };
         }
+        if request.url()?.as_str() == RETURN_URL {
+            let Ok(returns) = request.json::<BlockReturns>().await else {
+                return Response::error("bad block returns", 400);
+            };
+            return match self.settle(&returns).await {
+                Ok(()) => Response::ok("settled"),
+                Err(err) => Response::error(format!("gate: {err}"), 500),
+            };
+        }
         let Ok(asked) = request.json::<GateRequest>().await else {
             return Response::error("bad gate request", 400);
         };
@@ -105,6 +117,20 @@ impl KeyGate {
                 .unwrap_or_default(),
         };
         self.log.borrow_mut().get_or_insert(log);
+        Ok(())
+    }
+
+    /// Settles blocks an isolate returned without a request, and stores the log.
+    async fn settle(&self, returns: &BlockReturns) -> worker::Result<()> {
+        self.load_log().await?;
+        let to_store = {
+            let mut log = self.log.borrow_mut();
+            let log = log.get_or_insert_with(UsageLog::default);
+            gate::settle(log, &returns.returned).then(|| log.clone())
+        };
+        if let Some(log) = to_store {
+            self.state.storage().put(USAGE, log).await?;
+        }
         Ok(())
     }
 

@@ -7,6 +7,7 @@
 //! the Workers console (`console_error!`) for the failures the API layer logs through
 //! [`ModelEnvironment::log_failure`]. Everything else lives in [`crate::api`].
 
+mod block_returns;
 mod key_gate;
 mod portal_store;
 mod runtime;
@@ -309,7 +310,7 @@ fn client_accept_encoding(request: &web_sys::Request) -> ClientEncoding {
 async fn fetch(
     request: web_sys::Request,
     env: Env,
-    _ctx: Context,
+    worker_ctx: Context,
 ) -> worker::Result<http::Response<Full<Bytes>>> {
     let client_encoding = client_accept_encoding(&request);
     let mut request: HttpRequest = worker::request_from_wasm(request)?;
@@ -355,7 +356,9 @@ async fn fetch(
                 leases,
                 portal,
             };
-            api::handle(&request, ctx, &backend).await
+            let answer = api::handle(&request, ctx, &backend).await;
+            block_returns::schedule(&worker_ctx, &backend.env, &backend.leases);
+            answer
         }
         Err(err) => response::error(&err),
     };

@@ -588,17 +588,80 @@ impl PortalStore for WorkerBackend {
                 &[partner_id.into(), f64::from(limit).into()],
             )
             .await?;
-        rows.into_iter()
-            .map(|r| {
-                Ok(AuditEntry {
-                    at: parse_time(&r.at)?,
-                    partner_id: r.partner_id,
-                    actor: r.actor,
-                    action: r.action,
-                    subject: r.subject,
-                    address: r.address,
-                })
-            })
-            .collect()
+        audit_entries(rows)
     }
+
+    async fn audit_all(&self, limit: u32) -> Result<Vec<AuditEntry>, BackendError> {
+        let rows: Vec<AuditRow> = self
+            .all(
+                "SELECT at, partner_id, actor, action, subject, address FROM audit_log \
+                 ORDER BY seq DESC LIMIT ?1",
+                &[f64::from(limit).into()],
+            )
+            .await?;
+        audit_entries(rows)
+    }
+
+    async fn partners(&self) -> Result<Vec<Partner>, BackendError> {
+        let rows: Vec<PartnerRow> = self
+            .all(
+                "SELECT id, user_handle, organisation, email, intended_use, status, role, tier, \
+                 daily_limit, created_at FROM partners ORDER BY created_at, id",
+                &[],
+            )
+            .await?;
+        rows.into_iter().map(PartnerRow::into_partner).collect()
+    }
+
+    async fn set_partner_status(
+        &self,
+        id: &str,
+        from: &[PartnerStatus],
+        to: PartnerStatus,
+    ) -> Result<bool, BackendError> {
+        // One statement: the status it checks is the one it changes.
+        let allowed = from
+            .iter()
+            .map(|s| format!("'{}'", s.code()))
+            .collect::<Vec<_>>();
+        let changed: Option<serde_json::Value> = self
+            .first(
+                &format!(
+                    "UPDATE partners SET status = ?2 WHERE id = ?1 AND status IN ({}) RETURNING id",
+                    allowed.join(", ")
+                ),
+                &[id.into(), to.code().into()],
+            )
+            .await?;
+        Ok(changed.is_some())
+    }
+
+    async fn set_partner_tier(
+        &self,
+        id: &str,
+        tier: Tier,
+        daily_limit: Option<u32>,
+    ) -> Result<(), BackendError> {
+        let limit = daily_limit.map_or(JsValue::NULL, |n| f64::from(n).into());
+        self.run(
+            "UPDATE partners SET tier = ?2, daily_limit = ?3 WHERE id = ?1",
+            &[id.into(), tier.code().into(), limit],
+        )
+        .await
+    }
+}
+
+fn audit_entries(rows: Vec<AuditRow>) -> Result<Vec<AuditEntry>, BackendError> {
+    rows.into_iter()
+        .map(|r| {
+            Ok(AuditEntry {
+                at: parse_time(&r.at)?,
+                partner_id: r.partner_id,
+                actor: r.actor,
+                action: r.action,
+                subject: r.subject,
+                address: r.address,
+            })
+        })
+        .collect()
 }

@@ -10,10 +10,11 @@
 //! its limit get no block: every request is decided there, one by one.
 //!
 //! What this costs the count: a day's `used` includes the unspent part of blocks
-//! still out, each settled when its isolate next calls the key's gate; an isolate
-//! that stops (or whose key goes quiet) while holding a block leaves that part
-//! counted, at most [`MAX_BLOCK`] requests per isolate, and only ever above the
-//! requests admitted.
+//! still out. Each is settled when it ends, at most [`BLOCK_SECONDS`] after it was
+//! granted: the isolate returns it on its own (`glue/block_returns.rs`, after its
+//! answer) or with its next call to the key's gate. Only an isolate torn down while
+//! holding a block leaves that part counted: at most [`MAX_BLOCK`] requests, and
+//! only ever above the requests admitted.
 
 use chrono::{DateTime, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};

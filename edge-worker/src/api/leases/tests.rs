@@ -236,3 +236,42 @@ fn a_key_asks_for_one_block_at_a_time() {
     book.prepare(&mut third);
     assert!(third.want_block);
 }
+
+#[test]
+fn an_ended_block_is_owed_to_its_gate_without_another_request() {
+    let mut gate = Gate::new(key(10_000));
+    let mut book = LeaseBook::default();
+    let now = at("2026-11-26T10:00:00Z");
+    while book.leases.is_empty() {
+        call(&mut book, &mut gate, now, None);
+    }
+    let granted = book.take_granted();
+    assert_eq!(granted.len(), 1, "the one block granted");
+    assert!(book.take_granted().is_empty(), "taken once");
+    let (digest, until) = granted[0].clone();
+    // Spent in part, then nothing: while it runs nothing is owed.
+    for _ in 0..7 {
+        call(&mut book, &mut gate, now, None);
+    }
+    assert!(book.due(&digest, until - TimeDelta::seconds(1)).is_empty());
+    let before = gate.used(now);
+    let owed = book.due(&digest, until);
+    assert_eq!(owed.len(), 1);
+    assert_eq!(owed[0].unspent, block_size(10_000) - 7);
+    assert!(book.due(&digest, until).is_empty(), "owed once");
+    // Settled at the gate on their own, the count is what was admitted.
+    let mut settled = gate.log.clone();
+    assert!(gate::settle(&mut settled, &owed));
+    assert_eq!(
+        settled.on(crate::api::quota::day_of(now)).unwrap().used,
+        before - owed[0].unspent
+    );
+    // Or, sending them failed: still owed, they go with the key's next gate call.
+    book.owe(&digest, owed.clone());
+    let later = until + TimeDelta::seconds(1);
+    assert!(admitted(&call(&mut book, &mut gate, later, None)));
+    assert_eq!(
+        gate.used(later) - unspent(&book),
+        before - owed[0].unspent + 1
+    );
+}

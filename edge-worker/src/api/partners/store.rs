@@ -350,4 +350,28 @@ pub trait PortalStore {
     /// An account's audit log, newest first, at most `limit` lines.
     async fn audit_of(&self, partner_id: &str, limit: u32)
     -> Result<Vec<AuditEntry>, BackendError>;
+
+    /// The whole audit log, newest first, at most `limit` lines.
+    async fn audit_all(&self, limit: u32) -> Result<Vec<AuditEntry>, BackendError>;
+
+    /// Every account, oldest first.
+    async fn partners(&self) -> Result<Vec<Partner>, BackendError>;
+
+    /// Sets the status of the account `id` to `to` if it is one of `from`; whether
+    /// it did.
+    async fn set_partner_status(
+        &self,
+        id: &str,
+        from: &[PartnerStatus],
+        to: PartnerStatus,
+    ) -> Result<bool, BackendError>;
+
+    /// Sets the tier of the account `id`'s live keys made from now on, and an
+    /// enterprise account's agreed daily limit (`None` for the other tiers).
+    async fn set_partner_tier(
+        &self,
+        id: &str,
+        tier: Tier,
+        daily_limit: Option<u32>,
+    ) -> Result<(), BackendError>;
 }

@@ -502,7 +502,8 @@ pub async fn sign_out<B: PortalBackend>(
     Ok(answer)
 }
 
-fn account_json(partner: &Partner) -> Value {
+/// An account as its own page and the operator's show it.
+pub(super) fn account_json(partner: &Partner) -> Value {
     json!({
         "id": partner.id,
         "organisation": partner.organisation,

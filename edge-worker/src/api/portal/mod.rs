@@ -12,6 +12,7 @@ pub mod accounts;
 pub mod ceremonies;
 pub mod keys;
 pub mod limits;
+pub mod operator;
 pub mod origins;
 pub mod page;
 pub mod passkeys;
@@ -33,9 +34,15 @@ use super::{ApiError, ErrorCode, input, response};
 /// The portal's path prefix.
 pub const PREFIX: &str = "/portal";
 
+/// The portal API's OpenAPI 3.1 document, served at `GET /portal/api/openapi.json`.
+pub const PORTAL_OPENAPI: &str = include_str!("../../../openapi/portal.json");
+
+/// Where [`PORTAL_OPENAPI`] is served.
+const OPENAPI_PATH: &str = "/portal/api/openapi.json";
+
 /// The portal's API operations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Operation {
+pub(crate) enum Operation {
     ApplicationOptions,
     Apply,
     SignInOptions,
@@ -53,11 +60,15 @@ enum Operation {
     Enrol,
     Usage,
     UsageCsv,
+    OperatorPartners,
+    OperatorDecide,
+    OperatorTier,
+    OperatorAudit,
 }
 
-/// The routing table: path (`{id}` stands for a key's or a passkey's id), method,
+/// The routing table: path (`{id}` stands for a key's, a passkey's or an account's id), method,
 /// operation.
-static ROUTES: [(&str, Method, Operation); 17] = [
+pub(crate) static ROUTES: [(&str, Method, Operation); 21] = [
     (
         "/portal/api/applications/options",
         Method::POST,
@@ -110,6 +121,26 @@ static ROUTES: [(&str, Method, Operation); 17] = [
         "/portal/api/keys/{id}/usage.csv",
         Method::GET,
         Operation::UsageCsv,
+    ),
+    (
+        "/portal/api/operator/partners",
+        Method::GET,
+        Operation::OperatorPartners,
+    ),
+    (
+        "/portal/api/operator/partners/{id}/decision",
+        Method::POST,
+        Operation::OperatorDecide,
+    ),
+    (
+        "/portal/api/operator/partners/{id}/tier",
+        Method::POST,
+        Operation::OperatorTier,
+    ),
+    (
+        "/portal/api/operator/audit",
+        Method::GET,
+        Operation::OperatorAudit,
     ),
 ];
 
@@ -186,6 +217,12 @@ pub async fn handle<B: Backend>(
         && let Some(file) = page::file(path)
     {
         return file;
+    }
+    if *request.method() == Method::GET && path == OPENAPI_PATH {
+        return response::json_bytes(
+            http::StatusCode::OK,
+            Bytes::from_static(PORTAL_OPENAPI.as_bytes()),
+        );
     }
     let (operation, id) = match find(path, request.method()) {
         Ok(found) => found,
@@ -336,6 +373,10 @@ async fn run<B: Backend>(
         Operation::Enrol => passkeys::enrol(backend, rp, &body()?, caller).await,
         Operation::Usage => usage::usage(backend, id, request.uri().query(), caller).await,
         Operation::UsageCsv => usage::usage_csv(backend, id, request.uri().query(), caller).await,
+        Operation::OperatorPartners => operator::partners(backend, caller).await,
+        Operation::OperatorDecide => operator::decide(backend, id, &body()?, caller).await,
+        Operation::OperatorTier => operator::set_tier(backend, id, &body()?, caller).await,
+        Operation::OperatorAudit => operator::audit(backend, request.uri().query(), caller).await,
     }
 }
 

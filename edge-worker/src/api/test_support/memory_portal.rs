@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 
 use super::memory_backend::MemoryBackend;
 use crate::api::backend_error::BackendError;
-use crate::api::keys::KeyRecord;
+use crate::api::keys::{KeyRecord, Tier};
 use crate::api::partners::store::{
     AuditEntry, Ceremony, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, PortalStore, Session,
 };
@@ -293,5 +293,53 @@ impl PortalStore for MemoryBackend {
             .take(limit as usize)
             .cloned()
             .collect())
+    }
+
+    async fn audit_all(&self, limit: u32) -> Result<Vec<AuditEntry>, BackendError> {
+        Ok(self
+            .portal_up()?
+            .audit
+            .iter()
+            .rev()
+            .take(limit as usize)
+            .cloned()
+            .collect())
+    }
+
+    async fn partners(&self) -> Result<Vec<Partner>, BackendError> {
+        let mut all: Vec<Partner> = self.portal_up()?.partners.values().cloned().collect();
+        all.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+        Ok(all)
+    }
+
+    async fn set_partner_status(
+        &self,
+        id: &str,
+        from: &[PartnerStatus],
+        to: PartnerStatus,
+    ) -> Result<bool, BackendError> {
+        let mut tables = self.portal_up()?;
+        let Some(partner) = tables
+            .partners
+            .get_mut(id)
+            .filter(|p| from.contains(&p.status))
+        else {
+            return Ok(false);
+        };
+        partner.status = to;
+        Ok(true)
+    }
+
+    async fn set_partner_tier(
+        &self,
+        id: &str,
+        tier: Tier,
+        daily_limit: Option<u32>,
+    ) -> Result<(), BackendError> {
+        if let Some(partner) = self.portal_up()?.partners.get_mut(id) {
+            partner.tier = tier;
+            partner.daily_limit = daily_limit;
+        }
+        Ok(())
     }
 }

@@ -5,6 +5,8 @@ mod accounts;
 mod hostile;
 mod keys;
 mod limits;
+mod openapi;
+mod operator;
 mod page;
 mod passkeys;
 mod usage;

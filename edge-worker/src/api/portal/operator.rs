@@ -1,0 +1,265 @@
+//! The operator's part of the portal: every account and application, the decisions
+//! on them, their tiers, and the whole audit log. Only a signed-in account with the
+//! operator role (granted by `scripts/keys.mjs`, never here) reaches it; the same
+//! decisions and tiers are open to `scripts/keys.mjs` (`DECISIONS`, `TIER_LIMITS`),
+//! and `tests/api/portal.test.mjs` checks that the two agree.
+
+use serde_json::{Map, Value, json};
+
+use super::accounts::{self, Answer, Caller, account_json};
+use crate::api::backend::Backend;
+use crate::api::keys::Tier;
+use crate::api::partners::store::{Partner, PartnerStatus, Role};
+use crate::api::{ApiError, ErrorCode};
+
+/// Largest enterprise daily limit the operator may set.
+pub const MAX_DAILY_LIMIT: u32 = 100_000_000;
+
+/// Audit lines a request may ask for at most (`?limit=`), and by default.
+pub const MAX_AUDIT_LINES: u32 = 500;
+const DEFAULT_AUDIT_LINES: u32 = 100;
+
+/// An operator's decision on an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Decision {
+    /// Approve an application, or reinstate a suspended account.
+    Approve,
+    /// Reject an application.
+    Reject,
+    /// Suspend an approved account: every key of it stops within the record TTL.
+    Suspend,
+}
+
+impl Decision {
+    /// Every decision, in the order the page offers them.
+    pub const ALL: [Self; 3] = [Self::Approve, Self::Reject, Self::Suspend];
+
+    /// The wire name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Approve => "approve",
+            Self::Reject => "reject",
+            Self::Suspend => "suspend",
+        }
+    }
+
+    /// The status it leaves the account in.
+    #[must_use]
+    pub const fn to(self) -> PartnerStatus {
+        match self {
+            Self::Approve => PartnerStatus::Approved,
+            Self::Reject => PartnerStatus::Rejected,
+            Self::Suspend => PartnerStatus::Suspended,
+        }
+    }
+
+    /// The statuses it applies to.
+    #[must_use]
+    pub const fn from(self) -> &'static [PartnerStatus] {
+        match self {
+            Self::Approve => &[PartnerStatus::Applied, PartnerStatus::Suspended],
+            Self::Reject => &[PartnerStatus::Applied],
+            Self::Suspend => &[PartnerStatus::Approved],
+        }
+    }
+}
+
+/// The signed-in account, if it is the operator's.
+async fn operator<B: Backend>(backend: &B, caller: &Caller<'_>) -> Result<Partner, ApiError> {
+    let (_, account) = accounts::signed_in(backend, caller).await?;
+    if account.role == Role::Operator {
+        Ok(account)
+    } else {
+        Err(ApiError::new(
+            ErrorCode::Forbidden,
+            "only the operator may do this",
+        ))
+    }
+}
+
+fn no_such_account(id: &str) -> ApiError {
+    ApiError::new(ErrorCode::NotFound, "no such account").with("id", id)
+}
+
+/// A partner's account by id: an operator's own account is not decided here.
+async fn partner_account<B: Backend>(backend: &B, id: &str) -> Result<Partner, ApiError> {
+    backend
+        .partner(id)
+        .await
+        .map_err(super::stored(backend))?
+        .filter(|p| p.role == Role::Partner)
+        .ok_or_else(|| no_such_account(id))
+}
+
+/// The JSON of an account as the operator sees it: also what it applied for.
+fn listed(partner: &Partner) -> Value {
+    let mut body = account_json(partner);
+    body["intended_use"] = partner.intended_use.clone().into();
+    body["daily_limit"] = partner.daily_limit.into();
+    body
+}
+
+/// `GET /portal/api/operator/partners`: every account, oldest first.
+///
+/// # Errors
+/// `UNAUTHORIZED` without a session, `FORBIDDEN` for a partner's, `INTERNAL_ERROR`
+/// when storage fails.
+pub async fn partners<B: Backend>(backend: &B, caller: &Caller<'_>) -> Result<Answer, ApiError> {
+    operator(backend, caller).await?;
+    let all = backend.partners().await.map_err(super::stored(backend))?;
+    Ok(Answer::ok(
+        json!({ "partners": all.iter().map(listed).collect::<Vec<_>>() }),
+    ))
+}
+
+/// `POST /portal/api/operator/partners/{id}/decision` `{decision}`: approves,
+/// rejects or suspends an account, with its audit line.
+///
+/// # Errors
+/// As [`partners`]; `NOT_FOUND` for no such partner account; `INVALID_REQUEST` for
+/// an unknown decision or one that does not apply to the account's status.
+pub async fn decide<B: Backend>(
+    backend: &B,
+    id: &str,
+    body: &Map<String, Value>,
+    caller: &Caller<'_>,
+) -> Result<Answer, ApiError> {
+    let operator = operator(backend, caller).await?;
+    let named = body.get("decision").and_then(Value::as_str).unwrap_or("");
+    let decision = Decision::ALL
+        .into_iter()
+        .find(|d| d.code() == named)
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                "decision must be approve, reject or suspend",
+            )
+            .with("field", "decision")
+        })?;
+    let account = partner_account(backend, id).await?;
+    let changed = backend
+        .set_partner_status(id, decision.from(), decision.to())
+        .await
+        .map_err(super::stored(backend))?;
+    if !changed {
+        return Err(ApiError::new(
+            ErrorCode::InvalidRequest,
+            format!(
+                "an account that is {} cannot be given that decision",
+                account.status.code()
+            ),
+        )
+        .with("field", "decision")
+        .with("status", account.status.code()));
+    }
+    accounts::audit(
+        backend,
+        (id, &operator.id),
+        (decision.to().code(), None),
+        caller,
+    )
+    .await?;
+    let account = partner_account(backend, id).await?;
+    Ok(Answer::ok(listed(&account)))
+}
+
+/// `POST /portal/api/operator/partners/{id}/tier` `{tier, daily_limit}`: the tier
+/// of the account's live keys made from now on, an enterprise one with its agreed
+/// daily limit (1 to [`MAX_DAILY_LIMIT`]; no limit for the other tiers).
+///
+/// # Errors
+/// As [`decide`], `INVALID_REQUEST` naming `tier` or `daily_limit`.
+pub async fn set_tier<B: Backend>(
+    backend: &B,
+    id: &str,
+    body: &Map<String, Value>,
+    caller: &Caller<'_>,
+) -> Result<Answer, ApiError> {
+    let operator = operator(backend, caller).await?;
+    let tier = body
+        .get("tier")
+        .and_then(Value::as_str)
+        .and_then(Tier::parse)
+        .ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                "tier must be sandbox, partner or enterprise",
+            )
+            .with("field", "tier")
+        })?;
+    let limit = body.get("daily_limit").filter(|v| !v.is_null());
+    let daily_limit = match (tier, limit) {
+        (Tier::Enterprise, Some(value)) => Some(
+            value
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| (1..=MAX_DAILY_LIMIT).contains(n))
+                .ok_or_else(|| {
+                    bad_limit("daily_limit must be a whole number from 1 to 100000000")
+                })?,
+        ),
+        (Tier::Enterprise, None) => {
+            return Err(bad_limit(
+                "the enterprise tier needs its agreed daily_limit",
+            ));
+        }
+        (_, Some(_)) => {
+            return Err(bad_limit(
+                "only the enterprise tier takes a daily_limit; the others have their own",
+            ));
+        }
+        (_, None) => None,
+    };
+    partner_account(backend, id).await?;
+    backend
+        .set_partner_tier(id, tier, daily_limit)
+        .await
+        .map_err(super::stored(backend))?;
+    accounts::audit(
+        backend,
+        (id, &operator.id),
+        ("tier_set", Some(tier.code())),
+        caller,
+    )
+    .await?;
+    let account = partner_account(backend, id).await?;
+    Ok(Answer::ok(listed(&account)))
+}
+
+fn bad_limit(message: &str) -> ApiError {
+    ApiError::new(ErrorCode::InvalidRequest, message).with("field", "daily_limit")
+}
+
+/// `GET /portal/api/operator/audit?limit=N`: the whole audit log, newest first,
+/// `N` lines (1 to [`MAX_AUDIT_LINES`], 100 by default).
+///
+/// # Errors
+/// As [`partners`]; `INVALID_REQUEST` naming `limit`.
+pub async fn audit<B: Backend>(
+    backend: &B,
+    query: Option<&str>,
+    caller: &Caller<'_>,
+) -> Result<Answer, ApiError> {
+    operator(backend, caller).await?;
+    let pairs = crate::api::input::query_pairs(query);
+    let limit = match crate::api::input::query_param(&pairs, "limit") {
+        None => DEFAULT_AUDIT_LINES,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_AUDIT_LINES).contains(n))
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("`limit` must be a whole number from 1 to {MAX_AUDIT_LINES}"),
+                )
+                .with("field", "limit")
+            })?,
+    };
+    let lines = backend
+        .audit_all(limit)
+        .await
+        .map_err(super::stored(backend))?;
+    Ok(Answer::ok(json!({ "audit": lines })))
+}

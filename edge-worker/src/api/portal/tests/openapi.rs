@@ -1,0 +1,47 @@
+//! The portal API's OpenAPI document lists exactly the routes the portal answers,
+//! and is served as it is written.
+
+use std::collections::BTreeSet;
+
+use http::Method;
+use serde_json::Value;
+
+use super::Call;
+use crate::api::portal::{PORTAL_OPENAPI, ROUTES};
+use crate::api::test_support::MemoryBackend;
+
+#[test]
+fn the_document_lists_every_route_and_no_other() {
+    let doc: Value = serde_json::from_str(PORTAL_OPENAPI).unwrap();
+    let documented: BTreeSet<(String, String)> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .flat_map(|(path, ops)| {
+            ops.as_object()
+                .unwrap()
+                .keys()
+                .map(move |m| (path.clone(), m.to_uppercase()))
+        })
+        .filter(|(path, _)| path != "/portal/api/openapi.json")
+        .collect();
+    let routed: BTreeSet<(String, String)> = ROUTES
+        .iter()
+        .map(|(path, method, _)| ((*path).to_owned(), method.as_str().to_owned()))
+        .collect();
+    assert_eq!(documented, routed);
+}
+
+#[test]
+fn the_document_is_served_without_a_session() {
+    let backend = MemoryBackend::new();
+    let mut call = Call::new(Method::GET, "/portal/api/openapi.json", None);
+    call.origin = None;
+    let (status, body, answer) = call.send(&backend);
+    assert_eq!(status, 200);
+    assert_eq!(
+        answer.headers()["content-type"],
+        "application/json; charset=utf-8"
+    );
+    assert_eq!(body["info"]["title"], "hexrisk partner portal API");
+}

@@ -1,0 +1,202 @@
+//! The operator's endpoints: only the operator's session reaches them; decisions
+//! follow the account's status, tiers their rules, and each lands in the audit log.
+
+use http::Method;
+use serde_json::{Value, json};
+
+use super::keys::{keys_call, make, partner, predict_with};
+use crate::api::keys::Tier;
+use crate::api::partners::store::{PartnerStatus, Role};
+use crate::api::test_support::{MemoryBackend, now};
+
+/// A partner that applied, and an operator (made as `scripts/keys.mjs operator`
+/// makes one): each one's session and id.
+fn partner_and_operator(backend: &MemoryBackend) -> ((String, String), (String, String)) {
+    let applicant = partner(backend, 1);
+    let operator = partner(backend, 2);
+    {
+        let mut tables = backend.portal_tables.borrow_mut();
+        let account = tables.partners.get_mut(&operator.1).unwrap();
+        account.role = Role::Operator;
+        account.status = PartnerStatus::Approved;
+    }
+    (applicant, operator)
+}
+
+fn send(
+    backend: &MemoryBackend,
+    method: Method,
+    path: &str,
+    body: Option<Value>,
+    session: &str,
+) -> (u16, Value) {
+    let (status, body, _) = keys_call(method, path, body, session).send(backend);
+    (status, body)
+}
+
+fn decide(backend: &MemoryBackend, id: &str, decision: &str, session: &str) -> (u16, Value) {
+    let path = format!("/portal/api/operator/partners/{id}/decision");
+    send(
+        backend,
+        Method::POST,
+        &path,
+        Some(json!({ "decision": decision })),
+        session,
+    )
+}
+
+#[test]
+fn only_the_operator_reaches_the_operator_endpoints() {
+    let backend = MemoryBackend::new();
+    let ((applicant, applicant_id), _) = partner_and_operator(&backend);
+    for (method, path) in [
+        (Method::GET, "/portal/api/operator/partners".to_owned()),
+        (Method::GET, "/portal/api/operator/audit".to_owned()),
+        (
+            Method::POST,
+            format!("/portal/api/operator/partners/{applicant_id}/decision"),
+        ),
+        (
+            Method::POST,
+            format!("/portal/api/operator/partners/{applicant_id}/tier"),
+        ),
+    ] {
+        let body =
+            (method == Method::POST).then(|| json!({ "decision": "approve", "tier": "partner" }));
+        let (status, answer) = send(&backend, method.clone(), &path, body.clone(), &applicant);
+        assert_eq!(status, 403, "{path}: {answer}");
+        assert_eq!(answer["code"], "FORBIDDEN");
+        let mut call = super::Call::new(method, &path, body);
+        call.session = None;
+        assert_eq!(call.send(&backend).0, 401, "{path} without a session");
+    }
+    // The applicant decided nothing.
+    let status = backend.portal_tables.borrow().partners[&applicant_id].status;
+    assert_eq!(status, PartnerStatus::Applied);
+}
+
+#[test]
+fn the_operator_approves_sets_the_tier_and_suspends_and_each_is_audited() {
+    let backend = MemoryBackend::new();
+    let ((applicant, applicant_id), (operator, operator_id)) = partner_and_operator(&backend);
+
+    let (status, listed) = send(
+        &backend,
+        Method::GET,
+        "/portal/api/operator/partners",
+        None,
+        &operator,
+    );
+    assert_eq!(status, 200, "{listed}");
+    let accounts = listed["partners"].as_array().unwrap();
+    assert_eq!(accounts.len(), 2);
+    let applied = accounts
+        .iter()
+        .find(|a| a["id"] == applicant_id.as_str())
+        .unwrap();
+    assert_eq!(applied["status"], "applied");
+    assert_eq!(applied["intended_use"], "night routes");
+
+    let (status, account) = decide(&backend, &applicant_id, "approve", &operator);
+    assert_eq!(status, 200, "{account}");
+    assert_eq!(account["status"], "approved");
+    // A decision that does not apply to the status is refused, naming it.
+    let (status, refused) = decide(&backend, &applicant_id, "reject", &operator);
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(refused["details"]["status"], "approved");
+    let (status, refused) = decide(&backend, &applicant_id, "promote", &operator);
+    assert_eq!(
+        (status, refused["details"]["field"].clone()),
+        (400, json!("decision"))
+    );
+    // The operator's own account is not decided here.
+    assert_eq!(decide(&backend, &operator_id, "suspend", &operator).0, 404);
+
+    let tier = format!("/portal/api/operator/partners/{applicant_id}/tier");
+    for (body, field) in [
+        (json!({ "tier": "enterprise" }), "daily_limit"),
+        (
+            json!({ "tier": "enterprise", "daily_limit": 0 }),
+            "daily_limit",
+        ),
+        (
+            json!({ "tier": "partner", "daily_limit": 5 }),
+            "daily_limit",
+        ),
+        (json!({ "tier": "gold" }), "tier"),
+    ] {
+        let (status, refused) = send(&backend, Method::POST, &tier, Some(body.clone()), &operator);
+        assert_eq!(status, 400, "{body}: {refused}");
+        assert_eq!(refused["details"]["field"], field, "{body}");
+    }
+    let (status, account) = send(
+        &backend,
+        Method::POST,
+        &tier,
+        Some(json!({ "tier": "enterprise", "daily_limit": 50_000 })),
+        &operator,
+    );
+    assert_eq!(status, 200, "{account}");
+    assert_eq!(
+        (account["tier"].clone(), account["daily_limit"].clone()),
+        (json!("enterprise"), json!(50_000))
+    );
+    let stored = backend.portal_tables.borrow().partners[&applicant_id].clone();
+    assert_eq!(
+        (stored.tier, stored.daily_limit),
+        (Tier::Enterprise, Some(50_000))
+    );
+
+    // The partner's live key works until the operator suspends the account.
+    let (status, key) = make(
+        &backend,
+        &applicant,
+        json!({ "label": "live", "kind": "live", "apis": ["prediction", "router"] }),
+    );
+    assert_eq!(status, 201, "{key}");
+    let key = key["key"].as_str().unwrap().to_owned();
+    assert_eq!(predict_with(&backend, &key, now()), 200);
+    let (status, account) = decide(&backend, &applicant_id, "suspend", &operator);
+    assert_eq!(
+        (status, account["status"].clone()),
+        (200, json!("suspended"))
+    );
+    // Within the record TTL the key stops (the memory gate reads the record afresh).
+    assert_eq!(predict_with(&backend, &key, now()), 401);
+
+    // The whole log, newest first, the operator as the actor; the partner sees its own.
+    let (status, log) = send(
+        &backend,
+        Method::GET,
+        "/portal/api/operator/audit?limit=3",
+        None,
+        &operator,
+    );
+    assert_eq!(status, 200, "{log}");
+    let actions: Vec<&str> = log["audit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["action"].as_str().unwrap())
+        .collect();
+    assert_eq!(actions, ["suspended", "key_created", "tier_set"]);
+    assert_eq!(log["audit"][0]["actor"], operator_id.as_str());
+    assert_eq!(log["audit"][2]["subject"], "enterprise");
+    let (_, own) = super::me(&backend, &applicant, now());
+    assert!(
+        own["audit"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["action"] == "approved")
+    );
+    for query in ["limit=0", "limit=501", "limit=many"] {
+        let path = format!("/portal/api/operator/audit?{query}");
+        let (status, refused) = send(&backend, Method::GET, &path, None, &operator);
+        assert_eq!(
+            (status, refused["details"]["field"].clone()),
+            (400, json!("limit")),
+            "{query}"
+        );
+    }
+}
