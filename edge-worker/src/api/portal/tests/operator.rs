@@ -76,9 +76,9 @@ fn only_the_operator_reaches_the_operator_endpoints() {
 }
 
 #[test]
-fn the_operator_approves_sets_the_tier_and_suspends_and_each_is_audited() {
+fn decisions_follow_the_status_and_the_operators_own_account_is_not_decided() {
     let backend = MemoryBackend::new();
-    let ((applicant, applicant_id), (operator, operator_id)) = partner_and_operator(&backend);
+    let ((_, applicant_id), (operator, operator_id)) = partner_and_operator(&backend);
 
     let (status, listed) = send(
         &backend,
@@ -111,7 +111,13 @@ fn the_operator_approves_sets_the_tier_and_suspends_and_each_is_audited() {
     );
     // The operator's own account is not decided here.
     assert_eq!(decide(&backend, &operator_id, "suspend", &operator).0, 404);
+}
 
+#[test]
+fn tiers_follow_their_rules_suspension_stops_keys_and_the_log_has_it_all() {
+    let backend = MemoryBackend::new();
+    let ((applicant, applicant_id), (operator, operator_id)) = partner_and_operator(&backend);
+    assert_eq!(decide(&backend, &applicant_id, "approve", &operator).0, 200);
     let tier = format!("/portal/api/operator/partners/{applicant_id}/tier");
     for (body, field) in [
         (json!({ "tier": "enterprise" }), "daily_limit"),
