@@ -169,10 +169,13 @@ test("the operator's enrolment link registers a passkey once, on another device"
   await page.waitForFunction(() => /Transit Co: suspended/.test(document.querySelector('#status').textContent));
   await page.locator('button[aria-label="Approve Transit Co"]').click();
   await page.waitForFunction(() => /Transit Co: approved/.test(document.querySelector('#status').textContent));
+  // The table is drawn again after each change: its new row offers a suspension.
+  await page.locator('button[aria-label="Suspend Transit Co"]').waitFor();
   await page.locator('select[aria-label="Tier of Transit Co"]').selectOption('enterprise');
   await page.locator('input[aria-label="Agreed daily limit of Transit Co (enterprise)"]').fill('25000');
   await page.locator('button[aria-label="Set the tier of Transit Co"]').click();
   await page.waitForFunction(() => /Transit Co: approved, tier enterprise \(25000 a day\)/.test(document.querySelector('#status').textContent));
+  await page.waitForFunction(() => /tier set \(enterprise\)/.test(document.querySelector('#operator-audit li')?.textContent ?? ''));
   const audit = await page.locator('#operator-audit li').allTextContents();
   assert.ok(audit[0].includes('tier set (enterprise)') && audit[0].includes(`by ${id}`), audit[0]);
   assert.ok(audit.some((line) => line.includes('suspended')), audit.join('\n'));
