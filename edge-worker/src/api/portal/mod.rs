@@ -384,10 +384,15 @@ async fn run<B: Backend>(
 /// methods the path does allow.
 fn find<'a>(path: &'a str, method: &Method) -> Result<(Operation, Option<&'a str>), Vec<Method>> {
     let path = path.trim_end_matches('/');
-    let at: Vec<(&Method, Operation, Option<&str>)> = ROUTES
+    let mut at: Vec<(&Method, Operation, Option<&str>)> = ROUTES
         .iter()
         .filter_map(|(pattern, m, o)| matches(pattern, path).map(|found| (m, *o, found.id)))
         .collect();
+    // A path spelled out by a route is that route's alone (`/portal/api/passkeys/options`
+    // is no passkey's id).
+    if at.iter().any(|(_, _, id)| id.is_none()) {
+        at.retain(|(_, _, id)| id.is_none());
+    }
     at.iter()
         .find(|(m, _, _)| *m == method)
         .map(|(_, o, id)| (*o, *id))

@@ -45,3 +45,13 @@ fn the_document_is_served_without_a_session() {
     );
     assert_eq!(body["info"]["title"], "hexrisk partner portal API");
 }
+
+#[test]
+fn a_path_a_route_spells_out_is_no_id_of_another() {
+    let backend = MemoryBackend::new();
+    // `options` is the literal route's, not a passkey's id.
+    let (status, body, answer) =
+        Call::new(Method::DELETE, "/portal/api/passkeys/options", None).send(&backend);
+    assert_eq!(status, 405, "{body}");
+    assert_eq!(answer.headers()["allow"], "POST");
+}
