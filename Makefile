@@ -122,7 +122,7 @@ js-test: tools tools-browser tools-schema
 # cargo fuzz passes. `make test` runs a short pass; crashes land in fuzz/artifacts/.
 # Committed seeds (fuzz/seeds/<target>: one valid body per operation) and
 # dictionaries (fuzz/<target>.dict) start the search from real requests.
-FUZZ_TARGETS := artifact artifact_fields cells requests
+FUZZ_TARGETS := artifact artifact_fields cells requests portal
 FUZZ_SECONDS ?= 300
 FUZZ := cd fuzz && RUSTC_BOOTSTRAP=1 $(ROOT)/.tools/bin/cargo-fuzz
 

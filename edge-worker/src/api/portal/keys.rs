@@ -34,7 +34,8 @@ fn invalid(field: &str, message: impl Into<String>) -> ApiError {
 }
 
 /// The settings of a key to make, checked.
-struct KeySettings {
+#[derive(Debug)]
+pub struct KeySettings {
     label: String,
     kind: KeyKind,
     apis: Vec<KeyApi>,
@@ -102,7 +103,12 @@ fn parse_origins(body: &Map<String, Value>) -> Result<Vec<String>, ApiError> {
 }
 
 impl KeySettings {
-    fn parse(body: &Map<String, Value>, now: DateTime<Utc>) -> Result<Self, ApiError> {
+    /// The settings in a request body at `now`.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming the first field refused (every refused origin with
+    /// its reason).
+    pub fn parse(body: &Map<String, Value>, now: DateTime<Utc>) -> Result<Self, ApiError> {
         let label = match body.get("label") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(text)) => text.trim().to_owned(),
