@@ -4,7 +4,7 @@
 #![no_main]
 
 use chrono::{DateTime, Utc};
-use hexrisk_edge::api::portal::accounts::Application;
+use hexrisk_edge::api::portal::applications::Application;
 use hexrisk_edge::api::portal::keys::KeySettings;
 use hexrisk_edge::api::portal::{origins, sessions};
 use libfuzzer_sys::fuzz_target;

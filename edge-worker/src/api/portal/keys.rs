@@ -10,7 +10,8 @@
 use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Map, Value, json};
 
-use super::accounts::{self, Answer, Caller};
+use super::accounts;
+use super::handler::{Answer, Caller};
 use super::origins::{self, MAX_ORIGINS};
 use super::random;
 use crate::api::backend::Backend;

@@ -9,7 +9,9 @@
 //! and `Cache-Control: no-store`.
 
 pub mod accounts;
+pub mod applications;
 pub mod ceremonies;
+pub mod handler;
 pub mod keys;
 pub mod limits;
 pub mod operator;
@@ -25,8 +27,8 @@ use chrono::{DateTime, Utc};
 use http::header::{CONTENT_TYPE, COOKIE, HeaderValue, ORIGIN, SET_COOKIE};
 use http::{Method, Request, Response};
 
-use self::accounts::{Answer, Caller};
 use self::ceremonies::RelyingParty;
+use self::handler::{Answer, Caller};
 use super::backend::Backend;
 use super::backend_error::BackendError;
 use super::{ApiError, ErrorCode, input, response};
@@ -353,9 +355,9 @@ async fn run<B: Backend>(
     };
     match operation {
         Operation::ApplicationOptions => {
-            accounts::application_options(backend, rp, &body()?, caller).await
+            applications::application_options(backend, rp, &body()?, caller).await
         }
-        Operation::Apply => accounts::apply(backend, rp, &body()?, caller).await,
+        Operation::Apply => applications::apply(backend, rp, &body()?, caller).await,
         Operation::SignInOptions => accounts::sign_in_options(backend, rp, caller).await,
         Operation::SignIn => accounts::sign_in(backend, rp, &body()?, caller).await,
         Operation::Me => accounts::me(backend, caller).await,

@@ -6,7 +6,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::accounts::{self, Answer, Caller, account_json};
+use super::accounts::{self, account_json};
+use super::handler::{Answer, Caller};
 use crate::api::backend::Backend;
 use crate::api::keys::Tier;
 use crate::api::partners::store::{Partner, PartnerStatus, Role};

@@ -8,7 +8,8 @@ use std::fmt::Write as _;
 use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
-use super::accounts::{self, Answer, Caller};
+use super::accounts;
+use super::handler::{Answer, Caller, File};
 use crate::api::backend::Backend;
 use crate::api::gate::{DayUsage, KEEP_DAYS, UsageLog};
 use crate::api::{ApiError, ErrorCode, input, quota};
@@ -150,7 +151,7 @@ pub async fn usage_csv<B: Backend>(
         );
     }
     let mut answer = Answer::ok(Value::Null);
-    answer.file = Some(super::accounts::File {
+    answer.file = Some(File {
         content_type: "text/csv; charset=utf-8",
         name: format!("hexrisk-usage-{}.csv", key.id),
         body: text,

@@ -203,7 +203,7 @@ fn changes_from_another_origin_are_refused_and_change_nothing() {
 #[test]
 fn applications_are_checked_field_by_field() {
     let backend = MemoryBackend::new();
-    let long = "x".repeat(super::super::accounts::MAX_ORGANISATION + 1);
+    let long = "x".repeat(super::super::applications::MAX_ORGANISATION + 1);
     for (body, field) in [
         (
             json!({ "email": "a@b.example", "intended_use": "x" }),
