@@ -16,6 +16,7 @@
 //! | [`city`] | a decoded city model and the [`Atlas`](city::Atlas) of cities |
 //! | [`scoring`] | safety scores, colour bands, tiers, breakdowns, precincts |
 //! | [`corridor`] | the cells a line or hex path passes and their metrics |
+//! | [`directions`] | a route's named steps: maneuvers, distances, instructions |
 //! | [`plan`] | a route for a city request: search, alternatives, evaluation |
 //! | [`api`] | both APIs' operations on JSON, with typed error codes |
 //! | `wasm` | the npm package's bindings (feature `wasm`) |
@@ -66,6 +67,8 @@ pub mod city;
 pub mod scoring;
 
 pub mod corridor;
+
+pub mod directions;
 
 pub mod plan;
 

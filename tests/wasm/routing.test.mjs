@@ -146,3 +146,45 @@ test('bad reach requests throw the API error codes with details', () => {
     distanceM: (d) => d > 500,
   });
 });
+
+/** The problems of one route option's steps, against the rules docs/ROUTING.md states. */
+function stepProblems(option, shortestM) {
+  const { steps } = option;
+  const problems = [];
+  const last = option.geometry.coordinates.length - 1;
+  if (steps[0]?.type !== 'depart' || steps.at(-1)?.type !== 'arrive') problems.push('not depart … arrive');
+  if (steps[0].coordinates[0] !== 0 || steps.at(-1).coordinates[1] !== last) problems.push('does not cover the line');
+  steps.forEach((step, i) => {
+    if (i > 0 && step.coordinates[0] !== steps[i - 1].coordinates[1]) problems.push(`step ${i} does not follow step ${i - 1}`);
+    if (step.type !== 'depart' && step.type !== 'arrive' && step.distanceM < shortestM) problems.push(`step ${i} is ${step.distanceM.toFixed(1)} m`);
+    if (i > 0 && step.type !== 'arrive' && step.name !== null && step.name === steps[i - 1].name
+      && !(step.type === 'continue' && step.modifier !== 'straight')) problems.push(`step ${i} repeats ${step.name} as ${step.type} ${step.modifier}`);
+    if (!step.instruction) problems.push(`step ${i} has no instruction`);
+  });
+  const total = steps.reduce((s, x) => s + x.distanceM, 0);
+  if (Math.abs(total - option.metrics.distanceM) > Math.max(1, 1e-6 * total)) problems.push(`steps sum to ${total}, the route is ${option.metrics.distanceM}`);
+  const risky = steps.map((s, i) => [s.incidents ?? -1, i]).reduce((a, b) => (b[0] > a[0] ? b : a), [-1, null]);
+  if (steps.some((s) => s.incidents !== undefined) && option.riskiestStep !== risky[1]) problems.push(`riskiest ${option.riskiestStep}, not ${risky[1]}`);
+  return problems;
+}
+
+test('every snapped sample route has steps by the rules, in every city; an unsnapped one has none', () => {
+  const named = {};
+  for (const { request } of samples) {
+    const route = engine.route(request, NOW);
+    for (const option of [route.best, ...route.alternatives]) {
+      if (!request.snapToRoads && option.geometry === null) {
+        assert.deepEqual([option.steps, option.riskiestStep], [[], null]);
+        continue;
+      }
+      assert.deepEqual(stepProblems(option, 15), [], `${route.city} ${JSON.stringify(request)}`);
+      named[route.city] ??= [0, 0];
+      named[route.city][0] += option.steps.filter((s) => s.name !== null).length;
+      named[route.city][1] += option.steps.length;
+    }
+  }
+  assert.deepEqual(Object.keys(named).sort(), ['city_ca_tor', 'city_us_hou', 'city_us_sfo']);
+  // Road networks name their steps; a hex lattice (Houston) has no names.
+  for (const city of ['city_ca_tor', 'city_us_sfo']) assert.ok(named[city][0] / named[city][1] > 0.6, `${city}: ${named[city]}`);
+  assert.equal(named.city_us_hou[0], 0);
+});

@@ -26,7 +26,7 @@ use crate::scoring::{ColourIndex, Intent, PALETTE};
 impl Serialize for RouteOption {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("RouteOption", 8)?;
+        let mut out = serializer.serialize_struct("RouteOption", 10)?;
         out.serialize_field("geometry", &self.geometry.as_deref().map(LineString))?;
         out.serialize_field("cost", &self.cost)?;
         out.serialize_field("hexPath", &CellIds(&self.evaluation.hex_path))?;
@@ -35,6 +35,12 @@ impl Serialize for RouteOption {
         out.serialize_field("segments", &self.evaluation.segments)?;
         out.serialize_field("corridorMetrics", &self.corridor_metrics)?;
         out.serialize_field("explanation", &self.explanation)?;
+        let (steps, riskiest) = self
+            .directions
+            .as_ref()
+            .map_or((&[][..], None), |d| (d.steps.as_slice(), d.riskiest_step));
+        out.serialize_field("steps", steps)?;
+        out.serialize_field("riskiestStep", &riskiest)?;
         out.end()
     }
 }

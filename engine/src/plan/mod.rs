@@ -12,10 +12,11 @@ use serde::Serialize;
 
 use crate::city::CityModel;
 use crate::corridor::{Evaluation, Metrics, TravelMode, evaluate_hex_path, evaluate_measured_line};
+use crate::directions::{Directions, directions};
 use crate::roads::NetworkKind;
 use crate::routing::{
-    CostModel, MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, Path, RouteIndex, RouteMethod, Snap,
-    TradeoffRoute, thin,
+    CostModel, MAX_ALTERNATIVES, MAX_SNAP_DISTANCE_M, Path, RouteIndex, RouteLine, RouteMethod,
+    Snap, TradeoffRoute, thin,
 };
 use crate::scoring::{CityScores, ScoringParams, StreetRisk};
 
@@ -103,6 +104,8 @@ pub struct RouteOption {
     pub corridor_metrics: Option<Metrics>,
     /// Against the shortest route between the same snapped points.
     pub explanation: Explanation,
+    /// Named steps along the line (`None` when the request did not snap to roads).
+    pub directions: Option<Directions>,
 }
 
 /// One route of a trade-off answer, in the set's order (shortest to safest).
@@ -344,7 +347,7 @@ struct Planner<'a> {
 }
 
 impl Planner<'_> {
-    fn evaluate(&self, path: &Path) -> (Vec<LatLng>, Evaluation) {
+    fn evaluate(&self, path: &Path) -> (RouteLine, Evaluation) {
         let line = self.index.line(self.graph, path);
         let mut evaluation = evaluate_measured_line(
             self.model,
@@ -367,14 +370,14 @@ impl Planner<'_> {
         } else {
             0.0
         });
-        (line.points, evaluation)
+        (line, evaluation)
     }
 
     fn option(
         &self,
         path: &Path,
-        (line, evaluation): (Vec<LatLng>, Evaluation),
-        shortest: &(Vec<LatLng>, Evaluation),
+        (line, evaluation): (RouteLine, Evaluation),
+        shortest: &(RouteLine, Evaluation),
     ) -> RouteOption {
         let corridor_metrics = evaluate_hex_path(
             self.model,
@@ -399,12 +402,23 @@ impl Planner<'_> {
                     ways.binary_search(&way).is_ok()
                 });
         }
+        let own_risk = has_own_risk(self.graph, self.street_risk).then_some(self.street_risk);
+        let directions = self.request.snap_to_roads.then(|| {
+            directions(
+                self.graph,
+                self.index,
+                (path, &line),
+                own_risk,
+                self.request.mode,
+            )
+        });
         RouteOption {
-            geometry: self.request.snap_to_roads.then_some(line),
+            geometry: self.request.snap_to_roads.then_some(line.points),
             cost: Some(path.cost),
             evaluation,
             corridor_metrics,
             explanation,
+            directions,
         }
     }
 }

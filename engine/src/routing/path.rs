@@ -87,6 +87,9 @@ pub struct RouteLine {
     /// `segment_m[i]`: metres from `points[i]` to `points[i + 1]`, as
     /// [`distance_m`] gives them (taken from the index where a segment is a way's own).
     pub segment_m: Vec<f64>,
+    /// `piece_end[k]`: the index in `points` where the path's `k`th piece ends (the
+    /// next piece starts there).
+    pub piece_end: Vec<usize>,
 }
 
 impl RouteIndex {
@@ -140,6 +143,7 @@ impl RouteIndex {
                 line.points.push(point);
                 line.segment_m.push(metres);
             }
+            line.piece_end.push(line.points.len().saturating_sub(1));
         }
         line
     }

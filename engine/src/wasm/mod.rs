@@ -352,6 +352,28 @@ export interface RouteOption {
   /** The hex path scored on its own: what evaluateHexPath returns for hexPath. */
   corridorMetrics: CorridorMetrics | null;
   explanation: Explanation;
+  /** Named steps along the geometry (empty when snapToRoads is false): depart, the maneuvers, arrive. */
+  steps: RouteStep[];
+  /** Index in steps of the step with the most expected incidents, where the ways carry risks of their own. */
+  riskiestStep: number | null;
+}
+/** One step of a route's directions (docs/ROUTING.md, "Steps"). */
+export interface RouteStep {
+  type: "depart" | "turn" | "new name" | "continue" | "fork" | "end of road" | "arrive";
+  modifier: "straight" | "slight left" | "left" | "sharp left" | "slight right" | "right" | "sharp right" | "U-turn" | null;
+  /** As the network's source spells it; null for a way without a name. */
+  name: string | null;
+  distanceM: number;
+  durationS: number;
+  /** Degrees from north into and out of the maneuver (0 at the depart and the arrive). */
+  bearingBefore: number;
+  bearingAfter: number;
+  /** First and last index of the geometry's coordinates the step covers. */
+  coordinates: [number, number];
+  /** Expected incidents along the step, where the ways carry risks of their own. */
+  incidents?: number;
+  /** English, written from the fields above. */
+  instruction: string;
 }
 export interface RouteResponse extends ScoredWith {
   status: "success";
