@@ -188,3 +188,21 @@ test('every snapped sample route has steps by the rules, in every city; an unsna
   for (const city of ['city_ca_tor', 'city_us_sfo']) assert.ok(named[city][0] / named[city][1] > 0.6, `${city}: ${named[city]}`);
   assert.equal(named.city_us_hou[0], 0);
 });
+
+test("a route's own line, evaluated, has steps by the same rules; a hex path has none", () => {
+  let checked = 0;
+  for (const { request } of samples.filter((s) => s.request.snapToRoads)) {
+    const route = engine.route(request, NOW);
+    const evaluation = engine.evaluate({ geometry: route.best.geometry, intent: request.intent ?? 'walking' }, NOW);
+    const problems = stepProblems({ ...evaluation, geometry: route.best.geometry }, 15);
+    assert.deepEqual(problems, [], `${route.city} ${JSON.stringify(request)}`);
+    if (route.network === 'roads') {
+      // Matched to the same streets, the line reads as the route did, step for step.
+      assert.deepEqual(evaluation.steps.map((s) => s.name), route.best.steps.map((s) => s.name), JSON.stringify(request));
+    }
+    const byHexes = engine.evaluateHexPath({ hexPath: route.hexPath }, NOW);
+    assert.equal(byHexes.steps, undefined);
+    checked += 1;
+  }
+  assert.ok(checked >= 20, `${checked} routes`);
+});

@@ -14,6 +14,7 @@ use super::options::{Scoring, ScoringQuery, TimeModifier, window_label};
 use super::{ErrorCode, QueryError};
 use crate::city::{Atlas, CityModel};
 use crate::corridor::{self, Evaluation, HexPathError, TravelMode};
+use crate::directions::{Step, line_directions};
 use crate::forecast::CRIME_CLASSES;
 use crate::forecast::TimeWindow;
 use crate::plan::departure::{self, BandOnTheWay};
@@ -343,6 +344,45 @@ pub struct EvaluationResponse {
     /// positions, or its first and last cells' centres); `None` when either end is
     /// beyond snapping distance or no route joins them.
     pub explanation: Option<plan::Explanation>,
+    /// A line's named steps (`steps`, `riskiestStep`), matched to the city's ways;
+    /// `None` (neither member) for a hex path or a city without a network.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub directions: Option<StepsAnswer>,
+}
+
+/// Named steps as answers give them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepsAnswer {
+    /// Depart, the maneuvers, arrive.
+    pub steps: Vec<Step>,
+    /// The index of the step with the most expected incidents, where known.
+    pub riskiest_step: Option<usize>,
+}
+
+/// The steps of a drawn line in `model`'s network, if it has one.
+fn line_steps(
+    model: &CityModel,
+    scores: &CityScores,
+    points: &[LatLng],
+    mode: TravelMode,
+) -> Option<StepsAnswer> {
+    let network = model.road_network()?;
+    let risk = crate::scoring::StreetRisk::of(model, scores, &network);
+    let own = (network.graph.kind == crate::roads::NetworkKind::Roads || risk.by_shares())
+        .then_some(&risk);
+    let segment_m: Vec<f64> = points.windows(2).map(|p| p[0].distance_m(p[1])).collect();
+    let directions = line_directions(
+        network.graph,
+        network.index,
+        (points, &segment_m),
+        own,
+        mode,
+    );
+    Some(StepsAnswer {
+        steps: directions.steps,
+        riskiest_step: directions.riskiest_step,
+    })
 }
 
 /// Evaluates a LineString; `detourPct` compares it with the shortest route on the
@@ -440,10 +480,12 @@ pub fn evaluate(
         explanation.avoided_streets = shortest.avoided_streets;
         explanation
     });
+    let directions = line_steps(model, &scores, &points, mode);
     Ok(EvaluationResponse {
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,
         explanation,
+        directions,
     })
 }
 
@@ -505,6 +547,7 @@ pub fn evaluate_hex_path(
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,
         explanation,
+        directions: None,
     })
 }
 

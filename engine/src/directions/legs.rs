@@ -108,3 +108,76 @@ pub fn legs<'a>(
     }
     legs
 }
+
+/// Farthest a line segment's middle may lie from a way to be taken as on it, in
+/// metres (as a drawn line's exposure matches it: `plan::line_exposure`).
+pub const LINE_MATCH_M: f64 = 15.0;
+
+/// The legs of a line drawn by anyone (`points`, with `segment_m` the metres of each
+/// segment): runs of segments whose middles lie on one way of `graph` within
+/// [`LINE_MATCH_M`] (a run on no way is a leg without a name), each with its stretch,
+/// bearings and, where consecutive ways meet at a node, the other ways leaving it.
+#[must_use]
+pub fn line_legs<'a>(
+    graph: &'a RoadGraph,
+    index: &RouteIndex,
+    (points, segment_m): (&[LatLng], &[f64]),
+    risk: Option<&StreetRisk>,
+) -> Vec<Leg<'a>> {
+    let way_of = |i: usize| {
+        let (a, b) = (points[i], points[i + 1]);
+        let middle = LatLng::new(
+            f64::midpoint(a.lat(), b.lat()),
+            f64::midpoint(a.lng(), b.lng()),
+        )
+        .unwrap_or(a);
+        index
+            .nearest_way(graph, middle)
+            .filter(|&(_, metres)| metres <= LINE_MATCH_M)
+            .map(|(way, _)| way as usize)
+    };
+    let segments = points.len().saturating_sub(1).min(segment_m.len());
+    let mut legs: Vec<Leg<'a>> = Vec::new();
+    let mut runs: Vec<(Option<usize>, usize, usize)> = Vec::new();
+    for i in 0..segments {
+        let way = way_of(i);
+        match runs.last_mut() {
+            Some((w, _, end)) if *w == way => *end = i + 1,
+            _ => runs.push((way, i, i + 1)),
+        }
+    }
+    for (k, &(way, start, end)) in runs.iter().enumerate() {
+        let metres: f64 = segment_m[start..end].iter().sum();
+        let previous = k.checked_sub(1).and_then(|p| runs[p].0);
+        // The node two consecutive matched ways share, if they meet at one.
+        let junction = way.zip(previous).and_then(|(w, p)| {
+            let (a, b) = (index.way_nodes(w), index.way_nodes(p));
+            a.into_iter().find(|n| b.contains(n))
+        });
+        let others = junction.map_or_else(Vec::new, |node| {
+            graph
+                .out_edges(node)
+                .map(|edge| graph.edge_way(edge).0)
+                .filter(|&w| Some(w) != way && Some(w) != previous)
+                .filter_map(|w| leaving(graph, index, w, node))
+                .collect()
+        });
+        let incidents = risk.zip(way).map(|(r, w)| {
+            let per_metre = r
+                .risks()
+                .get(w)
+                .copied()
+                .unwrap_or(crate::routing::OUTSIDE_COVERAGE_RISK);
+            r.incidents(metres * per_metre)
+        });
+        legs.push(Leg {
+            name: way.and_then(|w| graph.way_name(w)),
+            points: [start, end],
+            metres,
+            bearings: stretch_bearings(points, [start, end]),
+            others,
+            incidents,
+        });
+    }
+    legs
+}

@@ -12,6 +12,8 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
+use h3o::LatLng;
+
 use crate::corridor::TravelMode;
 use crate::roads::RoadGraph;
 use crate::routing::{Path, RouteIndex, RouteLine};
@@ -73,8 +75,12 @@ pub fn directions(
     risk: Option<&StreetRisk>,
     mode: TravelMode,
 ) -> Directions {
-    let legs = legs::legs(graph, index, path, line, risk);
-    let steps: Vec<Step> = steps::steps(&legs)
+    written(&legs::legs(graph, index, path, line, risk), mode)
+}
+
+/// The steps of `legs` with their words, durations in `mode`, and the riskiest.
+fn written(legs: &[legs::Leg<'_>], mode: TravelMode) -> Directions {
+    let steps: Vec<Step> = steps::steps(legs)
         .into_iter()
         .map(|raw| Step {
             instruction: instruction::instruction(
@@ -107,6 +113,23 @@ pub fn directions(
         steps,
         riskiest_step,
     }
+}
+
+/// The directions of a line drawn by anyone (`points`, `segment_m` the metres of each
+/// segment), matched to the ways of `graph` ([`legs::line_legs`]); `risk` prices the
+/// ways where they carry risks of their own, and stretches on no way count none.
+#[must_use]
+pub fn line_directions(
+    graph: &RoadGraph,
+    index: &RouteIndex,
+    (points, segment_m): (&[LatLng], &[f64]),
+    risk: Option<&StreetRisk>,
+    mode: TravelMode,
+) -> Directions {
+    written(
+        &legs::line_legs(graph, index, (points, segment_m), risk),
+        mode,
+    )
 }
 
 #[cfg(test)]

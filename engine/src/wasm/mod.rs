@@ -339,6 +339,9 @@ export interface EvaluationResponse extends ScoredWith {
   segments: CorridorSegment[];
   /** Against the shortest road route between the ends; null when an end is beyond snapping distance. */
   explanation: Explanation | null;
+  /** A line's named steps, matched to the city's ways (absent for a hex path). */
+  steps?: RouteStep[];
+  riskiestStep?: number | null;
 }
 export interface RouteOption {
   /** GeoJSON LineString; null when snapToRoads is false. */
