@@ -711,6 +711,33 @@ test('Houston has no streets: its hexes stay at zoom 15, and the legend says why
   await page.screenshot({ path: `${OUTPUT_DIR}/map-houston-zoom-15.png` });
 });
 
+test("the chosen route's directions: every step listed, and a focused step drawn on the map", async () => {
+  const { page } = await openMap();
+  await page.selectOption('#method', 'safest');
+  await routeBetween(page, UNION, CHRISTIE_PITS);
+  const answer = await page.evaluate(() => window.hexrisk.answer());
+  const steps = answer.best.steps;
+  assert.ok(steps.length >= 3, `${steps.length} steps`);
+  await page.waitForSelector('#directions:not([hidden])');
+  const texts = await page.locator('#steps button.step').allTextContents();
+  assert.equal(texts.length, steps.length);
+  steps.forEach((step, i) => assert.ok(texts[i].startsWith(step.instruction), `${texts[i]} / ${step.instruction}`));
+  assert.match(texts[0], /^Head /);
+  assert.match(texts.at(-1), /^Arrive/);
+  assert.ok(texts[answer.best.riskiestStep].includes('most expected incidents of the route'));
+  // Keyboard: focusing a step draws its stretch and brings it into view.
+  await page.locator('#steps button.step').nth(1).focus();
+  await page.waitForFunction(() => document.body.dataset.step === '1');
+  assert.equal(await page.locator('path.step-highlight').count(), 1);
+  const [from, to] = steps[1].coordinates;
+  const stretch = answer.best.geometry.coordinates.slice(from, to + 1);
+  const view = await page.evaluate(() => window.hexrisk.map.getBounds().toBBoxString().split(',').map(Number));
+  for (const [lng, lat] of stretch) assert.ok(lng >= view[0] && lat >= view[1] && lng <= view[2] && lat <= view[3], 'the step is in view');
+  await page.keyboard.press('Tab');
+  await page.waitForFunction(() => document.body.dataset.step === '2');
+  assert.equal(await page.locator('path.step-highlight').count(), 1, 'one step drawn at a time');
+});
+
 test('the safest route lists the streets it avoids and marks its own riskiest blocks', async () => {
   const { page } = await openMap();
   await page.selectOption('#method', 'safest');

@@ -3,7 +3,8 @@
 // bold over its corridor tiers, the trade-off set as a slider from shortest to
 // safest, and why the chosen route: what it avoids against the shortest route (the
 // riskiest avoided cells outlined on the map, the streets avoided listed), and the
-// riskiest blocks of the chosen route itself, highlighted under its line.
+// riskiest blocks of the chosen route itself, highlighted under its line; and its
+// directions, each step a button that draws its stretch when focused or pressed.
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
 import { escapeHtml as escape, riskiestBlocks, significant } from './streets.js';
 
@@ -45,6 +46,8 @@ export class RouteView {
   constructor(map, { panes, ring, tierColour, className, onSelect }) {
     Object.assign(this, { map, panes, ring, tierColour, className, onSelect });
     this.layer = L.layerGroup().addTo(map);
+    // The focused step's stretch, drawn over the chosen route.
+    this.stepLayer = L.layerGroup().addTo(map);
     this.canvas = L.canvas({ pane: panes.corridor, padding: 0.3 });
     this.routes = [];
     this.selected = 0;
@@ -54,10 +57,11 @@ export class RouteView {
 
   clear() {
     this.layer.clearLayers();
+    this.stepLayer.clearLayers();
     this.routes = [];
     this.answer = null;
     this.resetStreets();
-    for (const id of ['routes', 'why']) document.getElementById(id).hidden = true;
+    for (const id of ['routes', 'why', 'directions']) document.getElementById(id).hidden = true;
     document.getElementById('metrics').hidden = true;
     delete document.body.dataset.route;
   }
@@ -116,6 +120,7 @@ export class RouteView {
     this.draw();
     this.renderMetrics();
     this.renderWhy();
+    this.renderSteps();
     const radio = document.querySelector(`#route-list input[value="${index}"]`);
     if (radio) radio.checked = true;
     const slider = document.getElementById('tradeoff-slider');
@@ -213,6 +218,47 @@ export class RouteView {
       <tr><th scope="row">Cells</th><td data-testid="cells">${m.cellCount}</td></tr>
       <tr><th scope="row">Routes in answer</th><td data-testid="routes">${this.routes.length}</td></tr>
       ${answer.departAt ? `<tr><th scope="row">Scored at</th><td data-testid="bands">${answer.departAt.bands.map((b) => b.timeWindow).join(' → ')}</td></tr>` : ''}</table>`;
+  }
+
+  /** The chosen route's steps, each a button that shows its stretch when focused or pressed. */
+  renderSteps() {
+    const { option } = this.routes[this.selected];
+    const section = document.getElementById('directions');
+    const steps = option.steps ?? [];
+    this.stepLayer.clearLayers();
+    delete document.body.dataset.step;
+    section.hidden = steps.length === 0;
+    const list = document.getElementById('steps');
+    list.innerHTML = steps.map((step, i) => {
+      const length = step.type === 'arrive' ? '' : ` · ${metres(step.distanceM)}`;
+      const risky = i === option.riskiestStep ? ' · <strong>most expected incidents of the route</strong>' : '';
+      return `<li><button type="button" class="step" data-step="${i}">${escape(step.instruction)}${length}${risky}</button></li>`;
+    }).join('');
+    for (const button of list.querySelectorAll('button.step')) {
+      const show = () => this.showStep(Number(button.dataset.step));
+      button.addEventListener('focus', show);
+      button.addEventListener('click', show);
+    }
+  }
+
+  /** Draws step `index` of the chosen route over its line and brings it into view. */
+  showStep(index) {
+    const { option } = this.routes[this.selected];
+    const step = option.steps[index];
+    this.stepLayer.clearLayers();
+    if (!step || !option.geometry) return;
+    const [from, to] = step.coordinates;
+    const stretch = latLngs({ coordinates: option.geometry.coordinates.slice(from, to + 1) });
+    if (stretch.length > 1) {
+      L.polyline(stretch, { pane: this.panes.lines, color: '#ffb000', weight: 12, opacity: 0.9, className: 'step-highlight', interactive: false })
+        .addTo(this.stepLayer);
+      this.map.fitBounds(L.latLngBounds(stretch), { padding: [48, 48], maxZoom: 17, animate: false });
+    } else {
+      L.circleMarker(stretch[0], { pane: this.panes.avoided, radius: 10, color: '#ffb000', weight: 4, fill: false, className: 'step-highlight' })
+        .addTo(this.stepLayer);
+      this.map.setView(stretch[0], Math.max(this.map.getZoom(), 16), { animate: false });
+    }
+    document.body.dataset.step = String(index);
   }
 
   renderWhy() {
