@@ -494,6 +494,42 @@ function setRouteEnd(point, which) {
 }
 
 $('origin-here').addEventListener('click', () => setRouteEnd(centre(), 0));
+
+/** The manifest's entry of the city whose bounds hold `point`, the selected one first. */
+async function cityHolding({ lat, lng }) {
+  const listed = (await fetchManifest()).cities;
+  const ordered = [...listed.filter((c) => c.code === $('city').value), ...listed.filter((c) => c.code !== $('city').value)];
+  const holding = ordered.find(({ bounds: { west, south, east, north } }) => lng >= west && lng <= east && lat >= south && lat <= north);
+  return { holding, names: listed.map((c) => c.name) };
+}
+
+// "From my location": the device's position as the origin, with a clear message when
+// the browser refuses it or it is outside the covered cities.
+$('origin-location').addEventListener('click', () => {
+  if (!navigator.geolocation) { setStatus('This browser cannot tell where you are: set the origin on the map.', true); return; }
+  setStatus('Finding where you are…');
+  navigator.geolocation.getCurrentPosition((position) => originAt(position).catch(fail), (error) => {
+    setStatus(error.code === error.PERMISSION_DENIED
+      ? 'Your location was refused: allow it in the browser\'s site settings, or set the origin on the map.'
+      : `Your location is not available (${error.message || 'no position'}): set the origin on the map.`, true);
+  }, { enableHighAccuracy: true, timeout: 15000, maximumAge: 60000 });
+});
+
+/** The origin at a position the browser gave, if it is in the city shown. */
+async function originAt(position) {
+  const point = { lat: position.coords.latitude, lng: position.coords.longitude };
+  const { holding, names } = await cityHolding(point);
+  if (!holding) {
+    setStatus(`You are outside the covered cities (${names.join(', ')}): set the origin on the map.`, true);
+  } else if (holding.code !== $('city').value) {
+    setStatus(`You are in ${holding.name}: choose it under City, then press From my location again.`, true);
+  } else {
+    map.setView([point.lat, point.lng], Math.max(map.getZoom(), 15), { animate: false });
+    setRouteEnd(point, 0);
+    setStatus(`Origin set at your location (within ${Math.round(position.coords.accuracy)} m): now the destination.`);
+  }
+}
+
 $('destination-here').addEventListener('click', () => {
   if (routeEnds.length === 0) { setStatus('Set the origin first.', true); return; }
   setRouteEnd(centre(), 1);

@@ -711,6 +711,34 @@ test('Houston has no streets: its hexes stay at zoom 15, and the legend says why
   await page.screenshot({ path: `${OUTPUT_DIR}/map-houston-zoom-15.png` });
 });
 
+test('"From my location" sets the origin where the browser says it is, and says why when it cannot', async () => {
+  const at = (geolocation) => async (page) => {
+    await page.context().grantPermissions(['geolocation']);
+    await page.context().setGeolocation(geolocation);
+  };
+  const status = (page) => page.textContent('#status');
+  // In Toronto: the origin is set there, and the destination at the map's centre routes.
+  const { page } = await openMap({ prepare: at({ latitude: UNION.lat, longitude: UNION.lng, accuracy: 20 }) });
+  await page.locator('#origin-location').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => /^Origin set at your location \(within 20 m\)/.test(document.querySelector('#status').textContent));
+  const centre = await page.evaluate(() => window.hexrisk.map.getCenter());
+  assert.ok(Math.abs(centre.lat - UNION.lat) < 1e-6 && Math.abs(centre.lng - UNION.lng) < 1e-6, 'the map centres on it');
+  // Outside every covered city.
+  const { page: london } = await openMap({ prepare: at({ latitude: 51.5074, longitude: -0.1278 }) });
+  await london.locator('#origin-location').click();
+  await london.waitForFunction(() => /outside the covered cities/.test(document.querySelector('#status').textContent));
+  assert.match(await status(london), /Toronto/);
+  // In another covered city than the one shown.
+  const { page: houston } = await openMap({ prepare: at({ latitude: 29.7604, longitude: -95.3698 }) });
+  await houston.locator('#origin-location').click();
+  await houston.waitForFunction(() => /You are in Houston/.test(document.querySelector('#status').textContent));
+  // Refused: no permission granted.
+  const { page: refused } = await openMap({ prepare: async (p) => p.context().clearPermissions() });
+  await refused.locator('#origin-location').click();
+  await refused.waitForFunction(() => /location was refused/.test(document.querySelector('#status').textContent));
+});
+
 test("the chosen route's directions: every step listed, and a focused step drawn on the map", async () => {
   const { page } = await openMap();
   await page.selectOption('#method', 'safest');
