@@ -305,12 +305,24 @@ async function route({ fit = true, selected } = {}) {
     if ($('city').value !== code) return; // another city was opened meanwhile
     const answer = await source().route(body);
     routes.show(answer, { selected, fit });
+    await nameEnds(answer);
     timings.routes.push({ city: $('city').value, source: source().name, method, ms: performance.now() - started });
     await routeStreets(answer);
     document.body.dataset.blocks = String(routes.answer === answer ? routes.blocks(routes.selected).length : 0);
     setStatus(`${cities[$('city').value].name}: ${routes.routes.length} route${routes.routes.length > 1 ? 's' : ''}, ${when()}.`);
     saveState();
   } catch (err) { fail(err); }
+}
+
+/** Names the route's ends by their nearest intersection or street ("near A & B"). */
+async function nameEnds(answer) {
+  const ends = $('route-ends');
+  ends.hidden = true;
+  const label = async ({ lat, lng }) => (await source().reverse({ lat, lng })).label;
+  const [from, to] = await Promise.all([label(answer.origin), label(answer.destination)]).catch(() => [null, null]);
+  if (routes.answer !== answer || !from || !to) return;
+  ends.textContent = `From ${from} to ${to}`;
+  ends.hidden = false;
 }
 
 /** The safe reach from `reachFrom`. */

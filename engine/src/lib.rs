@@ -17,6 +17,7 @@
 //! | [`scoring`] | safety scores, colour bands, tiers, breakdowns, precincts |
 //! | [`corridor`] | the cells a line or hex path passes and their metrics |
 //! | [`directions`] | a route's named steps: maneuvers, distances, instructions |
+//! | [`places`] | places by name: the street and intersection nearest a point |
 //! | [`plan`] | a route for a city request: search, alternatives, evaluation |
 //! | [`api`] | both APIs' operations on JSON, with typed error codes |
 //! | `wasm` | the npm package's bindings (feature `wasm`) |
@@ -69,6 +70,8 @@ pub mod scoring;
 pub mod corridor;
 
 pub mod directions;
+
+pub mod places;
 
 pub mod plan;
 

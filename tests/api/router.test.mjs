@@ -462,6 +462,13 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
     const box = { west: '-79.40', south: '43.64', east: '-79.36', north: '43.66' };
     close(offline.hexesInBox(box, NOW), (await call('GET', `/hexes/all?${new URLSearchParams(box)}`)).body);
     close(offline.streetsInBox(box, NOW), (await call('GET', `/streets?${new URLSearchParams(box)}`)).body);
+    // Reverse lookup: the same names offline and online, and the same errors.
+    for (const point of [{ lat: '43.64548', lng: '-79.39522' }, { lat: '37.7793', lng: '-122.4193' }, { lat: '29.7604', lng: '-95.3698' }]) {
+      close(offline.reverse(point), (await call('GET', `/places/reverse?${new URLSearchParams(point)}`)).body);
+    }
+    assertError(await call('GET', '/places/reverse?lat=95&lng=0'), 400, 'INVALID_COORDINATES');
+    assertError(await call('GET', '/places/reverse?lat=43.6'), 400, 'INVALID_REQUEST');
+    assertError(await call('GET', '/places/reverse?lat=51.5&lng=-0.12'), 404, 'LOCATION_NOT_COVERED');
   });
 
   test('a time of day: modifiers.time and ?time= score one band, the same offline and online', async () => {

@@ -764,6 +764,10 @@ test("the chosen route's directions: every step listed, and a focused step drawn
   await page.keyboard.press('Tab');
   await page.waitForFunction(() => document.body.dataset.step === '2');
   assert.equal(await page.locator('path.step-highlight').count(), 1, 'one step drawn at a time');
+  // The ends are named by the package's reverse lookup of the snapped points.
+  const [start, end] = [answer.origin, answer.destination].map(({ lat, lng }) => pkg.reverse({ lat, lng }).label);
+  assert.match(start, /^(near|on) /);
+  assert.equal(await page.textContent('#route-ends'), `From ${start} to ${end}`);
 });
 
 test('the safest route lists the streets it avoids and marks its own riskiest blocks', async () => {

@@ -26,6 +26,7 @@ export function offlineEngine(engine, clock) {
     reach: async (body) => engine.reach(body, clock),
     precincts: async (q) => engine.precincts(q, clock),
     streets: async (box, options) => engine.streetsInBox({ ...box, ...options }, clock),
+    reverse: async (point) => engine.reverse(point),
   };
 }
 
@@ -61,5 +62,6 @@ export function onlineEngine(api, key, onVersions) {
     reach: (body) => http('POST', '/reach', body),
     precincts: (q) => http('GET', `/precincts${query(q)}`),
     streets: (box, options) => http('GET', `/streets${query({ ...box, ...options })}`),
+    reverse: (point) => http('GET', `/places/reverse${query(point)}`),
   };
 }

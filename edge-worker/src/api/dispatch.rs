@@ -65,6 +65,7 @@ enum Endpoint {
     HexesBreakdown,
     HexesAll,
     Streets,
+    PlacesReverse,
     RouteConfig,
     Route,
     SafeReach,
@@ -78,7 +79,7 @@ enum Endpoint {
 impl Endpoint {
     /// The routing table: each endpoint's path and method. The tests take their
     /// endpoints from it (the hardening suite's POST endpoints, the OpenAPI check).
-    const ALL: [(&'static str, Method, Self); 25] = [
+    const ALL: [(&'static str, Method, Self); 26] = [
         ("/v1/health", Method::GET, Self::PredictionHealth),
         ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
         ("/health", Method::GET, Self::RouterHealth),
@@ -96,6 +97,7 @@ impl Endpoint {
         ("/hexes/breakdown", Method::GET, Self::HexesBreakdown),
         ("/hexes/all", Method::GET, Self::HexesAll),
         ("/streets", Method::GET, Self::Streets),
+        ("/places/reverse", Method::GET, Self::PlacesReverse),
         ("/route/config", Method::GET, Self::RouteConfig),
         ("/route", Method::POST, Self::Route),
         ("/reach", Method::POST, Self::SafeReach),
@@ -192,6 +194,7 @@ impl Endpoint {
             | Self::HexesScore
             | Self::HexesLookup
             | Self::HexesBreakdown
+            | Self::PlacesReverse
             | Self::Route
             | Self::SafeReach
             | Self::Evaluate
@@ -401,6 +404,10 @@ async fn run<B: Backend>(
             let count = answer.streets.len();
             Ok((engine::with_status(&answer).into(), Some(count)))
         }
+        Endpoint::PlacesReverse => Ok((
+            engine::with_status(&engine::reverse_place(atlas, &params())?).into(),
+            None,
+        )),
         Endpoint::Route => uncounted(engine::route(atlas, &body()?, seconds)),
         Endpoint::SafeReach => uncounted(engine::reach(atlas, &body()?, seconds)),
         Endpoint::Evaluate => uncounted(engine::evaluate(atlas, &body()?, seconds)),

@@ -399,7 +399,11 @@ pub fn hexes_breakdown(
     Ok(Value::Object(body))
 }
 
-fn box_side(params: &Map<String, Value>, name: &str, range: f64) -> Result<f64, QueryError> {
+pub(super) fn box_side(
+    params: &Map<String, Value>,
+    name: &str,
+    range: f64,
+) -> Result<f64, QueryError> {
     // Query strings give text; the npm package's callers give numbers.
     let text = match params.get(name) {
         Some(Value::Number(n)) => n.to_string(),

@@ -15,6 +15,7 @@ mod error;
 mod hexes;
 mod json;
 pub mod options;
+mod places;
 mod precincts;
 pub mod prediction;
 pub mod reach_request;
@@ -30,6 +31,7 @@ pub use hexes::{
     hexes_breakdown, hexes_config, hexes_lookup, hexes_score, ring_scores,
 };
 pub use json::with_status;
+pub use places::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
 pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
 pub use prediction::predict;
 pub use reach_request::reach;

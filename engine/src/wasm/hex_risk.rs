@@ -356,6 +356,22 @@ impl HexRisk {
         })
     }
 
+    /// The named street and the intersection nearest a point, and a label naming it:
+    /// the answer of `GET /places/reverse` (request `{lat, lng}`).
+    ///
+    /// # Errors
+    /// `INVALID_COORDINATES`, `INVALID_REQUEST` (a missing field) or
+    /// `LOCATION_NOT_COVERED`.
+    #[wasm_bindgen(unchecked_return_type = "ReverseAnswer")]
+    pub fn reverse(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "ReverseRequest")] request: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, None, |atlas, params, _| {
+            api::reverse_place(atlas, params).map(api::with_status)
+        })
+    }
+
     /// The cells within `ring` of a point with their scores, in columns: the job
     /// of `lookup` without building an object per cell (same request). The
     /// column operations keep each city's scores for the last options and week,

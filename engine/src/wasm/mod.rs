@@ -463,6 +463,16 @@ export interface StreetRow {
   /** 0 to 16, the hexes' palette. */ colorIndex: number;
   /** "street": learnt shares set it apart from its cell's other streets; "cell": its cell's risk spread by length (too little history to tell its streets apart, or no shares). */ basis: "street" | "cell";
 }
+/** Request of `reverse()` and GET /places/reverse. */
+export interface ReverseRequest { lat: number | string; lng: number | string; }
+/** Answer of `reverse()` and GET /places/reverse: what is nearest the point (within 500 m). */
+export interface ReverseAnswer {
+  status: "success"; city: string;
+  street: { name: string; distanceM: number } | null;
+  intersection: { name: string; streets: string[]; lat: number; lng: number; distanceM: number } | null;
+  /** "near A & B" (an intersection within 100 m), else "on A", else null. */
+  label: string | null;
+}
 /** Answer of `streetsInBox()` and GET /streets. */
 export interface StreetsAnswer extends ScoredWith { status: "success"; /** The city's mean expected incidents per street km. */ meanIncidentsPerKm: number; streets: StreetRow[]; }
 /** Slim hex: id, centre, colour band, expected counts per class, safety per intent. */
