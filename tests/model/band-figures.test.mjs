@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { readExport } from '../support/exports.mjs';
 import { CLASSES, observedOutcome, outcomeDistribution } from '../support/outcomes.mjs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { engineWithEveryCity } from '../support/package.mjs';
 
 const root = new URL('../../', import.meta.url);
 const CITIES = { city_ca_tor: 'Toronto', city_us_hou: 'Houston', city_us_sfo: 'San Francisco' };
@@ -187,7 +187,7 @@ for (const [code, name] of Object.entries(CITIES)) {
     const nights = rows.map((r) => Number(r.nights));
     assert.equal(pearson(ranks(nights), ranks(week)).toFixed(3), published);
     // The week totals are the served forecast's expected incidents of that week.
-    const engine = servedEngine();
+    const engine = engineWithEveryCity();
     rows.forEach((r, i) => {
       const served = engine.breakdown({ h3: r.cell, week: r.week_start }).crimeTypes.reduce((s, t) => s + t.expectedCount, 0);
       assert.ok(Math.abs(served - week[i]) <= 1e-9 * Math.max(1, served), `${r.cell}: ${served} vs ${week[i]}`);
@@ -195,13 +195,4 @@ for (const [code, name] of Object.entries(CITIES)) {
     // Nights are a part of the week.
     rows.forEach((r, i) => assert.ok(nights[i] > 0 && nights[i] < week[i], `${r.cell}: nights ${nights[i]} of ${week[i]}`));
   });
-}
-
-/** The npm package's engine with every city of the build's manifest. */
-function servedEngine() {
-  const artifacts = new URL('build/artifacts/', root);
-  const manifest = JSON.parse(readFileSync(new URL('manifest.json', artifacts)));
-  const engine = new HexRisk();
-  for (const city of manifest.cities) engine.addCity(readFileSync(new URL(city.file, artifacts)));
-  return engine;
 }

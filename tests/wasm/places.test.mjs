@@ -3,14 +3,9 @@
 // spells them), nothing on Houston's hex lattice, and errors in the API's shape.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { engineWithEveryCity } from '../support/package.mjs';
 
-const root = new URL('../../', import.meta.url);
-const artifactsDir = new URL('build/artifacts/', root);
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', artifactsDir)));
-const engine = new HexRisk();
-for (const city of manifest.cities) engine.addCity(readFileSync(new URL(city.file, artifactsDir)));
+const engine = engineWithEveryCity();
 
 function throwsWith(fn, code, details) {
   assert.throws(fn, (err) => {

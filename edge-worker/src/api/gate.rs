@@ -287,4 +287,4 @@ impl RecordCache {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -9,13 +9,16 @@ use super::{
 };
 use crate::api::keys::{KeyApi, KeyKind, KeyRecord, Tier};
 
-const ORIGIN: &str = "https://maps.example.org";
+/// The one browser origin the test key lists.
+pub(crate) const ORIGIN: &str = "https://maps.example.org";
 
-fn at(text: &str) -> DateTime<Utc> {
+/// A time from its RFC 3339 text.
+pub(crate) fn at(text: &str) -> DateTime<Utc> {
     text.parse().unwrap()
 }
 
-fn key(limit: u32) -> KeyRecord {
+/// A live key allowing both APIs from [`ORIGIN`], with a daily `limit`.
+pub(crate) fn key(limit: u32) -> KeyRecord {
     KeyRecord {
         id: "key-1".into(),
         kind: KeyKind::Live,

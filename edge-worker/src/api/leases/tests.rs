@@ -5,30 +5,12 @@ use chrono::{DateTime, TimeDelta, Utc};
 
 use super::LeaseBook;
 use crate::api::gate::blocks::{BLOCK_SECONDS, EXACT_BLOCKS, block_size};
+use crate::api::gate::tests::{at, key};
 use crate::api::gate::{self, Admission, GateRequest, UsageLog};
-use crate::api::keys::{KeyApi, KeyKind, KeyRecord, Tier};
+use crate::api::keys::{KeyApi, KeyRecord};
 
-const ORIGIN: &str = "https://maps.example.org";
+/// The digest of the test key, half of it (repeated to 64 hex digits).
 const DIGEST: &str = "cd";
-
-fn at(text: &str) -> DateTime<Utc> {
-    text.parse().unwrap()
-}
-
-fn key(limit: u32) -> KeyRecord {
-    KeyRecord {
-        id: "key-1".into(),
-        kind: KeyKind::Live,
-        tier: Tier::Enterprise,
-        daily_limit: limit,
-        issued_at: at("2026-11-01T00:00:00Z"),
-        expires_at: None,
-        revoked_at: None,
-        origins: vec![ORIGIN.into()],
-        apis: KeyApi::ALL.to_vec(),
-        suspended: false,
-    }
-}
 
 /// One key's gate: its record, read afresh every `ttl`, and its log.
 struct Gate {

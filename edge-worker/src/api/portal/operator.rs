@@ -138,7 +138,7 @@ pub async fn decide<B: Backend>(
             )
             .with("field", "decision")
         })?;
-    let account = partner_account(backend, id).await?;
+    let mut account = partner_account(backend, id).await?;
     let changed = backend
         .set_partner_status(id, decision.from(), decision.to())
         .await
@@ -161,7 +161,7 @@ pub async fn decide<B: Backend>(
         caller,
     )
     .await?;
-    let account = partner_account(backend, id).await?;
+    account.status = decision.to();
     Ok(Answer::ok(listed(&account)))
 }
 
@@ -212,7 +212,7 @@ pub async fn set_tier<B: Backend>(
         }
         (_, None) => None,
     };
-    partner_account(backend, id).await?;
+    let mut account = partner_account(backend, id).await?;
     backend
         .set_partner_tier(id, tier, daily_limit)
         .await
@@ -224,7 +224,8 @@ pub async fn set_tier<B: Backend>(
         caller,
     )
     .await?;
-    let account = partner_account(backend, id).await?;
+    account.tier = tier;
+    account.daily_limit = daily_limit;
     Ok(Answer::ok(listed(&account)))
 }
 
