@@ -88,14 +88,8 @@ pub fn legs<'a>(
                 .filter_map(|w| leaving(graph, index, w, node))
                 .collect()
         });
-        let incidents = risk.map(|r| {
-            let per_metre = r
-                .risks()
-                .get(way)
-                .copied()
-                .unwrap_or(crate::routing::OUTSIDE_COVERAGE_RISK);
-            r.incidents(libm::fabs(piece.to_m - piece.from_m) * per_metre)
-        });
+        let incidents =
+            risk.map(|r| r.incidents(libm::fabs(piece.to_m - piece.from_m) * r.risk_of(way)));
         legs.push(Leg {
             name: graph.way_name(way),
             points: [start, end],
@@ -162,14 +156,9 @@ pub fn line_legs<'a>(
                 .filter_map(|w| leaving(graph, index, w, node))
                 .collect()
         });
-        let incidents = risk.zip(way).map(|(r, w)| {
-            let per_metre = r
-                .risks()
-                .get(w)
-                .copied()
-                .unwrap_or(crate::routing::OUTSIDE_COVERAGE_RISK);
-            r.incidents(metres * per_metre)
-        });
+        let incidents = risk
+            .zip(way)
+            .map(|(r, w)| r.incidents(metres * r.risk_of(w)));
         legs.push(Leg {
             name: way.and_then(|w| graph.way_name(w)),
             points: [start, end],

@@ -433,16 +433,11 @@ fn has_own_risk(graph: &crate::roads::RoadGraph, street_risk: &StreetRisk) -> bo
 /// Expected incidents passed along a path: each piece's metres times its way's risk,
 /// in the city's incidents per metre.
 fn path_exposure(street_risk: &StreetRisk, path: &Path) -> f64 {
-    let risks = street_risk.risks();
     let risk_metres: f64 = path
         .pieces
         .iter()
         .map(|piece| {
-            let risk = risks
-                .get(piece.way as usize)
-                .copied()
-                .unwrap_or(crate::routing::OUTSIDE_COVERAGE_RISK);
-            libm::fabs(piece.to_m - piece.from_m) * risk
+            libm::fabs(piece.to_m - piece.from_m) * street_risk.risk_of(piece.way as usize)
         })
         .sum();
     street_risk.incidents(risk_metres)

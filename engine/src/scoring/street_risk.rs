@@ -97,6 +97,16 @@ impl StreetRisk {
         risk_metres * self.mean_density
     }
 
+    /// The risk of `way` (per metre, over the city's mean), or
+    /// [`OUTSIDE_COVERAGE_RISK`] for a way it has none for.
+    #[must_use]
+    pub fn risk_of(&self, way: usize) -> f64 {
+        self.risks
+            .get(way)
+            .copied()
+            .unwrap_or(OUTSIDE_COVERAGE_RISK)
+    }
+
     /// Each way's safety score among the city's streets for the request, as a hex's
     /// is among its cells but weighed by length: `100 × (metres riskier + ½ ·
     /// metres as risky, other ways) / (all metres − its own)`, 100 the safest
