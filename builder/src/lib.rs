@@ -29,6 +29,8 @@ pub mod fit;
 
 pub mod roads;
 
+pub mod places;
+
 pub mod pipeline;
 
 pub mod outputs;

@@ -10,7 +10,7 @@ use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
 use hexrisk_builder::inputs::{config, data};
 use hexrisk_builder::outputs::history::{Built, History};
 use hexrisk_builder::outputs::{self, artifacts, model_card, prune};
-use hexrisk_builder::references::samples;
+use hexrisk_builder::references::{place_check, samples};
 use hexrisk_builder::{holdout, pipeline, refresh};
 use hexrisk_engine::city::Atlas;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -126,6 +126,23 @@ enum Command {
         seed: u64,
         /// Output file.
         #[arg(long, default_value = "build/route-samples.json")]
+        out: PathBuf,
+    },
+    /// Look up every intersection of two named streets of an OpenStreetMap file in
+    /// a city's place index, spelled as OpenStreetMap spells them (see
+    /// docs/BENCHMARKS.md).
+    PlaceCheck {
+        /// Directory holding the artifacts and their manifest.
+        #[arg(long, default_value = "build/artifacts")]
+        artifacts: PathBuf,
+        /// The city searched.
+        #[arg(long, default_value = "city_ca_tor")]
+        city: String,
+        /// The OpenStreetMap XML file, relative to the data directory.
+        #[arg(long, default_value = "toronto/uoft_campus.osm")]
+        osm: PathBuf,
+        /// Output file.
+        #[arg(long, default_value = "build/place-check.json")]
         out: PathBuf,
     },
 }
@@ -411,6 +428,27 @@ fn refresh_city(
 
 /// Writes the reference samples `sample` draws from the artifacts in `artifacts` to
 /// `out` as JSON, and says how many there are.
+fn place_check(artifacts: &Path, city: &str, osm: &Path, out: &Path) -> anyhow::Result<bool> {
+    let atlas = samples::load_atlas(artifacts)?;
+    let model = atlas
+        .city(city)
+        .ok_or_else(|| anyhow::anyhow!("no artifact of {city} in {}", artifacts.display()))?;
+    let osm = hexrisk_builder::roads::osm::read_xml(&data::workspace_data_dir().join(osm))?;
+    let check = place_check::check(&osm, model);
+    std::fs::write(out, serde_json::to_vec_pretty(&check)?)?;
+    println!(
+        "{} of {} intersections found first within {} m ({:.1} %); of the {} whose names the network has, {}; wrote {}",
+        check.found,
+        check.intersections,
+        place_check::FOUND_WITHIN_M,
+        100.0 * check.share,
+        check.with_both_names,
+        check.found_with_both_names,
+        out.display()
+    );
+    Ok(true)
+}
+
 fn write_samples(
     artifacts: &Path,
     out: &Path,
@@ -573,6 +611,12 @@ fn main() -> ExitCode {
         } => write_samples(artifacts, out, "reference routes", |atlas| {
             samples::reference_routes(atlas, *per_city, *seed)
         }),
+        Command::PlaceCheck {
+            artifacts,
+            city,
+            osm,
+            out,
+        } => place_check(artifacts, city, osm, out),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,

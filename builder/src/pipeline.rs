@@ -35,6 +35,7 @@ use crate::fit::streets::{
 use crate::inputs::config::CityConfig;
 use crate::inputs::ingest::{self, IngestError, SourceReport};
 use crate::inputs::intake::CityIntake;
+use crate::places::place_index;
 use crate::roads::lines::RoadError;
 
 /// Model version label written into every artifact.
@@ -116,6 +117,9 @@ pub enum BuildError {
     /// The street-level backtest's inputs disagree.
     #[error(transparent)]
     Streets(#[from] StreetError),
+    /// Its place index failed.
+    #[error(transparent)]
+    Places(#[from] crate::places::PlacesError),
 }
 
 fn precinct_records(grid: &crate::inputs::boundary::CityGrid) -> Vec<PrecinctRecord> {
@@ -593,6 +597,7 @@ pub fn build_city_with(
         rates: stored_rates(&forecasts.rates),
         dispersion: forecasts.dispersion,
         profiles: profiles::stored(&served_profiles),
+        places: place_index(city, data_dir, &ingested.grid, road_graph.as_ref())?,
         road_graph,
         street_shares: None,
         utc_offsets: utc_offsets(

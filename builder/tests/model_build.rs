@@ -224,6 +224,7 @@ fn artifacts_are_small_valid_and_deterministic() {
             let forecasts_only = artifact::CityArtifact {
                 road_graph: None,
                 street_shares: None,
+                places: None,
                 ..build.artifact.clone()
             };
             let forecast_bytes = artifact::encode(&forecasts_only).unwrap().len();

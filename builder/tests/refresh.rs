@@ -257,6 +257,7 @@ fn toronto_refreshed_from_a_cut_equals_a_build_over_the_whole_span() {
     // depend on the incidents, and reading them three times would triple the time.
     let toronto = CityConfig {
         roads: None,
+        places: None,
         ..city("city_ca_tor")
     };
     let cut_date = date(2021, 6, 30);

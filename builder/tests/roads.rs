@@ -157,6 +157,7 @@ fn toronto_graph_packs_ways_once_and_validates() {
     let artifact = CityArtifact {
         road_graph: Some(graph),
         street_shares: None,
+        places: None,
         ..CityFixture::default().build()
     };
     let bytes = graph_size::stored_graph_bytes(&artifact);

@@ -61,6 +61,8 @@ pub mod roads;
 
 pub mod routing;
 
+pub mod places;
+
 pub mod artifact;
 
 pub mod city;
@@ -70,8 +72,6 @@ pub mod scoring;
 pub mod corridor;
 
 pub mod directions;
-
-pub mod places;
 
 pub mod plan;
 

@@ -469,6 +469,35 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
     assertError(await call('GET', '/places/reverse?lat=95&lng=0'), 400, 'INVALID_COORDINATES');
     assertError(await call('GET', '/places/reverse?lat=43.6'), 400, 'INVALID_REQUEST');
     assertError(await call('GET', '/places/reverse?lat=51.5&lng=-0.12'), 404, 'LOCATION_NOT_COVERED');
+    // Place search: the same places offline and online, and the same errors.
+    for (const query of [
+      { q: 'Queen and Spadina', city: 'city_ca_tor' },
+      { q: 'spa', city: 'city_ca_tor', limit: '10' },
+      { q: 'Saint George Street & Harbord Street', lat: '43.6629', lng: '-79.3957' },
+      { q: 'spadna avenue', city: 'city_ca_tor', lat: '43.65', lng: '-79.40' },
+      { q: 'Mission', city: 'city_us_sfo' },
+      { q: 'Central', city: 'city_us_sfo' },
+    ]) {
+      const online = await call('GET', `/places?${new URLSearchParams(query)}`);
+      assert.equal(online.status, 200, JSON.stringify(online.body));
+      assert.ok(online.body.places.length > 0, query.q);
+      close(offline.search(query), online.body);
+    }
+    for (const [query, status, code, field] of [
+      [{ city: 'city_ca_tor' }, 400, 'INVALID_REQUEST', 'q'],
+      [{ q: '', city: 'city_ca_tor' }, 400, 'INVALID_REQUEST', 'q'],
+      [{ q: 'x'.repeat(500), city: 'city_ca_tor' }, 400, 'INVALID_REQUEST', 'q'],
+      [{ q: 'queen\u0007', city: 'city_ca_tor' }, 400, 'INVALID_REQUEST', 'q'],
+      [{ q: 'queen', city: 'city_xx_nowhere' }, 400, 'INVALID_REQUEST', 'city'],
+      [{ q: 'queen' }, 400, 'INVALID_REQUEST', 'city'],
+      [{ q: 'queen', city: 'city_ca_tor', limit: '50' }, 400, 'INVALID_REQUEST', 'limit'],
+      [{ q: 'queen', lat: '51.5', lng: '-0.12' }, 404, 'LOCATION_NOT_COVERED', undefined],
+    ]) {
+      const res = await call('GET', `/places?${new URLSearchParams(query)}`);
+      assertError(res, status, code);
+      assert.equal(res.body.details?.field, field, JSON.stringify(query));
+      assert.throws(() => offline.search(query), (err) => err.code === code && err.details?.field === field);
+    }
   });
 
   test('a time of day: modifiers.time and ?time= score one band, the same offline and online', async () => {

@@ -41,21 +41,20 @@ before(async () => {
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-// The wasm's gzipped ceiling. Street-level risk (each street's risk, lines matched to
-// the streets, the streets a route avoids, streets in a box) took it from under 300 KB
-// to 310 KB, a route's named steps (directions) to 323 KB and reverse lookup to 331 KB;
-// built for size (opt-level "z") it is far smaller but routes 1.7 times slower, past
-// the 1 ms wasm routing aim, so speed wins and the ceiling is 340 KB.
-const MAX_WASM_GZIPPED = 340 * 1024;
+// The wasm's gzipped ceiling, a little above what it weighs with everything it does
+// offline (forecasts, routing, street-level risk, directions, place search and
+// reverse lookup). Built for size (opt-level "z") it is far smaller but routes 1.7
+// times slower, past the 1 ms wasm routing aim, so speed wins.
+const MAX_WASM_GZIPPED = 380 * 1024;
 
-test('the tarball holds the builds, types and README, and the wasm is under 340 KB gzipped', async () => {
+test('the tarball holds the builds, types and README, and the wasm is under 380 KB gzipped', async () => {
   const { stdout } = await run('tar', ['-tzf', tarball]);
   const files = stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
   for (const file of ['package.json', 'README.md', 'dist/web/hexrisk_engine.js', 'dist/web/hexrisk_engine.d.ts', 'dist/web/hexrisk_engine_bg.wasm', 'dist/node/hexrisk_engine.js']) {
     assert.ok(files.includes(file), `${file} missing from the tarball`);
   }
   const wasm = readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine_bg.wasm'));
-  assert.ok(gzipSync(wasm, { level: 9 }).length < MAX_WASM_GZIPPED, 'wasm over 340 KB gzipped');
+  assert.ok(gzipSync(wasm, { level: 9 }).length < MAX_WASM_GZIPPED, 'wasm over 380 KB gzipped');
   const types = readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine.d.ts'), 'utf8');
   for (const name of ['RouteRequest', 'RouteResponse', 'scoreHexes', 'evaluateHexPath', 'hexesInBox']) assert.match(types, new RegExp(name));
 });

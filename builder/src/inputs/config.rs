@@ -214,6 +214,25 @@ pub struct RoadsConfig {
     pub source: String,
 }
 
+/// Named areas searched by name, besides the precincts and the street names.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlacesConfig {
+    /// Neighbourhood polygons.
+    pub neighbourhoods: Option<NeighbourhoodsConfig>,
+}
+
+/// A GeoJSON file of neighbourhood polygons.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NeighbourhoodsConfig {
+    /// File, relative to the data directory.
+    pub file: PathBuf,
+    /// Property holding each neighbourhood's name; a trailing number in brackets
+    /// ("Wychwood (94)") is dropped.
+    pub name: String,
+}
+
 /// Toronto's de-duplication of events that appear in several files.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
 pub struct DedupeConfig {
@@ -251,6 +270,8 @@ pub struct CityConfig {
     pub dedupe: Option<DedupeConfig>,
     /// Road network for routing; none means routing over the hex lattice.
     pub roads: Option<RoadsConfig>,
+    /// Named areas for place search beyond the precincts.
+    pub places: Option<PlacesConfig>,
 }
 
 /// A configuration file that cannot be used.

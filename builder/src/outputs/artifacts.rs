@@ -109,6 +109,7 @@ pub fn stage_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Stage
             let grid = artifact::encode(&CityArtifact {
                 road_graph: None,
                 street_shares: None,
+                places: None,
                 ..build.artifact.clone()
             })?;
             entry = entry.with_grid(grid.len() as u64, hex::encode(Sha256::digest(&grid)));

@@ -14,6 +14,7 @@ pub(crate) fn stored_graph_bytes(artifact: &CityArtifact) -> usize {
     let without_graph = artifact::encode(&CityArtifact {
         road_graph: None,
         street_shares: None,
+        places: None,
         ..artifact.clone()
     })
     .expect("the artifact without its graph encodes");

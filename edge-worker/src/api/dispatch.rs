@@ -65,6 +65,7 @@ enum Endpoint {
     HexesBreakdown,
     HexesAll,
     Streets,
+    Places,
     PlacesReverse,
     RouteConfig,
     Route,
@@ -79,7 +80,7 @@ enum Endpoint {
 impl Endpoint {
     /// The routing table: each endpoint's path and method. The tests take their
     /// endpoints from it (the hardening suite's POST endpoints, the OpenAPI check).
-    const ALL: [(&'static str, Method, Self); 26] = [
+    const ALL: [(&'static str, Method, Self); 27] = [
         ("/v1/health", Method::GET, Self::PredictionHealth),
         ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
         ("/health", Method::GET, Self::RouterHealth),
@@ -97,6 +98,7 @@ impl Endpoint {
         ("/hexes/breakdown", Method::GET, Self::HexesBreakdown),
         ("/hexes/all", Method::GET, Self::HexesAll),
         ("/streets", Method::GET, Self::Streets),
+        ("/places", Method::GET, Self::Places),
         ("/places/reverse", Method::GET, Self::PlacesReverse),
         ("/route/config", Method::GET, Self::RouteConfig),
         ("/route", Method::POST, Self::Route),
@@ -185,7 +187,7 @@ impl Endpoint {
             Self::Cities | Self::PrecinctsStatus | Self::PrecinctsAllScores | Self::Precincts => {
                 Some(Reach::Everywhere)
             }
-            Self::Coverage => Some(Reach::NamedCity),
+            Self::Coverage | Self::Places => Some(Reach::NamedCity),
             Self::HexesAll | Self::Streets => Some(Reach::Viewport),
             Self::RouteRisk => Some(Reach::Lines),
             Self::Predict
@@ -326,6 +328,16 @@ fn model_versions(versions: &[(String, String)]) -> Option<HeaderValue> {
 
 /// Runs the handler of an authenticated endpoint; `X-Hex-Count` goes in the
 /// headers when the endpoint lists hexes.
+/// The answer of an endpoint that reads no model.
+fn fixed_answer(endpoint: Endpoint) -> Option<SuccessBody> {
+    match endpoint {
+        Endpoint::Classes => Some(prediction::classes().into()),
+        Endpoint::HexesConfig => Some(engine::hexes_config().into()),
+        Endpoint::RouteConfig => Some(engine::route_config().into()),
+        _ => None,
+    }
+}
+
 async fn run<B: Backend>(
     endpoint: Endpoint,
     request: &Request<Bytes>,
@@ -345,11 +357,8 @@ async fn run<B: Backend>(
     };
     // Parsed once: the cities a request needs are found in the body its handler reads.
     let mut parsed = (request.method() == Method::POST).then(read_body);
-    match endpoint {
-        Endpoint::Classes => return Ok((prediction::classes().into(), None)),
-        Endpoint::HexesConfig => return Ok((engine::hexes_config().into(), None)),
-        Endpoint::RouteConfig => return Ok((engine::route_config().into(), None)),
-        _ => {}
+    if let Some(answer) = fixed_answer(endpoint) {
+        return Ok((answer, None));
     }
     let Some(reach) = endpoint.reach() else {
         return Err(ApiError::new(
@@ -403,6 +412,13 @@ async fn run<B: Backend>(
             let answer = engine::streets(atlas, &params(), seconds)?;
             let count = answer.streets.len();
             Ok((engine::with_status(&answer).into(), Some(count)))
+        }
+        Endpoint::Places => {
+            let answer = engine::search_places(atlas, &params())?;
+            Ok((
+                engine::with_status(&answer).into(),
+                Some(answer.places.len()),
+            ))
         }
         Endpoint::PlacesReverse => Ok((
             engine::with_status(&engine::reverse_place(atlas, &params())?).into(),

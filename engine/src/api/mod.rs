@@ -15,6 +15,8 @@ mod error;
 mod hexes;
 mod json;
 pub mod options;
+#[cfg(feature = "std")]
+mod place_search;
 mod places;
 mod precincts;
 pub mod prediction;
@@ -31,6 +33,10 @@ pub use hexes::{
     hexes_breakdown, hexes_config, hexes_lookup, hexes_score, ring_scores,
 };
 pub use json::with_status;
+#[cfg(feature = "std")]
+pub use place_search::{
+    DEFAULT_PLACES, MAX_PLACES, MAX_QUERY_CHARS, PlaceJson, SearchAnswer, search_places,
+};
 pub use places::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
 pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
 pub use prediction::predict;

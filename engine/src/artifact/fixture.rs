@@ -297,6 +297,7 @@ impl CityFixture {
             utc_offsets: self.utc_offsets,
             road_graph: self.road_graph,
             street_shares: None,
+            places: None,
         }
     }
 }

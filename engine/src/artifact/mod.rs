@@ -35,7 +35,7 @@ pub use manifest::{
 pub const MAGIC: [u8; 4] = *b"HXRK";
 
 /// The format version this engine reads and writes.
-pub const FORMAT_VERSION: u16 = 6;
+pub const FORMAT_VERSION: u16 = 7;
 
 /// Header length in bytes.
 pub const HEADER_LEN: usize = 16;
@@ -178,6 +178,9 @@ pub struct CityArtifact {
     /// where the build learnt street shares (a road network with incident history);
     /// stored, not yet used by routing.
     pub street_shares: Option<crate::roads::StreetShares>,
+    /// The city's place index for search by name, if built (with a road graph, its
+    /// street names are entries; see [`crate::places::index`]).
+    pub places: Option<crate::places::PlaceIndex>,
 }
 
 /// Quantises an expected count to 16 bits on a log scale: 0 stands for 0 (and
@@ -382,15 +385,11 @@ pub fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
     if !bounds_ok {
         return Err(Inconsistent("bad bounds"));
     }
+    let near = |point: &MicroDegrees| near_bounds(b, *point);
     if let Some(graph) = &artifact.road_graph {
         graph.validate(cells).map_err(|e| Inconsistent(e.0))?;
         // Segments are walked cell by cell: a point far outside the city would make
         // one segment cross millions of cells (found by the fuzzer as a 19 s request).
-        let near = |point: &MicroDegrees| {
-            let (lng, lat) = (point.lng(), point.lat());
-            (b.west - GRAPH_MARGIN_DEG..=b.east + GRAPH_MARGIN_DEG).contains(&lng)
-                && (b.south - GRAPH_MARGIN_DEG..=b.north + GRAPH_MARGIN_DEG).contains(&lat)
-        };
         if !graph.nodes.iter().chain(&graph.way_points).all(near) {
             return Err(Inconsistent("a road graph point lies far outside the city"));
         }
@@ -402,7 +401,36 @@ pub fn validate(artifact: &CityArtifact) -> Result<(), ArtifactError> {
             .map_err(|e| Inconsistent(e.0))?,
         (Some(_), None) => return Err(Inconsistent("street shares without a road graph")),
     }
-    Ok(())
+    validate_places(artifact)
+}
+
+/// Whether a point lies within [`GRAPH_MARGIN_DEG`] of the bounds.
+fn near_bounds(b: Bounds, point: MicroDegrees) -> bool {
+    let (lng, lat) = (point.lng(), point.lat());
+    (b.west - GRAPH_MARGIN_DEG..=b.east + GRAPH_MARGIN_DEG).contains(&lng)
+        && (b.south - GRAPH_MARGIN_DEG..=b.north + GRAPH_MARGIN_DEG).contains(&lat)
+}
+
+/// The place index against the graph's names and the city's bounds.
+fn validate_places(artifact: &CityArtifact) -> Result<(), ArtifactError> {
+    let Some(places) = &artifact.places else {
+        return Ok(());
+    };
+    let names = artifact.road_graph.as_ref().map_or(0, |g| g.names.len());
+    places
+        .validate(names)
+        .map_err(|e| ArtifactError::Inconsistent(e.0))?;
+    if places
+        .places
+        .iter()
+        .all(|p| near_bounds(artifact.bounds, p.point))
+    {
+        Ok(())
+    } else {
+        Err(ArtifactError::Inconsistent(
+            "a place lies far outside the city",
+        ))
+    }
 }
 
 /// How far (degrees) road graph points may lie beyond the city's bounds.

@@ -116,6 +116,8 @@ pub struct CityModel {
     networks: Networks,
     boundaries: CellBoundaries,
     streets: derived::Derived<StreetLayer>,
+    #[cfg(feature = "std")]
+    gazetteer: derived::Derived<crate::places::Gazetteer>,
     kept: Kept,
 }
 
@@ -145,6 +147,8 @@ impl CityModel {
             networks: Networks::new(),
             boundaries: CellBoundaries::new(),
             streets: derived::Derived::new(),
+            #[cfg(feature = "std")]
+            gazetteer: derived::Derived::new(),
             kept: Kept::default(),
         }
     }
@@ -197,6 +201,18 @@ impl CityModel {
                 Some(graph) => StreetLayer::new(&self.artifact, graph),
                 None => StreetLayer::new(&self.artifact, self.grid_network().graph),
             })
+    }
+
+    /// The city's places ready to search by name, derived on first use.
+    #[cfg(feature = "std")]
+    #[must_use]
+    pub fn gazetteer(&self) -> &crate::places::Gazetteer {
+        self.gazetteer.get_or_init(|| {
+            crate::places::Gazetteer::new(
+                self.artifact.road_graph.as_ref(),
+                self.artifact.places.as_ref(),
+            )
+        })
     }
 
     /// The underlying artifact.

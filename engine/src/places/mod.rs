@@ -1,6 +1,19 @@
-//! Places by name on a city's network. Today: reverse lookup ([`reverse`]), the
-//! named street and the intersection nearest a point.
+//! Places by name on a city's network: the stored index ([`index`]) and how names
+//! and queries are compared ([`normal`]); with `std`, search by name ([`search`]) over
+//! a city's [`gazetteer`]; and reverse lookup ([`reverse`]), the named street and the
+//! intersection nearest a point.
 
+#[cfg(feature = "std")]
+pub mod gazetteer;
+pub mod index;
+pub mod normal;
 pub mod reverse;
+#[cfg(feature = "std")]
+pub mod search;
 
+#[cfg(feature = "std")]
+pub use gazetteer::Gazetteer;
+pub use index::{NamedPlace, PlaceIndex, StoredKind};
 pub use reverse::{Intersection, NamedStreet, Reverse, reverse};
+#[cfg(feature = "std")]
+pub use search::{Match, Place, PlaceKind, search};

@@ -205,4 +205,4 @@ pub fn reverse(graph: &RoadGraph, index: &RouteIndex, point: LatLng) -> Reverse 
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -356,6 +356,24 @@ impl HexRisk {
         })
     }
 
+    /// Places by name in one city, best first: the answer of `GET /places` (request
+    /// `{q, city?, lat?, lng?, limit?}`). Needs the city's full file (the grid file
+    /// has no street names).
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` (a missing, blank, over-long or control-character `q`, a bad
+    /// `limit`, an unknown `city`, or neither `city` nor a point),
+    /// `INVALID_COORDINATES` or `LOCATION_NOT_COVERED`.
+    #[wasm_bindgen(unchecked_return_type = "SearchAnswer")]
+    pub fn search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SearchRequest")] request: JsValue,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, None, |atlas, params, _| {
+            api::search_places(atlas, params).map(api::with_status)
+        })
+    }
+
     /// The named street and the intersection nearest a point, and a label naming it:
     /// the answer of `GET /places/reverse` (request `{lat, lng}`).
     ///

@@ -463,6 +463,19 @@ export interface StreetRow {
   /** 0 to 16, the hexes' palette. */ colorIndex: number;
   /** "street": learnt shares set it apart from its cell's other streets; "cell": its cell's risk spread by length (too little history to tell its streets apart, or no shares). */ basis: "street" | "cell";
 }
+/** Request of `search()` and GET /places: the city by code, or the one holding lat/lng. */
+export interface SearchRequest { q: string; city?: string; lat?: number | string; lng?: number | string; /** 1 to 20, default 5. */ limit?: number | string; }
+/** A place of `search()` and GET /places. */
+export interface Place {
+  kind: "street" | "intersection" | "neighbourhood" | "precinct" | "pointOfInterest";
+  /** As the source spells it; an intersection's matched streets joined by " & ", in the query's order. */ name: string;
+  /** An intersection's streets: every name meeting there. */ streets?: string[];
+  lat: number; lng: number;
+  /** "exact", "prefix" (the name begins with the query), "word" (a later word does) or "suggestion" (within one or two edits). */ match: "exact" | "prefix" | "word" | "suggestion";
+  /** Metres from the request's point, when it gave one. */ distanceM?: number;
+}
+/** Answer of `search()` and GET /places, best first. */
+export interface SearchAnswer { status: "success"; city: string; /** The query as searched (trimmed). */ query: string; places: Place[]; }
 /** Request of `reverse()` and GET /places/reverse. */
 export interface ReverseRequest { lat: number | string; lng: number | string; }
 /** Answer of `reverse()` and GET /places/reverse: what is nearest the point (within 500 m). */

@@ -12,7 +12,10 @@ use crate::routing::RouteIndex;
 
 /// The hex lattice within `k` rings of central Toronto, routed as roads, its ways
 /// named by `name(way)`.
-fn named_lattice(k: u32, name: impl Fn(usize) -> &'static str) -> (RoadGraph, RouteIndex) {
+pub(crate) fn named_lattice(
+    k: u32,
+    name: impl Fn(usize) -> &'static str,
+) -> (RoadGraph, RouteIndex) {
     let centre = crate::grid::cell_at(43.6532, -79.3832).unwrap();
     let cells = crate::grid::disk(centre, k).unwrap();
     let mut grid: Vec<u64> = cells.iter().map(|&c| u64::from(c)).collect();

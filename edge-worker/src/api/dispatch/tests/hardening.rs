@@ -48,6 +48,7 @@ fn valid_body(endpoint: Endpoint) -> Option<Value> {
         | Endpoint::HexesBreakdown
         | Endpoint::HexesAll
         | Endpoint::Streets
+        | Endpoint::Places
         | Endpoint::PlacesReverse
         | Endpoint::RouteConfig
         | Endpoint::PrecinctsStatus

@@ -1,0 +1,92 @@
+//! The place index of a city's artifact: its street names (the road graph's name
+//! table), its precincts and, where the configuration names them, its
+//! neighbourhoods, each area placed at an interior point of its outline.
+
+use std::path::Path;
+
+use geo::InteriorPoint;
+use hexrisk_engine::grid::MicroDegrees;
+use hexrisk_engine::places::{NamedPlace, PlaceIndex, StoredKind};
+use hexrisk_engine::roads::RoadGraph;
+
+use crate::inputs::boundary::{BoundaryError, CityGrid, Precinct, read_precincts};
+use crate::inputs::config::CityConfig;
+
+/// Why a place index cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum PlacesError {
+    /// The neighbourhood file failed.
+    #[error("neighbourhoods: {0}")]
+    Neighbourhoods(#[from] BoundaryError),
+    /// The index does not fit its format.
+    #[error(transparent)]
+    Index(#[from] hexrisk_engine::places::index::PlaceIndexError),
+}
+
+/// A name with a trailing number in brackets dropped ("Wychwood (94)" is "Wychwood").
+fn without_number(name: &str) -> &str {
+    let trimmed = name.trim();
+    match trimmed.rsplit_once(" (") {
+        Some((base, tail))
+            if tail.ends_with(')')
+                && tail[..tail.len() - 1].chars().all(|c| c.is_ascii_digit()) =>
+        {
+            base.trim_end()
+        }
+        _ => trimmed,
+    }
+}
+
+fn named_area(kind: StoredKind, name: &str, area: &Precinct) -> Option<NamedPlace> {
+    let point = area.outline.interior_point()?;
+    let name = without_number(name);
+    (!name.is_empty()).then(|| NamedPlace {
+        kind,
+        name: name.to_owned(),
+        point: MicroDegrees::from_degrees(point.y(), point.x()),
+    })
+}
+
+/// The city's place index: `None` when it has no name to search (no street names,
+/// precincts or neighbourhoods).
+///
+/// # Errors
+/// [`PlacesError`] for an unreadable neighbourhood file or an index too large.
+pub fn place_index(
+    city: &CityConfig,
+    data_dir: &Path,
+    grid: &CityGrid,
+    graph: Option<&RoadGraph>,
+) -> Result<Option<PlaceIndex>, PlacesError> {
+    let mut places: Vec<NamedPlace> = grid
+        .precincts
+        .iter()
+        .filter_map(|p| named_area(StoredKind::Precinct, &p.name, p))
+        .collect();
+    if let Some(file) = city.places.as_ref().and_then(|p| p.neighbourhoods.as_ref()) {
+        let areas = read_precincts(&data_dir.join(&file.file), &file.name, &file.name)?;
+        places.extend(
+            areas
+                .iter()
+                .filter_map(|a| named_area(StoredKind::Neighbourhood, &a.name, a)),
+        );
+    }
+    let names = graph.map_or(&[][..], |g| &g.names[..]);
+    if names.is_empty() && places.is_empty() {
+        return Ok(None);
+    }
+    Ok(Some(PlaceIndex::build(names, places)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bracketed_numbers_are_dropped() {
+        assert_eq!(without_number("Wychwood (94)"), "Wychwood");
+        assert_eq!(without_number("Yonge-St.Clair (97)"), "Yonge-St.Clair");
+        assert_eq!(without_number("Area (North)"), "Area (North)");
+        assert_eq!(without_number("D11"), "D11");
+    }
+}

@@ -1,0 +1,205 @@
+//! Place search measured on names written by others: every intersection of two named
+//! streets in an OpenStreetMap file, spelled as OpenStreetMap spells them ("Saint
+//! George Street & Harbord Street"), looked up in a city built from another source.
+//! A lookup is found when its first answer is an intersection within
+//! [`FOUND_WITHIN_M`] of the OpenStreetMap node.
+//!
+//! Streets are ways whose `highway` is one of [`STREET_CLASSES`] with a `name`; an
+//! intersection is a node shared by ways of two or more names, each pair of names
+//! there counted once, and a pair met again within [`SAME_PLACE_M`] of a counted
+//! node is the same intersection.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use h3o::LatLng;
+use hexrisk_engine::city::CityModel;
+use hexrisk_engine::places::normal::normalise;
+use hexrisk_engine::places::{Place, PlaceKind, search};
+use serde::Serialize;
+
+use crate::roads::osm::OsmData;
+
+/// `highway` values that are streets (not paths, footways or service roads).
+pub const STREET_CLASSES: &[&str] = &[
+    "motorway",
+    "trunk",
+    "primary",
+    "secondary",
+    "tertiary",
+    "unclassified",
+    "residential",
+    "living_street",
+    "motorway_link",
+    "trunk_link",
+    "primary_link",
+    "secondary_link",
+    "tertiary_link",
+];
+
+/// A first answer this near the OpenStreetMap node finds the intersection.
+pub const FOUND_WITHIN_M: f64 = 60.0;
+
+/// The same pair of names this near a counted node is the same intersection.
+pub const SAME_PLACE_M: f64 = 100.0;
+
+/// One intersection looked up.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Lookup {
+    /// The query, "A & B" as OpenStreetMap spells the names.
+    pub query: String,
+    /// The OpenStreetMap node's position.
+    pub lat: f64,
+    /// The OpenStreetMap node's position.
+    pub lng: f64,
+    /// The first answer's name, if any.
+    pub answer: Option<String>,
+    /// Metres from the node to the first answer.
+    pub distance_m: Option<f64>,
+    /// Whether the first answer is an intersection within [`FOUND_WITHIN_M`].
+    pub found: bool,
+    /// Whether the city's network has both names.
+    pub both_names_known: bool,
+    /// Why not, for a miss.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
+}
+
+/// The measurement.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlaceCheck {
+    /// The city searched.
+    pub city: String,
+    /// Intersections looked up.
+    pub intersections: usize,
+    /// Found first within [`FOUND_WITHIN_M`].
+    pub found: usize,
+    /// `found / intersections`.
+    pub share: f64,
+    /// Intersections whose two names the city's network has.
+    pub with_both_names: usize,
+    /// Of those, found first within [`FOUND_WITHIN_M`].
+    pub found_with_both_names: usize,
+    /// Every lookup, misses first.
+    pub lookups: Vec<Lookup>,
+}
+
+/// The intersections of two named streets in `osm`: the two names (byte order) and
+/// the node's position.
+#[must_use]
+pub fn osm_intersections(osm: &OsmData) -> Vec<(String, String, LatLng)> {
+    let mut names_at: BTreeMap<i64, BTreeSet<&str>> = BTreeMap::new();
+    for way in osm.highways() {
+        let (Some(class), Some(name)) = (way.tags.get("highway"), way.tags.get("name")) else {
+            continue;
+        };
+        if !STREET_CLASSES.contains(&class.as_str()) || name.trim().is_empty() {
+            continue;
+        }
+        for node in &way.nodes {
+            names_at.entry(*node).or_default().insert(name.trim());
+        }
+    }
+    let mut found: Vec<(String, String, LatLng)> = Vec::new();
+    for (node, names) in names_at {
+        let Some(point) = osm
+            .nodes
+            .get(&node)
+            .and_then(|&(lat, lng)| LatLng::new(lat, lng).ok())
+        else {
+            continue;
+        };
+        let names: Vec<&str> = names.into_iter().collect();
+        for (i, a) in names.iter().enumerate() {
+            for b in &names[i + 1..] {
+                let repeat = found
+                    .iter()
+                    .any(|(x, y, p)| x == a && y == b && p.distance_m(point) < SAME_PLACE_M);
+                if !repeat {
+                    found.push(((*a).to_owned(), (*b).to_owned(), point));
+                }
+            }
+        }
+    }
+    found
+}
+
+/// Why a lookup missed: a name the city's network does not have, names that meet
+/// at several places of which another ranks first, or where its answer lies.
+fn why(unknown: &[&str], point: LatLng, answers: &[Place]) -> String {
+    if !unknown.is_empty() {
+        return format!("the network has no street named {}", unknown.join(" or "));
+    }
+    let Some(first) = answers.first() else {
+        return "the network has both names but they do not meet".to_owned();
+    };
+    if first.kind != PlaceKind::Intersection {
+        return format!(
+            "the network has both names but they do not meet (first answer: {})",
+            first.name
+        );
+    }
+    let away = |p: &Place| point.distance_m(p.point.to_lat_lng());
+    let places = answers.iter().filter(|p| p.name == first.name).count();
+    match answers
+        .iter()
+        .find(|p| p.name == first.name && away(p) <= FOUND_WITHIN_M)
+    {
+        Some(_) => format!(
+            "the names meet at {places} places; the first answer is the one {:.0} m away",
+            away(first)
+        ),
+        None => format!("the network's {} is {:.0} m away", first.name, away(first)),
+    }
+}
+
+/// Looks up every intersection of `osm` in `model`'s place index.
+#[must_use]
+pub fn check(osm: &OsmData, model: &CityModel) -> PlaceCheck {
+    let known: BTreeSet<String> = model
+        .artifact()
+        .road_graph
+        .as_ref()
+        .map(|g| g.names.iter().map(|n| normalise(n)).collect())
+        .unwrap_or_default();
+    let mut lookups: Vec<Lookup> = osm_intersections(osm)
+        .into_iter()
+        .map(|(a, b, point)| {
+            let unknown: Vec<&str> = [a.as_str(), b.as_str()]
+                .into_iter()
+                .filter(|n| !known.contains(&normalise(n)))
+                .collect();
+            let query = format!("{a} & {b}");
+            let artifact = model.artifact();
+            let (graph, index) = (artifact.road_graph.as_ref(), artifact.places.as_ref());
+            let answers = search(graph, index, model.gazetteer(), &query, None, 5);
+            let first = answers.first();
+            let distance_m = first.map(|p| point.distance_m(p.point.to_lat_lng()));
+            let found = first.is_some_and(|p| p.kind == PlaceKind::Intersection)
+                && distance_m.is_some_and(|d| d <= FOUND_WITHIN_M);
+            Lookup {
+                why: (!found).then(|| why(&unknown, point, &answers)),
+                both_names_known: unknown.is_empty(),
+                answer: first.map(|p| p.name.clone()),
+                distance_m: distance_m.map(|d| (d * 10.0).round() / 10.0),
+                query,
+                lat: point.lat(),
+                lng: point.lng(),
+                found,
+            }
+        })
+        .collect();
+    lookups.sort_by(|a, b| a.found.cmp(&b.found).then_with(|| a.query.cmp(&b.query)));
+    let found = lookups.iter().filter(|l| l.found).count();
+    let known: Vec<&Lookup> = lookups.iter().filter(|l| l.both_names_known).collect();
+    PlaceCheck {
+        with_both_names: known.len(),
+        found_with_both_names: known.iter().filter(|l| l.found).count(),
+        city: model.artifact().city.code.clone(),
+        intersections: lookups.len(),
+        found,
+        share: found as f64 / lookups.len().max(1) as f64,
+        lookups,
+    }
+}

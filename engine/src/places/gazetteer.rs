@@ -1,0 +1,212 @@
+//! A city's places ready to search, derived on first use from its graph: the
+//! stored key map ([`super::index`]), each street name's position and length, and
+//! the intersections of the road graph.
+//!
+//! A street's position is the end of one of its ways nearest the length-weighted
+//! centre of its ways (a name used in two parts of the city is one street, placed
+//! between them). An intersection is a node where ways of two or more names meet;
+//! its degree is the number of ways meeting there.
+
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::grid::MicroDegrees;
+use crate::roads::RoadGraph;
+
+use super::index::PlaceIndex;
+
+/// Where a street name lies and how long it is.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StreetSpan {
+    /// A node of the street nearest its centre.
+    pub point: MicroDegrees,
+    /// Metres of way with this name.
+    pub length_m: f64,
+}
+
+/// A node where ways of two or more names meet.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Crossing {
+    /// Where.
+    pub point: MicroDegrees,
+    /// The graph's name ids meeting there, ascending.
+    pub names: Vec<u32>,
+    /// Ways meeting there.
+    pub degree: u32,
+}
+
+/// A city's places ready to search (see the module documentation).
+#[derive(Debug)]
+pub struct Gazetteer {
+    /// The key map, or `None` for an artifact without a place index.
+    pub keys: Option<fst::Map<Vec<u8>>>,
+    /// Postings of the key map ([`super::index::PlaceIndex::postings`]).
+    pub postings: Vec<u32>,
+    /// Per street name id, its span.
+    pub streets: Vec<StreetSpan>,
+    /// Intersections, in node order.
+    pub crossings: Vec<Crossing>,
+    /// Per street name id, its intersections: `crossings_start[n]..crossings_start[n + 1]`
+    /// of `crossings_of`.
+    crossings_start: Vec<u32>,
+    crossings_of: Vec<u32>,
+}
+
+impl Gazetteer {
+    /// The places of a city's graph and index (empty without either).
+    #[must_use]
+    pub fn new(graph: Option<&RoadGraph>, index: Option<&PlaceIndex>) -> Self {
+        let keys = index.and_then(|i| fst::Map::new(i.keys.clone()).ok());
+        let postings = index.map(|i| i.postings.clone()).unwrap_or_default();
+        let Some(graph) = graph else {
+            return Self {
+                keys,
+                postings,
+                streets: Vec::new(),
+                crossings: Vec::new(),
+                crossings_start: vec![0],
+                crossings_of: Vec::new(),
+            };
+        };
+        let ends = way_ends(graph);
+        let streets = street_spans(graph, &ends);
+        let crossings = crossings(graph, &ends);
+        let mut crossings_start = vec![0u32; graph.names.len() + 1];
+        for crossing in &crossings {
+            for &name in &crossing.names {
+                crossings_start[name as usize + 1] += 1;
+            }
+        }
+        for n in 1..crossings_start.len() {
+            crossings_start[n] += crossings_start[n - 1];
+        }
+        let mut filled = crossings_start.clone();
+        let mut crossings_of = vec![0u32; crossings_start.last().copied().unwrap_or(0) as usize];
+        for (id, crossing) in crossings.iter().enumerate() {
+            for &name in &crossing.names {
+                let slot = &mut filled[name as usize];
+                crossings_of[*slot as usize] = id as u32;
+                *slot += 1;
+            }
+        }
+        Self {
+            keys,
+            postings,
+            streets,
+            crossings,
+            crossings_start,
+            crossings_of,
+        }
+    }
+
+    /// The intersections of street name `name`.
+    pub fn crossings_of(&self, name: u32) -> impl Iterator<Item = u32> + '_ {
+        let n = name as usize;
+        let range = match (self.crossings_start.get(n), self.crossings_start.get(n + 1)) {
+            (Some(&a), Some(&b)) => a as usize..b as usize,
+            _ => 0..0,
+        };
+        self.crossings_of[range].iter().copied()
+    }
+}
+
+/// Per way, its two end nodes (`None` for a way no edge uses).
+fn way_ends(graph: &RoadGraph) -> Vec<Option<[u32; 2]>> {
+    let mut ends = vec![None; graph.way_length_m.len()];
+    for node in 0..graph.nodes.len() as u32 {
+        for edge in graph.out_edges(node) {
+            let (way, reversed) = graph.edge_way(edge);
+            let target = graph.edge_target[edge];
+            if let Some(slot) = ends.get_mut(way) {
+                slot.get_or_insert(if reversed {
+                    [target, node]
+                } else {
+                    [node, target]
+                });
+            }
+        }
+    }
+    ends
+}
+
+/// Each name's span (a name with no way keeps the origin and length 0).
+fn street_spans(graph: &RoadGraph, ends: &[Option<[u32; 2]>]) -> Vec<StreetSpan> {
+    let names = graph.names.len();
+    // Length-weighted sums of way midpoints, then the nearest end to the mean.
+    let mut sums = vec![[0.0f64; 3]; names];
+    let name_of = |way: usize| graph.way_name.get(way).and_then(|&n| n.checked_sub(1));
+    for (way, end) in ends.iter().enumerate() {
+        let (Some([a, b]), Some(name)) = (end, name_of(way)) else {
+            continue;
+        };
+        let (a, b) = (graph.node(*a), graph.node(*b));
+        let length = f64::from(graph.way_length_m[way]).max(0.1);
+        let sum = &mut sums[name as usize];
+        sum[0] += length * (a.lat() + b.lat()) / 2.0;
+        sum[1] += length * (a.lng() + b.lng()) / 2.0;
+        sum[2] += length;
+    }
+    let mut spans: Vec<(f64, StreetSpan)> = sums
+        .iter()
+        .map(|s| {
+            (
+                f64::INFINITY,
+                StreetSpan {
+                    point: MicroDegrees([0, 0]),
+                    length_m: s[2],
+                },
+            )
+        })
+        .collect();
+    for (way, end) in ends.iter().enumerate() {
+        let (Some(pair), Some(name)) = (end, name_of(way)) else {
+            continue;
+        };
+        let sum = sums[name as usize];
+        let (lat, lng) = (sum[0] / sum[2], sum[1] / sum[2]);
+        let cos = libm::cos(lat.to_radians());
+        for &node in pair {
+            let p = graph.node(node);
+            let (dy, dx) = (p.lat() - lat, (p.lng() - lng) * cos);
+            let d = dx * dx + dy * dy;
+            let best = &mut spans[name as usize];
+            if d < best.0 {
+                *best = (d, StreetSpan { point: p, ..best.1 });
+            }
+        }
+    }
+    spans.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The intersections of the graph, in node order.
+fn crossings(graph: &RoadGraph, ends: &[Option<[u32; 2]>]) -> Vec<Crossing> {
+    let mut at: Vec<(u32, u32, u32)> = Vec::new();
+    for (way, end) in ends.iter().enumerate() {
+        let Some(pair) = end else { continue };
+        let name = graph.way_name.get(way).copied().unwrap_or(0);
+        for &node in pair {
+            at.push((node, name, way as u32));
+        }
+    }
+    at.sort_unstable();
+    at.dedup();
+    let mut crossings = Vec::new();
+    for group in at.chunk_by(|a, b| a.0 == b.0) {
+        let mut names: Vec<u32> = group
+            .iter()
+            .filter_map(|&(_, name, _)| name.checked_sub(1))
+            .collect();
+        names.dedup();
+        if names.len() >= 2 {
+            let mut ways: Vec<u32> = group.iter().map(|g| g.2).collect();
+            ways.sort_unstable();
+            ways.dedup();
+            crossings.push(Crossing {
+                point: graph.node(group[0].0),
+                names,
+                degree: ways.len() as u32,
+            });
+        }
+    }
+    crossings
+}
