@@ -18,7 +18,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test publish tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test publish tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -34,6 +34,7 @@ help:
 	@echo "make bench-holdout - Toronto fitted up to 2019, street-level against today's routing on 2020-2021 incidents; the table into docs/ROUTING.md"
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
 	@echo "make bench-map     - the map app in Chromium: first grid and recolours, canvas beside SVG hexes"
+	@echo "make bench-places  - place search: campus intersections as OpenStreetMap spells them, index sizes, wasm speed"
 
 # What running needs (npm packages, wasm-bindgen, worker-build); the test-only tools
 # come with the targets that use them. Each install happens only when it is missing.
@@ -164,6 +165,10 @@ endef
 define run-bench-holdout
 $(BUILD_TOOL) holdout-routes --city toronto --cut 2019-12-31 --pairs 300 --seed 2020 --out build/bench/holdout-routes.json
 endef
+define run-bench-places
+$(BUILD_TOOL) place-check --city city_ca_tor --osm toronto/uoft_campus.osm --out build/bench/place-check.json
+$(NODE) bench/wasm/places.mjs
+endef
 define run-bench-http
 $(NODE) bench/http/run.mjs
 cargo bench -p hexrisk-edge --bench router
@@ -181,12 +186,21 @@ bench: tools tools-wrk tools-browser artifacts pkg worker
 	$(run-bench-holdout)
 	$(run-bench-http)
 	$(run-bench-map)
+	$(run-bench-places)
 	$(NODE) bench/report.mjs
 
 # The map's grid jobs (ring k = 41, 5000 cells, a viewport) natively, then in wasm
 # under node beside h3-js plus a JavaScript Map doing the same job.
 bench-scoring: tools artifacts pkg
 	$(run-bench-scoring)
+
+# Place search: every intersection of the St George campus's OpenStreetMap streets
+# looked up in Toronto's index, what names and the index add to its files, and search
+# speed in wasm (three-letter beginnings, intersections, typos); then the tables.
+bench-places: tools artifacts pkg
+	mkdir -p build/bench
+	$(run-bench-places)
+	$(NODE) bench/report.mjs
 
 # Routing natively (the hierarchy and A* beside petgraph Dijkstra) and in wasm under
 # node, same pairs; the Worker's memory with routing is in bench-http.

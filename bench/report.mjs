@@ -340,8 +340,54 @@ function mapApp() {
 }
 
 let doc = readFileSync(docPath, 'utf8');
+/** Place search: the campus measurement, the file sizes and the wasm timings. */
+function places() {
+  const check = figures('place-check');
+  const wasm = figures('places-wasm');
+  if (!check || !wasm) return null;
+  const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+  const pct = (a, b) => `${((100 * a) / b).toFixed(1)} %`;
+  const { sizes } = check;
+  const index = sizes.full - sizes.withoutIndex;
+  const names = sizes.withoutIndex - sizes.withoutNamesOrIndex;
+  const misses = check.lookups.filter((l) => !l.found);
+  const timing = (label, r, aim) => [label, String(r.queries), ms(r.median_ms, 3), ms(r.p95_ms, 3), ms(r.max_ms, 3), aim];
+  return [
+    `${today}; \`hexrisk-build place-check\` (the lookups and sizes) then \`node bench/wasm/places.mjs\` (Node ${wasm.node}), \`${check.city}\`.`,
+    '',
+    `**Names written by others.** Every intersection of two named streets in \`toronto/uoft_campus.osm\` (OpenStreetMap's spelling, "Saint George Street & Harbord Street") looked up in Toronto's index (the City's spelling, "ST GEORGE ST"):`,
+    '',
+    table(['intersections', 'found first within 60 m', 'aim', 'of those whose two names the City\'s network has', 'found first within 60 m'], [[
+      String(check.intersections), `${check.found} (${pct(check.found, check.intersections)})`,
+      `at least 90 % (${met(check.share >= 0.9)})`, String(check.withBothNames),
+      `${check.foundWithBothNames} (${pct(check.foundWithBothNames, check.withBothNames)})`,
+    ]]),
+    '',
+    'The misses, and why:',
+    '',
+    table(['query', 'first answer', 'metres from the OSM node', 'why'], misses.map((l) => [
+      l.query, l.answer ?? '(none)', l.distanceM === null ? '–' : ms(l.distanceM, 0), l.why,
+    ])),
+    '',
+    table(['file', 'bytes', 'budget'], [
+      ['Toronto full file', String(sizes.full), ''],
+      ['its place index (full file with it − without it)', kb(index), `at most 400 KB (${met(index <= 400 * 1024)})`],
+      ['its street names (without the index, with names − without)', kb(names), `at most 250 KB (${met(names <= 250 * 1024)})`],
+      ['Toronto grid file (no road network: neither names nor index)', String(sizes.grid), 'unchanged by names and index (met: it carries neither)'],
+    ]),
+    '',
+    `In wasm, each query ${wasm.prefix3.n / wasm.prefix3.queries} times, limit 5; the first search derives the city's gazetteer in ${ms(wasm.first_search_ms, 1)} ms.`,
+    '',
+    table(['queries', 'count', 'median ms', 'p95 ms', 'max ms', 'aim'], [
+      timing('three-letter beginnings of every street name (a third keystroke)', wasm.prefix3, `p95 at most 2 ms (${met(wasm.prefix3.p95_ms <= 2)})`),
+      timing('the campus intersections, "A & B" as OpenStreetMap spells them', wasm.intersections, ''),
+      timing('their street names with the second letter dropped (suggestions)', wasm.typos, ''),
+    ]),
+  ].join('\n');
+}
+
 // Only the blocks whose figures are all here; the machine line when every table is new.
-const blocks = { scoring: scoring(), routing: routing(), http: http(), cold: cold(), map: mapApp() };
+const blocks = { scoring: scoring(), routing: routing(), http: http(), cold: cold(), map: mapApp(), places: places() };
 blocks.machine = Object.values(blocks).every((b) => b !== null) ? machine() : null;
 for (const [name, body] of Object.entries(blocks)) {
   const pattern = new RegExp(`(<!-- bench:${name} -->)[\\s\\S]*?(<!-- /bench:${name} -->)`);

@@ -142,7 +142,7 @@ enum Command {
         #[arg(long, default_value = "toronto/uoft_campus.osm")]
         osm: PathBuf,
         /// Output file.
-        #[arg(long, default_value = "build/place-check.json")]
+        #[arg(long, default_value = "build/bench/place-check.json")]
         out: PathBuf,
     },
 }
@@ -434,16 +434,28 @@ fn place_check(artifacts: &Path, city: &str, osm: &Path, out: &Path) -> anyhow::
         .city(city)
         .ok_or_else(|| anyhow::anyhow!("no artifact of {city} in {}", artifacts.display()))?;
     let osm = hexrisk_builder::roads::osm::read_xml(&data::workspace_data_dir().join(osm))?;
-    let check = place_check::check(&osm, model);
-    std::fs::write(out, serde_json::to_vec_pretty(&check)?)?;
+    let report = place_check::PlaceReport {
+        check: place_check::check(&osm, model),
+        sizes: place_check::Sizes::of(model.artifact())?,
+        prefixes: place_check::three_letter_prefixes(model),
+    };
+    std::fs::write(out, serde_json::to_vec_pretty(&report)?)?;
+    let (check, sizes) = (&report.check, &report.sizes);
     println!(
-        "{} of {} intersections found first within {} m ({:.1} %); of the {} whose names the network has, {}; wrote {}",
+        "{} of {} intersections found first within {} m ({:.1} %); of the {} whose names the network has, {}",
         check.found,
         check.intersections,
         place_check::FOUND_WITHIN_M,
         100.0 * check.share,
         check.with_both_names,
         check.found_with_both_names,
+    );
+    println!(
+        "{city}: full file {} bytes, {} without its place index, {} without street names either; grid file {}; wrote {}",
+        sizes.full,
+        sizes.without_index,
+        sizes.without_names_or_index,
+        sizes.grid,
         out.display()
     );
     Ok(true)

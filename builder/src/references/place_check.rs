@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use h3o::LatLng;
+use hexrisk_engine::artifact::{ArtifactError, CityArtifact, encode};
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::places::normal::normalise;
 use hexrisk_engine::places::{Place, PlaceKind, search};
@@ -65,6 +66,67 @@ pub struct Lookup {
     pub why: Option<String>,
 }
 
+/// What names and the place index add to a city's files, in bytes as stored
+/// (compressed).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Sizes {
+    /// The full file.
+    pub full: usize,
+    /// The full file without the place index.
+    pub without_index: usize,
+    /// The full file without the index and without street names.
+    pub without_names_or_index: usize,
+    /// The grid file (no road network, so neither names nor index).
+    pub grid: usize,
+}
+
+impl Sizes {
+    /// The sizes of `artifact`'s files, re-encoded with and without each part.
+    ///
+    /// # Errors
+    /// An artifact that cannot be encoded.
+    pub fn of(artifact: &CityArtifact) -> Result<Self, ArtifactError> {
+        let without_index = CityArtifact {
+            places: None,
+            ..artifact.clone()
+        };
+        let mut without_names = without_index.clone();
+        if let Some(graph) = without_names.road_graph.as_mut() {
+            graph.names.clear();
+            graph.way_name.clear();
+        }
+        let grid = CityArtifact {
+            road_graph: None,
+            street_shares: None,
+            ..without_index.clone()
+        };
+        Ok(Self {
+            full: encode(artifact)?.len(),
+            without_index: encode(&without_index)?.len(),
+            without_names_or_index: encode(&without_names)?.len(),
+            grid: encode(&grid)?.len(),
+        })
+    }
+}
+
+/// The distinct first three characters of a city's street names, lowercased: the
+/// queries of a search's third keystroke.
+#[must_use]
+pub fn three_letter_prefixes(model: &CityModel) -> Vec<String> {
+    let names = model
+        .artifact()
+        .road_graph
+        .as_ref()
+        .map_or(&[][..], |g| &g.names[..]);
+    let prefixes: BTreeSet<String> = names
+        .iter()
+        .map(|n| n.chars().take(3).collect::<String>().to_lowercase())
+        .filter(|p| p.chars().count() == 3)
+        .collect();
+    prefixes.into_iter().collect()
+}
+
 /// The measurement.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -83,6 +145,20 @@ pub struct PlaceCheck {
     pub found_with_both_names: usize,
     /// Every lookup, misses first.
     pub lookups: Vec<Lookup>,
+}
+
+/// [`PlaceCheck`] with the city's file sizes and its street names' three-letter
+/// prefixes, as `hexrisk-build place-check` writes it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlaceReport {
+    /// The lookups.
+    #[serde(flatten)]
+    pub check: PlaceCheck,
+    /// The city's file sizes.
+    pub sizes: Sizes,
+    /// [`three_letter_prefixes`].
+    pub prefixes: Vec<String>,
 }
 
 /// The intersections of two named streets in `osm`: the two names (byte order) and
