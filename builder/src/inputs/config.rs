@@ -216,7 +216,6 @@ pub struct RoadsConfig {
 
 /// Named areas searched by name, besides the precincts and the street names.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct PlacesConfig {
     /// Neighbourhood polygons.
     pub neighbourhoods: Option<NeighbourhoodsConfig>,
@@ -224,7 +223,6 @@ pub struct PlacesConfig {
 
 /// A GeoJSON file of neighbourhood polygons.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct NeighbourhoodsConfig {
     /// File, relative to the data directory.
     pub file: PathBuf,
