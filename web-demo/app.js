@@ -15,6 +15,7 @@ import { engineReady, firstCity } from './lib/boot.js';
 import { offlineEngine, onlineEngine } from './lib/engines.js';
 import { GridLayer, RENDERERS, nextFrame } from './lib/grid-layer.js';
 import { fetchArtifact, fetchManifest, registerServiceWorker } from './lib/offline.js';
+import { placeSearch } from './lib/place-search.js';
 import { ReachView } from './lib/reach.js';
 import { RouteView } from './lib/routes.js';
 import { StreetLayer } from './lib/street-layer.js';
@@ -314,7 +315,7 @@ async function route({ fit = true, selected } = {}) {
   } catch (err) { fail(err); }
 }
 
-/** Names the route's ends by their nearest intersection or street ("near A & B"). */
+/** Names the route's ends by their nearest intersection or street ("near A & B"), here and in the search boxes. */
 async function nameEnds(answer) {
   const ends = $('route-ends');
   ends.hidden = true;
@@ -323,7 +324,64 @@ async function nameEnds(answer) {
   if (routes.answer !== answer || !from || !to) return;
   ends.textContent = `From ${from} to ${to}`;
   ends.hidden = false;
+  finders[0].name(from);
+  finders[1].name(to);
 }
+
+// ---- place search: the From and To boxes ------------------------------------------------------
+/** Places by name in the city shown, nearest the map's centre first among equals. */
+async function findPlaces(q) {
+  const code = $('city').value;
+  if (source() === engines.offline) await loadNetwork(code);
+  const { lat, lng } = map.getCenter();
+  return source().search({ q, city: code, lat, lng, limit: 6 });
+}
+
+/** A place chosen in the From (0) or To (1) box becomes that end of the route. */
+function chooseEnd(place, which) {
+  const point = { lat: place.lat, lng: place.lng };
+  map.setView([point.lat, point.lng], Math.max(map.getZoom(), 15), { animate: false });
+  if (which === 0 && routeEnds.length === 2) {
+    routeEnds = [point, routeEnds[1]];
+    route().catch(fail);
+  } else if (which === 1 && routeEnds.length === 0) {
+    setStatus(`${place.name}: now choose where from.`);
+    pendingDestination = point;
+  } else {
+    setRouteEnd(point, which);
+    if (which === 0 && pendingDestination) setRouteEnd(pendingDestination, 1);
+  }
+  if (which === 1 || pendingDestination) foldControls();
+  if (routeEnds.length === 2) pendingDestination = null;
+}
+/** A destination chosen before any origin, routed to once there is one. */
+let pendingDestination = null;
+const finders = ['origin', 'destination'].map((end, which) => placeSearch({
+  input: $(`${end}-search`),
+  list: $(`${end}-places`),
+  count: $('places-count'),
+  search: findPlaces,
+  onChoose: (place) => chooseEnd(place, which),
+  onError: (err) => setStatus(`Place search failed (${err.code ?? 'ERROR'}: ${err.message}).`, true),
+}));
+
+// ---- the phone layout: the controls fold into a panel over the map ------------------------------
+const narrow = window.matchMedia('(max-width: 800px)');
+function foldControls() {
+  if (!narrow.matches || !document.body.classList.contains('controls-open')) return;
+  document.body.classList.remove('controls-open');
+  $('controls-toggle').setAttribute('aria-expanded', 'false');
+}
+$('controls-toggle').addEventListener('click', () => {
+  const open = document.body.classList.toggle('controls-open');
+  $('controls-toggle').setAttribute('aria-expanded', String(open));
+  if (open) $('origin-search').focus();
+});
+$('controls').addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || !narrow.matches || !document.body.classList.contains('controls-open')) return;
+  foldControls();
+  $('controls-toggle').focus();
+});
 
 /** The safe reach from `reachFrom`. */
 async function reach({ fit = true } = {}) {
@@ -446,6 +504,8 @@ async function loadCity(code, { view } = {}) {
   routes.clear();
   reachView.clear();
   routeEnds = [];
+  pendingDestination = null;
+  for (const finder of finders) finder.clear();
   reachFrom = null;
   $('breakdown').hidden = true;
   const { west, south, east, north } = city.bounds;
@@ -547,7 +607,13 @@ $('destination-here').addEventListener('click', () => {
   setRouteEnd(centre(), 1);
 });
 $('reach-here').addEventListener('click', () => { reachFrom = centre(); reach().catch(fail); });
-$('clear-route').addEventListener('click', () => { routes.clear(); routeEnds = []; saveState(); });
+$('clear-route').addEventListener('click', () => {
+  routes.clear();
+  routeEnds = [];
+  pendingDestination = null;
+  for (const finder of finders) finder.clear();
+  saveState();
+});
 $('clear-reach').addEventListener('click', () => { reachView.clear(); reachFrom = null; saveState(); });
 $('share').addEventListener('click', async () => {
   saveState();

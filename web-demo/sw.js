@@ -10,7 +10,7 @@ const SHELL_CACHE = 'hexrisk-shell-v1';
 const ARTIFACT_CACHE = 'hexrisk-artifacts-v1';
 const SHELL = [
   '/', '/app.js', '/style.css', '/manifest.webmanifest', '/icon.svg',
-  '/lib/boot.js', '/lib/engines.js', '/lib/grid-layer.js', '/lib/hex-canvas.js', '/lib/offline.js', '/lib/reach.js', '/lib/routes.js', '/lib/street-layer.js', '/lib/streets.js', '/lib/url-state.js',
+  '/lib/boot.js', '/lib/engines.js', '/lib/grid-layer.js', '/lib/hex-canvas.js', '/lib/offline.js', '/lib/place-search.js', '/lib/reach.js', '/lib/routes.js', '/lib/street-layer.js', '/lib/streets.js', '/lib/url-state.js',
   '/vendor/leaflet/leaflet.css', '/vendor/leaflet/leaflet-src.esm.js',
   '/pkg/dist/web/hexrisk_engine.js', '/pkg/dist/web/hexrisk_engine_bg.wasm',
 ];

@@ -1,7 +1,7 @@
 // Accessibility of the map app, checked by axe-core (WCAG 2 A and AA rules: names
 // and labels of every control, colour contrast, landmarks, list and table markup)
 // in each state a user reaches: the grid, a route with its trade-off slider and
-// explanation, safe reach, a cell's breakdown.
+// explanation, safe reach, a cell's breakdown, place search, the phone layout.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
@@ -51,6 +51,22 @@ test('safe reach and a cell breakdown have none', async () => {
   await page.locator('#map').click({ position: { x: map.width / 2, y: map.height / 2 } });
   await page.waitForSelector('#breakdown:not([hidden])');
   assert.deepEqual(await violations(page), []);
+});
+
+test('place search with its list of places open, and the phone layout with its panel open and folded, have none', async () => {
+  const { page } = session;
+  await page.focus('#origin-search');
+  await page.keyboard.type('Queen and Spadina');
+  await page.waitForSelector('#origin-places:not([hidden]) [role=option]');
+  await page.keyboard.press('ArrowDown');
+  assert.deepEqual(await violations(page), []);
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 390, height: 844 });
+  assert.deepEqual(await violations(page), [], 'folded');
+  await page.click('#controls-toggle');
+  await page.waitForSelector('#controls', { state: 'visible' });
+  assert.deepEqual(await violations(page), [], 'open');
+  await page.setViewportSize({ width: 1280, height: 800 });
 });
 
 test('the legend does not rely on colour alone: each band shows its number, and axe checks their contrast', async () => {

@@ -380,8 +380,9 @@ test('Houston draws its 3,337 cells, recolours them, and fits a phone-sized view
   assert.ok((await recolours(page, 'city_us_hou', 'offline')).length >= 3, 'the recolours timed');
   await page.screenshot({ path: `${OUTPUT_DIR}/map-houston.png` });
   await page.setViewportSize({ width: 390, height: 844 });
-  assert.ok(await page.locator('#city').isVisible());
   assert.ok(await page.locator('#map').isVisible());
+  await page.click('#controls-toggle');
+  assert.ok(await page.locator('#city').isVisible());
   await page.screenshot({ path: `${OUTPUT_DIR}/map-phone.png`, fullPage: true });
 });
 
@@ -390,11 +391,11 @@ test('every control is reachable by keyboard, and route ends can be set without 
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.locator('body').focus();
   const reached = new Set();
-  for (let i = 0; i < 45; i += 1) {
+  for (let i = 0; i < 50; i += 1) {
     await page.keyboard.press('Tab');
     reached.add(await page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('name')));
   }
-  for (const id of ['city', 'intent', 'week', 'day', 'opacity', 'precincts', 'source', 'click-mode', 'method', 'origin-here', 'destination-here', 'minutes', 'mode', 'reach-here', 'share', 'map']) {
+  for (const id of ['origin-search', 'origin-location', 'destination-search', 'city', 'intent', 'week', 'day', 'opacity', 'precincts', 'source', 'click-mode', 'method', 'origin-here', 'destination-here', 'minutes', 'mode', 'reach-here', 'share', 'map']) {
     assert.ok(reached.has(id), `${id} not reachable`);
   }
   // Pan with the arrow keys, set both ends at the centre with the buttons.
@@ -816,4 +817,101 @@ test('the safest route lists the streets it avoids and marks its own riskiest bl
   const riskier = followed.filter((s) => s.incidentsPerKm > least && !blocks.some((b) => b.id === s.id));
   assert.deepEqual(riskier.map((s) => s.name), [], 'followed streets riskier than the blocks shown');
   await page.screenshot({ path: `${OUTPUT_DIR}/map-riskiest-blocks.png` });
+});
+
+test('From and To by name: places offered as one types, taken by keyboard, the route between them, offline and online', async () => {
+  const { page } = await openMap();
+  const expanded = (id) => page.getAttribute(`#${id}-search`, 'aria-expanded');
+  for (const source of ['offline', 'online']) {
+    await selectSource(page, source);
+    await page.click('#clear-route');
+    await page.focus('#origin-search');
+    await page.keyboard.type('Queen and Spadina');
+    await page.waitForSelector('#origin-places:not([hidden]) [role=option]');
+    assert.equal(await expanded('origin'), 'true');
+    // The places offered are the package's, nearest the map's centre among equals.
+    const centre = await page.evaluate(() => window.hexrisk.map.getCenter());
+    const offered = pkg.search({ q: 'Queen and Spadina', city: 'city_ca_tor', lat: centre.lat, lng: centre.lng, limit: 6 }).places;
+    const names = await page.locator('#origin-places [role=option] span').allTextContents();
+    assert.deepEqual(names, offered.map((p) => p.name), source);
+    // Down shows the first as active, without moving the focus from the box.
+    await page.keyboard.press('ArrowDown');
+    const active = await page.getAttribute('#origin-search', 'aria-activedescendant');
+    assert.equal(active, 'origin-places-0');
+    assert.equal(await page.getAttribute('#origin-places-0', 'aria-selected'), 'true');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'origin-search');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.inputValue('#origin-search'), offered[0].name);
+    assert.equal(await expanded('origin'), 'false');
+    await page.waitForFunction(() => /^Origin set/.test(document.querySelector('#status').textContent));
+    // Tab to the To box; Enter takes the first place without choosing one.
+    await page.focus('#destination-search');
+    await page.keyboard.type('king st w & bathurst');
+    await page.waitForSelector('#destination-places:not([hidden]) [role=option]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#directions:not([hidden])');
+    const answer = await page.evaluate(() => window.hexrisk.answer());
+    const [to] = pkg.search({ q: 'king st w & bathurst', city: 'city_ca_tor', limit: 1 }).places;
+    assert.equal(to.name, 'KING ST W & BATHURST ST');
+    const metres = (a, b) => 111_320 * Math.hypot(a.lat - b.lat, (a.lng - b.lng) * Math.cos((a.lat * Math.PI) / 180));
+    assert.ok(metres(answer.origin, offered[0]) < 30, `${source}: origin ${metres(answer.origin, offered[0])} m off`);
+    assert.ok(metres(answer.destination, to) < 30, `${source}: destination ${metres(answer.destination, to)} m off`);
+    assert.ok(answer.best.steps.length >= 3);
+  }
+  // A typo is offered as a suggestion; Escape closes the list, then empties the box.
+  await page.fill('#destination-search', '');
+  await page.focus('#destination-search');
+  await page.keyboard.type('Spadna Avenue');
+  await page.waitForSelector('#destination-places:not([hidden]) [role=option]');
+  assert.match(await page.textContent('#destination-places-0'), /SPADINA AVE.*did you mean\?/);
+  assert.match(await page.textContent('#places-count'), /places?: Down to choose/);
+  await page.keyboard.press('Escape');
+  assert.equal(await expanded('destination'), 'false');
+  assert.equal(await page.inputValue('#destination-search'), 'Spadna Avenue');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.inputValue('#destination-search'), '');
+});
+
+test('on a phone (390 × 844) the controls fold into a panel over the map, every control reachable by keyboard', async () => {
+  const { page } = await openMap({ url: offlineUrl });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const toggle = page.locator('#controls-toggle');
+  assert.ok(await toggle.isVisible());
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  assert.ok(!(await page.locator('#controls').isVisible()), 'folded at first');
+  assert.ok(await page.locator('#map').isVisible());
+  await toggle.focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'origin-search');
+  // Over the map, not beside it.
+  const [panel, map] = await Promise.all([page.locator('#controls').boundingBox(), page.locator('#map').boundingBox()]);
+  assert.ok(panel.y < map.y + map.height && panel.y + panel.height > map.y && panel.width >= 380, JSON.stringify({ panel, map }));
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-phone-controls.png` });
+  const reached = new Set();
+  for (let i = 0; i < 45; i += 1) {
+    await page.keyboard.press('Tab');
+    reached.add(await page.evaluate(() => document.activeElement?.id || document.activeElement?.getAttribute('name')));
+  }
+  for (const id of ['origin-search', 'origin-location', 'destination-search', 'city', 'intent', 'week', 'day', 'opacity', 'precincts', 'source', 'click-mode', 'method', 'origin-here', 'destination-here', 'minutes', 'mode', 'reach-here', 'share', 'map']) {
+    assert.ok(reached.has(id), `${id} not reachable`);
+  }
+  // Escape folds the panel and gives the focus back to its button.
+  await page.focus('#intent');
+  await page.keyboard.press('Escape');
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'controls-toggle');
+  // Choosing where to go folds it too, to show the route.
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Union');
+  await page.waitForSelector('#origin-places:not([hidden]) [role=option]');
+  await page.keyboard.press('Enter');
+  await page.focus('#destination-search');
+  await page.keyboard.type('christie & bloor');
+  await page.waitForSelector('#destination-places:not([hidden]) [role=option]');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#directions:not([hidden])');
+  assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
+  assert.ok(!(await page.locator('#controls').isVisible()));
+  await page.screenshot({ path: `${OUTPUT_DIR}/map-phone-route.png`, fullPage: true });
 });

@@ -1,7 +1,7 @@
 // The map app installed and offline: a web app manifest Chromium finds installable,
 // a service worker that keeps the page, the engine and the artifacts of the cities
-// opened, so that with the network cut the page reloads, draws its grid and routes;
-// a city never opened says it is not available offline.
+// opened, so that with the network cut the page reloads, draws its grid, routes and
+// finds places by name; a city never opened says it is not available offline.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -66,6 +66,12 @@ test('with the network cut, the page reloads, draws the grid of a city opened be
   assert.deepEqual(await bands(page), online);
   assert.deepEqual(await routeBetween(page, UNION, CHRISTIE_PITS), onlineRoute);
   await page.screenshot({ path: `${OUTPUT_DIR}/map-offline.png` });
+  // Places are found by name offline too: the index is in the kept file.
+  await page.focus('#destination-search');
+  await page.keyboard.type('Harbord & St George');
+  await page.waitForSelector('#destination-places:not([hidden]) [role=option]');
+  assert.match(await page.textContent('#destination-places-0 span'), /^HARBORD ST & ST GEORGE ST$/);
+  await page.keyboard.press('Escape');
   // A request the caches cannot answer fails: the grid above came from them.
   assert.equal(await page.evaluate(() => fetch('/not-kept').then(() => 'reached', () => 'failed')), 'failed');
 

@@ -27,6 +27,7 @@ export function offlineEngine(engine, clock) {
     precincts: async (q) => engine.precincts(q, clock),
     streets: async (box, options) => engine.streetsInBox({ ...box, ...options }, clock),
     reverse: async (point) => engine.reverse(point),
+    search: async (q) => engine.search(q),
   };
 }
 
@@ -63,5 +64,6 @@ export function onlineEngine(api, key, onVersions) {
     precincts: (q) => http('GET', `/precincts${query(q)}`),
     streets: (box, options) => http('GET', `/streets${query({ ...box, ...options })}`),
     reverse: (point) => http('GET', `/places/reverse${query(point)}`),
+    search: (q) => http('GET', `/places${query(q)}`),
   };
 }
