@@ -1,6 +1,7 @@
 //! The place index of a city's artifact: its street names (the road graph's name
 //! table), its precincts and, where the configuration names them, its
-//! neighbourhoods, each area placed at an interior point of its outline.
+//! neighbourhoods, each area placed at an interior point of its outline; and the
+//! named points of interest of an OpenStreetMap road file near its network.
 
 use std::path::Path;
 
@@ -11,6 +12,7 @@ use hexrisk_engine::roads::RoadGraph;
 
 use crate::inputs::boundary::{BoundaryError, CityGrid, Precinct, read_precincts};
 use crate::inputs::config::CityConfig;
+use crate::roads::osm::PointOfInterest;
 
 /// Why a place index cannot be built.
 #[derive(Debug, thiserror::Error)]
@@ -18,6 +20,9 @@ pub enum PlacesError {
     /// The neighbourhood file failed.
     #[error("neighbourhoods: {0}")]
     Neighbourhoods(#[from] BoundaryError),
+    /// The road file's points of interest could not be read.
+    #[error("points of interest: {0}")]
+    Points(#[from] crate::roads::lines::RoadError),
     /// The index does not fit its format.
     #[error(transparent)]
     Index(#[from] hexrisk_engine::places::index::PlaceIndexError),
@@ -47,6 +52,31 @@ fn named_area(kind: StoredKind, name: &str, area: &Precinct) -> Option<NamedPlac
     })
 }
 
+/// How far beyond its network's nodes a point of interest may lie, in degrees.
+const POINT_MARGIN_DEG: f64 = 0.01;
+
+/// The points within [`POINT_MARGIN_DEG`] of the box of the network's nodes.
+fn points_near(graph: &RoadGraph, points: Vec<PointOfInterest>) -> Vec<NamedPlace> {
+    let (mut south, mut west, mut north, mut east) = (90.0f64, 180.0f64, -90.0f64, -180.0f64);
+    for node in &graph.nodes {
+        (south, north) = (south.min(node.lat()), north.max(node.lat()));
+        (west, east) = (west.min(node.lng()), east.max(node.lng()));
+    }
+    points
+        .into_iter()
+        .filter(|p| {
+            let (lat, lng) = p.position;
+            (south - POINT_MARGIN_DEG..=north + POINT_MARGIN_DEG).contains(&lat)
+                && (west - POINT_MARGIN_DEG..=east + POINT_MARGIN_DEG).contains(&lng)
+        })
+        .map(|p| NamedPlace {
+            kind: StoredKind::PointOfInterest,
+            name: p.name,
+            point: MicroDegrees::from_degrees(p.position.0, p.position.1),
+        })
+        .collect()
+}
+
 /// The city's place index: `None` when it has no name to search (no street names,
 /// precincts or neighbourhoods).
 ///
@@ -70,6 +100,10 @@ pub fn place_index(
                 .iter()
                 .filter_map(|a| named_area(StoredKind::Neighbourhood, &a.name, a)),
         );
+    }
+    if let (Some(roads), Some(graph)) = (&city.roads, graph) {
+        let points = crate::roads::points_of_interest(roads, data_dir)?;
+        places.extend(points_near(graph, points));
     }
     let names = graph.map_or(&[][..], |g| &g.names[..]);
     if names.is_empty() && places.is_empty() {

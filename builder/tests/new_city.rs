@@ -481,6 +481,37 @@ fn check_route(atlas: &Atlas, origin: (f64, f64), destination: (f64, f64), now: 
     length
 }
 
+/// Place search in the campus city: its OpenStreetMap streets by their own names, and
+/// its named points of interest (a library, a station) near where the file puts them.
+fn check_places(atlas: &Atlas) {
+    let answer = |q: &str| {
+        let params = object(json!({"q": q, "city": CODE, "limit": 3}));
+        hexrisk_engine::api::search_places(atlas, &params)
+            .unwrap()
+            .places
+    };
+    let corner = &answer("Saint George Street & Harbord Street")[0];
+    assert_eq!(corner.kind, "intersection");
+    assert_eq!(corner.name, "St George Street & Harbord Street");
+    let osm = hexrisk_builder::roads::osm::read_xml(&osm_file()).unwrap();
+    for name in ["Robarts Library", "Hart House"] {
+        let found = &answer(name)[0];
+        assert_eq!(
+            (found.kind, found.name.as_str(), found.matched),
+            ("pointOfInterest", name, "exact")
+        );
+        let point = osm
+            .points_of_interest()
+            .into_iter()
+            .find(|p| p.name == name)
+            .unwrap();
+        assert!(
+            distance_m((found.lat, found.lng), point.position) < 1.0,
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn a_city_made_of_configuration_and_data_files_builds_predicts_and_routes() {
     let started = std::time::Instant::now();
@@ -514,6 +545,7 @@ fn a_city_made_of_configuration_and_data_files_builds_predicts_and_routes() {
         .timestamp();
     let centre = files.centre();
     check_prediction(&atlas, centre, now, monday);
+    check_places(&atlas);
     // A walk across the campus, 250 m either side of its middle.
     let offset = 250.0 / (111_320.0 * centre.0.to_radians().cos());
     let length = check_route(

@@ -16,6 +16,23 @@ use crate::inputs::config::{RoadFormat, RoadsConfig};
 use lines::RoadError;
 use network::Pruned;
 
+/// The named points of interest of a city's road file: an OpenStreetMap file's
+/// ([`osm::OsmData::points_of_interest`]); the other sources have none.
+///
+/// # Errors
+/// [`RoadError`] when the file cannot be read.
+pub fn points_of_interest(
+    config: &RoadsConfig,
+    data_dir: &Path,
+) -> Result<Vec<osm::PointOfInterest>, RoadError> {
+    let path = data_dir.join(&config.file);
+    Ok(match config.format {
+        RoadFormat::TorontoHere | RoadFormat::Tiger => Vec::new(),
+        RoadFormat::OsmPbf => osm::read_pbf(&path)?.points_of_interest(),
+        RoadFormat::OsmXml => osm::read_xml(&path)?.points_of_interest(),
+    })
+}
+
 /// Reads a city's configured roads and builds its graph over the grid `cells`,
 /// keeping the largest strongly connected component.
 ///

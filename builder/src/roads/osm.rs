@@ -1,6 +1,7 @@
 //! OpenStreetMap road ways from `.osm.pbf` (osmpbf) and `.osm` XML (quick-xml), so an
 //! operator can bring any city: highway ways become [`RoadLine`]s with their one-way
-//! rules, ready for [`super::network::build_network`] (split at shared nodes).
+//! rules, ready for [`super::network::build_network`] (split at shared nodes); named
+//! nodes and closed ways become points of interest for place search.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -40,25 +41,147 @@ pub const ROUTABLE: &[&str] = &[
 /// One way as read: node references and tags.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OsmWay {
+    /// Its id.
+    pub id: i64,
     /// Node ids in order.
     pub nodes: Vec<i64>,
     /// Tags.
     pub tags: HashMap<String, String>,
 }
 
-/// What an OSM file holds that roads need.
+/// Keys whose presence with a `name` makes a node or a closed way a point of interest.
+pub const POINT_KEYS: &[&str] = &[
+    "amenity",
+    "shop",
+    "tourism",
+    "leisure",
+    "historic",
+    "office",
+    "craft",
+    "healthcare",
+    "building",
+    "railway",
+    "public_transport",
+];
+
+/// Points of interest of one name this close are one place (a station's platforms).
+pub const SAME_POINT_M: f64 = 100.0;
+
+/// A named node: its position `(latitude, longitude)` and tags.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedNode {
+    /// `(latitude, longitude)`.
+    pub position: (f64, f64),
+    /// Tags, `name` among them.
+    pub tags: HashMap<String, String>,
+}
+
+/// A named point of interest.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PointOfInterest {
+    /// Its `name` tag, trimmed.
+    pub name: String,
+    /// `(latitude, longitude)`: the node, or the mean of a closed way's nodes.
+    pub position: (f64, f64),
+}
+
+/// What an OSM file holds that roads and place search need.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct OsmData {
     /// Node positions `(latitude, longitude)` by id.
     pub nodes: HashMap<i64, (f64, f64)>,
     /// Every way.
     pub ways: Vec<OsmWay>,
+    /// Nodes with a `name` tag.
+    pub named_nodes: Vec<NamedNode>,
+    /// Multipolygon relations with a `name` tag: their outer ways' ids and tags.
+    pub named_areas: Vec<(Vec<i64>, HashMap<String, String>)>,
+}
+
+/// The mean of positions, if any.
+fn mean(points: &[(f64, f64)]) -> Option<(f64, f64)> {
+    let n = points.len() as f64;
+    let (lat, lng) = points
+        .iter()
+        .fold((0.0, 0.0), |(a, b), p| (a + p.0, b + p.1));
+    (n > 0.0).then(|| (lat / n, lng / n))
+}
+
+/// Whether tags name a point of interest: a `name` and one of [`POINT_KEYS`], and not
+/// a highway (streets are searched as streets).
+fn point_name(tags: &HashMap<String, String>) -> Option<&str> {
+    let name = tags
+        .get("name")
+        .map(|n| n.trim())
+        .filter(|n| !n.is_empty())?;
+    (POINT_KEYS.iter().any(|k| tags.contains_key(*k)) && !tags.contains_key("highway"))
+        .then_some(name)
 }
 
 impl OsmData {
     /// Ways with a `highway` tag.
     pub fn highways(&self) -> impl Iterator<Item = &OsmWay> {
         self.ways.iter().filter(|w| w.tags.contains_key("highway"))
+    }
+
+    /// Named points of interest: nodes, closed ways at the mean of their nodes and
+    /// multipolygons at the mean of their outer ways' nodes, with a `name` and one of
+    /// [`POINT_KEYS`] (not highways); one name within
+    /// [`SAME_POINT_M`] of a point already kept is that point.
+    #[must_use]
+    pub fn points_of_interest(&self) -> Vec<PointOfInterest> {
+        let nodes = self
+            .named_nodes
+            .iter()
+            .filter_map(|n| Some((point_name(&n.tags)?, n.position)));
+        let areas = self.ways.iter().filter_map(|way| {
+            let name = point_name(&way.tags)?;
+            let ring = way.nodes.split_last()?.1;
+            if way.nodes.len() < 4 || way.nodes.first() != way.nodes.last() {
+                return None;
+            }
+            let points: Vec<(f64, f64)> = ring
+                .iter()
+                .filter_map(|id| self.nodes.get(id).copied())
+                .collect();
+            mean(&points).map(|centre| (name, centre))
+        });
+        let way_nodes: HashMap<i64, &[i64]> = self
+            .ways
+            .iter()
+            .map(|w| (w.id, w.nodes.as_slice()))
+            .collect();
+        let relations = self.named_areas.iter().filter_map(|(outer, tags)| {
+            let name = point_name(tags)?;
+            let points: Vec<(f64, f64)> = outer
+                .iter()
+                .filter_map(|way| way_nodes.get(way))
+                .flat_map(|nodes| {
+                    // A closed ring's last node is its first.
+                    let open = match nodes.split_last() {
+                        Some((last, rest)) if rest.first() == Some(last) => rest,
+                        _ => nodes,
+                    };
+                    open.iter().filter_map(|id| self.nodes.get(id).copied())
+                })
+                .collect();
+            mean(&points).map(|centre| (name, centre))
+        });
+        let mut kept: Vec<PointOfInterest> = Vec::new();
+        for (name, position) in nodes.chain(areas).chain(relations) {
+            let near = |p: &PointOfInterest| {
+                let dy = (p.position.0 - position.0) * 111_320.0;
+                let dx = (p.position.1 - position.1) * 111_320.0 * position.0.to_radians().cos();
+                dx.hypot(dy) < SAME_POINT_M
+            };
+            if !kept.iter().any(|p| p.name == name && near(p)) {
+                kept.push(PointOfInterest {
+                    name: name.to_owned(),
+                    position,
+                });
+            }
+        }
+        kept
     }
 
     /// Routable highway ways as road lines, with one-way rules: `oneway=yes|true|1`
@@ -109,6 +232,25 @@ fn error(path: &Path, reason: impl std::fmt::Display) -> RoadError {
     }
 }
 
+/// Keeps a node's tags when it has a name.
+fn keep_named<'a>(
+    data: &mut OsmData,
+    position: (f64, f64),
+    tags: impl Iterator<Item = (&'a str, &'a str)>,
+) {
+    let tags: HashMap<String, String> = tags.map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+    if tags.contains_key("name") {
+        data.named_nodes.push(NamedNode { position, tags });
+    }
+}
+
+/// Keeps a named multipolygon's outer ways and tags.
+fn keep_area(data: &mut OsmData, outer: Vec<i64>, tags: HashMap<String, String>) {
+    if tags.contains_key("name") && tags.get("type").is_some_and(|t| t == "multipolygon") {
+        data.named_areas.push((outer, tags));
+    }
+}
+
 /// Reads an `.osm.pbf` file.
 ///
 /// # Errors
@@ -121,21 +263,133 @@ pub fn read_pbf(path: &Path) -> Result<OsmData, RoadError> {
         .for_each(|element| match element {
             Element::Node(n) => {
                 data.nodes.insert(n.id(), (n.lat(), n.lon()));
+                keep_named(&mut data, (n.lat(), n.lon()), n.tags());
             }
             Element::DenseNode(n) => {
                 data.nodes.insert(n.id(), (n.lat(), n.lon()));
+                keep_named(&mut data, (n.lat(), n.lon()), n.tags());
             }
             Element::Way(w) => data.ways.push(OsmWay {
+                id: w.id(),
                 nodes: w.refs().collect(),
                 tags: w
                     .tags()
                     .map(|(k, v)| (k.to_owned(), v.to_owned()))
                     .collect(),
             }),
-            Element::Relation(_) => {}
+            Element::Relation(r) => {
+                let tags: HashMap<String, String> = r
+                    .tags()
+                    .map(|(k, v)| (k.to_owned(), v.to_owned()))
+                    .collect();
+                let outer = r
+                    .members()
+                    .filter(|m| {
+                        m.member_type == osmpbf::RelMemberType::Way
+                            && m.role().is_ok_and(|role| role == "outer")
+                    })
+                    .map(|m| m.member_id)
+                    .collect();
+                keep_area(&mut data, outer, tags);
+            }
         })
         .map_err(|e| error(path, e))?;
     Ok(data)
+}
+
+/// The elements an XML reading is inside: a way, a node with tags, a relation.
+#[derive(Default)]
+struct OpenElements {
+    way: Option<OsmWay>,
+    node: Option<NamedNode>,
+    /// Its outer ways and tags.
+    relation: Option<(Vec<i64>, HashMap<String, String>)>,
+}
+
+impl OpenElements {
+    /// An element starts (`empty`: and ends at once).
+    fn open(&mut self, data: &mut OsmData, tag: &quick_xml::events::BytesStart, empty: bool) {
+        let attribute = |name: &[u8]| -> Option<String> {
+            tag.attributes()
+                .flatten()
+                .find(|a| a.key.as_ref() == name)
+                .and_then(|a| a.unescape_value().ok().map(std::borrow::Cow::into_owned))
+        };
+        let number = |name: &[u8]| attribute(name).and_then(|v| v.parse::<f64>().ok());
+        let id = || attribute(b"id").and_then(|v| v.parse::<i64>().ok());
+        match tag.name().as_ref() {
+            b"node" => {
+                if let (Some(id), Some(lat), Some(lon)) = (id(), number(b"lat"), number(b"lon")) {
+                    data.nodes.insert(id, (lat, lon));
+                    if !empty {
+                        self.node = Some(NamedNode {
+                            position: (lat, lon),
+                            tags: HashMap::new(),
+                        });
+                    }
+                }
+            }
+            b"way" => {
+                let way = OsmWay {
+                    id: id().unwrap_or_default(),
+                    ..OsmWay::default()
+                };
+                if empty {
+                    data.ways.push(way);
+                } else {
+                    self.way = Some(way);
+                }
+            }
+            b"relation" if !empty => self.relation = Some((Vec::new(), HashMap::new())),
+            b"member" => {
+                let outer_way = attribute(b"type").as_deref() == Some("way")
+                    && attribute(b"role").as_deref() == Some("outer");
+                let reference = attribute(b"ref").and_then(|v| v.parse().ok());
+                if let (Some((outer, _)), true, Some(id)) =
+                    (self.relation.as_mut(), outer_way, reference)
+                {
+                    outer.push(id);
+                }
+            }
+            b"nd" => {
+                if let (Some(way), Some(id)) = (
+                    self.way.as_mut(),
+                    attribute(b"ref").and_then(|v| v.parse().ok()),
+                ) {
+                    way.nodes.push(id);
+                }
+            }
+            b"tag" => {
+                let (Some(k), Some(v)) = (attribute(b"k"), attribute(b"v")) else {
+                    return;
+                };
+                if let Some(way) = self.way.as_mut() {
+                    way.tags.insert(k, v);
+                } else if let Some(node) = self.node.as_mut() {
+                    node.tags.insert(k, v);
+                } else if let Some((_, tags)) = self.relation.as_mut() {
+                    tags.insert(k, v);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// An element ends.
+    fn close(&mut self, data: &mut OsmData, name: &[u8]) {
+        match name {
+            b"way" => data.ways.extend(self.way.take()),
+            b"relation" => {
+                if let Some((outer, tags)) = self.relation.take() {
+                    keep_area(data, outer, tags);
+                }
+            }
+            b"node" => data
+                .named_nodes
+                .extend(self.node.take().filter(|n| n.tags.contains_key("name"))),
+            _ => {}
+        }
+    }
 }
 
 /// Reads an `.osm` XML file.
@@ -146,58 +400,15 @@ pub fn read_xml(path: &Path) -> Result<OsmData, RoadError> {
     let mut reader = quick_xml::Reader::from_file(path).map_err(|e| error(path, e))?;
     let mut data = OsmData::default();
     let mut buffer = Vec::new();
-    let mut way: Option<OsmWay> = None;
+    let mut open = OpenElements::default();
     loop {
-        let event = reader
+        match reader
             .read_event_into(&mut buffer)
-            .map_err(|e| error(path, e))?;
-        match &event {
-            Event::Start(tag) | Event::Empty(tag) => {
-                let attribute = |name: &[u8]| -> Option<String> {
-                    tag.attributes()
-                        .flatten()
-                        .find(|a| a.key.as_ref() == name)
-                        .and_then(|a| a.unescape_value().ok().map(std::borrow::Cow::into_owned))
-                };
-                match tag.name().as_ref() {
-                    b"node" => {
-                        let id = attribute(b"id").and_then(|v| v.parse().ok());
-                        let lat = attribute(b"lat").and_then(|v| v.parse().ok());
-                        let lon = attribute(b"lon").and_then(|v| v.parse().ok());
-                        if let (Some(id), Some(lat), Some(lon)) = (id, lat, lon) {
-                            data.nodes.insert(id, (lat, lon));
-                        }
-                    }
-                    b"way" => {
-                        let new = OsmWay::default();
-                        if matches!(event, Event::Empty(_)) {
-                            data.ways.push(new);
-                        } else {
-                            way = Some(new);
-                        }
-                    }
-                    b"nd" => {
-                        if let (Some(way), Some(id)) =
-                            (way.as_mut(), attribute(b"ref").and_then(|v| v.parse().ok()))
-                        {
-                            way.nodes.push(id);
-                        }
-                    }
-                    b"tag" => {
-                        if let (Some(way), Some(k), Some(v)) =
-                            (way.as_mut(), attribute(b"k"), attribute(b"v"))
-                        {
-                            way.tags.insert(k, v);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-            Event::End(tag) if tag.name().as_ref() == b"way" => {
-                if let Some(done) = way.take() {
-                    data.ways.push(done);
-                }
-            }
+            .map_err(|e| error(path, e))?
+        {
+            Event::Start(tag) => open.open(&mut data, &tag, false),
+            Event::Empty(tag) => open.open(&mut data, &tag, true),
+            Event::End(tag) => open.close(&mut data, tag.name().as_ref()),
             Event::Eof => break,
             _ => {}
         }
@@ -273,5 +484,40 @@ mod tests {
         let broken = dir.path().join("broken.osm");
         std::fs::write(&broken, "<osm><way id=\"1\"></osm>").unwrap();
         assert!(read_xml(&broken).is_err());
+    }
+
+    #[test]
+    fn points_of_interest_from_nodes_closed_ways_and_multipolygons() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("points.osm");
+        std::fs::write(
+            &path,
+            r#"<?xml version="1.0"?><osm>
+<node id="1" lat="43.0" lon="-79.0"><tag k="amenity" v="cafe"/><tag k="name" v=" Cafe "/></node>
+<node id="2" lat="43.0003" lon="-79.0"><tag k="amenity" v="cafe"/><tag k="name" v="Cafe"/></node>
+<node id="3" lat="43.01" lon="-79.0"><tag k="name" v="A bare name"/></node>
+<node id="4" lat="43.02" lon="-79.02"/><node id="5" lat="43.02" lon="-79.00"/>
+<node id="6" lat="43.04" lon="-79.00"/><node id="7" lat="43.04" lon="-79.02"/>
+<way id="20"><nd ref="4"/><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="4"/><tag k="building" v="yes"/><tag k="name" v="Hall"/></way>
+<way id="21"><nd ref="4"/><nd ref="5"/><nd ref="6"/><nd ref="7"/><nd ref="4"/></way>
+<way id="22"><nd ref="4"/><nd ref="5"/><nd ref="6"/><nd ref="4"/><tag k="highway" v="pedestrian"/><tag k="amenity" v="x"/><tag k="name" v="Walk"/></way>
+<relation id="30"><member type="way" ref="21" role="outer"/><member type="way" ref="20" role="inner"/>
+<tag k="type" v="multipolygon"/><tag k="building" v="university"/><tag k="name" v="House"/></relation>
+</osm>"#,
+        )
+        .unwrap();
+        let points = read_xml(&path).unwrap().points_of_interest();
+        let named: Vec<(&str, (f64, f64))> = points
+            .iter()
+            .map(|p| (p.name.as_str(), p.position))
+            .collect();
+        // Two cafes 33 m apart are one; a bare name and a highway are not points.
+        assert_eq!(named.len(), 3, "{named:?}");
+        assert_eq!(named[0], ("Cafe", (43.0, -79.0)));
+        // A closed way and a multipolygon: the mean of the ring's nodes, each once.
+        for (name, position) in &named[1..] {
+            assert!(["Hall", "House"].contains(name));
+            assert!((position.0 - 43.03).abs() < 1e-9 && (position.1 + 79.01).abs() < 1e-9);
+        }
     }
 }

@@ -107,7 +107,8 @@ pub fn keys_of(name: &str) -> Vec<(String, bool)> {
 }
 
 impl PlaceIndex {
-    /// The index of a graph's street names and `places`.
+    /// The index of a graph's street names and `places` (their names trimmed and
+    /// cut as a graph's are; a place without one left out).
     ///
     /// # Errors
     /// More entries or postings than the format holds.

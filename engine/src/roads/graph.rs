@@ -88,7 +88,8 @@ pub struct GraphError(pub &'static str);
 
 /// A name trimmed and cut to at most [`MAX_STREET_NAME_BYTES`] on a character
 /// boundary (then trimmed again, so a cut never leaves a space at the end).
-fn clip_name(name: &str) -> &str {
+#[must_use]
+pub fn clip_name(name: &str) -> &str {
     let name = name.trim();
     if name.len() <= MAX_STREET_NAME_BYTES {
         return name;

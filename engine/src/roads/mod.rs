@@ -9,7 +9,7 @@ mod lattice;
 mod street_shares;
 
 pub use graph::{
-    GraphError, MAX_STREET_NAME_BYTES, NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph,
+    GraphError, MAX_STREET_NAME_BYTES, NetworkKind, OUTSIDE_GRID, REVERSED, RoadGraph, clip_name,
 };
 pub use lattice::hex_lattice;
 pub use street_shares::{
