@@ -16,7 +16,7 @@ const city = check.city;
 
 const engine = new HexRisk();
 engine.addCity(currentArtifact(city));
-// The first search derives the city's gazetteer (streets' positions, intersections).
+// The first search builds the key map and derives streets' positions and intersections.
 let t = performance.now();
 engine.search({ q: 'a', city });
 const firstMs = performance.now() - t;
@@ -46,7 +46,7 @@ const result = {
 };
 writeFileSync(new URL('build/bench/places-wasm.json', root), JSON.stringify(result, null, 2));
 const f = (x) => x.toFixed(3);
-console.log(`${city}: first search (derives the gazetteer) ${firstMs.toFixed(1)} ms`);
+console.log(`${city}: first search (builds the gazetteer) ${firstMs.toFixed(1)} ms`);
 for (const key of ['prefix3', 'intersections', 'typos']) {
   const r = result[key];
   console.log(`${key}: ${r.queries} queries × ${ROUNDS}: median ${f(r.median_ms)} ms, p95 ${f(r.p95_ms)} ms, max ${f(r.max_ms)} ms`);

@@ -2,10 +2,11 @@
 //! checksum, so this target edits a real decoded artifact (San Francisco, with its
 //! road network) field by field instead: cell ids, table entries and lengths, the
 //! calendar, bounds, time-zone offsets, precinct outlines, every table of the road
-//! graph (its street names among them) and the street shares. Whatever `artifact::validate` accepts must then serve every operation —
-//! scores, rings, boxes, breakdowns, precincts, predictions, routes — with an answer
-//! or an error, never a panic. (A checksum does not stop a crafted file: the npm
-//! package loads artifacts from any URL.)
+//! graph (its street names among them), the street shares and the place index.
+//! Whatever `artifact::validate` accepts must then serve every operation — scores,
+//! rings, boxes, breakdowns, precincts, predictions, routes, place search — with an
+//! answer or an error, never a panic. (A checksum does not stop a crafted file: the
+//! npm package loads artifacts from any URL.)
 #![no_main]
 
 use std::sync::OnceLock;
@@ -143,6 +144,41 @@ fn apply(a: &mut CityArtifact, edit: &Edit) -> bool {
                 _ => a.road_graph = None,
             }
         }
+        // The place index: a key (emptied, lengthened, or a copy of another), a run
+        // start, a posting, a place's name or point, a table's length, or no index.
+        25 => {
+            let Some(index) = a.places.as_mut() else {
+                return false;
+            };
+            let n = (v >> 4) as usize;
+            match v % 9 {
+                0 => set(&mut index.keys, i, String::new()),
+                1 => {
+                    if let Some(copy) = index.keys.get(n % index.keys.len().max(1)).cloned() {
+                        set(&mut index.keys, i, copy + "x");
+                    }
+                }
+                2 => set(&mut index.runs, i, v >> 4),
+                3 => cut(&mut index.runs, v >> 4),
+                4 => set(&mut index.postings, i, v >> 4),
+                5 => cut(&mut index.postings, v >> 4),
+                6 => {
+                    let at = i % index.places.len().max(1);
+                    if let Some(place) = index.places.get_mut(at) {
+                        place
+                            .name
+                            .push_str(&"é".repeat(n % roads::MAX_STREET_NAME_BYTES));
+                    }
+                }
+                7 => {
+                    let at = i % index.places.len().max(1);
+                    if let Some(place) = index.places.get_mut(at) {
+                        place.point = MicroDegrees([v as i32, (v >> 2) as i32]);
+                    }
+                }
+                _ => a.places = None,
+            }
+        }
         field => {
             graph_edited = true;
             // Shares that no longer fit an edited graph make it fail validation before
@@ -249,6 +285,14 @@ fn exercise(atlas: &Atlas, routes: bool) {
         NOW,
     );
     let _ = api::evaluate_hex_path(atlas, &body(json!({ "hexIds": cells })), NOW);
+    let code = &city.artifact().city.code;
+    for q in ["mission & 16th", "van ness", "centrl", "m"] {
+        let _ = api::search_places(
+            atlas,
+            &body(json!({"q": q, "city": code, "lat": lat, "lng": lng})),
+        );
+    }
+    let _ = api::reverse_place(atlas, &body(json!({"lat": lat, "lng": lng})));
     if routes {
         let request = json!({
             "origin": {"lat": 37.7793, "lng": -122.4193},

@@ -7,7 +7,8 @@ use hexrisk_engine::artifact::Manifest;
 pub fn current(code: &str) -> Vec<u8> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../build/artifacts/");
     let manifest: Manifest = serde_json::from_slice(
-        &std::fs::read(format!("{dir}{}", Manifest::FILE_NAME)).expect("run `make artifacts` first"),
+        &std::fs::read(format!("{dir}{}", Manifest::FILE_NAME))
+            .expect("run `make artifacts` first"),
     )
     .expect("a valid manifest");
     let file = &manifest.city(code).expect("the city is built").file;

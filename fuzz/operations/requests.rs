@@ -11,7 +11,7 @@ use hexrisk_engine::city::Atlas;
 use serde_json::{Map, Value};
 
 /// How many operations there are; the first byte picks one modulo this.
-pub(crate) const OPERATIONS: u8 = 13;
+pub(crate) const OPERATIONS: u8 = 15;
 
 /// The clock of every operation: 2022-01-03 12:00 UTC.
 pub(crate) const NOW: i64 = 1_641_211_200;
@@ -72,6 +72,8 @@ pub(crate) fn run(atlas: &Atlas, which: u8, body: &Map<String, Value>) -> Result
         9 => engine(api::hexes_all(atlas, body, now).map(|(answer, _)| answer)),
         10 => engine(api::precincts_all_scores(atlas, body, now)),
         11 => engine(api::precincts_geojson(atlas, body, now)),
-        _ => engine(api::reach(atlas, body, now)),
+        12 => engine(api::reach(atlas, body, now)),
+        13 => engine(api::search_places(atlas, body)),
+        _ => engine(api::reverse_place(atlas, body)),
     }
 }

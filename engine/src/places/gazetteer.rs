@@ -1,6 +1,6 @@
-//! A city's places ready to search, derived on first use from its graph: the
-//! stored key map ([`super::index`]), each street name's position and length, and
-//! the intersections of the road graph.
+//! A city's places ready to search, derived on first use from its graph and index:
+//! the finite-state map of the stored keys ([`super::index`]), each street name's
+//! position and length, and the intersections of the road graph.
 //!
 //! A street's position is the end of one of its ways nearest the length-weighted
 //! centre of its ways (a name used in two parts of the city is one street, placed
@@ -38,10 +38,9 @@ pub struct Crossing {
 /// A city's places ready to search (see the module documentation).
 #[derive(Debug)]
 pub struct Gazetteer {
-    /// The key map, or `None` for an artifact without a place index.
+    /// The keys' finite-state map (each key's value its position in
+    /// [`PlaceIndex::keys`]), or `None` for an artifact without a place index.
     pub keys: Option<fst::Map<Vec<u8>>>,
-    /// Postings of the key map ([`super::index::PlaceIndex::postings`]).
-    pub postings: Vec<u32>,
     /// Per street name id, its span.
     pub streets: Vec<StreetSpan>,
     /// Intersections, in node order.
@@ -56,12 +55,13 @@ impl Gazetteer {
     /// The places of a city's graph and index (empty without either).
     #[must_use]
     pub fn new(graph: Option<&RoadGraph>, index: Option<&PlaceIndex>) -> Self {
-        let keys = index.and_then(|i| fst::Map::new(i.keys.clone()).ok());
-        let postings = index.map(|i| i.postings.clone()).unwrap_or_default();
+        // Validated keys are strictly ascending: the map builds.
+        let keys = index.and_then(|i| {
+            fst::Map::from_iter(i.keys.iter().enumerate().map(|(at, key)| (key, at as u64))).ok()
+        });
         let Some(graph) = graph else {
             return Self {
                 keys,
-                postings,
                 streets: Vec::new(),
                 crossings: Vec::new(),
                 crossings_start: vec![0],
@@ -91,7 +91,6 @@ impl Gazetteer {
         }
         Self {
             keys,
-            postings,
             streets,
             crossings,
             crossings_start,

@@ -1,15 +1,19 @@
 //! The place index an artifact stores: the city's named places other than its
 //! streets (neighbourhoods, police divisions or districts, points of interest), and
-//! every name's search keys in a finite-state map (the `fst` crate's format).
+//! every name's search keys, sorted, with their postings.
 //!
 //! An entry is a street name of the road graph (ids `0..names`, the graph's own
 //! name table) or one of [`PlaceIndex::places`] (ids from `names` on). Each entry
 //! is keyed by its normal form ([`super::normal`]) and by each ending of it that
 //! starts at a later word other than a street word ("st george st" is also found as
-//! "george st", never as "st"). A key's value points at its run of postings: the
-//! entries with that key, each with a bit saying whether the key starts at a later
-//! word. Streets' positions and intersections are not stored: they are the graph's
-//! (see [`super::gazetteer`]).
+//! "george st", never as "st"). Each key has a run of postings: the entries with
+//! that key, each with a bit saying whether the key starts at a later word.
+//!
+//! The keys are stored as text, not as the finite-state map search reads: the map is
+//! built from them when a city is first searched ([`super::gazetteer`]), so a crafted
+//! file can only hold keys that [`PlaceIndex::validate`] checks, never a map whose
+//! traversal fails. Streets' positions and intersections are not stored either: they
+//! are the graph's.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -46,16 +50,15 @@ pub struct NamedPlace {
 pub struct PlaceIndex {
     /// Named places other than streets, by entry id minus the graph's name count.
     pub places: Vec<NamedPlace>,
-    /// The key map: an `fst::Map` whose value for a key is its postings' start
-    /// shifted left by [`RUN_BITS`], plus their count.
-    pub keys: Vec<u8>,
+    /// Every key, strictly ascending (byte order).
+    pub keys: Vec<String>,
+    /// Per key, where its run of postings starts; a run ends where the next key's
+    /// starts (the last at the end of `postings`). Strictly ascending from 0.
+    pub runs: Vec<u32>,
     /// Runs of postings: an entry id shifted left by one, plus 1 when the key starts
     /// at a later word of the entry's name.
     pub postings: Vec<u32>,
 }
-
-/// Bits of a key's value that hold its postings' count.
-pub const RUN_BITS: u32 = 24;
 
 /// A posting: which entry, and whether the key starts at a later word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,13 +84,6 @@ impl Posting {
     pub const fn stored(self) -> u32 {
         (self.entry << 1) | self.later_word as u32
     }
-}
-
-/// The postings' range of a key's value.
-#[must_use]
-pub fn run_of(value: u64) -> core::ops::Range<usize> {
-    let start = (value >> RUN_BITS) as usize;
-    start..start + (value & ((1 << RUN_BITS) - 1)) as usize
 }
 
 /// Why a stored index does not fit its artifact.
@@ -133,38 +129,63 @@ impl PlaceIndex {
         }
         keyed.sort_unstable();
         keyed.dedup();
+        let mut keys: Vec<String> = Vec::new();
+        let mut runs = Vec::new();
         let mut postings = Vec::with_capacity(keyed.len());
-        let mut map = fst::MapBuilder::memory();
-        let mut at = 0;
-        while at < keyed.len() {
-            let key = &keyed[at].0;
-            let run = keyed[at..].iter().take_while(|(k, _)| k == key).count();
-            let start = u64::try_from(postings.len()).unwrap_or(u64::MAX);
-            if run >= 1 << RUN_BITS || start >= 1 << (64 - RUN_BITS) {
-                return Err(PlaceIndexError("too many postings"));
+        for (key, posting) in keyed {
+            if keys.last() != Some(&key) {
+                runs.push(
+                    u32::try_from(postings.len())
+                        .map_err(|_| PlaceIndexError("too many postings"))?,
+                );
+                keys.push(key);
             }
-            postings.extend(keyed[at..at + run].iter().map(|(_, p)| *p));
-            map.insert(key, (start << RUN_BITS) | run as u64)
-                .map_err(|_| PlaceIndexError("keys out of order"))?;
-            at += run;
+            postings.push(posting);
         }
-        let keys = map
-            .into_inner()
-            .map_err(|_| PlaceIndexError("key map cannot be written"))?;
         Ok(Self {
             places,
             keys,
+            runs,
             postings,
         })
     }
 
-    /// Checks the index against the graph's name count: every posting names an
-    /// entry, every place a name within the limits, and (with `std`) the key map
-    /// reads as one and points only at postings.
+    /// The postings of key `key` (its position in [`Self::keys`]).
+    #[must_use]
+    pub fn postings_of(&self, key: usize) -> &[u32] {
+        let start = self.runs.get(key).map_or(0, |&s| s as usize);
+        let end = self
+            .runs
+            .get(key + 1)
+            .map_or(self.postings.len(), |&e| e as usize);
+        self.postings.get(start..end).unwrap_or(&[])
+    }
+
+    /// Checks the index against the graph's name count: keys strictly ascending and
+    /// not empty, one non-empty run each, every posting naming an entry, every place
+    /// a name within the limits.
     ///
     /// # Errors
     /// [`PlaceIndexError`] naming what does not fit.
     pub fn validate(&self, street_names: usize) -> Result<(), PlaceIndexError> {
+        if self.keys.iter().any(String::is_empty)
+            || self.keys.windows(2).any(|pair| pair[0] >= pair[1])
+        {
+            return Err(PlaceIndexError("keys are empty or not strictly ascending"));
+        }
+        let starts_ok = self.runs.len() == self.keys.len()
+            && self.runs.first().is_none_or(|&first| first == 0)
+            && self.runs.windows(2).all(|pair| pair[0] < pair[1])
+            && self
+                .runs
+                .last()
+                .is_none_or(|&last| (last as usize) < self.postings.len())
+            && (self.keys.is_empty() == self.postings.is_empty());
+        if !starts_ok {
+            return Err(PlaceIndexError(
+                "runs do not cover the postings one key at a time",
+            ));
+        }
         let entries = street_names + self.places.len();
         if self
             .postings
@@ -179,18 +200,6 @@ impl PlaceIndex {
             .any(|p| p.name.trim().is_empty() || p.name.len() > MAX_STREET_NAME_BYTES)
         {
             return Err(PlaceIndexError("a place name is empty or too long"));
-        }
-        #[cfg(feature = "std")]
-        {
-            // Not `verify()`: the artifact's CRC-32 already covers these bytes.
-            let map = fst::Map::new(self.keys.as_slice())
-                .map_err(|_| PlaceIndexError("the key map is not an fst map"))?;
-            let mut stream = fst::IntoStreamer::into_stream(&map);
-            while let Some((_, value)) = fst::Streamer::next(&mut stream) {
-                if run_of(value).end > self.postings.len() {
-                    return Err(PlaceIndexError("a key points past the postings"));
-                }
-            }
         }
         Ok(())
     }

@@ -27,7 +27,7 @@ use fst::{IntoStreamer, Streamer};
 use h3o::LatLng;
 
 use super::gazetteer::Gazetteer;
-use super::index::{PlaceIndex, Posting, StoredKind, run_of};
+use super::index::{PlaceIndex, Posting, StoredKind};
 use super::normal::{Token, completions, tokens};
 use crate::grid::MicroDegrees;
 use crate::roads::RoadGraph;
@@ -254,8 +254,8 @@ impl Lookup<'_> {
         };
         let query = words.join(" ");
         let note = |value: u64, whole: Match, best: &mut BTreeMap<u32, Match>| {
-            let run = run_of(value);
-            for &stored in self.gazetteer.postings.get(run).unwrap_or(&[]) {
+            let Some(index) = self.index else { return };
+            for &stored in index.postings_of(value as usize) {
                 let posting = Posting::from_stored(stored);
                 if !keep(posting.entry) {
                     continue;

@@ -230,11 +230,17 @@ fn an_index_that_does_not_fit_its_graph_is_refused() {
     let entries = (NAMES.len() + index.places.len()) as u32;
     index.postings[0] = entries << 1;
     assert!(validate(&past).is_err());
-    let mut broken = artifact.clone();
-    let keys = &mut broken.places.as_mut().unwrap().keys;
-    let middle = keys.len() / 2;
-    keys[middle] ^= 0x55;
-    assert!(validate(&broken).is_err());
+    // Keys out of order, a key without its run, a run past the postings.
+    let mut swapped = artifact.clone();
+    swapped.places.as_mut().unwrap().keys.swap(0, 1);
+    assert!(validate(&swapped).is_err());
+    let mut unrun = artifact.clone();
+    unrun.places.as_mut().unwrap().runs.pop();
+    assert!(validate(&unrun).is_err());
+    let mut past_end = artifact.clone();
+    let index = past_end.places.as_mut().unwrap();
+    *index.runs.last_mut().unwrap() = index.postings.len() as u32;
+    assert!(validate(&past_end).is_err());
     let mut without_graph = artifact;
     without_graph.road_graph = None;
     assert!(validate(&without_graph).is_err());
