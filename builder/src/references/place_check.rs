@@ -4,7 +4,7 @@
 //! A lookup is found when its first answer is an intersection within
 //! [`FOUND_WITHIN_M`] of the OpenStreetMap node.
 //!
-//! Streets are ways whose `highway` is one of [`STREET_CLASSES`] with a `name`; an
+//! Streets are ways with a `name` whose `highway` is one of [`STREET_CLASSES`]; an
 //! intersection is a node shared by ways of two or more names, each pair of names
 //! there counted once, and a pair met again within [`SAME_PLACE_M`] of a counted
 //! node is the same intersection.
@@ -18,24 +18,7 @@ use hexrisk_engine::places::normal::normalise;
 use hexrisk_engine::places::{Place, PlaceKind, search};
 use serde::Serialize;
 
-use crate::roads::osm::OsmData;
-
-/// `highway` values that are streets (not paths, footways or service roads).
-pub const STREET_CLASSES: &[&str] = &[
-    "motorway",
-    "trunk",
-    "primary",
-    "secondary",
-    "tertiary",
-    "unclassified",
-    "residential",
-    "living_street",
-    "motorway_link",
-    "trunk_link",
-    "primary_link",
-    "secondary_link",
-    "tertiary_link",
-];
+use crate::roads::osm::{OsmData, STREET_CLASSES};
 
 /// A first answer this near the OpenStreetMap node finds the intersection.
 pub const FOUND_WITHIN_M: f64 = 60.0;

@@ -11,7 +11,7 @@ use quick_xml::events::Event;
 use super::lines::{Direction, RoadError, RoadLine};
 
 /// `highway` values that carry people or vehicles (everything else, such as
-/// `proposed`, `construction` or `platform`, is left out).
+/// `proposed`, `construction` or `platform`, is left out); streets first.
 pub const ROUTABLE: &[&str] = &[
     "motorway",
     "trunk",
@@ -37,6 +37,10 @@ pub const ROUTABLE: &[&str] = &[
     "bridleway",
     "corridor",
 ];
+
+/// The `highway` values of streets, the first of [`ROUTABLE`] (not paths, footways,
+/// tracks or service roads).
+pub const STREET_CLASSES: &[&str] = ROUTABLE.split_at(13).0;
 
 /// One way as read: node references and tags.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -484,6 +488,13 @@ mod tests {
         let broken = dir.path().join("broken.osm");
         std::fs::write(&broken, "<osm><way id=\"1\"></osm>").unwrap();
         assert!(read_xml(&broken).is_err());
+    }
+
+    #[test]
+    fn street_classes_are_the_routable_streets() {
+        assert_eq!(STREET_CLASSES.first(), Some(&"motorway"));
+        assert_eq!(STREET_CLASSES.last(), Some(&"living_street"));
+        assert!(!STREET_CLASSES.contains(&"service") && ROUTABLE.contains(&"service"));
     }
 
     #[test]
