@@ -15,13 +15,16 @@ use h3o::LatLng;
 use hexrisk_engine::artifact::{ArtifactError, CityArtifact, encode};
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::places::normal::normalise;
-use hexrisk_engine::places::{Place, PlaceKind, search};
+use hexrisk_engine::places::{Place, PlaceKind, reverse, search};
 use serde::Serialize;
 
 use crate::roads::osm::{OsmData, STREET_CLASSES};
 
 /// A first answer this near the OpenStreetMap node finds the intersection.
 pub const FOUND_WITHIN_M: f64 = 60.0;
+
+/// A miss names the network's own intersection this near the OpenStreetMap node.
+pub const NAMED_THERE_M: f64 = 30.0;
 
 /// The same pair of names this near a counted node is the same intersection.
 pub const SAME_PLACE_M: f64 = 100.0;
@@ -186,9 +189,13 @@ pub fn osm_intersections(osm: &OsmData) -> Vec<(String, String, LatLng)> {
 
 /// Why a lookup missed: a name the city's network does not have, names that meet
 /// at several places of which another ranks first, or where its answer lies.
-fn why(unknown: &[&str], point: LatLng, answers: &[Place]) -> String {
+fn why(unknown: &[&str], point: LatLng, answers: &[Place], there: Option<&str>) -> String {
     if !unknown.is_empty() {
-        return format!("the network has no street named {}", unknown.join(" or "));
+        let lacks = format!("the network has no street named {}", unknown.join(" or "));
+        return match there {
+            Some(names) => format!("{lacks}; its intersection there is {names}"),
+            None => lacks,
+        };
     }
     let Some(first) = answers.first() else {
         return "the network has both names but they do not meet".to_owned();
@@ -211,6 +218,13 @@ fn why(unknown: &[&str], point: LatLng, answers: &[Place]) -> String {
         ),
         None => format!("the network's {} is {:.0} m away", first.name, away(first)),
     }
+}
+
+/// The network's own intersection within [`NAMED_THERE_M`] of a point, by its names.
+fn there(model: &CityModel, point: LatLng) -> Option<String> {
+    let network = model.road_network()?;
+    let nearest = reverse(network.graph, network.index, point).intersection?;
+    (nearest.distance_m <= NAMED_THERE_M).then(|| nearest.streets.join(" & "))
 }
 
 /// Looks up every intersection of `osm` in `model`'s place index.
@@ -238,7 +252,8 @@ pub fn check(osm: &OsmData, model: &CityModel) -> PlaceCheck {
             let found = first.is_some_and(|p| p.kind == PlaceKind::Intersection)
                 && distance_m.is_some_and(|d| d <= FOUND_WITHIN_M);
             Lookup {
-                why: (!found).then(|| why(&unknown, point, &answers)),
+                why: (!found)
+                    .then(|| why(&unknown, point, &answers, there(model, point).as_deref())),
                 both_names_known: unknown.is_empty(),
                 answer: first.map(|p| p.name.clone()),
                 distance_m: distance_m.map(|d| (d * 10.0).round() / 10.0),
