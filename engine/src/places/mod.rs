@@ -6,6 +6,8 @@
 #[cfg(feature = "std")]
 pub mod gazetteer;
 pub mod index;
+#[cfg(feature = "std")]
+pub mod matching;
 pub mod normal;
 pub mod reverse;
 #[cfg(feature = "std")]
@@ -14,6 +16,8 @@ pub mod search;
 #[cfg(feature = "std")]
 pub use gazetteer::Gazetteer;
 pub use index::{NamedPlace, PlaceIndex, StoredKind};
+#[cfg(feature = "std")]
+pub use matching::Match;
 pub use reverse::{Intersection, NamedStreet, Reverse, reverse};
 #[cfg(feature = "std")]
-pub use search::{Match, Place, PlaceKind, search};
+pub use search::{Place, PlaceKind, search};

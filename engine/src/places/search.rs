@@ -6,8 +6,9 @@
 //! map: keys equal to it, then keys it begins (its unfinished last word may also
 //! stand for the short form of a street word it begins: "Spadina Aven" finds
 //! "spadina ave"), then, when those give fewer than asked, keys with a beginning
-//! within one edit of it (from [`ONE_EDIT_FROM`] characters) or two (from
-//! [`TWO_EDITS_FROM`]), offered as suggestions. A query of two parts joined by `&`,
+//! within one edit of it (from [`super::matching::ONE_EDIT_FROM`] characters) or two
+//! (from [`super::matching::TWO_EDITS_FROM`]), offered as suggestions
+//! ([`super::matching`]). A query of two parts joined by `&`,
 //! `/`, `@`, `+`, "and" or "at" asks for the intersections of a street matching
 //! each part; when they have none, each part's best places come in turn.
 //!
@@ -22,28 +23,14 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Reverse;
 
-use fst::automaton::{Automaton, Levenshtein, Str};
-use fst::{IntoStreamer, Streamer};
 use h3o::LatLng;
 
 use super::gazetteer::Gazetteer;
-use super::index::{PlaceIndex, Posting, StoredKind};
-use super::normal::{Token, completions, tokens};
+use super::index::{PlaceIndex, StoredKind};
+use super::matching::{Match, matching};
+use super::normal::{Token, tokens};
 use crate::grid::MicroDegrees;
 use crate::roads::RoadGraph;
-
-/// Queries of at least this many characters (normalised) get one-edit suggestions.
-pub const ONE_EDIT_FROM: usize = 4;
-
-/// Queries of at least this many characters (normalised) get two-edit suggestions.
-pub const TWO_EDITS_FROM: usize = 8;
-
-/// Queries longer than this (normalised) get no suggestions: the edit automaton
-/// grows with the query.
-pub const MAX_SUGGESTION_CHARS: usize = 40;
-
-/// Keys read at most per lookup (a one-letter query begins thousands).
-pub const MAX_KEYS_READ: usize = 4_000;
 
 /// Streets kept per part of an intersection query.
 pub const STREETS_PER_PART: usize = 64;
@@ -53,34 +40,6 @@ pub const SAME_CROSSING_M: f64 = 80.0;
 
 /// The importance class of an area.
 const AREA_CLASS: u32 = 8;
-
-/// How well a place's name matches a query, best first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Match {
-    /// The name is the query.
-    Exact,
-    /// The name begins with the query, which ends at a word's end.
-    Prefix,
-    /// The name begins with the query, which ends inside a word.
-    PartialWord,
-    /// A later word of the name begins with the query ("George" in "St George St").
-    LaterWord,
-    /// The name begins within one or two edits of the query.
-    Suggestion,
-}
-
-impl Match {
-    /// As answers spell it: `exact`, `prefix`, `word` or `suggestion`.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Self::Exact => "exact",
-            Self::Prefix | Self::PartialWord => "prefix",
-            Self::LaterWord => "word",
-            Self::Suggestion => "suggestion",
-        }
-    }
-}
 
 /// What kind of place an answer is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,84 +199,17 @@ impl Lookup<'_> {
             .map_or(0.0, |near| near.distance_m(point.to_lat_lng()))
     }
 
-    /// Each entry matching `words` with its best match, for entries `keep` accepts;
-    /// suggestions only while fewer than `want` entries match better.
+    /// Each entry matching `words` with its best match ([`super::matching`]).
     fn entries(
         &self,
         words: &[String],
         want: usize,
         keep: impl Fn(u32) -> bool,
     ) -> BTreeMap<u32, Match> {
-        let mut best: BTreeMap<u32, Match> = BTreeMap::new();
-        let Some((last, before)) = words.split_last() else {
-            return best;
+        let Some(index) = self.index else {
+            return BTreeMap::new();
         };
-        let query = words.join(" ");
-        let note = |value: u64, whole: Match, best: &mut BTreeMap<u32, Match>| {
-            let Some(index) = self.index else { return };
-            for &stored in index.postings_of(value as usize) {
-                let posting = Posting::from_stored(stored);
-                if !keep(posting.entry) {
-                    continue;
-                }
-                let matched = if posting.later_word {
-                    Match::LaterWord.max(whole)
-                } else {
-                    whole
-                };
-                best.entry(posting.entry)
-                    .and_modify(|m| *m = (*m).min(matched))
-                    .or_insert(matched);
-            }
-        };
-        let mut variants = alloc::vec![(query.clone(), true)];
-        for short in completions(last) {
-            let mut variant = before.join(" ");
-            if !variant.is_empty() {
-                variant.push(' ');
-            }
-            variant.push_str(short);
-            variants.push((variant, false));
-        }
-        for (variant, as_typed) in &variants {
-            let mut stream = self
-                .keys
-                .search(Str::new(variant).starts_with())
-                .into_stream();
-            let mut read = 0;
-            while let Some((key, value)) = stream.next() {
-                read += 1;
-                if read > MAX_KEYS_READ {
-                    break;
-                }
-                let whole = match key.get(variant.len()) {
-                    None if *as_typed => Match::Exact,
-                    None | Some(b' ') => Match::Prefix,
-                    Some(_) => Match::PartialWord,
-                };
-                note(value, whole, &mut best);
-            }
-        }
-        let chars = query.chars().count();
-        if best.len() < want && (ONE_EDIT_FROM..=MAX_SUGGESTION_CHARS).contains(&chars) {
-            let edits = if chars >= TWO_EDITS_FROM { 2 } else { 1 };
-            if let Ok(automaton) = Levenshtein::new(&query, edits) {
-                let mut found = BTreeMap::new();
-                let mut stream = self.keys.search(automaton.starts_with()).into_stream();
-                let mut read = 0;
-                while let Some((_, value)) = stream.next() {
-                    read += 1;
-                    if read > MAX_KEYS_READ {
-                        break;
-                    }
-                    note(value, Match::Suggestion, &mut found);
-                }
-                for (entry, matched) in found {
-                    best.entry(entry).or_insert(matched);
-                }
-            }
-        }
-        best
+        matching(self.keys, index, words, want, keep)
     }
 
     /// Streets, areas and points matching `words`, ranked.
