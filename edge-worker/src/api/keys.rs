@@ -147,13 +147,22 @@ pub struct KeyRecord {
     pub suspended: bool,
 }
 
+/// Whether a key neither revoked nor expired by `now` is in force: the one rule of
+/// the gate's record ([`KeyRecord::is_usable`]) and the portal's key rows.
+#[must_use]
+pub fn in_force(
+    revoked_at: Option<DateTime<Utc>>,
+    expires_at: Option<DateTime<Utc>>,
+    now: DateTime<Utc>,
+) -> bool {
+    revoked_at.is_none_or(|t| t > now) && expires_at.is_none_or(|t| t > now)
+}
+
 impl KeyRecord {
-    /// Whether the key may be used at `now`.
+    /// Whether the key may be used at `now`: in force, its partner not suspended.
     #[must_use]
     pub fn is_usable(&self, now: DateTime<Utc>) -> bool {
-        !self.suspended
-            && self.revoked_at.is_none_or(|t| t > now)
-            && self.expires_at.is_none_or(|t| t > now)
+        !self.suspended && in_force(self.revoked_at, self.expires_at, now)
     }
 
     /// Whether the key may call `api`.

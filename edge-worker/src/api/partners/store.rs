@@ -6,7 +6,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use crate::api::backend_error::BackendError;
-use crate::api::keys::{KeyApi, KeyKind, Tier};
+use crate::api::keys::{KeyApi, KeyKind, Tier, in_force};
 
 /// Where an account stands with the operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -130,6 +130,15 @@ pub struct PartnerKey {
     pub revoked_at: Option<DateTime<Utc>>,
     /// The key that replaced it, if it was rolled.
     pub rolled_to: Option<String>,
+}
+
+impl PartnerKey {
+    /// Whether it is neither revoked nor expired at `now` (a suspension stops it at
+    /// the gate, not here: the partner still sees and manages the key).
+    #[must_use]
+    pub fn is_in_force(&self, now: DateTime<Utc>) -> bool {
+        in_force(self.revoked_at, self.expires_at, now)
+    }
 }
 
 /// A key to store, and its partner.

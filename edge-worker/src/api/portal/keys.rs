@@ -271,10 +271,6 @@ fn shown_once(text: &str, key: &PartnerKey, origin: &str, now: DateTime<Utc>) ->
     body
 }
 
-fn usable(key: &PartnerKey, now: DateTime<Utc>) -> bool {
-    key.revoked_at.is_none_or(|t| t > now) && key.expires_at.is_none_or(|t| t > now)
-}
-
 /// `GET /portal/api/keys`: the partner's keys, newest first.
 ///
 /// # Errors
@@ -309,7 +305,7 @@ pub async fn create<B: Backend>(
         .keys_of(&partner.id)
         .await
         .map_err(super::stored(backend))?;
-    if held.iter().filter(|k| usable(k, caller.now)).count() >= MAX_KEYS {
+    if held.iter().filter(|k| k.is_in_force(caller.now)).count() >= MAX_KEYS {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
             format!("at most {MAX_KEYS} usable keys; revoke one first"),
@@ -372,7 +368,7 @@ pub async fn roll<B: Backend>(
         .map_err(super::stored(backend))?;
     let old = held
         .iter()
-        .find(|k| k.id == id && usable(k, caller.now) && k.rolled_to.is_none())
+        .find(|k| k.id == id && k.is_in_force(caller.now) && k.rolled_to.is_none())
         .ok_or_else(|| no_such_key(id))?;
     let settings = KeySettings {
         label: old.label.clone(),
