@@ -42,4 +42,9 @@ pub trait Backend: ModelEnvironment + PortalStore {
 
     /// Whether the key store answers, and if not why.
     async fn check_database(&self) -> Result<(), BackendError>;
+
+    /// Notes a request refused for a reason its client is not told (a sign-in with
+    /// an unknown passkey, an application's failed ceremony): a warning for whoever
+    /// watches for attacks, not a failure of the service.
+    fn log_refusal(&self, area: &str, why: &str);
 }

@@ -201,6 +201,10 @@ impl Backend for WorkerBackend {
         }))
     }
 
+    fn log_refusal(&self, area: &str, why: &str) {
+        worker::console_warn!("{area}: {why}");
+    }
+
     async fn check_database(&self) -> Result<(), BackendError> {
         let fail = |e: worker::Error| BackendError::new("database", e.to_string());
         self.env

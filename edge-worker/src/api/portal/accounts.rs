@@ -57,10 +57,7 @@ pub async fn sign_in<B: PortalBackend>(
 ) -> Result<Answer, ApiError> {
     let (id, credential) = ceremony_field(body).map_err(|_| sign_in_failed())?;
     let refused = |why: String| {
-        backend.log_failure(&crate::api::backend_error::BackendError::new(
-            "portal",
-            format!("sign-in refused: {why}"),
-        ));
+        backend.log_refusal("portal", &format!("sign-in refused: {why}"));
         sign_in_failed()
     };
     let ceremony = take(backend, id, CeremonyKind::SignIn)

@@ -141,10 +141,7 @@ pub async fn apply<B: PortalBackend>(
     let stored = rp
         .finish_registration(&ceremony, credential, caller.now)
         .map_err(|e| {
-            backend.log_failure(&crate::api::backend_error::BackendError::new(
-                "portal",
-                format!("application refused: {e}"),
-            ));
+            backend.log_refusal("portal", &format!("application refused: {e}"));
             registration_refused(&e)
         })?;
     let state: Value = serde_json::from_str(&ceremony.state).unwrap_or_default();

@@ -45,6 +45,8 @@ pub(crate) struct MemoryBackend {
     pub(crate) gates_up: bool,
     /// The failures passed to `log_failure`, in order.
     pub(crate) logged: RefCell<Vec<BackendError>>,
+    /// The refusals passed to `log_refusal`, as `area: why`, in order.
+    pub(crate) refusals: RefCell<Vec<String>>,
     /// Bucket reads wait once, as a network read would, so that concurrent requests
     /// interleave.
     pub(crate) slow_reads: bool,
@@ -114,6 +116,7 @@ impl MemoryBackend {
             database_up: true,
             gates_up: true,
             logged: RefCell::new(Vec::new()),
+            refusals: RefCell::new(Vec::new()),
             slow_reads: false,
             pauses: Cell::new(0),
             portal: PortalConfig::from_var(Some(PORTAL_ORIGIN)),
@@ -130,6 +133,11 @@ impl MemoryBackend {
     /// The failures logged so far.
     pub(crate) fn logged(&self) -> Vec<BackendError> {
         self.logged.borrow().clone()
+    }
+
+    /// The refusals logged so far.
+    pub(crate) fn refusals(&self) -> Vec<String> {
+        self.refusals.borrow().clone()
     }
 }
 
@@ -228,6 +236,10 @@ impl Backend for MemoryBackend {
             .keys
             .values()
             .any(|k| crate::api::cors::origin_listed(&k.origins, origin)))
+    }
+
+    fn log_refusal(&self, area: &str, why: &str) {
+        self.refusals.borrow_mut().push(format!("{area}: {why}"));
     }
 
     async fn check_database(&self) -> Result<(), BackendError> {
