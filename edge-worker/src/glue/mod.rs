@@ -9,6 +9,7 @@
 
 mod block_returns;
 mod key_gate;
+mod portal_rows;
 mod portal_store;
 mod runtime;
 

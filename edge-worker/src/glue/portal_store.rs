@@ -1,6 +1,6 @@
-//! The portal's store over D1 (`KEYS`, `edge-worker/migrations/0002_portal.sql`).
-//! Times are stored as RFC 3339 text in UTC with milliseconds; a ceremony is taken by a `DELETE ...
-//! RETURNING`, so two requests cannot both finish it.
+//! The portal's store over D1 (`KEYS`, `edge-worker/migrations/0002_portal.sql`; its
+//! rows in [`super::portal_rows`]). A ceremony is taken by a `DELETE ... RETURNING`,
+//! so two requests cannot both finish it.
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
@@ -8,189 +8,18 @@ use worker::D1Database;
 use worker::wasm_bindgen::JsValue;
 
 use super::WorkerBackend;
+use super::portal_rows::{
+    AuditRow, CeremonyRow, Count, KeyListRow, PartnerRow, PasskeyRow, SessionRow, audit_entries,
+    fail, insert_key_sql, insert_key_values, optional_time, parse_time, time,
+};
 use crate::api::portal::ceremonies::CEREMONY_LIFETIME;
 
 use crate::api::backend_error::BackendError;
-use crate::api::keys::{KeyApi, KeyKind, Tier};
+use crate::api::keys::Tier;
 use crate::api::partners::store::{
     AuditEntry, Ceremony, CeremonyKind, NewKey, Partner, PartnerKey, PartnerStatus, Passkey,
-    PortalStore, Role, Session,
+    PortalStore, Session,
 };
-
-fn fail(e: impl std::fmt::Display) -> BackendError {
-    BackendError::new("database", format!("portal: {e}"))
-}
-
-/// As `scripts/keys.mjs` writes times (`Date.toISOString()`), so that text order is
-/// time order across both writers.
-fn time(at: DateTime<Utc>) -> JsValue {
-    at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)
-        .into()
-}
-
-fn parse_time(text: &str) -> Result<DateTime<Utc>, BackendError> {
-    DateTime::parse_from_rfc3339(text)
-        .map(|t| t.with_timezone(&Utc))
-        .map_err(fail)
-}
-
-fn optional_time(text: Option<&str>) -> Result<Option<DateTime<Utc>>, BackendError> {
-    text.map(parse_time).transpose()
-}
-
-#[derive(Deserialize)]
-struct CeremonyRow {
-    id: String,
-    kind: String,
-    state: String,
-    pending: Option<String>,
-    expires_at: String,
-}
-
-#[derive(Deserialize)]
-struct PartnerRow {
-    id: String,
-    user_handle: String,
-    organisation: String,
-    email: String,
-    intended_use: String,
-    status: String,
-    role: String,
-    tier: String,
-    daily_limit: Option<u32>,
-    created_at: String,
-}
-
-impl PartnerRow {
-    fn into_partner(self) -> Result<Partner, BackendError> {
-        Ok(Partner {
-            user_handle: hex::decode(&self.user_handle).map_err(fail)?,
-            status: PartnerStatus::parse(&self.status).ok_or_else(|| fail("unknown status"))?,
-            role: Role::parse(&self.role).ok_or_else(|| fail("unknown role"))?,
-            tier: Tier::parse(&self.tier).ok_or_else(|| fail("unknown tier"))?,
-            daily_limit: self.daily_limit,
-            created_at: parse_time(&self.created_at)?,
-            id: self.id,
-            organisation: self.organisation,
-            email: self.email,
-            intended_use: self.intended_use,
-        })
-    }
-}
-
-#[derive(Deserialize)]
-struct PasskeyRow {
-    credential_id: String,
-    partner_id: String,
-    stored: String,
-    created_at: String,
-    last_used_at: Option<String>,
-}
-
-impl PasskeyRow {
-    fn into_passkey(self) -> Result<Passkey, BackendError> {
-        Ok(Passkey {
-            created_at: parse_time(&self.created_at)?,
-            last_used_at: optional_time(self.last_used_at.as_deref())?,
-            credential_id: self.credential_id,
-            partner_id: self.partner_id,
-            stored: self.stored,
-        })
-    }
-}
-
-#[derive(Deserialize)]
-struct SessionRow {
-    digest: String,
-    partner_id: String,
-    created_at: String,
-    last_seen_at: String,
-    ended_at: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct AuditRow {
-    at: String,
-    partner_id: String,
-    actor: String,
-    action: String,
-    subject: Option<String>,
-    address: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct Count {
-    count: u32,
-}
-
-#[derive(Deserialize)]
-struct KeyListRow {
-    id: String,
-    digest: String,
-    label: String,
-    kind: String,
-    tier: String,
-    daily_limit: u32,
-    apis: String,
-    origins: String,
-    issued_at: String,
-    expires_at: Option<String>,
-    revoked_at: Option<String>,
-    rolled_to: Option<String>,
-}
-
-impl KeyListRow {
-    fn into_key(self) -> Result<PartnerKey, BackendError> {
-        Ok(PartnerKey {
-            kind: match self.kind.as_str() {
-                "sandbox" => KeyKind::Sandbox,
-                "live" => KeyKind::Live,
-                _ => return Err(fail("unknown key kind")),
-            },
-            tier: Tier::parse(&self.tier).ok_or_else(|| fail("unknown tier"))?,
-            apis: serde_json::from_str::<Vec<KeyApi>>(&self.apis).map_err(fail)?,
-            origins: serde_json::from_str(&self.origins).map_err(fail)?,
-            issued_at: parse_time(&self.issued_at)?,
-            expires_at: optional_time(self.expires_at.as_deref())?,
-            revoked_at: optional_time(self.revoked_at.as_deref())?,
-            id: self.id,
-            digest: self.digest,
-            label: self.label,
-            daily_limit: self.daily_limit,
-            rolled_to: self.rolled_to,
-        })
-    }
-}
-
-/// The statement that stores `new`, only if `guard` (SQL) holds.
-fn insert_key_sql(guard: &str) -> String {
-    format!(
-        "INSERT INTO api_keys (id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, \
-         origins, label, partner_id, apis) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL, ?8, ?9, ?10, ?11 WHERE {guard}"
-    )
-}
-
-fn insert_key_values(new: &NewKey) -> Vec<JsValue> {
-    let k = &new.key;
-    let apis: Vec<&str> = k.apis.iter().map(|a| a.code()).collect();
-    vec![
-        k.id.as_str().into(),
-        k.digest.as_str().into(),
-        match k.kind {
-            KeyKind::Sandbox => "sandbox",
-            KeyKind::Live => "live",
-        }
-        .into(),
-        k.tier.code().into(),
-        f64::from(k.daily_limit).into(),
-        time(k.issued_at),
-        k.expires_at.map_or(JsValue::NULL, time),
-        serde_json::to_string(&k.origins).unwrap_or_default().into(),
-        k.label.as_str().into(),
-        new.partner_id.as_str().into(),
-        serde_json::to_string(&apis).unwrap_or_default().into(),
-    ]
-}
 
 impl WorkerBackend {
     fn db(&self) -> Result<D1Database, BackendError> {
@@ -649,19 +478,4 @@ impl PortalStore for WorkerBackend {
         )
         .await
     }
-}
-
-fn audit_entries(rows: Vec<AuditRow>) -> Result<Vec<AuditEntry>, BackendError> {
-    rows.into_iter()
-        .map(|r| {
-            Ok(AuditEntry {
-                at: parse_time(&r.at)?,
-                partner_id: r.partner_id,
-                actor: r.actor,
-                action: r.action,
-                subject: r.subject,
-                address: r.address,
-            })
-        })
-        .collect()
 }
