@@ -142,12 +142,9 @@ pub async fn signed_in<B: PortalBackend>(
     caller: &Caller<'_>,
 ) -> Result<(Session, Partner), ApiError> {
     let unauthorized = || ApiError::new(ErrorCode::Unauthorized, "sign in first");
-    let id = caller.session_id.ok_or_else(unauthorized)?;
-    let session = backend
-        .session(&sessions::digest(id))
-        .await
-        .map_err(super::stored(backend))?
-        .filter(|s| s.is_live(caller.now))
+    let session = caller
+        .live_session(backend)
+        .await?
         .ok_or_else(unauthorized)?;
     let partner = backend
         .partner(&session.partner_id)

@@ -2,12 +2,15 @@
 //! answer ([`Answer`]), and the parts of a passkey ceremony's request they share
 //! (its body's fields, taking the stored ceremony, a refused registration).
 
+use std::cell::OnceCell;
+
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
 
 use super::ceremonies::CeremonyError;
+use super::sessions;
 use crate::api::backend::Backend as PortalBackend;
-use crate::api::partners::store::CeremonyKind;
+use crate::api::partners::store::{CeremonyKind, Session};
 use crate::api::{ApiError, ErrorCode};
 
 /// Who is asking and when: what every handler needs besides its body.
@@ -18,6 +21,44 @@ pub struct Caller<'a> {
     pub address: Option<&'a str>,
     /// The session id of the request's cookie, if any.
     pub session_id: Option<&'a str>,
+    /// The live session `session_id` names, once read ([`Caller::live_session`]).
+    session: OnceCell<Option<Session>>,
+}
+
+impl<'a> Caller<'a> {
+    /// A caller at `now` from `address` with the cookie's `session_id`.
+    #[must_use]
+    pub fn new(now: DateTime<Utc>, address: Option<&'a str>, session_id: Option<&'a str>) -> Self {
+        Self {
+            now,
+            address,
+            session_id,
+            session: OnceCell::new(),
+        }
+    }
+
+    /// The live session of the cookie, if any: read from the store once per request,
+    /// however many steps ask (the rate limit, then the handler).
+    ///
+    /// # Errors
+    /// `INTERNAL_ERROR` when storage fails.
+    pub async fn live_session<B: PortalBackend>(
+        &self,
+        backend: &B,
+    ) -> Result<Option<Session>, ApiError> {
+        if let Some(read) = self.session.get() {
+            return Ok(read.clone());
+        }
+        let Some(id) = self.session_id else {
+            return Ok(None);
+        };
+        let live = backend
+            .session(&sessions::digest(id))
+            .await
+            .map_err(super::stored(backend))?
+            .filter(|s| s.is_live(self.now));
+        Ok(self.session.get_or_init(|| live).clone())
+    }
 }
 
 /// A handler's answer: the body, and the session cookie to set, if any.

@@ -250,11 +250,11 @@ pub async fn handle<B: Backend>(
             .with("origin", header(ORIGIN).unwrap_or("")),
         );
     }
-    let caller = Caller {
+    let caller = Caller::new(
         now,
-        address: header(http::HeaderName::from_static("cf-connecting-ip")),
-        session_id: sessions::id_in(header(COOKIE)),
-    };
+        header(http::HeaderName::from_static("cf-connecting-ip")),
+        sessions::id_in(header(COOKIE)),
+    );
     if request.method() != Method::GET
         && let Err(err) = rate_limit(operation, backend, &caller).await
     {
@@ -320,14 +320,9 @@ async fn rate_limit<B: Backend>(
         _ => limits::Counted::Change,
     };
     // The account of a live session, for its own limit (a dead one is refused later).
-    let account = match (counted, caller.session_id) {
-        (limits::Counted::Change, Some(id)) => backend
-            .session(&sessions::digest(id))
-            .await
-            .map_err(stored(backend))?
-            .filter(|s| s.is_live(caller.now))
-            .map(|s| s.partner_id),
-        _ => None,
+    let account = match counted {
+        limits::Counted::Change => caller.live_session(backend).await?.map(|s| s.partner_id),
+        limits::Counted::SignIn => None,
     };
     limits::check(
         backend,

@@ -27,6 +27,8 @@ pub(crate) struct PortalTables {
     pub(crate) enrolments: HashMap<String, Enrolment>,
     /// Requests per bucket and window.
     pub(crate) requests: HashMap<(String, DateTime<Utc>), u32>,
+    /// How many times a session was read.
+    pub(crate) session_reads: usize,
 }
 
 impl MemoryBackend {
@@ -186,7 +188,9 @@ impl PortalStore for MemoryBackend {
     }
 
     async fn session(&self, digest: &str) -> Result<Option<Session>, BackendError> {
-        Ok(self.portal_up()?.sessions.get(digest).cloned())
+        let mut tables = self.portal_up()?;
+        tables.session_reads += 1;
+        Ok(tables.sessions.get(digest).cloned())
     }
 
     async fn touch_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError> {

@@ -81,8 +81,11 @@ fn an_approved_partner_makes_a_key_that_is_shown_once_and_works() {
     let (status, refused) = make(&backend, &session, sandbox("first"));
     assert_eq!(status, 403, "waiting for approval: {refused}");
     decide(&backend, &id, PartnerStatus::Approved, Tier::Sandbox);
+    let reads = backend.portal_tables.borrow().session_reads;
     let (status, made) = make(&backend, &session, sandbox("first"));
     assert_eq!(status, 201, "{made}");
+    // The rate limit and the handler share one read of the session.
+    assert_eq!(backend.portal_tables.borrow().session_reads, reads + 1);
     let key = made["key"].as_str().unwrap();
     assert!(key.starts_with("hexrisk_sandbox_") && key.len() == "hexrisk_sandbox_".len() + 32);
     assert_eq!(made["daily_limit"], 100);
