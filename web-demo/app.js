@@ -356,6 +356,12 @@ function chooseEnd(place, which) {
 }
 /** A destination chosen before any origin, routed to once there is one. */
 let pendingDestination = null;
+/** No route ends, chosen or typed. */
+function clearEnds() {
+  routeEnds = [];
+  pendingDestination = null;
+  for (const finder of finders) finder.clear();
+}
 const finders = ['origin', 'destination'].map((end, which) => placeSearch({
   input: $(`${end}-search`),
   list: $(`${end}-places`),
@@ -503,9 +509,7 @@ async function loadCity(code, { view } = {}) {
   streetLayer.set(hasStreets[code] === false ? 'no-streets' : 'pending');
   routes.clear();
   reachView.clear();
-  routeEnds = [];
-  pendingDestination = null;
-  for (const finder of finders) finder.clear();
+  clearEnds();
   reachFrom = null;
   $('breakdown').hidden = true;
   const { west, south, east, north } = city.bounds;
@@ -607,13 +611,7 @@ $('destination-here').addEventListener('click', () => {
   setRouteEnd(centre(), 1);
 });
 $('reach-here').addEventListener('click', () => { reachFrom = centre(); reach().catch(fail); });
-$('clear-route').addEventListener('click', () => {
-  routes.clear();
-  routeEnds = [];
-  pendingDestination = null;
-  for (const finder of finders) finder.clear();
-  saveState();
-});
+$('clear-route').addEventListener('click', () => { routes.clear(); clearEnds(); saveState(); });
 $('clear-reach').addEventListener('click', () => { reachView.clear(); reachFrom = null; saveState(); });
 $('share').addEventListener('click', async () => {
   saveState();

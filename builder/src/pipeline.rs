@@ -37,6 +37,7 @@ use crate::inputs::ingest::{self, IngestError, SourceReport};
 use crate::inputs::intake::CityIntake;
 use crate::places::place_index;
 use crate::roads::lines::RoadError;
+use crate::roads::osm::PointOfInterest;
 
 /// Model version label written into every artifact.
 pub const MODEL_VERSION: &str = "hexrisk-glm-1";
@@ -431,13 +432,13 @@ fn hex_lattice(cells: &[h3o::CellIndex]) -> RoadGraph {
 }
 
 /// The city's road graph (or, without road data, a hex lattice), with a line on
-/// what was pruned.
+/// what was pruned, and its road file's points of interest.
 fn road_graph(
     city: &CityConfig,
     data_dir: &Path,
     cells: &[h3o::CellIndex],
     progress: &ProgressBar,
-) -> Result<Option<RoadGraph>, BuildError> {
+) -> Result<(Option<RoadGraph>, Vec<PointOfInterest>), BuildError> {
     let Some(roads) = &city.roads else {
         progress.set_message(format!("{}: hex lattice", city.name));
         let graph = hex_lattice(cells);
@@ -449,10 +450,14 @@ fn road_graph(
                 graph.edge_count()
             );
         });
-        return Ok(Some(with_contraction_order(graph)));
+        return Ok((Some(with_contraction_order(graph)), Vec::new()));
     };
     progress.set_message(format!("{}: road graph", city.name));
-    let (graph, pruned) = crate::roads::city_graph(roads, data_dir, cells)?;
+    let crate::roads::CityRoads {
+        graph,
+        pruned,
+        points,
+    } = crate::roads::city_roads(roads, data_dir, cells)?;
     let named = graph.way_name.iter().filter(|&&n| n != 0).count();
     progress.suspend(|| {
         println!(
@@ -471,9 +476,8 @@ fn road_graph(
     // a route reads through the hierarchy lies together in memory. (A hex lattice
     // keeps its numbering: it is routed by A* with landmarks, whose choice depends on
     // the numbering, and has no hierarchy to gain.)
-    Ok(Some(crate::roads::locality::in_contraction_order(
-        &with_contraction_order(graph),
-    )))
+    let graph = crate::roads::locality::in_contraction_order(&with_contraction_order(graph));
+    Ok((Some(graph), points))
 }
 
 /// The graph with its contraction order for routing's hierarchy: it depends only on
@@ -554,7 +558,7 @@ pub fn build_city_with(
     progress.inc_length(1 + backtest.div_ceil(REFIT_EVERY) as u64);
     progress.inc(1);
 
-    let road_graph = road_graph(city, data_dir, &ingested.grid.cells, progress)?;
+    let (road_graph, points) = road_graph(city, data_dir, &ingested.grid.cells, progress)?;
     let forecasts = forecast_range(
         city,
         &ingested,
@@ -597,7 +601,7 @@ pub fn build_city_with(
         rates: stored_rates(&forecasts.rates),
         dispersion: forecasts.dispersion,
         profiles: profiles::stored(&served_profiles),
-        places: place_index(city, data_dir, &ingested.grid, road_graph.as_ref())?,
+        places: place_index(city, data_dir, &ingested.grid, road_graph.as_ref(), points)?,
         road_graph,
         street_shares: None,
         utc_offsets: utc_offsets(

@@ -20,9 +20,6 @@ pub enum PlacesError {
     /// The neighbourhood file failed.
     #[error("neighbourhoods: {0}")]
     Neighbourhoods(#[from] BoundaryError),
-    /// The road file's points of interest could not be read.
-    #[error("points of interest: {0}")]
-    Points(#[from] crate::roads::lines::RoadError),
     /// The index does not fit its format.
     #[error(transparent)]
     Index(#[from] hexrisk_engine::places::index::PlaceIndexError),
@@ -77,8 +74,8 @@ fn points_near(graph: &RoadGraph, points: Vec<PointOfInterest>) -> Vec<NamedPlac
         .collect()
 }
 
-/// The city's place index: `None` when it has no name to search (no street names,
-/// precincts or neighbourhoods).
+/// The city's place index, with its road file's `points` of interest near the
+/// network: `None` when it has no name to search.
 ///
 /// # Errors
 /// [`PlacesError`] for an unreadable neighbourhood file or an index too large.
@@ -87,6 +84,7 @@ pub fn place_index(
     data_dir: &Path,
     grid: &CityGrid,
     graph: Option<&RoadGraph>,
+    points: Vec<PointOfInterest>,
 ) -> Result<Option<PlaceIndex>, PlacesError> {
     let mut places: Vec<NamedPlace> = grid
         .precincts
@@ -101,8 +99,7 @@ pub fn place_index(
                 .filter_map(|a| named_area(StoredKind::Neighbourhood, &a.name, a)),
         );
     }
-    if let (Some(roads), Some(graph)) = (&city.roads, graph) {
-        let points = crate::roads::points_of_interest(roads, data_dir)?;
+    if let Some(graph) = graph {
         places.extend(points_near(graph, points));
     }
     let names = graph.map_or(&[][..], |g| &g.names[..]);

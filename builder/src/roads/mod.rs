@@ -16,39 +16,35 @@ use crate::inputs::config::{RoadFormat, RoadsConfig};
 use lines::RoadError;
 use network::Pruned;
 
-/// The named points of interest of a city's road file: an OpenStreetMap file's
-/// ([`osm::OsmData::points_of_interest`]); the other sources have none.
-///
-/// # Errors
-/// [`RoadError`] when the file cannot be read.
-pub fn points_of_interest(
-    config: &RoadsConfig,
-    data_dir: &Path,
-) -> Result<Vec<osm::PointOfInterest>, RoadError> {
-    let path = data_dir.join(&config.file);
-    Ok(match config.format {
-        RoadFormat::TorontoHere | RoadFormat::Tiger => Vec::new(),
-        RoadFormat::OsmPbf => osm::read_pbf(&path)?.points_of_interest(),
-        RoadFormat::OsmXml => osm::read_xml(&path)?.points_of_interest(),
-    })
+/// A city's roads as the build reads them.
+#[derive(Debug)]
+pub struct CityRoads {
+    /// The road graph over the city's grid.
+    pub graph: RoadGraph,
+    /// What was left out of it.
+    pub pruned: Pruned,
+    /// The road file's named points of interest (an OpenStreetMap file's,
+    /// [`osm::OsmData::points_of_interest`]; the other sources have none).
+    pub points: Vec<osm::PointOfInterest>,
 }
 
-/// Reads a city's configured roads and builds its graph over the grid `cells`,
+/// Reads a city's configured roads once and builds its graph over the grid `cells`,
 /// keeping the largest strongly connected component.
 ///
 /// # Errors
 /// [`RoadError`] when the road file cannot be read or holds no routable road.
-pub fn city_graph(
+pub fn city_roads(
     config: &RoadsConfig,
     data_dir: &Path,
     cells: &[h3o::CellIndex],
-) -> Result<(RoadGraph, Pruned), RoadError> {
+) -> Result<CityRoads, RoadError> {
     let path = data_dir.join(&config.file);
-    let (lines, split) = match config.format {
-        RoadFormat::TorontoHere => (shapefiles::read_toronto_streets(&path)?, false),
-        RoadFormat::Tiger => (shapefiles::read_tiger_roads(&path)?, true),
-        RoadFormat::OsmPbf => (osm::read_pbf(&path)?.road_lines(), true),
-        RoadFormat::OsmXml => (osm::read_xml(&path)?.road_lines(), true),
+    let osm_lines = |osm: osm::OsmData| (osm.road_lines(), true, osm.points_of_interest());
+    let (lines, split, points) = match config.format {
+        RoadFormat::TorontoHere => (shapefiles::read_toronto_streets(&path)?, false, Vec::new()),
+        RoadFormat::Tiger => (shapefiles::read_tiger_roads(&path)?, true, Vec::new()),
+        RoadFormat::OsmPbf => osm_lines(osm::read_pbf(&path)?),
+        RoadFormat::OsmXml => osm_lines(osm::read_xml(&path)?),
     };
     let (strong, pruned) =
         network::largest_strong_component(&network::build_network(&lines, split));
@@ -57,8 +53,9 @@ pub fn city_graph(
         return Err(RoadError::NoRoads { path });
     }
     let (contracted, merged) = network::contract_chains(&strong);
-    Ok((
-        network::to_graph(&contracted, cells, &config.source),
-        Pruned { merged, ..pruned },
-    ))
+    Ok(CityRoads {
+        graph: network::to_graph(&contracted, cells, &config.source),
+        pruned: Pruned { merged, ..pruned },
+        points,
+    })
 }

@@ -173,10 +173,10 @@ impl OsmData {
         });
         let mut kept: Vec<PointOfInterest> = Vec::new();
         for (name, position) in nodes.chain(areas).chain(relations) {
-            let near = |p: &PointOfInterest| {
-                let dy = (p.position.0 - position.0) * 111_320.0;
-                let dx = (p.position.1 - position.1) * 111_320.0 * position.0.to_radians().cos();
-                dx.hypot(dy) < SAME_POINT_M
+            let at = |(lat, lng): (f64, f64)| h3o::LatLng::new(lat, lng).ok();
+            let near = |p: &PointOfInterest| match (at(p.position), at(position)) {
+                (Some(a), Some(b)) => a.distance_m(b) < SAME_POINT_M,
+                _ => false,
             };
             if !kept.iter().any(|p| p.name == name && near(p)) {
                 kept.push(PointOfInterest {

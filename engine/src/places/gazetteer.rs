@@ -59,7 +59,9 @@ impl Gazetteer {
         let keys = index.and_then(|i| {
             fst::Map::from_iter(i.keys.iter().enumerate().map(|(at, key)| (key, at as u64))).ok()
         });
-        let Some(graph) = graph else {
+        // Without nodes no way has ends (`way_ends` gives node 0 to a way no edge
+        // uses, which a crafted file may hold).
+        let Some(graph) = graph.filter(|g| g.node_count() > 0) else {
             return Self {
                 keys,
                 streets: Vec::new(),
@@ -68,7 +70,7 @@ impl Gazetteer {
                 crossings_of: Vec::new(),
             };
         };
-        let ends = way_ends(graph);
+        let ends = graph.way_ends();
         let streets = street_spans(graph, &ends);
         let crossings = crossings(graph, &ends);
         let mut crossings_start = vec![0u32; graph.names.len() + 1];
@@ -109,33 +111,14 @@ impl Gazetteer {
     }
 }
 
-/// Per way, its two end nodes (`None` for a way no edge uses).
-fn way_ends(graph: &RoadGraph) -> Vec<Option<[u32; 2]>> {
-    let mut ends = vec![None; graph.way_length_m.len()];
-    for node in 0..graph.nodes.len() as u32 {
-        for edge in graph.out_edges(node) {
-            let (way, reversed) = graph.edge_way(edge);
-            let target = graph.edge_target[edge];
-            if let Some(slot) = ends.get_mut(way) {
-                slot.get_or_insert(if reversed {
-                    [target, node]
-                } else {
-                    [node, target]
-                });
-            }
-        }
-    }
-    ends
-}
-
 /// Each name's span (a name with no way keeps the origin and length 0).
-fn street_spans(graph: &RoadGraph, ends: &[Option<[u32; 2]>]) -> Vec<StreetSpan> {
+fn street_spans(graph: &RoadGraph, ends: &[[u32; 2]]) -> Vec<StreetSpan> {
     let names = graph.names.len();
     // Length-weighted sums of way midpoints, then the nearest end to the mean.
     let mut sums = vec![[0.0f64; 3]; names];
     let name_of = |way: usize| graph.way_name.get(way).and_then(|&n| n.checked_sub(1));
-    for (way, end) in ends.iter().enumerate() {
-        let (Some([a, b]), Some(name)) = (end, name_of(way)) else {
+    for (way, [a, b]) in ends.iter().enumerate() {
+        let Some(name) = name_of(way) else {
             continue;
         };
         let (a, b) = (graph.node(*a), graph.node(*b));
@@ -157,8 +140,8 @@ fn street_spans(graph: &RoadGraph, ends: &[Option<[u32; 2]>]) -> Vec<StreetSpan>
             )
         })
         .collect();
-    for (way, end) in ends.iter().enumerate() {
-        let (Some(pair), Some(name)) = (end, name_of(way)) else {
+    for (way, pair) in ends.iter().enumerate() {
+        let Some(name) = name_of(way) else {
             continue;
         };
         let sum = sums[name as usize];
@@ -178,10 +161,9 @@ fn street_spans(graph: &RoadGraph, ends: &[Option<[u32; 2]>]) -> Vec<StreetSpan>
 }
 
 /// The intersections of the graph, in node order.
-fn crossings(graph: &RoadGraph, ends: &[Option<[u32; 2]>]) -> Vec<Crossing> {
+fn crossings(graph: &RoadGraph, ends: &[[u32; 2]]) -> Vec<Crossing> {
     let mut at: Vec<(u32, u32, u32)> = Vec::new();
-    for (way, end) in ends.iter().enumerate() {
-        let Some(pair) = end else { continue };
+    for (way, pair) in ends.iter().enumerate() {
         let name = graph.way_name.get(way).copied().unwrap_or(0);
         for &node in pair {
             at.push((node, name, way as u32));

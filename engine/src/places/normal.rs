@@ -159,16 +159,22 @@ pub fn tokens(text: &str) -> Vec<Token> {
     out
 }
 
-/// The words of `text` in normal form (joining marks are word breaks).
+/// The words of `tokens`, joining marks left out.
 #[must_use]
-pub fn words(text: &str) -> Vec<String> {
-    tokens(text)
-        .into_iter()
+pub fn words_of(tokens: &[Token]) -> Vec<String> {
+    tokens
+        .iter()
         .filter_map(|t| match t {
-            Token::Word(w) => Some(w),
+            Token::Word(w) => Some(w.clone()),
             Token::Joiner => None,
         })
         .collect()
+}
+
+/// The words of `text` in normal form (joining marks are word breaks).
+#[must_use]
+pub fn words(text: &str) -> Vec<String> {
+    words_of(&tokens(text))
 }
 
 /// The normal form of a name: its words joined by single spaces.

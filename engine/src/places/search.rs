@@ -28,7 +28,7 @@ use h3o::LatLng;
 use super::gazetteer::Gazetteer;
 use super::index::{PlaceIndex, StoredKind};
 use super::matching::{Match, matching};
-use super::normal::{Token, tokens};
+use super::normal::{Token, tokens, words_of};
 use crate::grid::MicroDegrees;
 use crate::roads::RoadGraph;
 
@@ -147,14 +147,7 @@ pub fn search(
             }
         }
     } else {
-        let words: Vec<String> = tokens
-            .into_iter()
-            .filter_map(|t| match t {
-                Token::Word(w) => Some(w),
-                Token::Joiner => None,
-            })
-            .collect();
-        ranked = lookup.places(&words, limit);
+        ranked = lookup.places(&words_of(&tokens), limit);
     }
     ranked.truncate(limit);
     ranked.into_iter().map(|r| r.place).collect()
@@ -169,15 +162,7 @@ fn split(tokens: &[Token]) -> Option<(Vec<String>, Vec<String>)> {
         };
         joins && i + 1 < tokens.len()
     })?;
-    let words = |part: &[Token]| -> Vec<String> {
-        part.iter()
-            .filter_map(|t| match t {
-                Token::Word(w) => Some(w.clone()),
-                Token::Joiner => None,
-            })
-            .collect()
-    };
-    let (first, second) = (words(&tokens[..at]), words(&tokens[at + 1..]));
+    let (first, second) = (words_of(&tokens[..at]), words_of(&tokens[at + 1..]));
     (!first.is_empty() && !second.is_empty()).then_some((first, second))
 }
 
@@ -226,7 +211,7 @@ impl Lookup<'_> {
                         PlaceKind::Street,
                         name,
                         span.point,
-                        class_of(span.length_m, 100.0),
+                        self.length_class(entry),
                     )
                 } else {
                     let place = self.index?.places.get(id - names.len())?;
