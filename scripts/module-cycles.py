@@ -22,6 +22,10 @@ breaks this is reported with its file and line. (Macros brought in by
 `#[macro_use]` are not paths and are not checked; `#[macro_use]` modules have
 to be declared before their users anyway.)
 
+Boundaries: a comment in `lib.rs` containing `module-cycles: uses NAME::{a, b::C}`
+says that the crate's non-test code may use only those items of crate `NAME`
+(and what is inside them): every other `NAME::...` path is reported.
+
 Usage:
     scripts/module-cycles.py CRATE_SRC_DIR...   check these crates (exit 1 on a finding)
     scripts/module-cycles.py --self-test        check the checker on made-up crates
@@ -32,6 +36,7 @@ import sys
 import tempfile
 
 ORDERED_MARKER = 'module-cycles: ordered'
+USES_MARKER = re.compile(r'module-cycles: uses (' + r'[A-Za-z_][A-Za-z0-9_]*' + r')::(\{[^}]*\}|[A-Za-z0-9_:]+)')
 IDENT = r'[A-Za-z_][A-Za-z0-9_]*'
 # A path from the crate's root or the current module, in expressions and types.
 PATH = re.compile(r'(?<![A-Za-z0-9_])((?:crate|super|self)(?:\s*::\s*(?:' + IDENT + r'))+)')
@@ -220,6 +225,10 @@ class Crate:
             if not is_test_module(module_of(self.src, path), test_modules)
         }
         self.modules = {module_of(self.src, path) for path in self.code}
+        lib = self.src / 'lib.rs'
+        marker = USES_MARKER.search(lib.read_text()) if lib.exists() else None
+        # (crate name, [allowed paths]) from a `module-cycles: uses` marker
+        self.allowed = (marker.group(1), use_paths(marker.group(2))) if marker else None
         # (from, to) -> [(path, line, text)], over sibling modules
         self.edges = {}
         for path, code in self.code.items():
@@ -230,6 +239,22 @@ class Crate:
                 if pair:
                     line = code.count('\n', 0, offset) + 1
                     self.edges.setdefault(pair, []).append((path, line, '::'.join(names)))
+
+    def boundary_violations(self):
+        """Uses of another crate's items outside the lib.rs marker's list."""
+        if self.allowed is None:
+            return []
+        name, allowed = self.allowed
+        found = []
+        for path, code in self.code.items():
+            for offset, names in external_references(code, name):
+                if not any(names[1 : 1 + len(a)] == a for a in allowed):
+                    line = code.count('\n', 0, offset) + 1
+                    found.append(
+                        f'crate boundary: {path.relative_to(self.src.parent)}:{line}: '
+                        f'{"::".join(names)} is not among the items this crate may use'
+                    )
+        return found
 
     def cycles(self):
         graph = {}
@@ -301,6 +326,23 @@ def references(code):
             yield m.start(), re.findall(IDENT, m.group(1))
 
 
+def external_references(code, crate_name):
+    """(offset, path names) for every path into crate `crate_name`, in `use` items
+    and expressions."""
+    path = re.compile(r'(?<![A-Za-z0-9_:])(' + crate_name + r'(?:\s*::\s*(?:' + IDENT + r'))+)')
+    in_use = []
+    for m in USE.finditer(code):
+        end = item_end(code, m.end())
+        tree = code[m.end() : end - 1]
+        in_use.append((m.start(), end))
+        for names in use_paths(tree):
+            if names and names[0] == crate_name and len(names) > 1:
+                yield m.end() + offset_of_last_name(tree, names), names
+    for m in path.finditer(code):
+        if not any(start <= m.start() < end for start, end in in_use):
+            yield m.start(), re.findall(IDENT, m.group(1))
+
+
 def offset_of_last_name(tree, names):
     """Where in a `use` tree a path's last name stands (its line is the one to
     report in a group over several lines)."""
@@ -344,7 +386,7 @@ def check(srcs):
     found = []
     for src in srcs:
         crate = Crate(src)
-        found += crate.cycles() + crate.order_violations()
+        found += crate.cycles() + crate.order_violations() + crate.boundary_violations()
     return found
 
 
@@ -378,6 +420,24 @@ def self_test():
                 'high.rs': 'use crate::{low::{self, S}};\npub fn g() {}\n',
             },
             ['module order', 'middle.rs:4: middle uses high', '!low.rs', '!high.rs', '!module cycle'],
+        ),
+        'boundary': (
+            {
+                'lib.rs': '//! module-cycles: uses engine::{api, city::Atlas, VERSION}\nmod glue;\n',
+                'glue.rs': (
+                    'use engine::api::{self, predict};\nuse engine::city::{Atlas, CityModel};\n'
+                    'fn f() -> u8 {\n    engine::grid::RESOLUTION + engine::VERSION\n}\n'
+                    '#[cfg(test)]\nmod tests {\n    use engine::scoring::X;\n}\n'
+                ),
+            },
+            [
+                'glue.rs:2: engine::city::CityModel is not among',
+                'glue.rs:4: engine::grid::RESOLUTION',
+                '!engine::city::Atlas ',
+                '!engine::api',
+                '!engine::VERSION',
+                '!scoring',
+            ],
         ),
         'clean': (
             {
@@ -428,7 +488,7 @@ def main():
         sys.exit(1)
     print(
         f'module-cycles: no module imports another that imports it back, '
-        f'layers in declared order ({len(args)} crates)'
+        f'layers in declared order, crate boundaries kept ({len(args)} crates)'
     )
 
 

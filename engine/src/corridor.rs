@@ -52,14 +52,20 @@ api_names! {
 }
 
 impl TravelMode {
+    /// Assumed speed in kilometres per hour.
+    #[must_use]
+    pub const fn speed_kmh(self) -> f64 {
+        match self {
+            Self::Walking => 5.0,
+            Self::Cycling => 15.0,
+            Self::Driving => 30.0,
+        }
+    }
+
     /// Assumed speed in metres per second.
     #[must_use]
     pub const fn speed_m_per_s(self) -> f64 {
-        match self {
-            Self::Walking => 5.0 / 3.6,
-            Self::Cycling => 15.0 / 3.6,
-            Self::Driving => 30.0 / 3.6,
-        }
+        self.speed_kmh() / 3.6
     }
 
     /// The mode an intent implies when a request names none: driving for the

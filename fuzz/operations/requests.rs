@@ -5,7 +5,6 @@
 //! committed seeds (`builder/tests/fuzz_seeds.rs`), so the seeds are checked against
 //! exactly the operations the fuzzer runs.
 
-use hexrisk_edge::api::prediction;
 use hexrisk_engine::api;
 use hexrisk_engine::city::Atlas;
 use serde_json::{Map, Value};
@@ -26,23 +25,18 @@ pub(crate) fn parse(data: &[u8]) -> Option<(u8, Map<String, Value>)> {
     }
 }
 
-/// Why an operation refused its body: an engine error (the router API and the
-/// prediction API's single prediction) or one of the prediction API's own.
+/// Why an operation refused its body: the engine's error, as both APIs and the
+/// package report it.
 #[derive(Debug)]
 // Read only through `Debug`, when a test reports a refused seed.
 #[allow(dead_code)]
-pub(crate) enum Refusal {
-    /// From `hexrisk_engine::api`.
-    Engine(api::QueryError),
-    /// From `hexrisk_edge::api::prediction`.
-    Edge(hexrisk_edge::api::ApiError),
-}
+pub(crate) struct Refusal(api::QueryError);
 
 /// An engine answer serialised as the Worker sends it, so that the fuzzer reaches
 /// the serialisers too (the list answers have their own); one that does not
 /// serialise is a bug.
 fn engine<T: serde::Serialize>(result: Result<T, api::QueryError>) -> Result<(), Refusal> {
-    let answer = result.map_err(Refusal::Engine)?;
+    let answer = result.map_err(Refusal)?;
     let bytes = serde_json::to_vec(&answer);
     assert!(
         bytes.is_ok(),
@@ -54,15 +48,10 @@ fn engine<T: serde::Serialize>(result: Result<T, api::QueryError>) -> Result<(),
 /// Runs operation `which % OPERATIONS` on `body`: `Ok` for an answer, or the error.
 pub(crate) fn run(atlas: &Atlas, which: u8, body: &Map<String, Value>) -> Result<(), Refusal> {
     let now = NOW;
-    let at = chrono::DateTime::from_timestamp(now, 0).expect("a valid instant");
     match which % OPERATIONS {
         0 => engine(api::predict(atlas, body, now)),
-        1 => prediction::predict_batch(atlas, body, at)
-            .map(drop)
-            .map_err(Refusal::Edge),
-        2 => prediction::route_risk(atlas, body, at)
-            .map(drop)
-            .map_err(Refusal::Edge),
+        1 => engine(api::predict_batch(atlas, body, now)),
+        2 => engine(api::route_risk(atlas, body, now)),
         3 => engine(api::hexes_score(atlas, body, now)),
         4 => engine(api::hexes_lookup(atlas, body, now)),
         5 => engine(api::route(atlas, body, now)),

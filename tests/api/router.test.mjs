@@ -576,6 +576,56 @@ describe('offline (wasm package) and online (HTTP) give the same answers', () =>
     assert.throws(() => offline.predict({ latitude: 10, longitude: 10 }, NOW), (err) => err.code === 'LOCATION_NOT_COVERED');
   });
 
+  test('batch predictions and route risk (/v1/predict/batch, /v1/route/risk), errors included', async () => {
+    const v1 = async (path, body) => {
+      const response = await fetch(`${worker.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${keys.live}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, body: await response.json() };
+    };
+    const toronto = { latitude: 43.6532, longitude: -79.3832 };
+    const batches = [
+      { locations: [toronto, { latitude: 37.7793, longitude: -122.4193 }, { latitude: 95, longitude: 0 }, 'x', { latitude: 10, longitude: 10 }] },
+      { locations: [toronto, { latitude: 29.7604, longitude: -95.3698 }], datetime: '2022-01-08T04:30:00Z' },
+    ];
+    const waypoints = [toronto, { latitude: 43.6645, longitude: -79.4206 }, { latitude: 43.67, longitude: -79.41 }];
+    const routes = [
+      { waypoints },
+      { waypoints, datetime: '2022-01-12' },
+      { waypoints, departure_time: '2022-01-07T21:55:00', travel_mode: 'cycling' },
+    ];
+    for (const body of batches) {
+      const online = await v1('/v1/predict/batch', body);
+      assert.equal(online.status, 200);
+      close(offline.predictBatch(body, NOW), online.body);
+    }
+    assert.deepEqual(batches[0].locations.map((_, i) => offline.predictBatch(batches[0], NOW).results[i].status), ['success', 'success', 'error', 'error', 'error']);
+    for (const body of routes) {
+      const online = await v1('/v1/route/risk', body);
+      assert.equal(online.status, 200);
+      close(offline.routeRisk(body, NOW), online.body);
+    }
+    const refused = [
+      ['/v1/predict/batch', 'predictBatch', { locations: [] }],
+      ['/v1/route/risk', 'routeRisk', { waypoints: [toronto] }],
+      ['/v1/route/risk', 'routeRisk', { waypoints, travel_mode: 'flying', departure_time: '2022-01-07T21:55:00' }],
+      ['/v1/route/risk', 'routeRisk', { waypoints, departure_time: '2030-01-07T21:55:00' }],
+      ['/v1/route/risk', 'routeRisk', { waypoints: [{ latitude: 10, longitude: 10 }, { latitude: 10.01, longitude: 10 }] }],
+    ];
+    for (const [path, operation, body] of refused) {
+      const online = await v1(path, body);
+      assert.ok(online.status >= 400, JSON.stringify(online.body));
+      assert.throws(() => offline[operation](body, NOW), (err) => {
+        assert.equal(err.code, online.body.code);
+        assert.equal(err.message, online.body.message);
+        assert.deepEqual(err.details, online.body.details);
+        return true;
+      });
+    }
+  });
+
   test('routes, evaluations and precincts', async () => {
     const routeBody = { origin: UNION, destination: CHRISTIE_PITS, alternatives: 2, method: 'balanced' };
     const route = await call('POST', '/route', { body: routeBody });

@@ -1,7 +1,6 @@
 //! Dispatch: method and path to endpoint, authentication and quota around the
 //! handlers, and the headers every answer carries. The handlers are the engine's
-//! operations (`hexrisk_engine::api`, shared with the npm package: the router API
-//! and the point prediction) and the Worker's own in [`super::prediction`].
+//! operations (`hexrisk_engine::api`), the same the npm package answers offline.
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
@@ -21,7 +20,7 @@ use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyApi, KeyKind, KeyRecord};
 use super::models::needs::{self, Reach};
 use super::success_body::SuccessBody;
-use super::{ApiError, ErrorCode, cors, input, prediction, quota, response};
+use super::{ApiError, ErrorCode, cors, input, quota, response};
 
 /// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
 pub const PREDICTION_OPENAPI: &str = include_str!("../../openapi/prediction-v1.json");
@@ -331,7 +330,7 @@ fn model_versions(versions: &[(String, String)]) -> Option<HeaderValue> {
 /// The answer of an endpoint that reads no model.
 fn fixed_answer(endpoint: Endpoint) -> Option<SuccessBody> {
     match endpoint {
-        Endpoint::Classes => Some(prediction::classes().into()),
+        Endpoint::Classes => Some(engine::classes().into()),
         Endpoint::HexesConfig => Some(engine::hexes_config().into()),
         Endpoint::RouteConfig => Some(engine::route_config().into()),
         _ => None,
@@ -385,14 +384,11 @@ async fn run<B: Backend>(
     let params = || input::query_object(&query);
     match endpoint {
         Endpoint::Predict => uncounted(engine::predict(atlas, &body()?, seconds)),
-        Endpoint::PredictBatch => uncounted(prediction::predict_batch(atlas, &body()?, now)),
-        Endpoint::RouteRisk => uncounted(prediction::route_risk(atlas, &body()?, now)),
-        Endpoint::Cities => Ok((prediction::cities(atlas, now).into(), None)),
-        Endpoint::Coverage => uncounted(prediction::coverage(
-            atlas,
-            input::query_param(&query, "city"),
-        )),
-        Endpoint::PredictionRange => uncounted(prediction::prediction_range(atlas, &query, now)),
+        Endpoint::PredictBatch => uncounted(engine::predict_batch(atlas, &body()?, seconds)),
+        Endpoint::RouteRisk => uncounted(engine::route_risk(atlas, &body()?, seconds)),
+        Endpoint::Cities => Ok((engine::cities(atlas, seconds).into(), None)),
+        Endpoint::Coverage => uncounted(engine::coverage(atlas, &params())),
+        Endpoint::PredictionRange => uncounted(engine::prediction_range(atlas, &params(), seconds)),
         Endpoint::HexesScore => {
             let rows = engine::hexes_score(atlas, &body()?, seconds)?;
             let count = rows.len();

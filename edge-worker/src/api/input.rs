@@ -6,8 +6,6 @@
 
 use serde_json::{Map, Value};
 
-use hexrisk_engine::api::prediction::coordinates;
-
 use super::{ApiError, ErrorCode};
 
 /// Refuses a POST whose `Content-Type` is not JSON.
@@ -77,33 +75,12 @@ pub fn query_object(pairs: &[(String, String)]) -> Map<String, Value> {
     map
 }
 
-/// A numeric coordinate from the query string: missing is `INVALID_REQUEST`,
-/// unparsable `INVALID_COORDINATES`.
-///
-/// # Errors
-/// As described.
-pub fn query_coordinates(pairs: &[(String, String)]) -> Result<(f64, f64), ApiError> {
-    let mut map = Map::new();
-    for name in ["latitude", "longitude"] {
-        if let Some(text) = query_param(pairs, name) {
-            let value = text
-                .trim()
-                .parse::<f64>()
-                .ok()
-                .and_then(serde_json::Number::from_f64)
-                .map_or_else(|| Value::String(text.to_owned()), Value::Number);
-            map.insert(name.to_owned(), value);
-        }
-    }
-    Ok(coordinates(&map, "")?)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use chrono::NaiveDateTime;
     use hexrisk_engine::api::QueryError;
-    use hexrisk_engine::api::prediction::{When, datetime};
+    use hexrisk_engine::api::prediction::{When, coordinates, datetime};
     use serde_json::json;
 
     use crate::api::test_support::body;
@@ -225,17 +202,5 @@ mod tests {
             json!({"h3": "a b", "intent": "night"})
         );
         assert!(query_object(&query_pairs(None)).is_empty());
-    }
-
-    #[test]
-    fn query_coordinates_parse_and_fail_like_bodies() {
-        let pairs = query_pairs(Some("latitude=43.65&longitude=-79.38"));
-        assert_eq!(query_coordinates(&pairs).unwrap(), (43.65, -79.38));
-        let err = query_coordinates(&query_pairs(Some("latitude=abc&longitude=1"))).unwrap_err();
-        assert_eq!(err.code, ErrorCode::InvalidCoordinates);
-        let err = query_coordinates(&query_pairs(Some("longitude=1"))).unwrap_err();
-        assert_eq!(err.code, ErrorCode::InvalidRequest);
-        let err = query_coordinates(&query_pairs(Some("latitude=95&longitude=1"))).unwrap_err();
-        assert_eq!(err.message, "latitude must be between -90 and 90");
     }
 }

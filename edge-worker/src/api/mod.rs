@@ -15,7 +15,6 @@ pub mod leases;
 pub mod models;
 pub mod partners;
 pub mod portal;
-pub mod prediction;
 pub mod quota;
 pub mod response;
 pub mod success_body;

@@ -26,6 +26,8 @@ pub mod route_request;
 mod score_rows;
 mod streets;
 
+/// The H3 resolution of every cell the operations take and answer.
+pub use crate::grid::RESOLUTION;
 pub use columns::{ScoreMemo, ScoredCells};
 pub use error::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
 pub use hexes::{
@@ -39,7 +41,10 @@ pub use place_search::{
 };
 pub use places::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
 pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
-pub use prediction::predict;
+pub use prediction::{
+    MAX_BATCH_LOCATIONS, MAX_ROUTE_KM, MAX_WAYPOINTS, cities, classes, coverage, predict,
+    predict_batch, prediction_range, route_risk,
+};
 pub use reach_request::reach;
 pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};
 pub use score_rows::{RingLookup, ScoreRows};

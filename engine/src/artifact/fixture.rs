@@ -98,6 +98,39 @@ fn date(year: i32, month: u32, day: u32) -> NaiveDate {
 }
 
 impl CityFixture {
+    /// A small Toronto, the city the API tests answer from: every cell within 3 rings
+    /// of the city hall cell, four forecast weeks from 2021-12-27, busier towards the
+    /// centre and later weeks; model `test-model` of 2021-12-26; EST throughout; no
+    /// precincts. It keeps the tiny road network (two nodes east of city hall) unless
+    /// [`CityFixture::without_roads`] is called.
+    ///
+    /// # Panics
+    /// Never: its points and dates are valid.
+    #[must_use]
+    pub fn small_toronto() -> Self {
+        let (lat, lng) = (43.6534, -79.3841);
+        let centre = grid::cell_at(lat, lng).expect("fixture points are valid");
+        let shares = [0.3, 0.4, 0.15, 0.1, 0.05];
+        Self::default()
+            .disk_around(lat, lng, 3)
+            .weeks(4)
+            .first_week(date(2021, 12, 27))
+            .rates(move |week, _, cell, class| {
+                let ring = f64::from(centre.grid_distance(cell).unwrap_or(0));
+                2.0 / (1.0 + ring) * (1.0 + 0.1 * week as f64) * shares[class]
+            })
+            .dispersion([2.0; 5])
+            .model("test-model", None, date(2021, 12, 26))
+            .bounds(Bounds {
+                north: 43.68,
+                south: 43.63,
+                east: -79.35,
+                west: -79.42,
+            })
+            .fixed_utc_offset(-5 * 3600)
+            .without_precincts()
+    }
+
     /// The cells containing these points (sorted, as an artifact stores them).
     ///
     /// # Panics

@@ -280,6 +280,39 @@ impl HexRisk {
         self.call(request, now_ms, crate::api::prediction::predict)
     }
 
+    /// Point predictions of many locations with exactly the body and answer of the
+    /// prediction API's `POST /v1/predict/batch`: `{locations, datetime?}` (at most
+    /// 500), each location's failure reported in its place.
+    ///
+    /// # Errors
+    /// Throws `INVALID_REQUEST` for a missing, empty or oversize `locations` or a bad
+    /// `datetime`.
+    #[wasm_bindgen(js_name = predictBatch, unchecked_return_type = "PredictBatchResponse")]
+    pub fn predict_batch(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "PredictBatchRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, crate::api::prediction::predict_batch)
+    }
+
+    /// The risk of a route given as waypoints, segment by segment, with exactly the
+    /// body and answer of the prediction API's `POST /v1/route/risk`: `{waypoints,
+    /// datetime?}` for a week, or `{waypoints, departure_time, travel_mode?}` for the
+    /// time band in which a traveller reaches each cell.
+    ///
+    /// # Errors
+    /// Throws `INVALID_REQUEST` (waypoints, times, travel mode), `INVALID_COORDINATES`,
+    /// `LOCATION_NOT_COVERED` or `DATE_OUT_OF_RANGE`, with the API's `details`.
+    #[wasm_bindgen(js_name = routeRisk, unchecked_return_type = "RouteRiskResponse")]
+    pub fn route_risk(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RouteRiskRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, crate::api::prediction::route_risk)
+    }
+
     /// Scores cells, in request order (`POST /hexes/score`): `{hexIds, intent?,
     /// activeCodes?, toggles?, modifiers?}` to `[{h3, safetyScore, colorIndex}]`.
     ///

@@ -435,6 +435,26 @@ export interface PredictResponse {
   };
   model_info: { version: string; mae: number; last_updated: string };
 }
+/** Body of `predictBatch()` and POST /v1/predict/batch: at most 500 locations. */
+export interface PredictBatchRequest { locations: { latitude: number; longitude: number }[]; /** ISO 8601, as in `PredictRequest`. */ datetime?: string; }
+/** One location of a batch: its prediction, or the error a single request would get. */
+export type PredictBatchResult =
+  | { index: number; status: "success"; city: string; location: { latitude: number; longitude: number; cell_id: string };
+      prediction: { probabilities: Record<CrimeClassRecord["code"], number>; dominant_type: CrimeClassRecord["code"]; risk_level: RiskLevelCode; time_of_day?: PredictResponse["prediction"]["time_of_day"] } }
+  | { index: number; status: "error"; code: string; message: string; details: Record<string, unknown> };
+/** The answer of `predictBatch()` and POST /v1/predict/batch. */
+export interface PredictBatchResponse { status: "success"; timestamp: string; results: PredictBatchResult[]; summary: { total: number; successful: number; failed: number }; }
+/** Body of `routeRisk()` and POST /v1/route/risk: 2 to 100 waypoints, at most 200 km; `datetime` (a week) or `departure_time` (each cell in the band it is reached), not both. */
+export interface RouteRiskRequest { waypoints: { latitude: number; longitude: number }[]; datetime?: string; departure_time?: string; travel_mode?: TravelMode; }
+export interface RouteRiskPoint { latitude: number; longitude: number; cell_id: string; }
+/** The answer of `routeRisk()` and POST /v1/route/risk. */
+export interface RouteRiskResponse {
+  status: "success";
+  route: { total_waypoints: number; total_segments: number; total_distance_km: number; total_expected_incidents: number; overall_risk_score: number; overall_risk_level: RiskLevelCode;
+    /** With a departure_time. */ travel_mode?: TravelMode; speed_kmh?: number; duration_minutes?: number };
+  segments: { segment_index: number; start: RouteRiskPoint; end: RouteRiskPoint; distance_km: number; expected_incidents: number; risk_score: number; risk_level: RiskLevelCode; dominant_risk: CrimeClassRecord["code"] }[];
+  recommendations: { highest_risk_segment: number; safest_segment: number; caution_areas: string[] };
+}
 /** Body of `scoreHexes()` and POST /hexes/score. */
 export interface ScoreRequest extends ScoringOptions { hexIds: string[]; }
 /** A scored cell; `safetyScore` null and `colorIndex` -1 outside coverage. */

@@ -1,8 +1,10 @@
-//! The prediction API's point predictions on JSON (`POST /v1/predict`): the same
-//! request and answer for the HTTP API (`edge-worker`) and the npm package, with the
-//! helpers the API's other prediction endpoints share (coordinates, `datetime`, the
-//! forecast week, the instant a prediction applies to). `now` is seconds since the
-//! epoch: the forecasting clock, which picks the week when a request names none.
+//! The prediction API (`/v1`) on JSON, the same requests and answers for the HTTP
+//! API (`edge-worker`) and the npm package: the point prediction (`POST /v1/predict`,
+//! here), batches ([`predict_batch`]), route risk ([`route_risk()`]) and what the API
+//! covers ([`cities`], [`coverage`], [`classes`], [`prediction_range`]), with the
+//! field readers they share (coordinates, `datetime`, the forecast week, the instant a
+//! prediction applies to). `now` is seconds since the epoch: the forecasting clock,
+//! which picks the week when a request names none.
 
 use alloc::borrow::ToOwned;
 use alloc::format;
@@ -17,6 +19,14 @@ use crate::CellIndex;
 use crate::city::{Atlas, CityModel, Forecast, LocateError};
 use crate::forecast::CrimeClass;
 use crate::grid;
+
+mod batch;
+mod catalogue;
+mod route_risk;
+
+pub use batch::{MAX_BATCH_LOCATIONS, predict_batch};
+pub use catalogue::{cities, classes, coverage, prediction_range};
+pub use route_risk::{MAX_ROUTE_KM, MAX_WAYPOINTS, route_risk};
 
 /// Suggestion sent with `LOCATION_NOT_COVERED`.
 pub const COVERAGE_SUGGESTION: &str =
@@ -325,3 +335,6 @@ pub fn predict(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Val
     }
     Ok(answer)
 }
+
+#[cfg(test)]
+mod tests;

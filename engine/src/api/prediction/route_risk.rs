@@ -1,64 +1,27 @@
 //! `POST /v1/route/risk`: the risk of a route given as waypoints, segment by
 //! segment, for a week (`datetime`) or, with `departure_time`, for the time band in
-//! which a traveller reaches each cell.
+//! which a traveller at the travel mode's speed reaches each cell.
 
-use chrono::{DateTime, Utc};
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
 use serde_json::{Map, Value, json};
 
-use hexrisk_engine::api::prediction::{When, coordinates, datetime, not_covered, week};
-use hexrisk_engine::api::{array, coordinate_error, malformed};
-use hexrisk_engine::city::Atlas;
-use hexrisk_engine::corridor;
-use hexrisk_engine::forecast::TimeWindow;
-use hexrisk_engine::forecast::{CRIME_CLASSES, CrimeClass, RiskLevel};
-use hexrisk_engine::grid;
-use hexrisk_engine::plan::line_exposure;
-use hexrisk_engine::scoring::{CityScores, ScoringParams};
-
-use crate::api::{ApiError, ErrorCode};
+use super::{When, coordinates, datetime, not_covered, week};
+use crate::api::{QueryError, array, coordinate_error, malformed};
+use crate::city::Atlas;
+use crate::corridor::{self, TravelMode};
+use crate::forecast::{CRIME_CLASSES, CrimeClass, RiskLevel, TimeWindow};
+use crate::grid;
+use crate::plan::line_exposure;
+use crate::scoring::{CityScores, ScoringParams};
 
 /// Most waypoints in one route request.
 pub const MAX_WAYPOINTS: usize = 100;
 
 /// Longest route accepted, in kilometres (sum of the segments).
 pub const MAX_ROUTE_KM: f64 = 200.0;
-
-/// How the traveller of a route with a `departure_time` moves, for the time at which
-/// each cell is reached.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TravelMode {
-    /// 5 km/h.
-    Walking,
-    /// 15 km/h.
-    Cycling,
-    /// 30 km/h, a city average with stops.
-    Driving,
-}
-
-impl TravelMode {
-    /// Every mode, in the order the error message lists them.
-    pub const ALL: [Self; 3] = [Self::Walking, Self::Cycling, Self::Driving];
-
-    /// The request's spelling.
-    #[must_use]
-    pub const fn code(self) -> &'static str {
-        match self {
-            Self::Walking => "walking",
-            Self::Cycling => "cycling",
-            Self::Driving => "driving",
-        }
-    }
-
-    /// Assumed speed in km/h.
-    #[must_use]
-    pub const fn speed_kmh(self) -> f64 {
-        match self {
-            Self::Walking => 5.0,
-            Self::Cycling => 15.0,
-            Self::Driving => 30.0,
-        }
-    }
-}
 
 /// The time of a route: a week for the whole route (`datetime`, or the clock), or a
 /// departure from which each cell's time is found at the mode's speed.
@@ -74,7 +37,7 @@ impl RouteTime {
         match self {
             Self::Week(when) => when,
             Self::Departure { at, mode } => {
-                let seconds = (metres / (mode.speed_kmh() / 3.6)).round() as i64;
+                let seconds = libm::round(metres / mode.speed_m_per_s()) as i64;
                 let delta = chrono::Duration::seconds(seconds);
                 Some(match at {
                     When::Instant(instant) => When::Instant(instant + delta),
@@ -86,7 +49,7 @@ impl RouteTime {
 }
 
 /// Reads `departure_time` and `travel_mode` (with `datetime`, the route's time).
-fn route_time(body: &Map<String, Value>) -> Result<RouteTime, ApiError> {
+fn route_time(body: &Map<String, Value>) -> Result<RouteTime, QueryError> {
     let week_of = datetime(body)?;
     let departure = match body.get("departure_time") {
         None | Some(Value::Null) => None,
@@ -96,28 +59,26 @@ fn route_time(body: &Map<String, Value>) -> Result<RouteTime, ApiError> {
                 "an ISO 8601 datetime such as 2022-01-07T22:30:00-05:00",
             )
         })?),
-        Some(_) => return Err(malformed("departure_time", "a string").into()),
+        Some(_) => return Err(malformed("departure_time", "a string")),
     };
     let mode = match body.get("travel_mode") {
         None | Some(Value::Null) => TravelMode::Walking,
         Some(value) => value
             .as_str()
-            .and_then(|text| TravelMode::ALL.into_iter().find(|m| m.code() == text))
+            .and_then(|text| text.parse::<TravelMode>().ok())
             .ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::InvalidRequest,
+                QueryError::invalid(
+                    "travel_mode",
                     "travel_mode must be walking, cycling or driving",
                 )
-                .with("field", "travel_mode")
                 .with("value", value.clone())
             })?,
     };
     match (departure, week_of) {
-        (Some(_), Some(_)) => Err(ApiError::new(
-            ErrorCode::InvalidRequest,
+        (Some(_), Some(_)) => Err(QueryError::invalid(
+            "departure_time",
             "give either datetime (a week) or departure_time (the hour each cell is reached), not both",
-        )
-        .with("field", "departure_time")),
+        )),
         (Some(at), None) => Ok(RouteTime::Departure { at, mode }),
         (None, week_of) => Ok(RouteTime::Week(week_of)),
     }
@@ -131,8 +92,8 @@ fn expected_incidents(
     (a, b): (h3o::LatLng, h3o::LatLng),
     middle: (f64, f64),
     (time, when): (RouteTime, Option<When>),
-    now: DateTime<Utc>,
-) -> Result<f64, ApiError> {
+    now: i64,
+) -> Result<f64, QueryError> {
     let Some((city, _)) = grid::cells_crossed(&[a, b], grid::RESOLUTION)
         .iter()
         .find_map(|&(cell, _)| atlas.locate_cell(cell))
@@ -144,7 +105,7 @@ fn expected_incidents(
     else {
         return Ok(0.0);
     };
-    let week = week(city, when, now.timestamp())?;
+    let week = week(city, when, now)?;
     let mut params = ScoringParams::default();
     if let RouteTime::Departure { .. } = time
         && let Some(local) = when.and_then(|w| w.local_in(city))
@@ -155,7 +116,7 @@ fn expected_incidents(
     Ok(match line_exposure(city, &scores, &[a, b]) {
         Some(on_streets) => on_streets.incidents,
         None => {
-            corridor::evaluate_line(city, &scores, &[a, b], corridor::TravelMode::Walking)
+            corridor::evaluate_line(city, &scores, &[a, b], TravelMode::Walking)
                 .metrics
                 .exposure
         }
@@ -166,14 +127,14 @@ fn expected_incidents(
 struct SegmentRisk {
     distance_km: f64,
     /// Expected incidents passed on the streets the segment follows
-    /// ([`hexrisk_engine::plan::line_exposure`]), in the week (or the band of the
+    /// ([`crate::plan::line_exposure`]), in the week (or the band of the
     /// week) of the segment's middle, every class counted once.
     expected_incidents: f64,
     /// Length-weighted mean of `P(at least one incident)` = `1 − P(NO_CRIME)`.
     risk_score: f64,
     /// Length-weighted mean outcome probabilities.
     mean_probabilities: [f64; 6],
-    worst_cell: hexrisk_engine::CellIndex,
+    worst_cell: crate::CellIndex,
 }
 
 fn segment_risk(
@@ -181,8 +142,8 @@ fn segment_risk(
     (from, to): ((f64, f64), (f64, f64)),
     time: RouteTime,
     metres_before: f64,
-    now: DateTime<Utc>,
-) -> Result<SegmentRisk, ApiError> {
+    now: i64,
+) -> Result<SegmentRisk, QueryError> {
     let a = grid::validate(from.0, from.1)
         .map_err(|e| coordinate_error(&e, e.field().name(), from.0))?;
     let b = grid::validate(to.0, to.1).map_err(|e| coordinate_error(&e, e.field().name(), to.0))?;
@@ -201,11 +162,11 @@ fn segment_risk(
             continue;
         };
         let when = time.after(here);
-        let week = week(city, when, now.timestamp()).map_err(|e| {
+        let week = week(city, when, now).map_err(|e| {
             if matches!(time, RouteTime::Departure { .. }) {
-                ApiError::from(e).with("field", "departure_time")
+                e.on("departure_time")
             } else {
-                e.into()
+                e
             }
         })?;
         let forecast = match (time, when) {
@@ -227,7 +188,7 @@ fn segment_risk(
         }
     }
     if weight == 0.0 {
-        return Err(not_covered(to.0, to.1).into());
+        return Err(not_covered(to.0, to.1));
     }
     let mean_probabilities = mean.map(|m| m / weight);
     let distance_m = grid::distance_m(a, b);
@@ -305,33 +266,30 @@ fn dominant_crime(probabilities: &[f64; 6]) -> CrimeClass {
     best
 }
 
-fn point(value: &Value, index: usize) -> Result<(f64, f64), ApiError> {
+fn point(value: &Value, index: usize) -> Result<(f64, f64), QueryError> {
     let map = value.as_object().ok_or_else(|| {
         malformed(
             &format!("waypoints[{index}]"),
             "an object with latitude and longitude",
         )
     })?;
-    Ok(coordinates(map, &format!("waypoints[{index}]."))?)
+    coordinates(map, &format!("waypoints[{index}]."))
 }
 
 /// The waypoints of a route request, within the count and length limits.
-fn waypoints(body: &Map<String, Value>) -> Result<Vec<(f64, f64)>, ApiError> {
+fn waypoints(body: &Map<String, Value>) -> Result<Vec<(f64, f64)>, QueryError> {
     let waypoints = array(body, "waypoints")?;
     if waypoints.len() < 2 {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            "at least 2 waypoints are required",
-        )
-        .with("field", "waypoints")
-        .with("value", waypoints.len()));
+        return Err(
+            QueryError::invalid("waypoints", "at least 2 waypoints are required")
+                .with("value", waypoints.len()),
+        );
     }
     if waypoints.len() > MAX_WAYPOINTS {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
+        return Err(QueryError::invalid(
+            "waypoints",
             format!("at most {MAX_WAYPOINTS} waypoints per route"),
         )
-        .with("field", "waypoints")
         .with("limit", MAX_WAYPOINTS)
         .with("value", waypoints.len()));
     }
@@ -351,11 +309,10 @@ fn waypoints(body: &Map<String, Value>) -> Result<Vec<(f64, f64)>, ApiError> {
         .sum::<f64>()
         / 1000.0;
     if total_km > MAX_ROUTE_KM {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
+        return Err(QueryError::invalid(
+            "waypoints",
             format!("routes may be at most {MAX_ROUTE_KM} km long"),
         )
-        .with("field", "waypoints")
         .with("limit", MAX_ROUTE_KM)
         .with("value", total_km));
     }
@@ -377,11 +334,7 @@ fn waypoints(body: &Map<String, Value>) -> Result<Vec<(f64, f64)>, ApiError> {
 /// segment entirely outside coverage), `DATE_OUT_OF_RANGE`; `INVALID_REQUEST` for a
 /// malformed `departure_time` or `travel_mode`, or both `datetime` and
 /// `departure_time`.
-pub fn route_risk(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
+pub fn route_risk(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value, QueryError> {
     let points = waypoints(body)?;
     let time = route_time(body)?;
     let mut metres_before = 0.0;
@@ -431,7 +384,7 @@ pub fn route_risk(
         "overall_risk_level": level_of_risk(overall).code(),
     });
     if let RouteTime::Departure { mode, .. } = time {
-        route["travel_mode"] = json!(mode.code());
+        route["travel_mode"] = json!(mode.name());
         route["speed_kmh"] = json!(mode.speed_kmh());
         route["duration_minutes"] = json!(distance / mode.speed_kmh() * 60.0);
     }

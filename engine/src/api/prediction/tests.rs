@@ -1,16 +1,43 @@
-//! The prediction API's handlers on the small Toronto of the shared fixtures.
+//! The prediction API's operations on the small Toronto of the shared fixtures.
+
+use alloc::borrow::ToOwned;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value, json};
 
 use super::*;
-use crate::api::test_support::{atlas, body, now};
-use hexrisk_engine::grid;
+use crate::api::ErrorCode;
+use crate::artifact::fixture::CityFixture;
+use crate::city::{Atlas, CityModel};
+use crate::grid;
 
-/// `POST /v1/predict`: the engine's point prediction, as the API answers it.
-fn predict(
-    atlas: &Atlas,
-    body: &Map<String, Value>,
-    now: DateTime<Utc>,
-) -> Result<Value, ApiError> {
-    Ok(hexrisk_engine::api::predict(atlas, body, now.timestamp())?)
+/// The small Toronto, without roads: a line's exposure is its cells'.
+fn atlas() -> Atlas {
+    Atlas::new(vec![CityModel::from_artifact(
+        CityFixture::small_toronto().without_roads().build(),
+    )])
+}
+
+/// The clock of the tests: a Wednesday in the second forecast week.
+fn now() -> i64 {
+    chrono::DateTime::parse_from_rfc3339("2022-01-05T12:00:00Z")
+        .unwrap()
+        .timestamp()
+}
+
+/// A JSON object literal as the body map the operations take.
+fn body(value: Value) -> Map<String, Value> {
+    match value {
+        Value::Object(map) => map,
+        other => panic!("not an object: {other}"),
+    }
+}
+
+/// An error's `details`, as both APIs send them.
+fn details(err: &QueryError) -> Value {
+    Value::Object(err.details())
 }
 
 #[test]
@@ -70,7 +97,7 @@ fn weeks_follow_the_datetime_in_local_time() {
     .unwrap_err();
     assert_eq!(err.code, ErrorCode::DateOutOfRange);
     assert_eq!(
-        err.details["valid_range"],
+        details(&err)["valid_range"],
         json!(["2021-12-27", "2022-01-23"])
     );
 }
@@ -139,13 +166,13 @@ fn point_errors_use_the_specified_codes() {
     assert_eq!(err.code, ErrorCode::LocationNotCovered);
     assert_eq!(
         (
-            err.details["latitude"].clone(),
-            err.details["longitude"].clone()
+            details(&err)["latitude"].clone(),
+            details(&err)["longitude"].clone()
         ),
         (json!(51.5), json!(-0.12))
     );
     assert!(
-        err.details["suggestion"]
+        details(&err)["suggestion"]
             .as_str()
             .unwrap()
             .contains("/v1/cities")
@@ -163,7 +190,9 @@ fn point_errors_use_the_specified_codes() {
         ErrorCode::InvalidRequest
     );
     // Outside the range when no datetime is sent and the clock is past it.
-    let late = "2023-01-01T00:00:00Z".parse().unwrap();
+    let late = chrono::DateTime::parse_from_rfc3339("2023-01-01T00:00:00Z")
+        .unwrap()
+        .timestamp();
     let err = predict(
         &atlas(),
         &body(json!({"latitude": 43.6534, "longitude": -79.3841})),
@@ -213,14 +242,14 @@ fn batches_keep_order_and_report_failures_in_place() {
 fn batch_limits() {
     let err = predict_batch(&atlas(), &body(json!({"locations": []})), now()).unwrap_err();
     assert_eq!(
-        (err.code, err.details["field"].as_str()),
+        (err.code, details(&err)["field"].as_str()),
         (ErrorCode::InvalidRequest, Some("locations"))
     );
     let many: Vec<Value> = (0..=MAX_BATCH_LOCATIONS)
         .map(|_| json!({"latitude": 43.65, "longitude": -79.38}))
         .collect();
     let err = predict_batch(&atlas(), &body(json!({ "locations": many })), now()).unwrap_err();
-    assert_eq!(err.details["limit"], MAX_BATCH_LOCATIONS);
+    assert_eq!(details(&err)["limit"], MAX_BATCH_LOCATIONS);
     let err = predict_batch(&atlas(), &body(json!({"locations": {}})), now()).unwrap_err();
     assert_eq!(err.code, ErrorCode::InvalidRequest);
 }
@@ -258,25 +287,18 @@ fn route_risk_scores_every_segment() {
     assert!((total - expected.iter().sum::<f64>()).abs() < 1e-12);
     let atlas = atlas();
     let city = &atlas.cities()[0];
-    let week = hexrisk_engine::api::options::default_week(city, now().timestamp());
-    let scores = hexrisk_engine::scoring::CityScores::compute(
-        city,
-        week,
-        &hexrisk_engine::scoring::ScoringParams::default(),
-    );
+    let week = crate::api::options::default_week(city, now());
+    let scores =
+        crate::scoring::CityScores::compute(city, week, &crate::scoring::ScoringParams::default());
     let first = [(43.6534, -79.3841), (43.6580, -79.3800)]
         .map(|(lat, lng)| h3o::LatLng::new(lat, lng).unwrap());
     // The test city's network is a hex lattice: no streets to match, so the line's
     // exposure is the corridor's, cell by cell.
-    assert!(hexrisk_engine::plan::line_exposure(city, &scores, &first).is_none());
-    let alone = hexrisk_engine::corridor::evaluate_line(
-        city,
-        &scores,
-        &first,
-        hexrisk_engine::corridor::TravelMode::Walking,
-    )
-    .metrics
-    .exposure;
+    assert!(crate::plan::line_exposure(city, &scores, &first).is_none());
+    let alone =
+        crate::corridor::evaluate_line(city, &scores, &first, crate::corridor::TravelMode::Walking)
+            .metrics
+            .exposure;
     assert!(
         (expected[0] - alone).abs() <= 1e-12 * alone,
         "{} against {alone}",
@@ -358,22 +380,22 @@ fn departure_time_errors_name_their_field() {
     };
     let both = err(json!({"datetime": "2022-01-05", "departure_time": "2022-01-05T10:00:00"}));
     assert_eq!(
-        (both.code, &both.details["field"]),
+        (both.code, &details(&both)["field"]),
         (ErrorCode::InvalidRequest, &json!("departure_time"))
     );
     let malformed = err(json!({"departure_time": "10 pm"}));
     assert_eq!(
-        (malformed.code, &malformed.details["field"]),
+        (malformed.code, &details(&malformed)["field"]),
         (ErrorCode::InvalidRequest, &json!("departure_time"))
     );
     let mode = err(json!({"departure_time": "2022-01-05T10:00:00", "travel_mode": "flying"}));
     assert_eq!(
-        (mode.code, &mode.details["field"]),
+        (mode.code, &details(&mode)["field"]),
         (ErrorCode::InvalidRequest, &json!("travel_mode"))
     );
     let late = err(json!({"departure_time": "2023-06-01T10:00:00"}));
     assert_eq!(
-        (late.code, &late.details["field"]),
+        (late.code, &details(&late)["field"]),
         (ErrorCode::DateOutOfRange, &json!("departure_time"))
     );
 }
@@ -382,12 +404,16 @@ fn departure_time_errors_name_their_field() {
 fn route_risk_limits_and_errors() {
     let one = json!({"waypoints": [{"latitude": 43.65, "longitude": -79.38}]});
     assert_eq!(
-        route_risk(&atlas(), &body(one), now()).unwrap_err().details["field"],
+        route_risk(&atlas(), &body(one), now())
+            .unwrap_err()
+            .details()["field"],
         "waypoints"
     );
     let far = json!({"waypoints": [{"latitude": 43.65, "longitude": -79.38}, {"latitude": 45.5, "longitude": -73.6}]});
     assert_eq!(
-        route_risk(&atlas(), &body(far), now()).unwrap_err().details["limit"],
+        route_risk(&atlas(), &body(far), now())
+            .unwrap_err()
+            .details()["limit"],
         MAX_ROUTE_KM
     );
     let outside = json!({"waypoints": [{"latitude": 51.5, "longitude": -0.12}, {"latitude": 51.51, "longitude": -0.12}]});
@@ -403,7 +429,7 @@ fn route_risk_limits_and_errors() {
     assert_eq!(
         route_risk(&atlas(), &body(json!({ "waypoints": many })), now())
             .unwrap_err()
-            .details["limit"],
+            .details()["limit"],
         MAX_WAYPOINTS
     );
 }
@@ -420,7 +446,7 @@ fn cities_coverage_classes_and_range() {
         json!({"start": "2021-12-27", "end": "2022-01-23"})
     );
     assert_eq!(city["grid_cells"], 37);
-    let one = coverage(&atlas, Some("city_ca_tor")).unwrap();
+    let one = coverage(&atlas, &body(json!({"city": "city_ca_tor"}))).unwrap();
     assert_eq!(
         (
             one["status"].clone(),
@@ -430,14 +456,19 @@ fn cities_coverage_classes_and_range() {
         (json!("success"), json!("H3"), json!(8))
     );
     assert!((one["cell_size_km2"].as_f64().unwrap() - 0.737).abs() < 0.001);
-    let all = coverage(&atlas, None).unwrap();
+    let all = coverage(&atlas, &Map::new()).unwrap();
     assert_eq!(all["coverage"].as_array().unwrap().len(), 1);
-    let err = coverage(&atlas, Some("city_xx_nowhere")).unwrap_err();
-    assert_eq!(err.details["valid_values"], json!(["city_ca_tor"]));
+    let err = coverage(&atlas, &body(json!({"city": "city_xx_nowhere"}))).unwrap_err();
+    assert_eq!(details(&err)["valid_values"], json!(["city_ca_tor"]));
+    let err = coverage(&atlas, &body(json!({"city": 7}))).unwrap_err();
+    assert_eq!(
+        (err.code, details(&err)["field"].clone()),
+        (ErrorCode::InvalidRequest, json!("city"))
+    );
     assert_eq!(classes()["classes"].as_array().unwrap().len(), 6);
     let range = prediction_range(
         &atlas,
-        &input::query_pairs(Some("latitude=43.6534&longitude=-79.3841")),
+        &body(json!({"latitude": "43.6534", "longitude": " -79.3841"})),
         now(),
     )
     .unwrap();
@@ -449,9 +480,24 @@ fn cities_coverage_classes_and_range() {
     assert_eq!(range["location"]["city"], "city_ca_tor");
     let err = prediction_range(
         &atlas,
-        &input::query_pairs(Some("latitude=0&longitude=0")),
+        &body(json!({"latitude": 0, "longitude": "0"})),
         now(),
     )
     .unwrap_err();
     assert_eq!(err.code, ErrorCode::LocationNotCovered);
+    // Query-string coordinates fail as body coordinates do.
+    let err = |params: Value| prediction_range(&atlas, &body(params), now()).unwrap_err();
+    let text = err(json!({"latitude": "abc", "longitude": "1"}));
+    assert_eq!(
+        (text.code, details(&text)["value"].clone()),
+        (ErrorCode::InvalidCoordinates, json!("abc"))
+    );
+    assert_eq!(
+        err(json!({"longitude": "1"})).code,
+        ErrorCode::InvalidRequest
+    );
+    assert_eq!(
+        err(json!({"latitude": "95", "longitude": "1"})).message,
+        "latitude must be between -90 and 90"
+    );
 }

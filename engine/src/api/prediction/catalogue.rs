@@ -1,0 +1,153 @@
+//! What the prediction API covers (`GET /v1/cities`, `/v1/coverage`, `/v1/classes`,
+//! `/v1/prediction/range`): the served cities, their bounds and grids, the crime
+//! classes and each city's forecast weeks.
+
+use alloc::borrow::ToOwned;
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value, json};
+
+use super::{coordinates, locate};
+use crate::api::{QueryError, malformed};
+use crate::city::{Atlas, CityModel};
+use crate::forecast::{ClassRecord, CrimeClass};
+use crate::grid::RESOLUTION;
+
+fn city_record(city: &CityModel, now: i64) -> Value {
+    let info = &city.artifact().city;
+    let range = city.prediction_range(now);
+    json!({
+        "code": info.code,
+        "name": info.name,
+        "country": info.country,
+        "timezone": info.timezone,
+        "status": "active",
+        "last_updated": city.artifact().model.last_updated.to_string(),
+        "prediction_range": { "start": range.start.to_string(), "end": range.end.to_string() },
+        "grid_cells": city.cell_count(),
+        "model_mae": city.artifact().model.mae,
+        "model_version": city.artifact().model.version,
+    })
+}
+
+fn sorted_cities(atlas: &Atlas) -> Vec<&CityModel> {
+    let mut cities: Vec<&CityModel> = atlas.cities().iter().map(AsRef::as_ref).collect();
+    cities.sort_by(|a, b| a.artifact().city.code.cmp(&b.artifact().city.code));
+    cities
+}
+
+/// `GET /v1/cities`: every served city, by code, with its forecast weeks at `now`.
+#[must_use]
+pub fn cities(atlas: &Atlas, now: i64) -> Value {
+    let records: Vec<Value> = sorted_cities(atlas)
+        .into_iter()
+        .map(|c| city_record(c, now))
+        .collect();
+    json!({ "status": "success", "total": records.len(), "cities": records })
+}
+
+fn coverage_record(city: &CityModel) -> Value {
+    let b = city.artifact().bounds;
+    json!({
+        "city": city.artifact().city.code,
+        "bounds": { "north": b.north, "south": b.south, "east": b.east, "west": b.west },
+        "grid_cells": city.cell_count(),
+        "cell_size_km2": RESOLUTION.area_km2(),
+        "spatial_system": "H3",
+        "h3_resolution": u8::from(RESOLUTION),
+    })
+}
+
+/// `GET /v1/coverage[?city=…]`: with `city`, that city's record; without it, every
+/// city's in `coverage`.
+///
+/// # Errors
+/// `INVALID_REQUEST` for an unknown city code, listing the known ones, or a `city`
+/// that is not text.
+pub fn coverage(atlas: &Atlas, params: &Map<String, Value>) -> Result<Value, QueryError> {
+    let code = match params.get("city") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(code)) => Some(code.as_str()),
+        Some(_) => return Err(malformed("city", "a city code")),
+    };
+    let Some(code) = code else {
+        let records: Vec<Value> = sorted_cities(atlas)
+            .into_iter()
+            .map(coverage_record)
+            .collect();
+        return Ok(json!({ "status": "success", "total": records.len(), "coverage": records }));
+    };
+    let model = atlas.city(code).ok_or_else(|| {
+        let known: Vec<Value> = sorted_cities(atlas)
+            .iter()
+            .map(|c| json!(c.artifact().city.code))
+            .collect();
+        QueryError::invalid("city", "unknown city code")
+            .with("value", code)
+            .with("valid_values", known)
+            .with("suggestion", "See GET /v1/cities for the covered cities.")
+    })?;
+    // `status` first, as the specification's coverage record shows it.
+    let mut answer = Map::new();
+    answer.insert("status".into(), json!("success"));
+    if let Value::Object(record) = coverage_record(model) {
+        answer.extend(record);
+    }
+    Ok(Value::Object(answer))
+}
+
+/// `GET /v1/classes`: the crime classes, in the order of every answer's probabilities.
+#[must_use]
+pub fn classes() -> Value {
+    let records: Vec<ClassRecord> = CrimeClass::ALL.into_iter().map(ClassRecord::from).collect();
+    json!({ "status": "success", "classes": records })
+}
+
+/// `GET /v1/prediction/range?latitude=…&longitude=…`: the forecast weeks of the city
+/// holding a point, and the week `now` falls in. The coordinates may be numbers or
+/// query-string text.
+///
+/// # Errors
+/// The same codes as `POST /v1/predict` for the coordinates.
+pub fn prediction_range(
+    atlas: &Atlas,
+    params: &Map<String, Value>,
+    now: i64,
+) -> Result<Value, QueryError> {
+    let (latitude, longitude) = coordinates(&numeric_coordinates(params), "")?;
+    let (city, _, _) = locate(atlas, latitude, longitude)?;
+    let range = city.prediction_range(now);
+    Ok(json!({
+        "status": "success",
+        "location": { "latitude": latitude, "longitude": longitude, "city": city.artifact().city.code },
+        "range": {
+            "start": range.start.to_string(),
+            "end": range.end.to_string(),
+            "weeks_available": range.weeks_available,
+        },
+        "current_week": range.current_week.map(|d| d.to_string()),
+    }))
+}
+
+/// `latitude` and `longitude` of a parameter object, query-string text read as
+/// numbers where it is one (text that is not stays text, for the coordinate error).
+fn numeric_coordinates(params: &Map<String, Value>) -> Map<String, Value> {
+    let mut map = Map::new();
+    for name in ["latitude", "longitude"] {
+        let Some(value) = params.get(name) else {
+            continue;
+        };
+        let value = match value {
+            Value::String(text) => text
+                .trim()
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or_else(|| value.clone(), Value::Number),
+            other => other.clone(),
+        };
+        map.insert(name.to_owned(), value);
+    }
+    map
+}
