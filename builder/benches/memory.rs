@@ -352,10 +352,9 @@ fn main() {
     }
     let out = json!({"steps": steps, "parts": parts});
     let dir = root.join("build/bench");
-    std::fs::create_dir_all(&dir).expect("build/bench");
-    std::fs::write(
-        dir.join("memory-native.json"),
-        serde_json::to_string_pretty(&out).expect("JSON") + "\n",
+    hexrisk_builder::atomic::write(
+        &dir.join("memory-native.json"),
+        (serde_json::to_string_pretty(&out).expect("JSON") + "\n").as_bytes(),
     )
     .expect("build/bench/memory-native.json");
 }

@@ -385,15 +385,14 @@ fn main() {
     println!("{}", serde_json::to_string_pretty(&result).unwrap());
     println!("median speed-up of the hierarchy search over petgraph Dijkstra: {ratio:.1}x");
     let out = root.join("build/bench");
-    std::fs::create_dir_all(&out).expect("build/bench");
-    std::fs::write(
-        out.join("route-pairs.json"),
-        serde_json::to_vec(&requests).unwrap(),
+    hexrisk_builder::atomic::write(
+        &out.join("route-pairs.json"),
+        &serde_json::to_vec(&requests).unwrap(),
     )
     .unwrap();
-    std::fs::write(
-        out.join("routing-native.json"),
-        serde_json::to_vec_pretty(&result).unwrap(),
+    hexrisk_builder::atomic::write(
+        &out.join("routing-native.json"),
+        &serde_json::to_vec_pretty(&result).unwrap(),
     )
     .unwrap();
 }

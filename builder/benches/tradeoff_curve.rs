@@ -94,10 +94,9 @@ fn main() {
         cities.push(row);
     }
     let out = root.join("build/bench");
-    std::fs::create_dir_all(&out).expect("build/bench");
-    std::fs::write(
-        out.join("tradeoff-curve.json"),
-        serde_json::to_vec_pretty(&json!({"cities": cities})).unwrap(),
+    hexrisk_builder::atomic::write(
+        &out.join("tradeoff-curve.json"),
+        &serde_json::to_vec_pretty(&json!({"cities": cities})).unwrap(),
     )
     .unwrap();
 }

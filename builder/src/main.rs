@@ -439,7 +439,7 @@ fn place_check(artifacts: &Path, city: &str, osm: &Path, out: &Path) -> anyhow::
         sizes: place_check::Sizes::of(model.artifact())?,
         prefixes: place_check::three_letter_prefixes(model),
     };
-    std::fs::write(out, serde_json::to_vec_pretty(&report)?)?;
+    hexrisk_builder::atomic::write(out, &serde_json::to_vec_pretty(&report)?)?;
     let (check, sizes) = (&report.check, &report.sizes);
     println!(
         "{} of {} intersections found first within {} m ({:.1} %); of the {} whose names the network has, {}",
@@ -468,7 +468,7 @@ fn write_samples(
     sample: impl FnOnce(&Atlas) -> serde_json::Value,
 ) -> anyhow::Result<bool> {
     let json = sample(&samples::load_atlas(artifacts)?);
-    std::fs::write(out, serde_json::to_vec(&json)?)?;
+    hexrisk_builder::atomic::write(out, &serde_json::to_vec(&json)?)?;
     println!(
         "wrote {} {what} to {}",
         json.as_array().map_or(0, Vec::len),
@@ -532,9 +532,6 @@ fn holdout_routes(cli: &Cli, args: &HoldoutArgs) -> anyhow::Result<()> {
         },
         &|line| println!("{line}"),
     )?;
-    if let Some(parent) = args.out.parent() {
-        std::fs::create_dir_all(parent)?;
-    }
     hexrisk_builder::atomic::write(&args.out, &serde_json::to_vec_pretty(&report)?)?;
     println!("wrote {}", args.out.display());
     let section = holdout::markdown::section(&report);

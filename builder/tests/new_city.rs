@@ -13,6 +13,9 @@
 //! (kept, for the Node tests of the package and the Worker to reuse: the artifacts
 //! are in `$HEXRISK_NEW_CITY_DIR/artifacts`).
 
+// Fixtures are written straight into temporary folders.
+#![allow(clippy::disallowed_methods)]
+
 use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{BufReader, Read, Write};

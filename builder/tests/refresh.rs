@@ -2,6 +2,9 @@
 //! temporary folder (never into the repository), the part up to the cut is built,
 //! and the rest is handed to refresh.
 
+// Fixtures are written straight into temporary folders.
+#![allow(clippy::disallowed_methods)]
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

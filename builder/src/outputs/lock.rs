@@ -47,6 +47,8 @@ pub fn exclusive(dir: &Path) -> Result<FolderLock, LockError> {
         source,
     };
     std::fs::create_dir_all(dir).map_err(io)?;
+    // A lock file, never written: nothing in it can be half-written.
+    #[allow(clippy::disallowed_methods)]
     let file = OpenOptions::new()
         .create(true)
         .truncate(false)
