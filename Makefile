@@ -2,6 +2,8 @@
 SHELL := bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := help
+# A recipe that fails leaves no output that looks up to date.
+.DELETE_ON_ERROR:
 
 ROOT := $(CURDIR)
 export PATH := $(ROOT)/node_modules/.bin:$(ROOT)/.tools/bin:$(PATH)
@@ -62,11 +64,23 @@ tools-wrk:
 tools-test:
 	@bash scripts/bootstrap.sh --run --lint --fuzz --schema --browser
 
-pkg: tools
+# Each build step below reruns only when one of its inputs is newer than its outputs
+# (make's own rule), so a second `make run` or `make test` with nothing changed skips
+# it. Sources are listed with find, so new files count as soon as they exist.
+RUST_SOURCES = $(shell find engine/src engine/Cargo.toml Cargo.toml Cargo.lock -type f)
+
+pkg: tools pkg/dist/web/hexrisk_engine_bg.wasm
+
+pkg/dist/web/hexrisk_engine_bg.wasm: $(RUST_SOURCES) scripts/build-pkg.sh | tools
 	bash scripts/build-pkg.sh
 
-worker: tools
+WORKER_SOURCES = $(RUST_SOURCES) $(shell find edge-worker/src edge-worker/portal edge-worker/openapi edge-worker/Cargo.toml -type f)
+
+worker: tools edge-worker/build/index.js
+
+edge-worker/build/index.js: $(WORKER_SOURCES) | tools
 	cd edge-worker && worker-build --release
+	@touch $@
 
 BUILD_TOOL := cargo run --quiet --profile native-tool -p hexrisk-builder --
 
@@ -80,11 +94,20 @@ verify-data:
 	$(BUILD_TOOL) verify-data
 
 # Per-city model artifacts (build/artifacts), backtest exports (build/backtest),
-# the model card (docs/MODEL.md) and native reference forecasts for the wasm tests.
-artifacts:
+# the model card (docs/MODEL.md) and native reference forecasts for the wasm tests;
+# rebuilt when the code, a city's configuration, the data or what `refresh` took in
+# is newer than them.
+ARTIFACT_INPUTS = $(RUST_SOURCES) $(shell find builder/src builder/Cargo.toml config -type f) \
+  $(shell find $(HEXRISK_DATA_DIR) build/intake -type f 2>/dev/null)
+ARTIFACT_OUTPUTS := build/artifacts/manifest.json build/forecast-samples.json build/route-samples.json
+
+artifacts: $(ARTIFACT_OUTPUTS)
+
+$(ARTIFACT_OUTPUTS) &: $(ARTIFACT_INPUTS)
 	$(BUILD_TOOL) build
 	$(BUILD_TOOL) forecast-samples
 	$(BUILD_TOOL) route-samples
+	@touch $(ARTIFACT_OUTPUTS)
 
 # In CI the committed model card must be exactly what the build writes.
 check-model-card: artifacts
@@ -98,17 +121,18 @@ run:
 	@$(MAKE) --no-print-directory -j2 tools artifacts pkg worker
 	bash scripts/run.sh
 
-# The thumbv7em build proves the engine is no_std: that target has no std to fall back on.
-# module-cycles.py fails when two modules of a crate import each other, or when an engine
-# module uses one declared below it in engine/src/lib.rs (ARCHITECTURE.md); its
-# --self-test first checks the checker on made-up crates.
+# Three clippy passes: native (every target of the workspace); wasm32 (the package's
+# bindings and the Worker with its glue, in one pass); and the engine without std for
+# thumbv7em, a target that has no std to fall back on, which proves it no_std.
+# module-cycles.py fails when two modules of a crate import each other, when a module
+# uses one declared below it in a layered crate, or when the Worker uses more of the
+# engine than its lib.rs allows (ARCHITECTURE.md); its --self-test first checks the
+# checker on made-up crates.
 lint: tools-lint
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
-	cargo clippy -p hexrisk-engine --no-default-features --target wasm32-unknown-unknown --quiet -- -D warnings
-	cargo clippy -p hexrisk-engine --features wasm --target wasm32-unknown-unknown --quiet -- -D warnings
-	cargo clippy -p hexrisk-edge --target wasm32-unknown-unknown --quiet -- -D warnings
-	cargo build -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet
+	cargo clippy -p hexrisk-engine -p hexrisk-edge --features hexrisk-engine/wasm --target wasm32-unknown-unknown --quiet -- -D warnings
+	cargo clippy -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet -- -D warnings
 	python3 scripts/module-cycles.py --self-test
 	python3 scripts/module-cycles.py engine/src edge-worker/src builder/src
 
@@ -240,4 +264,8 @@ deploy:
 check-deploy: tools worker
 	$(NODE) --test --test-concurrency=1 'tests/deploy/*.test.mjs'
 
-test: tools-test lint rust-test check-model-card fuzz-smoke pkg worker js-test
+# Every step in turn, each timed; the table of times is printed at the end (and kept in
+# build/step-times.txt), also when a step fails.
+TEST_STEPS := tools-test lint rust-test check-model-card fuzz-smoke pkg worker js-test
+test:
+	@bash scripts/timed-steps.sh "make test" $(TEST_STEPS)
