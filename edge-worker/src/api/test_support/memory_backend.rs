@@ -11,7 +11,7 @@ use hexrisk_engine::artifact;
 use sha2::{Digest, Sha256};
 
 use super::fixtures::{atlas, bucket, now};
-use super::memory_portal::PortalTables;
+use super::memory_portal::{HoldsPortalTables, PortalTables};
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::gate::{self, Admission, GateRequest, UsageLog};
@@ -182,6 +182,16 @@ impl ModelEnvironment for MemoryBackend {
     }
 }
 
+impl HoldsPortalTables for MemoryBackend {
+    fn portal_up(&self) -> Result<std::cell::RefMut<'_, PortalTables>, BackendError> {
+        if self.database_up {
+            Ok(self.portal_tables.borrow_mut())
+        } else {
+            Err(BackendError::new("database", "down"))
+        }
+    }
+}
+
 impl Backend for MemoryBackend {
     async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
         if !self.gates_up {
@@ -195,7 +205,7 @@ impl Backend for MemoryBackend {
             .keys
             .get(&request.digest)
             .cloned()
-            .or_else(|| self.portal_key_record(&request.digest));
+            .or_else(|| self.portal_tables.borrow().key_record(&request.digest));
         let mut counts = self.counts.borrow_mut();
         let count = counts.entry(request.digest.clone()).or_default();
         // A gate that rereads its record every minute, as the Worker's default.

@@ -1,10 +1,11 @@
-//! The portal's store in memory, for [`MemoryBackend`]: what D1 keeps in the Worker.
+//! The portal's store in memory: what D1 keeps in the Worker, kept in
+//! [`PortalTables`] by whichever test backend holds them ([`HoldsPortalTables`]).
 
+use std::cell::RefMut;
 use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
-use super::memory_backend::MemoryBackend;
 use crate::api::backend_error::BackendError;
 use crate::api::keys::{KeyRecord, Tier};
 use crate::api::partners::store::{
@@ -31,22 +32,21 @@ pub(crate) struct PortalTables {
     pub(crate) session_reads: usize,
 }
 
-impl MemoryBackend {
-    fn portal_up(&self) -> Result<std::cell::RefMut<'_, PortalTables>, BackendError> {
-        if self.database_up {
-            Ok(self.portal_tables.borrow_mut())
-        } else {
-            Err(BackendError::new("database", "down"))
-        }
-    }
+/// A test backend that keeps the portal's tables, and can play a database that is
+/// down.
+pub(crate) trait HoldsPortalTables {
+    /// The tables, or the database's failure while it is down.
+    ///
+    /// # Errors
+    /// A [`BackendError`] of the `database` while it is down.
+    fn portal_up(&self) -> Result<RefMut<'_, PortalTables>, BackendError>;
 }
 
-impl MemoryBackend {
+impl PortalTables {
     /// The record a gate would read of a key made in the portal, with its digest.
-    pub(crate) fn portal_key_record(&self, digest: &str) -> Option<KeyRecord> {
-        let tables = self.portal_tables.borrow();
-        let new = tables.keys.iter().find(|k| k.key.digest == digest)?;
-        let suspended = tables
+    pub(crate) fn key_record(&self, digest: &str) -> Option<KeyRecord> {
+        let new = self.keys.iter().find(|k| k.key.digest == digest)?;
+        let suspended = self
             .partners
             .get(&new.partner_id)
             .is_some_and(|p| p.status == PartnerStatus::Suspended);
@@ -66,7 +66,7 @@ impl MemoryBackend {
     }
 }
 
-impl PortalStore for MemoryBackend {
+impl<T: HoldsPortalTables> PortalStore for T {
     async fn put_ceremony(&self, ceremony: &Ceremony) -> Result<(), BackendError> {
         self.portal_up()?
             .ceremonies
