@@ -15,8 +15,15 @@ live_key=$(issue --kind live --label demo-live --origin "http://127.0.0.1:${DEMO
 # The operator's account (made on the first run) and a fresh link for its passkey.
 operator_link=$(HEXRISK_PORTAL_ORIGIN="http://localhost:${PORT}" node "$root/scripts/keys.mjs" operator --email operator@localhost --state "$state" | sed -n 2p)
 
-# The models go to the local R2 bucket the Worker reads (as make publish does).
-bash "$root/scripts/publish.sh" --persist-to "$state"
+# The models go to the local R2 bucket the Worker reads (as make publish does), unless
+# this very manifest is the one published there last (a restart with nothing rebuilt).
+published="$state/published-manifest.json"
+if cmp -s "$root/build/artifacts/manifest.json" "$published"; then
+  echo "models: the local bucket already serves this manifest"
+else
+  bash "$root/scripts/publish.sh" --persist-to "$state"
+  cp "$root/build/artifacts/manifest.json" "$published.tmp" && mv "$published.tmp" "$published"
+fi
 
 node "$root/scripts/serve-demo.mjs" &
 demo_pid=$!

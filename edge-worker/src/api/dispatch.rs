@@ -19,6 +19,7 @@ use super::gate::{Admission, GateRequest};
 use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyApi, KeyKind, KeyRecord};
 use super::models::needs::{self, Reach};
+use super::routes::{self, Access, Endpoint};
 use super::success_body::SuccessBody;
 use super::{ApiError, ErrorCode, cors, input, quota, response};
 
@@ -44,99 +45,8 @@ pub struct RequestContext {
     pub bench_noop: bool,
 }
 
-/// The endpoints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Endpoint {
-    PredictionHealth,
-    PredictionOpenApi,
-    RouterHealth,
-    Predict,
-    PredictBatch,
-    RouteRisk,
-    Cities,
-    Coverage,
-    Classes,
-    PredictionRange,
-    RouterOpenApi,
-    HexesConfig,
-    HexesScore,
-    HexesLookup,
-    HexesBreakdown,
-    HexesAll,
-    Streets,
-    Places,
-    PlacesReverse,
-    RouteConfig,
-    Route,
-    SafeReach,
-    Evaluate,
-    EvaluateHexPath,
-    PrecinctsStatus,
-    PrecinctsAllScores,
-    Precincts,
-}
-
+/// What dispatch needs of each endpoint besides its row in [`ROUTES`].
 impl Endpoint {
-    /// The routing table: each endpoint's path and method. The tests take their
-    /// endpoints from it (the hardening suite's POST endpoints, the OpenAPI check).
-    const ALL: [(&'static str, Method, Self); 27] = [
-        ("/v1/health", Method::GET, Self::PredictionHealth),
-        ("/v1/openapi.json", Method::GET, Self::PredictionOpenApi),
-        ("/health", Method::GET, Self::RouterHealth),
-        ("/v1/predict", Method::POST, Self::Predict),
-        ("/v1/predict/batch", Method::POST, Self::PredictBatch),
-        ("/v1/route/risk", Method::POST, Self::RouteRisk),
-        ("/v1/cities", Method::GET, Self::Cities),
-        ("/v1/coverage", Method::GET, Self::Coverage),
-        ("/v1/classes", Method::GET, Self::Classes),
-        ("/v1/prediction/range", Method::GET, Self::PredictionRange),
-        ("/openapi.json", Method::GET, Self::RouterOpenApi),
-        ("/hexes/config", Method::GET, Self::HexesConfig),
-        ("/hexes/score", Method::POST, Self::HexesScore),
-        ("/hexes/lookup", Method::POST, Self::HexesLookup),
-        ("/hexes/breakdown", Method::GET, Self::HexesBreakdown),
-        ("/hexes/all", Method::GET, Self::HexesAll),
-        ("/streets", Method::GET, Self::Streets),
-        ("/places", Method::GET, Self::Places),
-        ("/places/reverse", Method::GET, Self::PlacesReverse),
-        ("/route/config", Method::GET, Self::RouteConfig),
-        ("/route", Method::POST, Self::Route),
-        ("/reach", Method::POST, Self::SafeReach),
-        ("/evaluate", Method::POST, Self::Evaluate),
-        ("/evaluate-hex-path", Method::POST, Self::EvaluateHexPath),
-        ("/precincts/status", Method::GET, Self::PrecinctsStatus),
-        (
-            "/precincts/all-scores",
-            Method::GET,
-            Self::PrecinctsAllScores,
-        ),
-        ("/precincts", Method::GET, Self::Precincts),
-    ];
-
-    /// The rows of [`Self::ALL`] at a path (a trailing `/` ignored).
-    fn at_path(path: &str) -> impl Iterator<Item = &'static (&'static str, Method, Self)> {
-        let path = if path.len() > 1 {
-            path.trim_end_matches('/')
-        } else {
-            path
-        };
-        Self::ALL.iter().filter(move |(p, _, _)| *p == path)
-    }
-
-    /// The endpoint at a path for a method, or the methods the path does allow.
-    fn find(path: &str, method: &Method) -> Result<Self, Vec<Method>> {
-        // HEAD is answered like GET (without a body, by the runtime).
-        let wanted = if *method == Method::HEAD {
-            &Method::GET
-        } else {
-            method
-        };
-        Self::at_path(path)
-            .find(|(_, m, _)| m == wanted)
-            .map(|(_, _, e)| *e)
-            .ok_or_else(|| Self::methods_at(path))
-    }
-
     /// How the endpoint's successful answers may be cached (`None`: `no-store`).
     const fn cache_policy(self) -> Option<CachePolicy> {
         match self {
@@ -148,34 +58,6 @@ impl Endpoint {
             | Self::Coverage
             | Self::Precincts => Some(CachePolicy::PrivateRevalidate),
             _ => None,
-        }
-    }
-
-    const fn is_public(self) -> bool {
-        matches!(
-            self,
-            Self::PredictionHealth
-                | Self::RouterHealth
-                | Self::PredictionOpenApi
-                | Self::RouterOpenApi
-        )
-    }
-
-    /// Which API the endpoint belongs to: they differ in how keys are presented
-    /// (`/v1/…`: `Authorization: Bearer`; the rest: `X-API-Key`, with browser origin
-    /// allowlists), and a key may be limited to one.
-    const fn api(self) -> KeyApi {
-        match self {
-            Self::PredictionHealth
-            | Self::PredictionOpenApi
-            | Self::Predict
-            | Self::PredictBatch
-            | Self::RouteRisk
-            | Self::Cities
-            | Self::Coverage
-            | Self::Classes
-            | Self::PredictionRange => KeyApi::Prediction,
-            _ => KeyApi::Router,
         }
     }
 
@@ -208,11 +90,6 @@ impl Endpoint {
             | Self::HexesConfig
             | Self::RouteConfig => None,
         }
-    }
-
-    /// The methods a path allows (empty for an unknown path).
-    fn methods_at(path: &str) -> Vec<Method> {
-        Self::at_path(path).map(|(_, m, _)| m.clone()).collect()
     }
 }
 
@@ -494,8 +371,17 @@ async fn answer<B: Backend>(
     if request.method() == Method::OPTIONS {
         return preflight(path, origin, backend).await;
     }
-    let endpoint = match Endpoint::find(path, request.method()) {
-        Ok(endpoint) => endpoint,
+    // HEAD is answered like GET (without a body, by the runtime).
+    let method = if request.method() == Method::HEAD {
+        &Method::GET
+    } else {
+        request.method()
+    };
+    let (endpoint, access) = match routes::find(path, method) {
+        Ok(found) => match found.route.handler {
+            routes::Handler::Api(endpoint) => (endpoint, found.route.access),
+            routes::Handler::Portal(_) => return response::error(&ApiError::not_found(path)),
+        },
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
         Err(allowed) => {
             let mut answer =
@@ -520,16 +406,22 @@ async fn answer<B: Backend>(
         });
         return answer;
     }
-    if endpoint.is_public() {
-        let health = service_health(backend, ctx.now).await;
-        let (status, body) = if endpoint == Endpoint::PredictionHealth {
-            health::prediction_health(&health, ctx.now)
-        } else {
-            health::router_health(&health, ctx.now)
-        };
-        return response::json(status, &body);
-    }
-    let api = endpoint.api();
+    let api = match access {
+        Access::Key(api) => api,
+        // No API endpoint is behind a portal session.
+        Access::Session | Access::OperatorSession => {
+            return response::error(&ApiError::not_found(path));
+        }
+        Access::Public => {
+            let health = service_health(backend, ctx.now).await;
+            let (status, body) = if endpoint == Endpoint::PredictionHealth {
+                health::prediction_health(&health, ctx.now)
+            } else {
+                health::router_health(&health, ctx.now)
+            };
+            return response::json(status, &body);
+        }
+    };
     let (key, state) = match authenticate(request, api, backend, ctx.now).await {
         Ok(pair) => pair,
         Err(answer) => return answer,
@@ -617,7 +509,7 @@ fn allow_list(methods: &[Method]) -> String {
 
 /// `OPTIONS`: a CORS preflight when the browser sends `Origin`, else the methods.
 async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) -> Response<Bytes> {
-    let methods = Endpoint::methods_at(path);
+    let methods = routes::methods_at(path);
     if methods.is_empty() {
         return response::error(&ApiError::not_found(path));
     }

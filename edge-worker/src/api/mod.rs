@@ -17,6 +17,7 @@ pub mod partners;
 pub mod portal;
 pub mod quota;
 pub mod response;
+pub mod routes;
 pub mod success_body;
 #[cfg(test)]
 pub(crate) mod test_support;

@@ -31,6 +31,7 @@ use self::ceremonies::RelyingParty;
 use self::handler::{Answer, Caller};
 use super::backend::Backend;
 use super::backend_error::BackendError;
+use super::routes::{self, Access, Handler, Operation};
 use super::{ApiError, ErrorCode, input, response};
 
 /// The portal's path prefix.
@@ -41,137 +42,6 @@ pub const PORTAL_OPENAPI: &str = include_str!("../../../openapi/portal.json");
 
 /// Where [`PORTAL_OPENAPI`] is served.
 const OPENAPI_PATH: &str = "/portal/api/openapi.json";
-
-/// The portal's API operations.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Operation {
-    ApplicationOptions,
-    Apply,
-    SignInOptions,
-    SignIn,
-    Me,
-    SignOut,
-    Keys,
-    CreateKey,
-    RollKey,
-    RevokeKey,
-    AddPasskeyOptions,
-    AddPasskey,
-    RemovePasskey,
-    EnrolmentOptions,
-    Enrol,
-    Usage,
-    UsageCsv,
-    OperatorPartners,
-    OperatorDecide,
-    OperatorTier,
-    OperatorAudit,
-}
-
-/// The routing table: path (`{id}` stands for a key's, a passkey's or an account's id), method,
-/// operation.
-pub(crate) static ROUTES: [(&str, Method, Operation); 21] = [
-    (
-        "/portal/api/applications/options",
-        Method::POST,
-        Operation::ApplicationOptions,
-    ),
-    ("/portal/api/applications", Method::POST, Operation::Apply),
-    (
-        "/portal/api/sessions/options",
-        Method::POST,
-        Operation::SignInOptions,
-    ),
-    ("/portal/api/sessions", Method::POST, Operation::SignIn),
-    ("/portal/api/me", Method::GET, Operation::Me),
-    (
-        "/portal/api/sessions/current",
-        Method::DELETE,
-        Operation::SignOut,
-    ),
-    ("/portal/api/keys", Method::GET, Operation::Keys),
-    ("/portal/api/keys", Method::POST, Operation::CreateKey),
-    (
-        "/portal/api/keys/{id}/roll",
-        Method::POST,
-        Operation::RollKey,
-    ),
-    (
-        "/portal/api/keys/{id}",
-        Method::DELETE,
-        Operation::RevokeKey,
-    ),
-    (
-        "/portal/api/passkeys/options",
-        Method::POST,
-        Operation::AddPasskeyOptions,
-    ),
-    ("/portal/api/passkeys", Method::POST, Operation::AddPasskey),
-    (
-        "/portal/api/passkeys/{id}",
-        Method::DELETE,
-        Operation::RemovePasskey,
-    ),
-    (
-        "/portal/api/enrolments/options",
-        Method::POST,
-        Operation::EnrolmentOptions,
-    ),
-    ("/portal/api/enrolments", Method::POST, Operation::Enrol),
-    ("/portal/api/keys/{id}/usage", Method::GET, Operation::Usage),
-    (
-        "/portal/api/keys/{id}/usage.csv",
-        Method::GET,
-        Operation::UsageCsv,
-    ),
-    (
-        "/portal/api/operator/partners",
-        Method::GET,
-        Operation::OperatorPartners,
-    ),
-    (
-        "/portal/api/operator/partners/{id}/decision",
-        Method::POST,
-        Operation::OperatorDecide,
-    ),
-    (
-        "/portal/api/operator/partners/{id}/tier",
-        Method::POST,
-        Operation::OperatorTier,
-    ),
-    (
-        "/portal/api/operator/audit",
-        Method::GET,
-        Operation::OperatorAudit,
-    ),
-];
-
-/// A path that matched a route: the segment in place of `{id}`, if the route has one.
-struct Matched<'a> {
-    id: Option<&'a str>,
-}
-
-/// Whether `path` matches `pattern`, and how.
-fn matches<'a>(pattern: &str, path: &'a str) -> Option<Matched<'a>> {
-    let (mut pattern, mut path) = (pattern.split('/'), path.split('/'));
-    let mut id = None;
-    loop {
-        match (pattern.next(), path.next()) {
-            (None, None) => return Some(Matched { id }),
-            // Key ids are hex; passkey ids base64url, up to 1,023 bytes.
-            (Some("{id}"), Some(segment))
-                if (1..=1_400).contains(&segment.len())
-                    && segment
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
-            {
-                id = Some(segment);
-            }
-            (Some(a), Some(b)) if a == b => {}
-            _ => return None,
-        }
-    }
-}
 
 /// Whether a path is the portal's.
 #[must_use]
@@ -226,8 +96,18 @@ pub async fn handle<B: Backend>(
             Bytes::from_static(PORTAL_OPENAPI.as_bytes()),
         );
     }
-    let (operation, id) = match find(path, request.method()) {
-        Ok(found) => found,
+    let (operation, access, id) = match routes::find(path, request.method()) {
+        Ok(routes::Found {
+            route:
+                routes::Route {
+                    handler: Handler::Portal(operation),
+                    access,
+                    ..
+                },
+            id,
+        }) => (*operation, *access, id),
+        // The APIs' routes are not under the portal's prefix.
+        Ok(_) => return response::error(&ApiError::not_found(path)),
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
         Err(allowed) => {
             // Same-origin only: no CORS preflight, so no OPTIONS among the methods.
@@ -256,7 +136,7 @@ pub async fn handle<B: Backend>(
         sessions::id_in(header(COOKIE)),
     );
     if request.method() != Method::GET
-        && let Err(err) = rate_limit(operation, backend, &caller).await
+        && let Err(err) = rate_limit(access, backend, &caller).await
     {
         let mut answer = response::error(&err);
         if let Some(retry) = err
@@ -270,19 +150,33 @@ pub async fn handle<B: Backend>(
         }
         return answer;
     }
+    // The operator's routes, checked here once for all of them.
+    let operator = match access {
+        Access::OperatorSession => match operator::signed_in(backend, &caller).await {
+            Ok(operator) => Some(operator),
+            Err(err) => return response::error(&err),
+        },
+        _ => None,
+    };
     let rp = RelyingParty::new(config);
     let answer = match run(
         (operation, id.unwrap_or_default()),
         request,
         backend,
         (&rp, config),
-        &caller,
+        (&caller, operator.as_ref()),
     )
     .await
     {
         Ok(answer) => answer,
         Err(err) => return response::error(&err),
     };
+    respond(answer)
+}
+
+/// The response of a handler's answer: its JSON, or the file it offers, and the
+/// session cookie it sets.
+fn respond(answer: Answer) -> Response<Bytes> {
     let mut out = match &answer.file {
         None => response::json(answer.status, &answer.body),
         Some(file) => {
@@ -304,19 +198,16 @@ pub async fn handle<B: Backend>(
     out
 }
 
-/// Counts a state-changing request against the portal's limits ([`limits`]).
+/// Counts a state-changing request against the portal's limits ([`limits`]): the
+/// public ceremonies (applying, signing in, enrolling) as sign-ins, the rest as
+/// changes.
 async fn rate_limit<B: Backend>(
-    operation: Operation,
+    access: Access,
     backend: &B,
     caller: &Caller<'_>,
 ) -> Result<(), ApiError> {
-    let counted = match operation {
-        Operation::ApplicationOptions
-        | Operation::Apply
-        | Operation::SignInOptions
-        | Operation::SignIn
-        | Operation::EnrolmentOptions
-        | Operation::Enrol => limits::Counted::SignIn,
+    let counted = match access {
+        Access::Public => limits::Counted::SignIn,
         _ => limits::Counted::Change,
     };
     // The account of a live session, for its own limit (a dead one is refused later).
@@ -338,8 +229,12 @@ async fn run<B: Backend>(
     request: &Request<Bytes>,
     backend: &B,
     (rp, config): (&RelyingParty, &crate::api::partners::config::PortalConfig),
-    caller: &Caller<'_>,
+    (caller, operator): (&Caller<'_>, Option<&operator::Operator>),
 ) -> Result<Answer, ApiError> {
+    // Present for exactly the routes the table marks `OperatorSession`.
+    let operator = || {
+        operator.ok_or_else(|| ApiError::new(ErrorCode::InternalError, "operator route unchecked"))
+    };
     let body = || -> Result<_, ApiError> {
         let content_type = request
             .headers()
@@ -370,30 +265,17 @@ async fn run<B: Backend>(
         Operation::Enrol => passkeys::enrol(backend, rp, &body()?, caller).await,
         Operation::Usage => usage::usage(backend, id, request.uri().query(), caller).await,
         Operation::UsageCsv => usage::usage_csv(backend, id, request.uri().query(), caller).await,
-        Operation::OperatorPartners => operator::partners(backend, caller).await,
-        Operation::OperatorDecide => operator::decide(backend, id, &body()?, caller).await,
-        Operation::OperatorTier => operator::set_tier(backend, id, &body()?, caller).await,
-        Operation::OperatorAudit => operator::audit(backend, request.uri().query(), caller).await,
+        Operation::OperatorPartners => operator::partners(backend, operator()?).await,
+        Operation::OperatorDecide => {
+            operator::decide(backend, id, &body()?, (operator()?, caller)).await
+        }
+        Operation::OperatorTier => {
+            operator::set_tier(backend, id, &body()?, (operator()?, caller)).await
+        }
+        Operation::OperatorAudit => {
+            operator::audit(backend, request.uri().query(), operator()?).await
+        }
     }
-}
-
-/// The operation at a path for a method and the key id in the path, or the
-/// methods the path does allow.
-fn find<'a>(path: &'a str, method: &Method) -> Result<(Operation, Option<&'a str>), Vec<Method>> {
-    let path = path.trim_end_matches('/');
-    let mut at: Vec<(&Method, Operation, Option<&str>)> = ROUTES
-        .iter()
-        .filter_map(|(pattern, m, o)| matches(pattern, path).map(|found| (m, *o, found.id)))
-        .collect();
-    // A path spelled out by a route is that route's alone (`/portal/api/passkeys/options`
-    // is no passkey's id).
-    if at.iter().any(|(_, _, id)| id.is_none()) {
-        at.retain(|(_, _, id)| id.is_none());
-    }
-    at.iter()
-        .find(|(m, _, _)| *m == method)
-        .map(|(_, o, id)| (*o, *id))
-        .ok_or_else(|| at.iter().map(|(m, _, _)| (*m).clone()).collect())
 }
 
 #[cfg(test)]

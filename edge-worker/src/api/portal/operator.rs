@@ -66,11 +66,24 @@ impl Decision {
     }
 }
 
+/// The operator's signed-in account: made only by [`signed_in`], which the portal
+/// calls for every route the route table marks `OperatorSession`, so an operator
+/// handler cannot be reached without it.
+#[derive(Debug)]
+pub struct Operator(Partner);
+
 /// The signed-in account, if it is the operator's.
-async fn operator<B: Backend>(backend: &B, caller: &Caller<'_>) -> Result<Partner, ApiError> {
+///
+/// # Errors
+/// `UNAUTHORIZED` without a live session, `FORBIDDEN` for a partner's,
+/// `INTERNAL_ERROR` when storage fails.
+pub(crate) async fn signed_in<B: Backend>(
+    backend: &B,
+    caller: &Caller<'_>,
+) -> Result<Operator, ApiError> {
     let (_, account) = accounts::signed_in(backend, caller).await?;
     if account.role == Role::Operator {
-        Ok(account)
+        Ok(Operator(account))
     } else {
         Err(ApiError::new(
             ErrorCode::Forbidden,
@@ -106,8 +119,7 @@ fn listed(partner: &Partner) -> Value {
 /// # Errors
 /// `UNAUTHORIZED` without a session, `FORBIDDEN` for a partner's, `INTERNAL_ERROR`
 /// when storage fails.
-pub async fn partners<B: Backend>(backend: &B, caller: &Caller<'_>) -> Result<Answer, ApiError> {
-    operator(backend, caller).await?;
+pub async fn partners<B: Backend>(backend: &B, _: &Operator) -> Result<Answer, ApiError> {
     let all = backend.partners().await.map_err(super::stored(backend))?;
     Ok(Answer::ok(
         json!({ "partners": all.iter().map(listed).collect::<Vec<_>>() }),
@@ -124,9 +136,8 @@ pub async fn decide<B: Backend>(
     backend: &B,
     id: &str,
     body: &Map<String, Value>,
-    caller: &Caller<'_>,
+    (Operator(operator), caller): (&Operator, &Caller<'_>),
 ) -> Result<Answer, ApiError> {
-    let operator = operator(backend, caller).await?;
     let named = body.get("decision").and_then(Value::as_str).unwrap_or("");
     let decision = Decision::ALL
         .into_iter()
@@ -175,9 +186,8 @@ pub async fn set_tier<B: Backend>(
     backend: &B,
     id: &str,
     body: &Map<String, Value>,
-    caller: &Caller<'_>,
+    (Operator(operator), caller): (&Operator, &Caller<'_>),
 ) -> Result<Answer, ApiError> {
-    let operator = operator(backend, caller).await?;
     let tier = body
         .get("tier")
         .and_then(Value::as_str)
@@ -241,9 +251,8 @@ fn bad_limit(message: &str) -> ApiError {
 pub async fn audit<B: Backend>(
     backend: &B,
     query: Option<&str>,
-    caller: &Caller<'_>,
+    _: &Operator,
 ) -> Result<Answer, ApiError> {
-    operator(backend, caller).await?;
     let pairs = crate::api::input::query_pairs(query);
     let limit = match crate::api::input::query_param(&pairs, "limit") {
         None => DEFAULT_AUDIT_LINES,

@@ -8,8 +8,8 @@ use bytes::Bytes;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::api::dispatch::Endpoint;
 use crate::api::keys::KeyApi;
+use crate::api::routes::{self, Access, Endpoint, Handler, ROUTES};
 use crate::api::test_support::{LIVE_KEY, MemoryBackend, atlas_with_roads, bucket, send_bytes};
 
 /// A body each POST endpoint accepts (`None` for the others). The match has no
@@ -58,15 +58,19 @@ fn valid_body(endpoint: Endpoint) -> Option<Value> {
     Some(body)
 }
 
-/// Every POST endpoint of the dispatcher's table, each with a valid body.
+/// Every POST endpoint of the APIs in the route table, each with a valid body.
 fn endpoints() -> Vec<(&'static str, Value)> {
-    let posts: Vec<_> = Endpoint::ALL
+    let posts: Vec<_> = ROUTES
         .iter()
-        .filter(|(_, method, _)| method == Method::POST)
-        .map(|(path, _, endpoint)| {
-            let body = valid_body(*endpoint)
+        .filter(|route| route.method == Method::POST)
+        .filter_map(|route| match route.handler {
+            Handler::Api(endpoint) => Some((route.path, endpoint)),
+            Handler::Portal(_) => None,
+        })
+        .map(|(path, endpoint)| {
+            let body = valid_body(endpoint)
                 .unwrap_or_else(|| panic!("POST {path} has no valid body to start from"));
-            (*path, body)
+            (path, body)
         })
         .collect();
     assert!(!posts.is_empty());
@@ -82,11 +86,14 @@ fn backend() -> MemoryBackend {
 
 /// A POST of `body` to `path` with the live key, presented as the path's API wants.
 fn post(backend: &MemoryBackend, path: &str, body: Vec<u8>) -> (StatusCode, Value) {
-    let endpoint = Endpoint::find(path, &Method::POST).expect("a POST endpoint");
+    let route = routes::find(path, &Method::POST)
+        .expect("a POST endpoint")
+        .route;
     let bearer = format!("Bearer {LIVE_KEY}");
-    let key = match endpoint.api() {
-        KeyApi::Prediction => ("authorization", bearer.as_str()),
-        KeyApi::Router => ("x-api-key", LIVE_KEY),
+    let key = match route.access {
+        Access::Key(KeyApi::Prediction) => ("authorization", bearer.as_str()),
+        Access::Key(KeyApi::Router) => ("x-api-key", LIVE_KEY),
+        other => panic!("POST {path} takes no key: {other:?}"),
     };
     let response = send_bytes(
         backend,

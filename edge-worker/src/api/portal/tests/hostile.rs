@@ -1,14 +1,15 @@
 //! Bad input against every route of the portal, GETs included, signed in and not:
 //! malformed, hostile and wrongly typed bodies and path ids get a 4xx answer in the
-//! documented error shape or a well-formed success, never a panic or a 5xx. The routes come from the portal's own table,
+//! documented error shape or a well-formed success, never a panic or a 5xx, and
+//! never a success without the session the route table says a route needs. The routes come from the portal's own table,
 //! so a new one cannot be left out.
 
 use bytes::Bytes;
 use http::Request;
 use serde_json::{Value, json};
 
-use super::super::ROUTES;
 use super::apply;
+use crate::api::routes::{Access, Handler, ROUTES};
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
 
 fn bodies() -> Vec<Bytes> {
@@ -95,7 +96,11 @@ fn every_route_answers_bad_input_in_the_error_shape() {
     let session = apply(&backend, &mut SoftAuthenticator::new(1, PORTAL_ORIGIN));
     let cookie = format!("{}={session}", super::super::sessions::COOKIE);
     let mut sent = 0;
-    for (pattern, method, _) in &ROUTES {
+    let portal = ROUTES
+        .iter()
+        .filter(|route| matches!(route.handler, Handler::Portal(_)));
+    for route in portal {
+        let (pattern, method) = (route.path, &route.method);
         let paths: Vec<String> = if pattern.contains("{id}") {
             ids().iter().map(|id| pattern.replace("{id}", id)).collect()
         } else {
@@ -120,12 +125,22 @@ fn every_route_answers_bad_input_in_the_error_shape() {
                     sent += 1;
                     let answer =
                         futures_executor::block_on(super::super::handle(&request, at, &backend));
-                    check(
-                        &answer,
-                        &format!(
-                            "{method} {path} {:?}",
-                            String::from_utf8_lossy(&body[..body.len().min(60)])
-                        ),
+                    let what = format!(
+                        "{method} {path} {:?}",
+                        String::from_utf8_lossy(&body[..body.len().min(60)])
+                    );
+                    check(&answer, &what);
+                    // What the table says a route needs, it gets: no success without a
+                    // session, nor with a partner's (this one) on the operator's routes.
+                    let needed = match route.access {
+                        Access::Public | Access::Key(_) => false,
+                        Access::Session => !signed_in,
+                        Access::OperatorSession => true,
+                    };
+                    assert!(
+                        !(needed && answer.status().is_success()),
+                        "{what}: HTTP {} without the session the route needs",
+                        answer.status()
                     );
                 }
             }
