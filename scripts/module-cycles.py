@@ -311,36 +311,31 @@ def is_test_module(module, test_modules):
     return 'tests' in module or any(module[: len(t)] == t for t in test_modules)
 
 
-def references(code):
-    """(offset, path names) for every crate-internal path in the code."""
+def path_references(code, first_names, expression):
+    """(offset, path names) for every path whose first name is in `first_names`: in
+    `use` items, and matched by the regex `expression` elsewhere."""
     in_use = []
     for m in USE.finditer(code):
         end = item_end(code, m.end())
         tree = code[m.end() : end - 1]
         in_use.append((m.start(), end))
         for names in use_paths(tree):
-            if names and names[0] in ('crate', 'super', 'self'):
+            if len(names) > 1 and names[0] in first_names:
                 yield m.end() + offset_of_last_name(tree, names), names
-    for m in PATH.finditer(code):
+    for m in expression.finditer(code):
         if not any(start <= m.start() < end for start, end in in_use):
             yield m.start(), re.findall(IDENT, m.group(1))
+
+
+def references(code):
+    """(offset, path names) for every crate-internal path in the code."""
+    return path_references(code, ('crate', 'super', 'self'), PATH)
 
 
 def external_references(code, crate_name):
-    """(offset, path names) for every path into crate `crate_name`, in `use` items
-    and expressions."""
+    """(offset, path names) for every path into crate `crate_name`."""
     path = re.compile(r'(?<![A-Za-z0-9_:])(' + crate_name + r'(?:\s*::\s*(?:' + IDENT + r'))+)')
-    in_use = []
-    for m in USE.finditer(code):
-        end = item_end(code, m.end())
-        tree = code[m.end() : end - 1]
-        in_use.append((m.start(), end))
-        for names in use_paths(tree):
-            if names and names[0] == crate_name and len(names) > 1:
-                yield m.end() + offset_of_last_name(tree, names), names
-    for m in path.finditer(code):
-        if not any(start <= m.start() < end for start, end in in_use):
-            yield m.start(), re.findall(IDENT, m.group(1))
+    return path_references(code, (crate_name,), path)
 
 
 def offset_of_last_name(tree, names):
