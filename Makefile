@@ -20,7 +20,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test publish tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test publish tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -78,9 +78,16 @@ WORKER_SOURCES = $(RUST_SOURCES) $(shell find edge-worker/src edge-worker/portal
 
 worker: tools edge-worker/build/index.js
 
+# In a target folder of its own: its release profile shares no compiled crate with the
+# package's wasm-release one, and apart the two builds can run side by side (their
+# single-threaded link-time optimisation and wasm-opt overlap).
 edge-worker/build/index.js: $(WORKER_SOURCES) | tools
-	cd edge-worker && worker-build --release
+	cd edge-worker && CARGO_TARGET_DIR=$(ROOT)/target/worker worker-build --release
 	@touch $@
+
+# Both wasm builds at once.
+wasm-builds:
+	@$(MAKE) --no-print-directory -j2 pkg worker
 
 # The builder runs from the dev profile the tests are built with (its dependencies at
 # opt-level 2), so that `make test` compiles the dependency graph once for both: the
@@ -272,6 +279,6 @@ check-deploy: tools worker
 
 # Every step in turn, each timed; the table of times is printed at the end (and kept in
 # build/step-times.txt), also when a step fails.
-TEST_STEPS := tools-test lint rust-test check-model-card fuzz-smoke pkg worker js-test
+TEST_STEPS := tools-test lint rust-test check-model-card fuzz-smoke wasm-builds js-test
 test:
 	@bash scripts/timed-steps.sh "make test" $(TEST_STEPS)
