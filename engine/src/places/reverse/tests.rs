@@ -89,7 +89,7 @@ fn the_nearest_intersection_and_street_are_those_a_full_search_finds() {
         5 => "Fifth Ave",
         _ => "",
     });
-    let mut named = 0;
+    let mut with_street = 0;
     for i in 0..40 {
         let t = f64::from(i) / 40.0;
         let point = LatLng::new(
@@ -120,12 +120,12 @@ fn the_nearest_intersection_and_street_are_those_a_full_search_finds() {
                     "{point}: {} not in {names:?}",
                     s.name
                 );
-                named += 1;
+                with_street += 1;
             }
             (a, b) => assert_eq!(a.is_some(), b.is_some(), "{point}"),
         }
     }
-    assert!(named >= 30, "only {named} points had a named street near");
+    assert!(with_street >= 30, "only {with_street} points had a named street near");
 }
 
 #[test]
