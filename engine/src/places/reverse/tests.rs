@@ -125,7 +125,10 @@ fn the_nearest_intersection_and_street_are_those_a_full_search_finds() {
             (a, b) => assert_eq!(a.is_some(), b.is_some(), "{point}"),
         }
     }
-    assert!(with_street >= 30, "only {with_street} points had a named street near");
+    assert!(
+        with_street >= 30,
+        "only {with_street} points had a named street near"
+    );
 }
 
 #[test]
