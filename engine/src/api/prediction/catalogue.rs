@@ -3,7 +3,7 @@
 //! classes and each city's forecast weeks.
 
 use alloc::borrow::ToOwned;
-use alloc::string::ToString;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde_json::{Map, Value, json};
