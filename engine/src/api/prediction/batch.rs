@@ -2,7 +2,7 @@
 //! failure reported in its place.
 
 use alloc::format;
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde_json::{Map, Value, json};
