@@ -153,7 +153,7 @@ rust-test: artifacts
 # suites wait on workerd, Chromium and the network as much as they compute.
 NODE_TEST_CONCURRENCY ?= 2
 js-test: tools tools-browser tools-schema
-	$(NODE) --test --test-concurrency=$(NODE_TEST_CONCURRENCY) 'tests/docs/*.test.mjs' 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model/*.test.mjs' 'tests/package/*.test.mjs' 'tests/deploy/*.test.mjs'
+	$(NODE) --test --test-concurrency=$(NODE_TEST_CONCURRENCY) 'tests/docs/*.test.mjs' 'tests/wasm/*.test.mjs' 'tests/api/*.test.mjs' 'tests/browser/*.test.mjs' 'tests/model-card/*.test.mjs' 'tests/package/*.test.mjs' 'tests/deploy/*.test.mjs'
 
 # Coverage-guided fuzzing (cargo fuzz / libFuzzer, AddressSanitizer). The machine has
 # only the stable toolchain; RUSTC_BOOTSTRAP=1 lets it take the sanitizer flags

@@ -140,7 +140,7 @@ else
   wrangler_run deploy -c "$config"
 fi
 
-keys="node scripts/keys.mjs"
+keys="node scripts/operator.mjs"
 remote="--remote"
 [[ $config == "$root/build/wrangler.deploy.toml" ]] || remote+=" --config $config"
 cat <<MSG

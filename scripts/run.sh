@@ -8,12 +8,12 @@ state="$root/.state/wrangler"
 mkdir -p "$state"
 clock=${HEXRISK_CLOCK-2022-01-03}
 
-issue() { node "$root/scripts/keys.mjs" issue --state "$state" "$@" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).key))'; }
+issue() { node "$root/scripts/operator.mjs" issue --state "$state" "$@" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).key))'; }
 sandbox_key=$(issue --kind sandbox --label demo-sandbox --origin "http://127.0.0.1:${DEMO_PORT}" --origin "http://localhost:${DEMO_PORT}")
 live_key=$(issue --kind live --label demo-live --origin "http://127.0.0.1:${DEMO_PORT}" --origin "http://localhost:${DEMO_PORT}")
 
 # The operator's account (made on the first run) and a fresh link for its passkey.
-operator_link=$(HEXRISK_PORTAL_ORIGIN="http://localhost:${PORT}" node "$root/scripts/keys.mjs" operator --email operator@localhost --state "$state" | sed -n 2p)
+operator_link=$(HEXRISK_PORTAL_ORIGIN="http://localhost:${PORT}" node "$root/scripts/operator.mjs" operator --email operator@localhost --state "$state" | sed -n 2p)
 
 # The models go to the local R2 bucket the Worker reads (as make publish does), unless
 # this very manifest is the one published there last (a restart with nothing rebuilt).
@@ -38,7 +38,7 @@ cat <<MSG
                     no network once opened; with the online switch to the APIs:
                     http://127.0.0.1:${DEMO_PORT}/?api=http://127.0.0.1:${PORT}&key=${live_key}&clock=${clock})
     partner portal  http://localhost:${PORT}/portal   (apply and sign in with a passkey; approve an
-                    application with: node scripts/keys.mjs partners, then approve --partner ID)
+                    application with: node scripts/operator.mjs partners, then approve --partner ID)
                     operator's passkey, once: ${operator_link}
   Demo keys (new on every start; the store keeps only their digests):
     sandbox  ${sandbox_key}

@@ -42,7 +42,7 @@ CREATE TABLE IF NOT EXISTS sessions (
 );
 
 -- One-time links that let an account register a passkey without signing in (the
--- operator's first passkey; a partner who lost theirs), made by scripts/keys.mjs.
+-- operator's first passkey; a partner who lost theirs), made by scripts/operator.mjs.
 CREATE TABLE IF NOT EXISTS enrolments (
   digest      TEXT PRIMARY KEY,
   partner_id  TEXT NOT NULL REFERENCES partners (id),

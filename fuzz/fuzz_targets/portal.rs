@@ -5,7 +5,7 @@
 
 use chrono::{DateTime, Utc};
 use hexrisk_edge::api::portal::applications::Application;
-use hexrisk_edge::api::portal::keys::KeySettings;
+use hexrisk_edge::api::portal::partner_keys::KeySettings;
 use hexrisk_edge::api::portal::{origins, sessions};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value};

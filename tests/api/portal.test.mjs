@@ -4,7 +4,7 @@
 // (tests/support/authenticator.mjs); the browser flow is tested in tests/browser/.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DECISIONS, TIER_LIMITS, decidePartner, listPartners, operatorAccount, setPartnerTier } from '../../scripts/keys.mjs';
+import { DECISIONS, TIER_LIMITS, decidePartner, listPartners, operatorAccount, setPartnerTier } from '../../scripts/operator.mjs';
 import { SoftAuthenticator } from '../support/authenticator.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 
@@ -60,7 +60,7 @@ test('a partner applies, signs in and out with a passkey under workerd', async (
   for (const attribute of ['__Host-hexrisk-session=', 'Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/']) {
     assert.ok(setCookie.includes(attribute), setCookie);
   }
-  // The operator approves it (scripts/keys.mjs); a second approval changes nothing.
+  // The operator approves it (scripts/operator.mjs); a second approval changes nothing.
   const [listed] = await listPartners({ stateDir: state });
   assert.deepEqual([listed.id, listed.status], [applied.json.id, 'applied']);
   assert.equal(await decidePartner({ partner: applied.json.id, decision: 'approve', stateDir: state }), 1);
@@ -106,7 +106,7 @@ test('an approved partner makes, uses, rolls and revokes keys under workerd', as
   assert.equal((await make({ kind: 'sandbox', apis: ['prediction'] })).status, 403, 'waiting for approval');
   await decidePartner({ partner: applied.json.id, decision: 'approve', stateDir: state });
   const me = await call('GET', '/portal/api/me', { cookie });
-  // The portal's tier limits are the ones scripts/keys.mjs issues keys with.
+  // The portal's tier limits are the ones scripts/operator.mjs issues keys with.
   assert.deepEqual([me.json.limits.sandbox, me.json.limits.partner], [TIER_LIMITS.sandbox, TIER_LIMITS.partner]);
   assert.equal(me.json.record_ttl_seconds, 0);
 
@@ -152,7 +152,7 @@ test('an approved partner makes, uses, rolls and revokes keys under workerd', as
   assert.equal(await use(rolled.json.key), 401);
 });
 
-test("the operator's endpoints decide as scripts/keys.mjs does, for the operator only", async () => {
+test("the operator's endpoints decide as scripts/operator.mjs does, for the operator only", async () => {
   const applied = await apply(new SoftAuthenticator(PORTAL));
   assert.equal(applied.status, 201);
   const partnerCookie = cookieOf(applied);
@@ -169,7 +169,7 @@ test("the operator's endpoints decide as scripts/keys.mjs does, for the operator
   const listed = await call('GET', '/portal/api/operator/partners', { cookie });
   assert.equal(listed.status, 200);
   assert.ok(listed.json.partners.some((p) => p.id === applied.json.id && p.status === 'applied'));
-  // Each decision applies from exactly the statuses scripts/keys.mjs lets it.
+  // Each decision applies from exactly the statuses scripts/operator.mjs lets it.
   let current = 'applied';
   for (const decision of ['suspend', 'approve', 'reject', 'suspend', 'approve']) {
     const answer = await call('POST', `/portal/api/operator/partners/${applied.json.id}/decision`, { body: { decision }, cookie });

@@ -2,7 +2,7 @@
 // in the local D1 store and quotas in Durable Objects.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { revokeKey } from '../../scripts/keys.mjs';
+import { revokeKey } from '../../scripts/operator.mjs';
 import { openApiValidator } from '../support/openapi.mjs';
 import { fieldPaths, orderProblems } from '../support/spec.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';

@@ -14,7 +14,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 import { SoftAuthenticator } from '../support/authenticator.mjs';
-import { decidePartner } from '../../scripts/keys.mjs';
+import { decidePartner } from '../../scripts/operator.mjs';
 
 const run = promisify(execFile);
 const schemathesis = new URL('../../.tools/venv/bin/schemathesis', import.meta.url).pathname;

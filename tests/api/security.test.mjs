@@ -6,7 +6,7 @@
 // is not on the key's list.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { revokeKey } from '../../scripts/keys.mjs';
+import { revokeKey } from '../../scripts/operator.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const ORIGIN = 'http://127.0.0.1:8080';

@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyMigrations, issueKey } from '../../scripts/keys.mjs';
+import { applyMigrations, issueKey } from '../../scripts/operator.mjs';
 import { startDemoServer } from '../../scripts/serve-demo.mjs';
 import { OUTPUT_DIR, launchBrowser, newSession } from '../support/browser.mjs';
 import { bands, figures, hexPixel, inView, ready, routeBetween, selectSource } from '../support/map-page.mjs';

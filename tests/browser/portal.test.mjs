@@ -8,7 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import { decidePartner, operatorAccount } from '../../scripts/keys.mjs';
+import { decidePartner, operatorAccount } from '../../scripts/operator.mjs';
 import { newSession, openPage } from '../support/browser.mjs';
 import { freePorts, keyStore, startWorker } from '../support/wrangler.mjs';
 

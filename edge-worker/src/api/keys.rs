@@ -42,7 +42,7 @@ impl KeyKind {
 }
 
 /// Access tier. The Worker enforces the daily limit stored with each key
-/// ([`KeyRecord::daily_limit`]); `scripts/keys.mjs` sets it from the tier at issue.
+/// ([`KeyRecord::daily_limit`]); `scripts/operator.mjs` sets it from the tier at issue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Tier {
@@ -56,7 +56,7 @@ pub enum Tier {
 
 impl Tier {
     /// The daily limit of the tier's keys; `None` for enterprise keys, whose limit is
-    /// agreed with each partner. `scripts/keys.mjs` has the same limits
+    /// agreed with each partner. `scripts/operator.mjs` has the same limits
     /// (`TIER_LIMITS`), and `tests/api/portal.test.mjs` checks that they agree.
     #[must_use]
     pub const fn default_limit(self) -> Option<u32> {

@@ -16,7 +16,7 @@ pub(super) fn fail(e: impl std::fmt::Display) -> BackendError {
     BackendError::new("database", format!("portal: {e}"))
 }
 
-/// As `scripts/keys.mjs` writes times (`Date.toISOString()`), so that text order is
+/// As `scripts/operator.mjs` writes times (`Date.toISOString()`), so that text order is
 /// time order across both writers.
 pub(super) fn time(at: DateTime<Utc>) -> JsValue {
     at.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)

@@ -17,10 +17,10 @@ mod json;
 pub mod options;
 #[cfg(feature = "std")]
 mod place_search;
-mod places;
 mod precincts;
 pub mod prediction;
 pub mod reach_request;
+mod reverse_place;
 mod route_json;
 pub mod route_request;
 mod score_rows;
@@ -39,13 +39,13 @@ pub use json::with_status;
 pub use place_search::{
     DEFAULT_PLACES, MAX_PLACES, MAX_QUERY_CHARS, PlaceJson, SearchAnswer, search_places,
 };
-pub use places::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
 pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
 pub use prediction::{
     MAX_BATCH_LOCATIONS, MAX_ROUTE_KM, MAX_WAYPOINTS, cities, classes, coverage, predict,
     predict_batch, prediction_range, route_risk,
 };
 pub use reach_request::reach;
+pub use reverse_place::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
 pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};
 pub use score_rows::{RingLookup, ScoreRows};
 pub use streets::{MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, streets};

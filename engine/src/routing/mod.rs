@@ -40,12 +40,12 @@
 pub mod cch;
 mod cost;
 mod dijkstra;
+mod distances;
 mod heap;
 mod hierarchy_search;
 mod index;
 mod landmarks;
 mod path;
-mod reach;
 mod safe_reach;
 mod search;
 mod segments;

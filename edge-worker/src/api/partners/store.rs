@@ -54,7 +54,7 @@ impl PartnerStatus {
 pub enum Role {
     /// A partner: its own account, keys and usage.
     Partner,
-    /// The operator: every application and account (granted by `scripts/keys.mjs`).
+    /// The operator: every application and account (granted by `scripts/operator.mjs`).
     Operator,
 }
 

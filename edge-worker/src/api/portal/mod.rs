@@ -12,11 +12,11 @@ pub mod accounts;
 pub mod applications;
 pub mod ceremonies;
 pub mod handler;
-pub mod keys;
 pub mod limits;
 pub mod operator;
 pub mod origins;
 pub mod page;
+pub mod partner_keys;
 pub mod passkeys;
 pub mod random;
 pub mod sessions;
@@ -252,10 +252,16 @@ async fn run<B: Backend>(
         Operation::SignIn => accounts::sign_in(backend, rp, &body()?, caller).await,
         Operation::Me => accounts::me(backend, caller).await,
         Operation::SignOut => accounts::sign_out(backend, caller).await,
-        Operation::Keys => keys::list(backend, caller).await,
-        Operation::CreateKey => keys::create(backend, &body()?, caller, &config.origin).await,
-        Operation::RollKey => keys::roll(backend, id, &body()?, caller, &config.origin).await,
-        Operation::RevokeKey => keys::revoke(backend, id, caller, config.record_ttl_seconds).await,
+        Operation::Keys => partner_keys::list(backend, caller).await,
+        Operation::CreateKey => {
+            partner_keys::create(backend, &body()?, caller, &config.origin).await
+        }
+        Operation::RollKey => {
+            partner_keys::roll(backend, id, &body()?, caller, &config.origin).await
+        }
+        Operation::RevokeKey => {
+            partner_keys::revoke(backend, id, caller, config.record_ttl_seconds).await
+        }
         Operation::AddPasskeyOptions => passkeys::add_options(backend, rp, caller).await,
         Operation::AddPasskey => passkeys::add(backend, rp, &body()?, caller).await,
         Operation::RemovePasskey => passkeys::remove(backend, id, caller).await,

@@ -1,7 +1,7 @@
 //! The operator's part of the portal: every account and application, the decisions
 //! on them, their tiers, and the whole audit log. Only a signed-in account with the
-//! operator role (granted by `scripts/keys.mjs`, never here) reaches it; the same
-//! decisions and tiers are open to `scripts/keys.mjs` (`DECISIONS`, `TIER_LIMITS`),
+//! operator role (granted by `scripts/operator.mjs`, never here) reaches it; the same
+//! decisions and tiers are open to `scripts/operator.mjs` (`DECISIONS`, `TIER_LIMITS`),
 //! and `tests/api/portal.test.mjs` checks that the two agree.
 
 use serde_json::{Map, Value, json};

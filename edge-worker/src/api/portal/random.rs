@@ -24,7 +24,7 @@ pub fn token<const N: usize>() -> Result<String, getrandom::Error> {
 const BASE62: &[u8; 62] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
 /// `len` random base62 characters, without modulo bias (bytes of 248 and above are
-/// drawn again): an API key's secret, as `scripts/keys.mjs` makes them.
+/// drawn again): an API key's secret, as `scripts/operator.mjs` makes them.
 ///
 /// # Errors
 /// When the platform has no randomness.

@@ -3,11 +3,11 @@
 
 mod accounts;
 mod hostile;
-mod keys;
 mod limits;
 mod openapi;
 mod operator;
 mod page;
+mod partner_keys;
 mod passkeys;
 mod usage;
 

@@ -4,12 +4,12 @@
 use http::Method;
 use serde_json::{Value, json};
 
-use super::keys::{keys_call, make, partner, predict_with};
+use super::partner_keys::{keys_call, make, partner, predict_with};
 use crate::api::keys::Tier;
 use crate::api::partners::store::{PartnerStatus, Role};
 use crate::api::test_support::{MemoryBackend, now};
 
-/// A partner that applied, and an operator (made as `scripts/keys.mjs operator`
+/// A partner that applied, and an operator (made as `scripts/operator.mjs operator`
 /// makes one): each one's session and id.
 fn partner_and_operator(backend: &MemoryBackend) -> ((String, String), (String, String)) {
     let applicant = partner(backend, 1);

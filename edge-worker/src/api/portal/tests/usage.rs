@@ -6,7 +6,7 @@ use chrono::TimeDelta;
 use http::{Method, Request};
 use serde_json::json;
 
-use super::keys::{decide, keys_call, make, partner, predict_with};
+use super::partner_keys::{decide, keys_call, make, partner, predict_with};
 use crate::api::dispatch::{RequestContext, handle};
 use crate::api::keys::Tier;
 use crate::api::partners::store::PartnerStatus;

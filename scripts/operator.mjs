@@ -1,15 +1,16 @@
-// Issues, revokes and lists hexrisk API keys in the Worker's key store (D1).
+// The operator's command line: issues, revokes and lists hexrisk API keys in the
+// Worker's key store (D1), and decides the partner portal's accounts.
 //
-//   node scripts/keys.mjs issue --kind sandbox|live [--tier sandbox|partner|enterprise]
+//   node scripts/operator.mjs issue --kind sandbox|live [--tier sandbox|partner|enterprise]
 //        [--limit N] [--origin URL]... [--label TEXT] [--issued-at ISO]
-//   node scripts/keys.mjs revoke --id ID | --key KEY
-//   node scripts/keys.mjs list
-//   node scripts/keys.mjs partners                      the partner portal's accounts
-//   node scripts/keys.mjs approve|reject|suspend --partner ID
-//   node scripts/keys.mjs tier --partner ID --tier sandbox|partner|enterprise [--limit N]
-//   node scripts/keys.mjs enrol --partner ID [--hours N] [--portal URL]
+//   node scripts/operator.mjs revoke --id ID | --key KEY
+//   node scripts/operator.mjs list
+//   node scripts/operator.mjs partners                      the partner portal's accounts
+//   node scripts/operator.mjs approve|reject|suspend --partner ID
+//   node scripts/operator.mjs tier --partner ID --tier sandbox|partner|enterprise [--limit N]
+//   node scripts/operator.mjs enrol --partner ID [--hours N] [--portal URL]
 //        prints a one-time link that registers a passkey for the account (recovery)
-//   node scripts/keys.mjs operator --email ADDRESS [--portal URL]
+//   node scripts/operator.mjs operator --email ADDRESS [--portal URL]
 //        the operator's account (made if there is none with that email) and its link
 //
 // Only the SHA-256 digest of a key is stored; the key itself is printed once. The
@@ -272,7 +273,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       if (changed === 0) throw new Error(`no account ${args.partner} that can be ${DECISIONS[command].to}`);
       console.log(`${args.partner}: ${DECISIONS[command].to}`);
     } else {
-      throw new Error('usage: keys.mjs issue|revoke|list|partners|approve|reject|suspend|tier|enrol|operator [options]');
+      throw new Error('usage: operator.mjs issue|revoke|list|partners|approve|reject|suspend|tier|enrol|operator [options]');
     }
   } catch (err) {
     console.error(`keys: ${err.message}`);

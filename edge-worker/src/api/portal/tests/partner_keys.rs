@@ -28,7 +28,7 @@ pub(super) fn partner(backend: &MemoryBackend, seed: u8) -> (String, String) {
     (session, id)
 }
 
-/// What the operator does with `scripts/keys.mjs`: sets status and tier.
+/// What the operator does with `scripts/operator.mjs`: sets status and tier.
 pub(super) fn decide(backend: &MemoryBackend, id: &str, status: PartnerStatus, tier: Tier) {
     let mut tables = backend.portal_tables.borrow_mut();
     let partner = tables.partners.get_mut(id).unwrap();

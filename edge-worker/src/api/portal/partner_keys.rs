@@ -19,7 +19,7 @@ use crate::api::keys::{KeyApi, KeyKind, PresentedKey, SECRET_LEN, Tier};
 use crate::api::partners::store::{NewKey, Partner, PartnerKey, PartnerStatus};
 use crate::api::{ApiError, ErrorCode};
 
-/// A sandbox key's lifetime (as `scripts/keys.mjs` issues them).
+/// A sandbox key's lifetime (as `scripts/operator.mjs` issues them).
 pub const SANDBOX_LIFETIME: TimeDelta = TimeDelta::days(30);
 /// The furthest expiry a partner may choose for a live key.
 pub const MAX_LIFETIME: TimeDelta = TimeDelta::days(366);
