@@ -6,9 +6,10 @@
 //!
 //! The modules are the build's stages, each using only those declared above it:
 //! [`inputs`] (configuration, data files, ingestion), [`fit`] (counts, model,
-//! calibration, profiles, backtests), [`roads`] (road files to routable graphs),
-//! [`pipeline`] (one city built from the three), [`outputs`] (artifacts, manifest,
-//! exports, model card, history), [`refresh`] (new files taken in and published),
+//! calibration, profiles, forecasts and backtests, and what a city's fit produces),
+//! [`roads`] (road files to routable graphs), [`pipeline`] (one city built from the
+//! three), [`outputs`] (artifacts, manifest, exports, model card, history, all from
+//! what [`fit`] produces), [`refresh`] (new files taken in and published),
 //! [`references`] (native answers to check other builds against) and [`holdout`]
 //! (street-level routing judged on incidents after a cut), over two helpers,
 //! [`atomic`] writes and [`progress`] bars.

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
+use hexrisk_builder::fit::city_build::CityBuild;
 use hexrisk_builder::inputs::intake::CityIntake;
 use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
 use hexrisk_builder::inputs::{config, data};
@@ -173,7 +174,7 @@ fn verify(dir: &Path) -> anyhow::Result<bool> {
 fn record_build(
     out: &Path,
     manifest: &hexrisk_engine::artifact::Manifest,
-    builds: &[pipeline::CityBuild],
+    builds: &[CityBuild],
     intakes: &mut [CityIntake],
 ) -> anyhow::Result<History> {
     let recorded: Vec<Built<'_>> = builds
@@ -303,7 +304,7 @@ fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<(
 /// The log line of a city's street-level backtest: per group, the incidents off
 /// the network, the chosen `k` and the hit rates of both forecasts at 1 % of the
 /// length.
-fn streets_line(built: &pipeline::CityBuild) -> Option<String> {
+fn streets_line(built: &CityBuild) -> Option<String> {
     let streets = built.streets.as_ref()?;
     let groups: Vec<String> = streets
         .groups

@@ -24,13 +24,14 @@ use chrono::{Days, NaiveDate};
 use hexrisk_engine::artifact::{Manifest, ManifestCity};
 use indicatif::ProgressBar;
 
+use crate::fit::city_build::CityBuild;
 use crate::inputs::config::CityConfig;
 use crate::inputs::ingest::Weeks;
 use crate::inputs::intake::take_in::{self, Offered, TakeIn};
 use crate::inputs::intake::{CityIntake, IntakeError};
 use crate::outputs::artifacts;
 use crate::outputs::history::{Built, History};
-use crate::pipeline::{self, BuildError, CityBuild};
+use crate::pipeline::{self, BuildError};
 
 /// Points of a refresh at which the test hook may stop it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,13 +6,14 @@ use std::sync::OnceLock;
 
 use chrono::NaiveDate;
 use hexrisk_builder::fit::backtest::{CALIBRATION_AIM, Scoreboard, largest_gap, reliability_of};
+use hexrisk_builder::fit::city_build::CityBuild;
 use hexrisk_builder::fit::counts::WeeklyCounts;
 use hexrisk_builder::fit::model;
 use hexrisk_builder::inputs::config::{self, CityConfig};
 use hexrisk_builder::inputs::default_hours;
 use hexrisk_builder::inputs::ingest::RowFate;
 use hexrisk_builder::inputs::{data, ingest};
-use hexrisk_builder::pipeline::{self, CityBuild};
+use hexrisk_builder::pipeline;
 use hexrisk_engine::artifact;
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::forecast::{ClassRates, OutcomeProbabilities, outcome_distribution_with};
@@ -511,7 +512,7 @@ fn san_francisco_street_hour_figures_recompute_outcome_by_outcome() {
     let (mut observed, mut outcomes) = (0.0, 0_u64);
     let mut learnt = learnt_before(start, build, &ingested, &placed);
     for t in start..weeks {
-        if (t - start).is_multiple_of(pipeline::REFIT_EVERY) {
+        if (t - start).is_multiple_of(hexrisk_builder::fit::forecasting::REFIT_EVERY) {
             learnt = learnt_before(t, build, &ingested, &placed);
         }
         let monday = ingested.weeks.start_of(t);

@@ -9,13 +9,14 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use chrono::{Days, NaiveDate};
+use hexrisk_builder::fit::city_build::CityBuild;
 use hexrisk_builder::inputs::config::{self, CityConfig};
 use hexrisk_builder::inputs::data;
 use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
 use hexrisk_builder::inputs::intake::{CityIntake, IntakeError};
 use hexrisk_builder::outputs::history::{Built, History};
 use hexrisk_builder::outputs::{artifacts, model_card, prune};
-use hexrisk_builder::pipeline::{self, CityBuild};
+use hexrisk_builder::pipeline;
 use hexrisk_builder::refresh::{self, Paths, RefreshError, Refreshed, Stage};
 use hexrisk_engine::artifact::{self, CityArtifact};
 use indicatif::ProgressBar;

@@ -43,6 +43,7 @@ use self::figures::{
     Seconds,
 };
 use self::near::{NearIndex, Projection};
+use crate::fit::city_build::CityBuild;
 use crate::inputs::config::{CityConfig, Span};
 use crate::inputs::ingest;
 use crate::pipeline;
@@ -292,7 +293,7 @@ fn today() -> String {
 
 /// The city fitted on its incidents up to the cut only, and the last day of the
 /// weeks it modelled.
-fn fit(options: &Options<'_>) -> anyhow::Result<(pipeline::CityBuild, NaiveDate)> {
+fn fit(options: &Options<'_>) -> anyhow::Result<(CityBuild, NaiveDate)> {
     let city = options.city;
     let fitted_city = CityConfig {
         span: Span {

@@ -7,7 +7,7 @@ use hexrisk_engine::artifact::{self, CityArtifact, Manifest, ManifestCity};
 use sha2::{Digest, Sha256};
 
 use crate::atomic;
-use crate::pipeline::{self, CityBuild};
+use crate::fit::city_build::{self, CityBuild};
 
 /// The manifest entry of an encoded artifact.
 #[must_use]
@@ -23,7 +23,7 @@ pub fn manifest_entry(artifact: &CityArtifact, bytes: &[u8]) -> ManifestCity {
 #[must_use]
 pub fn manifest_of(cities: Vec<ManifestCity>) -> Manifest {
     let digest = hex::encode(Sha256::digest(Manifest::label_input(&cities)));
-    Manifest::over(cities, pipeline::MODEL_VERSION, &digest)
+    Manifest::over(cities, city_build::MODEL_VERSION, &digest)
 }
 
 /// The current manifest of an artifacts folder, if it has a usable one.

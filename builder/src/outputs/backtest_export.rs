@@ -12,8 +12,9 @@ use hexrisk_engine::forecast::{CRIME_CLASSES, TimeBands};
 
 use crate::atomic;
 use crate::fit::backtest::BASELINES;
+use crate::fit::city_build::CityBuild;
+use crate::fit::forecasting::row_outcome;
 use crate::fit::profiles::Profiles;
-use crate::pipeline::{self, CityBuild};
 
 /// Writes `backtest_<code>.csv.gz`: one row per backtest cell-week. Its last
 /// column, `in_grid_before_backtest`, is 0 for a cell that a grid derived from the
@@ -54,7 +55,7 @@ pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
         record.extend(row.rates.iter().map(|e| format!("{e:.6}")));
         record.extend(row.dispersion.iter().map(|r| format!("{r:.6}")));
         record.push(format!("{:.6}", row.level));
-        record.push(pipeline::row_outcome(row).code().to_owned());
+        record.push(row_outcome(row).code().to_owned());
         record.extend(row.counts.iter().map(ToString::to_string));
         // Whole: ranking hot spots turns on differences in the last bits.
         record.extend(row.baselines.iter().map(ToString::to_string));

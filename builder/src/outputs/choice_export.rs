@@ -17,9 +17,9 @@ use std::path::Path;
 use chrono::{Days, NaiveDate};
 use hexrisk_engine::forecast::CRIME_CLASSES;
 
+use crate::fit::city_build::CityBuild;
 use crate::outputs::backtest_export::write_gz_csv;
 use crate::outputs::hour_totals::{first_forecast_week, hour_totals};
-use crate::pipeline::CityBuild;
 
 /// The Monday `weeks` weeks after `from`.
 fn weeks_after(from: NaiveDate, weeks: usize) -> NaiveDate {

@@ -16,7 +16,7 @@ use hexrisk_engine::artifact::Manifest;
 use serde::{Deserialize, Serialize};
 
 use crate::atomic;
-use crate::pipeline::CityBuild;
+use crate::fit::city_build::CityBuild;
 
 /// File name of the history in the artifacts folder.
 pub const HISTORY_FILE: &str = "history.json";

@@ -6,7 +6,7 @@
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::forecast::TimeWindow;
 
-use crate::pipeline::CityBuild;
+use crate::fit::city_build::CityBuild;
 
 /// One cell's expected incidents of all classes in the first forecast week.
 #[derive(Debug, Clone, Copy, PartialEq)]

@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use crate::pipeline::CityBuild;
+use crate::fit::city_build::CityBuild;
 
 pub mod artifacts;
 pub mod backtest_export;

@@ -5,9 +5,9 @@
 
 use std::path::Path;
 
+use crate::fit::city_build::CityBuild;
 use crate::inputs::ingest::RowFate;
 use crate::outputs::backtest_export::write_gz_csv;
-use crate::pipeline::CityBuild;
 
 /// Writes `rows_<code>.csv.gz`, one line per row read:
 /// `source,row,fate,date,hour,cell,hour_weight,lat,lng,street`. `row` is the row's position among

@@ -22,8 +22,8 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 use crate::atomic;
+use crate::fit::city_build::CityBuild;
 use crate::outputs::backtest_export::{cell_rows, cell_share_header, city_rows, write_gz_csv};
-use crate::pipeline::CityBuild;
 
 /// The export's header.
 pub const HEADER: [&str; 6] = ["record", "group", "week_start", "way", "cell", "value"];

@@ -2,6 +2,7 @@
 //! OpenStreetMap), joined into a network, pruned to what can be routed and packed
 //! into the engine's road graph over the city grid, its nodes numbered for locality.
 
+pub mod assembly;
 pub mod lines;
 pub mod locality;
 pub mod network;

@@ -10,7 +10,7 @@ use crate::fit::backtest::{
     BacktestRow, CALIBRATION_AIM, CALIBRATION_MIN_CELL_WEEKS, RELIABILITY_BINS, ReliabilityBin,
     largest_gap, reliability_of,
 };
-use crate::pipeline::CityBuild;
+use crate::fit::city_build::CityBuild;
 
 /// A named span of backtest weeks and its reliability table.
 struct Period {

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 
 use crate::fit::backtest::{BASELINES, BacktestRow};
+use crate::fit::city_build::CityBuild;
 use crate::fit::hotspots::{AREA_FRACTIONS, HotspotBoard, STABLE_FRACTION};
-use crate::pipeline::CityBuild;
 
 /// A forecaster of the table: the model, or the baseline at an index of
 /// [`BASELINES`].

@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
+use crate::fit::city_build::CityBuild;
 use crate::fit::leaks::scores_without;
-use crate::pipeline::CityBuild;
 
 /// Appends the paragraph.
 pub(super) fn section(md: &mut String, build: &CityBuild) {

@@ -1,7 +1,7 @@
 //! The model card's method section, written from the model's own constants and
-//! feature list (`fit/model.rs`, `pipeline.rs`), so that the card cannot drift from the
-//! code: a change to the training window, the features or the dispersion shows in
-//! the next build's card.
+//! feature list (`fit/model.rs`, `fit/forecasting.rs`), so that the card cannot drift
+//! from the code: a change to the training window, the features or the dispersion
+//! shows in the next build's card.
 
 use std::fmt::Write as _;
 
@@ -9,10 +9,10 @@ use crate::fit::baselines::{BASELINE_FLOOR, EWMA_ALPHA};
 use crate::fit::calibration::{
     LEVEL_MIN_WEEKS, LEVEL_RANGE, LONGEST_WINDOW, PRIOR_SD_GRID, WINDOW_GRID,
 };
+use crate::fit::forecasting::{REFIT_EVERY, WARMUP_WEEKS};
 use crate::fit::model::{
     EWMA_ALPHAS, FEATURE_NAMES, FEATURES, OFFSET, RIDGE, SIZE_RANGE, TRAINING_WEEKS,
 };
-use crate::pipeline::{REFIT_EVERY, WARMUP_WEEKS};
 
 /// Appends the section.
 pub(super) fn section(md: &mut String) {

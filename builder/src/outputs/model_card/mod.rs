@@ -14,9 +14,10 @@ use std::fmt::Write as _;
 use hexrisk_engine::forecast::CRIME_CLASSES;
 
 use super::history::History;
+use crate::fit::city_build::CityBuild;
+use crate::fit::forecasting::warmup_weeks;
 use crate::fit::model::training_weeks;
 use crate::inputs::config::CityConfig;
-use crate::pipeline::{CityBuild, warmup_weeks};
 
 fn metric(value: f64) -> String {
     if value.is_nan() {

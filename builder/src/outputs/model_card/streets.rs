@@ -9,6 +9,8 @@ use std::fmt::Write as _;
 
 use hexrisk_engine::roads::{NetworkKind, SHARE_CODE_STEPS_PER_DOUBLING};
 
+use crate::fit::city_build::CityBuild;
+use crate::fit::forecasting::REFIT_EVERY;
 use crate::fit::streets::attribution::{NODE_RADIUS_M, WAY_RADIUS_M};
 use crate::fit::streets::backtest::{
     AIM_FRACTIONS, AIM_RATIO, GroupBacktest, LENGTH_FRACTIONS, Placements, StreetGroup,
@@ -17,7 +19,6 @@ use crate::fit::streets::backtest::{
 use crate::fit::streets::shares::{SHRINKAGE_GRID, VALIDATION_WEEKS};
 use crate::inputs::config::CityConfig;
 use crate::inputs::ingest::Incident;
-use crate::pipeline::{CityBuild, REFIT_EVERY};
 
 fn percent(fraction: f64) -> String {
     format!("{:.0} %", fraction * 100.0)

@@ -8,12 +8,12 @@ use hexrisk_engine::forecast::{
 };
 
 use crate::fit::backtest::ProperMeans;
+use crate::fit::city_build::CityBuild;
 use crate::fit::profiles::{
     CANDIDATE_BANDS, CANDIDATE_SHRINKAGE, CITY_PRIOR, MIN_CLASS_INCIDENTS, VALIDATION_WEEKS,
 };
 use crate::inputs::default_hours;
 use crate::outputs::hour_totals::hour_totals;
-use crate::pipeline::CityBuild;
 
 fn layout(bands: TimeBands) -> String {
     format!(
@@ -74,7 +74,7 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild]) {
          counts and sizes), `bands_<code>_profiles.csv.gz` (the shares fitted before the \
          backtest), `bands_<code>_city.csv.gz` (the city-wide profile of the same fit) and \
          `bands_<code>_observed.csv.gz` (incidents per class in every band that had any); \
-         `tests/model/band-figures.test.mjs` recomputes from them the band backtest's table.\n",
+         `tests/model-card/band-figures.test.mjs` recomputes from them the band backtest's table.\n",
         default_hours::MIN_INCIDENTS_FOR_DEFAULTS,
         default_hours::DEFAULT_HOUR_EXCESS,
         default_hours::NOISE_SIGMAS
@@ -137,7 +137,7 @@ fn city(md: &mut String, build: &CityBuild) {
          (higher is better; the flat profile's is ln(1/168) = {:.5}). The layouts' profiles are \
          exported (`layouts_<code>_profiles.csv.gz`, `layouts_<code>_city.csv.gz`) and the \
          incidents are in the source rows' ledger (`rows_<code>.csv.gz`): \
-         `tests/model/band-figures.test.mjs` recomputes this table.\n",
+         `tests/model-card/band-figures.test.mjs` recomputes this table.\n",
         choice.validation_weeks.start,
         choice.validation_weeks.end - 1,
         choice.fit_weeks.end,

@@ -4,8 +4,9 @@
 
 use std::fmt::Write as _;
 
+use crate::fit::city_build::CityBuild;
+use crate::fit::forecasting::REFIT_EVERY;
 use crate::fit::streets::hours::{GroupHours, MIN_GAIN, SHRINKAGE_GRID};
-use crate::pipeline::{CityBuild, REFIT_EVERY};
 
 fn kappa(value: f64) -> String {
     if value.is_infinite() {
@@ -43,7 +44,7 @@ pub(super) fn section(md: &mut String, builds: &[CityBuild]) {
          the same expected total, so two profiles' losses differ exactly by their band log \
          loss `−Σ y ln (p_b / d_b)` (whose relative difference is given too). The rule: a \
          group's street profiles are used where their log loss is lower than the city-wide \
-         profile's by at least {:.1} % of it. `tests/model/street-hour-figures.test.mjs` \
+         profile's by at least {:.1} % of it. `tests/model-card/street-hour-figures.test.mjs` \
          recomputes the table from the exports (`street_hours_<code>_pieces.csv.gz`: each \
          group's incidents with an hour, piece by piece on their ways; \
          `street_hours_<code>_profiles.csv.gz`: the cell profiles learnt before the validation \
