@@ -104,7 +104,7 @@ test('a first deploy creates the database and buckets, a second reuses them', as
     const deploy = firstCalls.at(-1);
     assert.equal(deploy[deploy.indexOf('-c') + 1], config);
     assert.match(readFileSync(account.env.FAKE_CF_PUBLISHED, 'utf8'), new RegExp(`^publish --remote with ${config}$`, 'm'));
-    assert.match(first.stdout, /keys\.mjs issue --remote --config \S+ --kind live/);
+    assert.match(first.stdout, /operator\.mjs issue --remote --config \S+ --kind live/);
 
     const second = await account.deploy();
     const secondCalls = account.calls().slice(firstCalls.length);
