@@ -15,9 +15,10 @@ are seen as the parent's. Test code is left out, since tests may look anywhere:
 the item after each `#[cfg(test)]`, files named `tests.rs` or inside a `tests/`
 folder, and the files of modules declared `#[cfg(test)] mod x;`.
 
-Layers: when a crate's `lib.rs` has a comment containing `module-cycles: ordered`,
-the order of its top-level `mod` / `pub mod` declarations is the layering, first
-is lowest: a module may use only modules declared above it. Every path that
+Layers: when a module's file (`lib.rs`, `x.rs` or `x/mod.rs`) has a comment
+containing `module-cycles: ordered`, the order of its `mod` / `pub mod`
+declarations is the layering of its children, first is lowest: a child may use
+only children declared above it. Every path that
 breaks this is reported with its file and line. (Macros brought in by
 `#[macro_use]` are not paths and are not checked; `#[macro_use]` modules have
 to be declared before their users anyway.)
@@ -274,27 +275,32 @@ class Crate:
         return out
 
     def layers(self):
-        """The top-level modules in declared order, if lib.rs asks for the check."""
-        lib = self.src / 'lib.rs'
-        if not lib.exists() or ORDERED_MARKER not in lib.read_text():
-            return None
-        code = self.code[lib]
-        return [m.group(1) for m in MOD.finditer(code) if m.group(2) == ';']
+        """For each module whose file asks for the check, its child modules in
+        declared order: {parent module: [child names]}."""
+        out = {}
+        for path, code in self.code.items():
+            if ORDERED_MARKER in path.read_text():
+                out[module_of(self.src, path)] = [
+                    m.group(1) for m in MOD.finditer(code) if m.group(2) == ';'
+                ]
+        return out
 
     def order_violations(self):
         layers = self.layers()
-        if layers is None:
-            return []
-        rank = {name: i for i, name in enumerate(layers)}
         out = []
         for (source, target), uses in sorted(self.edges.items()):
-            if len(source) != 1 or source[0] not in rank or target[0] not in rank:
+            parent = source[:-1]
+            if parent not in layers or target[:-1] != parent:
                 continue
-            if rank[target[0]] > rank[source[0]]:
+            rank = {name: i for i, name in enumerate(layers[parent])}
+            if source[-1] not in rank or target[-1] not in rank:
+                continue
+            if rank[target[-1]] > rank[source[-1]]:
+                declared = '::'.join(parent) or 'lib.rs'
                 for path, line, texts in by_line(uses):
                     out.append(
-                        f'module order in {self.src}: {path}:{line}: {source[0]} uses '
-                        f'{target[0]} ({texts}), declared below it in lib.rs'
+                        f'module order in {self.src}: {path}:{line}: {"::".join(source)} uses '
+                        f'{"::".join(target)} ({texts}), declared below it in {declared}'
                     )
         return out
 
@@ -415,6 +421,16 @@ def self_test():
                 'high.rs': 'use crate::{low::{self, S}};\npub fn g() {}\n',
             },
             ['module order', 'middle.rs:4: middle uses high', '!low.rs', '!high.rs', '!module cycle'],
+        ),
+        'nested order': (
+            {
+                'lib.rs': 'pub mod api;\n',
+                'api/mod.rs': '// module-cycles: ordered\npub mod keys;\npub mod gate;\n',
+                'api/keys.rs': 'use super::gate::Gate;\n',
+                'api/gate.rs': 'pub struct Gate;\n',
+            },
+            ['module order', 'api/keys.rs:1: api::keys uses api::gate', 'declared below it in api',
+             '!module cycle'],
         ),
         'boundary': (
             {

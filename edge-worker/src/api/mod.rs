@@ -1,24 +1,46 @@
 //! The HTTP API layer: request in, response out, no knowledge of workerd.
+//!
+//! module-cycles: ordered. The modules by concern, lowest first: each uses only those
+//! declared above it (`scripts/module-cycles.py`).
 
-pub mod backend;
-pub mod backend_error;
-pub mod caching;
-pub mod clock;
-pub mod cors;
-pub mod dispatch;
+// HTTP plumbing: errors, the clock, request input, response bodies, CORS, caching.
 pub mod error;
-pub mod gate;
-pub mod health;
+// The failures of the platform's storage and gates, as the handlers see them.
+pub mod backend_error;
+// The forecasting clock of a request.
+pub mod clock;
+// Request bodies and query strings.
 pub mod input;
-pub mod keys;
-pub mod leases;
-pub mod models;
-pub mod partners;
-pub mod portal;
-pub mod quota;
+// Responses: JSON, compression, the error body.
 pub mod response;
-pub mod routes;
+// Success bodies, serialised once.
 pub mod success_body;
+// Browser origins and preflights.
+pub mod cors;
+// ETags and Cache-Control.
+pub mod caching;
+// Access: API keys, quotas, each key's gate and an isolate's leases of a quota.
+pub mod keys;
+// Daily quotas.
+pub mod quota;
+// What a key's Durable Object decides.
+pub mod gate;
+// An isolate's blocks of busy keys' quotas.
+pub mod leases;
+// Models: the versions an isolate serves.
+pub mod models;
+// What the partner portal keeps, and the store it keeps it in.
+pub mod partners;
+// What the API needs from its environment.
+pub mod backend;
+// The one route table of both APIs and the portal.
+pub mod routes;
+// The services' health records.
+pub mod health;
+// The partner portal's page and API.
+pub mod portal;
+// A request to its route's handler.
+pub mod dispatch;
 #[cfg(test)]
 pub(crate) mod test_support;
 
