@@ -44,3 +44,5 @@ pub mod refresh;
 pub mod references;
 
 pub mod holdout;
+
+pub mod commands;

@@ -1,20 +1,17 @@
-//! `hexrisk-build`: the offline build CLI.
+//! `hexrisk-build`: the offline build CLI. It parses the command line and calls one of
+//! `hexrisk_builder::commands`.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use hexrisk_builder::fit::city_build::CityBuild;
-use hexrisk_builder::inputs::intake::CityIntake;
-use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
+use hexrisk_builder::commands::build::{BuildPaths, build};
+use hexrisk_builder::commands::checks::{place_check, verify, write_samples};
+use hexrisk_builder::commands::holdout::{HoldoutRequest, holdout_routes};
+use hexrisk_builder::commands::refresh::refresh_city;
 use hexrisk_builder::inputs::{config, data};
-use hexrisk_builder::outputs::history::{Built, History};
-use hexrisk_builder::outputs::{self, artifacts, model_card, prune};
-use hexrisk_builder::references::{place_check, samples};
-use hexrisk_builder::{holdout, pipeline, refresh};
-use hexrisk_engine::city::Atlas;
-use indicatif::{ProgressBar, ProgressStyle};
+use hexrisk_builder::outputs::prune;
+use hexrisk_builder::references::samples;
 
 /// Build hexrisk artifacts from real police data.
 #[derive(Debug, Parser)]
@@ -148,336 +145,6 @@ enum Command {
     },
 }
 
-fn verify(dir: &Path) -> anyhow::Result<bool> {
-    let checks = data::verify(dir)?;
-    let bad: Vec<_> = checks.iter().filter(|c| !c.is_ok()).collect();
-    for check in &bad {
-        let state = if check.actual.is_some() {
-            "changed"
-        } else {
-            "missing"
-        };
-        eprintln!("{state}: {}", check.path);
-    }
-    println!(
-        "{} of {} data files verified in {}",
-        checks.len() - bad.len(),
-        checks.len(),
-        dir.display()
-    );
-    Ok(bad.is_empty())
-}
-
-/// Records a build's versions in the history, and in each city's ledger the version
-/// built from its files, so that a later refresh offered nothing new knows the
-/// current version already holds them.
-fn record_build(
-    out: &Path,
-    manifest: &hexrisk_engine::artifact::Manifest,
-    builds: &[CityBuild],
-    intakes: &mut [CityIntake],
-) -> anyhow::Result<History> {
-    let recorded: Vec<Built<'_>> = builds
-        .iter()
-        .zip(intakes.iter())
-        .map(|(build, taken_in)| Built {
-            build,
-            late_arrivals: 0,
-            files_taken_in: taken_in.ledger.files.len(),
-        })
-        .collect();
-    let history = History::record(out, manifest, &recorded)?;
-    for taken_in in intakes.iter_mut().filter(|t| !t.ledger.files.is_empty()) {
-        let version = manifest
-            .city(&taken_in.ledger.city)
-            .map(|c| c.version.clone());
-        if taken_in.ledger.version != version {
-            taken_in.ledger.version = version;
-            taken_in.ledger.save(&taken_in.ledger_path())?;
-        }
-    }
-    Ok(history)
-}
-
-/// Where `build` reads and writes.
-struct BuildPaths<'a> {
-    config_dir: &'a Path,
-    out: &'a Path,
-    backtest_dir: &'a Path,
-    card: &'a Path,
-    intake: &'a Path,
-}
-
-fn build(cli: &Cli, paths: &BuildPaths<'_>, only: &[String]) -> anyhow::Result<()> {
-    let BuildPaths {
-        config_dir,
-        out,
-        backtest_dir,
-        card,
-        intake,
-    } = *paths;
-    let started = Instant::now();
-    let _lock = hexrisk_builder::outputs::lock::exclusive(out)?;
-    let mut configs = config::load_all(config_dir)?;
-    if !only.is_empty() {
-        configs.retain(|c| only.contains(&c.code));
-        anyhow::ensure!(!configs.is_empty(), "no configured city matches {only:?}");
-    }
-    let progress = ProgressBar::new(0);
-    progress.set_style(
-        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} {msg}")?
-            .progress_chars("=> "),
-    );
-    let mut builds = Vec::new();
-    let mut intakes = Vec::new();
-    for city in &configs {
-        let city_started = Instant::now();
-        let taken_in = CityIntake::load(intake, &city.code)?;
-        let built = pipeline::build_city_with(city, &cli.data_dir, &taken_in, &progress)?;
-        let model = &built.backtest.metrics["model"];
-        let line = format!(
-            "{}: {} cells, {} incidents kept, backtest Brier {:.3} log loss {:.3} MAE (median) {:.3} ({:.1} s)",
-            city.code,
-            built.cells,
-            built
-                .sources
-                .values()
-                .map(hexrisk_builder::inputs::ingest::SourceReport::accepted_total)
-                .sum::<u64>(),
-            model.brier,
-            model.log_loss,
-            model.mae_median,
-            city_started.elapsed().as_secs_f64()
-        );
-        // Printed above the bar on a terminal, plainly in logs.
-        progress.suspend(|| println!("{line}"));
-        for (source, r) in &built.sources {
-            let reasons: Vec<String> = r
-                .rejected
-                .iter()
-                .map(|(k, n)| format!("{k}: {n}"))
-                .collect();
-            let line = format!(
-                "  {source}: {} rows, {} kept, rejected {{{}}}",
-                r.rows,
-                r.accepted_total(),
-                reasons.join(", ")
-            );
-            progress.suspend(|| println!("{line}"));
-        }
-        if let Some(line) = streets_line(&built) {
-            progress.suspend(|| println!("{line}"));
-        }
-        outputs::write_exports(backtest_dir, &built)?;
-        builds.push(built);
-        intakes.push(taken_in);
-    }
-    progress.finish_and_clear();
-    let manifest = artifacts::write_artifacts(out, &builds)?;
-    let history = record_build(out, &manifest, &builds, &mut intakes)?;
-    for city in &manifest.cities {
-        println!(
-            "{}: version {} in {}/{} ({} bytes)",
-            city.code,
-            city.version,
-            out.display(),
-            city.file,
-            city.bytes
-        );
-    }
-    println!("manifest {} written", manifest.version);
-    if !card.as_os_str().is_empty() {
-        hexrisk_builder::atomic::write(
-            card,
-            model_card::markdown(&builds, &configs, &history).as_bytes(),
-        )?;
-        println!("wrote {}", card.display());
-    }
-    println!(
-        "built {} cities in {:.1} s",
-        builds.len(),
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
-}
-
-/// The log line of a city's street-level backtest: per group, the incidents off
-/// the network, the chosen `k` and the hit rates of both forecasts at 1 % of the
-/// length.
-fn streets_line(built: &CityBuild) -> Option<String> {
-    let streets = built.streets.as_ref()?;
-    let groups: Vec<String> = streets
-        .groups
-        .iter()
-        .map(|g| {
-            format!(
-                "{}: {} of {} off the network, k = {}, hit rate at 1 %: {:.3} uniform, {:.3} street-level",
-                g.group.label(),
-                g.placements.off_network,
-                g.placements.total(),
-                g.shrinkage.k,
-                g.uniform[0].hit_rate(),
-                g.street[0].hit_rate()
-            )
-        })
-        .collect();
-    Some(format!("  streets: {}", groups.join("; ")))
-}
-
-fn refresh_city(
-    cli: &Cli,
-    code: &str,
-    files: &[String],
-    paths: &BuildPaths<'_>,
-) -> anyhow::Result<()> {
-    let started = Instant::now();
-    let configs = config::load_all(paths.config_dir)?;
-    let city = configs
-        .iter()
-        .find(|c| c.code == code)
-        .ok_or_else(|| anyhow::anyhow!("no configured city {code}"))?;
-    let offered: Vec<Offered> = files.iter().map(|f| Offered::parse(f, city)).collect();
-    let progress = ProgressBar::hidden();
-    let done = refresh::refresh(
-        city,
-        refresh::Paths {
-            data_dir: &cli.data_dir,
-            intake_dir: paths.intake,
-            out: paths.out,
-        },
-        &offered,
-        &mut |_| Ok(()),
-        &progress,
-    )?;
-    for file in &done.take_in.files {
-        match &file.status {
-            Status::New(e) => println!(
-                "taken in {} as {}: {} rows, {} new, {} duplicates, {} late; dates {} to {}",
-                file.path.display(),
-                e.source,
-                e.rows,
-                e.new,
-                e.duplicates,
-                e.late,
-                e.first_date,
-                e.last_date
-            ),
-            Status::AlreadyTakenIn(e) => println!(
-                "already taken in {} as {} on {}: nothing to do",
-                file.path.display(),
-                e.source,
-                e.accepted_at
-            ),
-            Status::Repeated => println!("{} repeats an earlier file", file.path.display()),
-        }
-    }
-    if let Some(source) = &done.held_by {
-        println!("data-through held back by source {source}, which covers no further");
-    }
-    let Some(build) = &done.build else {
-        match &done.current {
-            Some(c) => println!("unchanged: {code} stays at version {}", c.version),
-            None => println!("unchanged: {code} has no version"),
-        }
-        return Ok(());
-    };
-    if let Some(current) = &done.current {
-        let was = done
-            .previous
-            .as_ref()
-            .map_or("none", |p| p.version.as_str());
-        println!(
-            "{code}: version {} (data through {}, {} late arrivals) in {}/{}, was {was}",
-            current.version,
-            current.data_through,
-            done.late_arrivals,
-            paths.out.display(),
-            current.file
-        );
-    }
-    if let Some(manifest) = &done.manifest {
-        println!("manifest {} written", manifest.version);
-    }
-    outputs::write_exports(paths.backtest_dir, build)?;
-    if !paths.card.as_os_str().is_empty() {
-        // The card describes every city: rebuild the others (deterministic, so
-        // their versions and files stay as they are).
-        let mut builds = Vec::new();
-        for other in &configs {
-            if other.code == code {
-                builds.push(build.clone());
-            } else {
-                let taken_in = CityIntake::load(paths.intake, &other.code)?;
-                builds.push(pipeline::build_city_with(
-                    other,
-                    &cli.data_dir,
-                    &taken_in,
-                    &progress,
-                )?);
-            }
-        }
-        let history = History::load(paths.out)?;
-        hexrisk_builder::atomic::write(
-            paths.card,
-            model_card::markdown(&builds, &configs, &history).as_bytes(),
-        )?;
-        println!("wrote {}", paths.card.display());
-    }
-    println!("refreshed in {:.1} s", started.elapsed().as_secs_f64());
-    Ok(())
-}
-
-/// Writes the reference samples `sample` draws from the artifacts in `artifacts` to
-/// `out` as JSON, and says how many there are.
-fn place_check(artifacts: &Path, city: &str, osm: &Path, out: &Path) -> anyhow::Result<bool> {
-    let atlas = samples::load_atlas(artifacts)?;
-    let model = atlas
-        .city(city)
-        .ok_or_else(|| anyhow::anyhow!("no artifact of {city} in {}", artifacts.display()))?;
-    let osm = hexrisk_builder::roads::osm::read_xml(&data::workspace_data_dir().join(osm))?;
-    let report = place_check::PlaceReport {
-        check: place_check::check(&osm, model),
-        sizes: place_check::Sizes::of(model.artifact())?,
-        prefixes: place_check::three_letter_prefixes(model),
-    };
-    hexrisk_builder::atomic::write(out, &serde_json::to_vec_pretty(&report)?)?;
-    let (check, sizes) = (&report.check, &report.sizes);
-    println!(
-        "{} of {} intersections found first within {} m ({:.1} %); of the {} whose names the network has, {}",
-        check.found,
-        check.intersections,
-        place_check::FOUND_WITHIN_M,
-        100.0 * check.share,
-        check.with_both_names,
-        check.found_with_both_names,
-    );
-    println!(
-        "{city}: full file {} bytes, {} without its place index, {} without street names either; grid file {}; wrote {}",
-        sizes.full,
-        sizes.without_index,
-        sizes.without_names_or_index,
-        sizes.grid,
-        out.display()
-    );
-    Ok(true)
-}
-
-fn write_samples(
-    artifacts: &Path,
-    out: &Path,
-    what: &str,
-    sample: impl FnOnce(&Atlas) -> serde_json::Value,
-) -> anyhow::Result<bool> {
-    let json = sample(&samples::load_atlas(artifacts)?);
-    hexrisk_builder::atomic::write(out, &serde_json::to_vec(&json)?)?;
-    println!(
-        "wrote {} {what} to {}",
-        json.as_array().map_or(0, Vec::len),
-        out.display()
-    );
-    Ok(true)
-}
-
 /// What `holdout-routes` measures, and where it writes.
 #[derive(Debug, clap::Args)]
 struct HoldoutArgs {
@@ -511,40 +178,39 @@ struct HoldoutArgs {
     doc: PathBuf,
 }
 
-fn holdout_routes(cli: &Cli, args: &HoldoutArgs) -> anyhow::Result<()> {
-    let configs = config::load_all(&args.config_dir)?;
-    let city = configs
-        .iter()
-        .find(|c| c.code == args.city || c.name.eq_ignore_ascii_case(&args.city))
-        .ok_or_else(|| anyhow::anyhow!("no configured city {}", args.city))?;
-    let command = std::iter::once("hexrisk-build".to_owned())
-        .chain(std::env::args().skip(1))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let report = holdout::run(
-        &holdout::Options {
-            city,
-            data_dir: &cli.data_dir,
+/// `holdout-routes` with its arguments, and the command line for the report.
+fn holdout(data_dir: &std::path::Path, args: &HoldoutArgs) -> anyhow::Result<()> {
+    holdout_routes(
+        data_dir,
+        &HoldoutRequest {
+            city: &args.city,
             cut: args.cut,
-            until: args.until.unwrap_or(city.span.end),
+            until: args.until,
             pairs: args.pairs,
             seed: args.seed,
-            command,
+            config_dir: &args.config_dir,
+            out: &args.out,
+            doc: &args.doc,
+            command: std::iter::once("hexrisk-build".to_owned())
+                .chain(std::env::args().skip(1))
+                .collect::<Vec<_>>()
+                .join(" "),
         },
-        &|line| println!("{line}"),
-    )?;
-    hexrisk_builder::atomic::write(&args.out, &serde_json::to_vec_pretty(&report)?)?;
-    println!("wrote {}", args.out.display());
-    let section = holdout::markdown::section(&report);
-    println!("{section}");
-    if !args.doc.as_os_str().is_empty() {
-        let doc = std::fs::read_to_string(&args.doc)?;
-        let doc = holdout::markdown::splice(&doc, &section)
-            .map_err(|e| anyhow::anyhow!("{}: {e}", args.doc.display()))?;
-        hexrisk_builder::atomic::write(&args.doc, doc.as_bytes())?;
-        println!("wrote the held-out section of {}", args.doc.display());
+    )
+}
+
+/// `prune`, with a line for each removed file.
+fn prune_versions(out: &std::path::Path, keep: usize) -> anyhow::Result<bool> {
+    let pruned = prune::prune(out, keep)?;
+    for file in &pruned.removed {
+        println!("removed {}/{file}", out.display());
     }
-    Ok(())
+    println!(
+        "kept manifests {}; removed {} files",
+        pruned.kept_manifests.join(", "),
+        pruned.removed.len()
+    );
+    Ok(true)
 }
 
 fn main() -> ExitCode {
@@ -559,7 +225,7 @@ fn main() -> ExitCode {
             cities,
             intake,
         } => build(
-            &cli,
+            &cli.data_dir,
             &BuildPaths {
                 config_dir,
                 out,
@@ -579,7 +245,7 @@ fn main() -> ExitCode {
             backtest_dir,
             model_card,
         } => refresh_city(
-            &cli,
+            &cli.data_dir,
             city,
             files,
             &BuildPaths {
@@ -591,19 +257,7 @@ fn main() -> ExitCode {
             },
         )
         .map(|()| true),
-        Command::Prune { out, keep } => prune::prune(out, *keep)
-            .map(|pruned| {
-                for file in &pruned.removed {
-                    println!("removed {}/{file}", out.display());
-                }
-                println!(
-                    "kept manifests {}; removed {} files",
-                    pruned.kept_manifests.join(", "),
-                    pruned.removed.len()
-                );
-                true
-            })
-            .map_err(Into::into),
+        Command::Prune { out, keep } => prune_versions(out, *keep),
         Command::ForecastSamples {
             artifacts,
             per_city,
@@ -612,7 +266,7 @@ fn main() -> ExitCode {
         } => write_samples(artifacts, out, "reference forecasts", |atlas| {
             samples::reference_forecasts(atlas, *per_city, *seed)
         }),
-        Command::HoldoutRoutes(args) => holdout_routes(&cli, args).map(|()| true),
+        Command::HoldoutRoutes(args) => holdout(&cli.data_dir, args).map(|()| true),
         Command::RouteSamples {
             artifacts,
             per_city,
