@@ -204,3 +204,18 @@ pub fn array<'a>(body: &'a Map<String, Value>, field: &str) -> Result<&'a Vec<Va
         Some(_) => Err(malformed(field, "an array")),
     }
 }
+
+/// An optional text field of a body or of query parameters.
+///
+/// # Errors
+/// `INVALID_REQUEST` when present but not a string.
+pub fn optional_text<'a>(
+    map: &'a Map<String, Value>,
+    field: &str,
+) -> Result<Option<&'a str>, QueryError> {
+    match map.get(field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text)),
+        Some(_) => Err(malformed(field, "a string")),
+    }
+}

@@ -29,7 +29,9 @@ mod streets;
 /// The H3 resolution of every cell the operations take and answer.
 pub use crate::grid::RESOLUTION;
 pub use columns::{ScoreMemo, ScoredCells};
-pub use error::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
+pub use error::{
+    ErrorCode, QueryError, array, coordinate_error, malformed, missing, optional_text,
+};
 pub use hexes::{
     HEX_COUNT_HEADER, MAX_BOX_SIDE_DEG, MAX_SCORE_IDS, box_scores, cell_scores, hexes_all,
     hexes_breakdown, hexes_config, hexes_lookup, hexes_score, ring_scores,

@@ -76,18 +76,9 @@ pub struct SearchAnswer {
     pub places: Vec<PlaceJson>,
 }
 
-/// A text field of the query string or request.
-fn text<'a>(params: &'a Map<String, Value>, field: &str) -> Result<Option<&'a str>, QueryError> {
-    match params.get(field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text)),
-        Some(_) => Err(super::malformed(field, "a string")),
-    }
-}
-
 /// The query: present, not blank, at most [`MAX_QUERY_CHARS`], no control characters.
 fn query(params: &Map<String, Value>) -> Result<&str, QueryError> {
-    let q = text(params, "q")?
+    let q = super::optional_text(params, "q")?
         .ok_or_else(|| super::missing("q"))?
         .trim();
     if q.is_empty() {
@@ -181,7 +172,7 @@ pub fn search_places(
             box_side(params, "lng", 180.0)?,
         )),
     };
-    let code = text(params, "city")?;
+    let code = super::optional_text(params, "city")?;
     let model = city(atlas, code, point)?;
     let near = point.and_then(|(lat, lng)| LatLng::new(lat, lng).ok());
     let artifact = model.artifact();

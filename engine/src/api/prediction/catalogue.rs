@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value, json};
 
 use super::{coordinates, locate};
-use crate::api::{QueryError, malformed};
+use crate::api::{QueryError, optional_text};
 use crate::city::{Atlas, CityModel};
 use crate::forecast::{ClassRecord, CrimeClass};
 use crate::grid::RESOLUTION;
@@ -66,12 +66,7 @@ fn coverage_record(city: &CityModel) -> Value {
 /// `INVALID_REQUEST` for an unknown city code, listing the known ones, or a `city`
 /// that is not text.
 pub fn coverage(atlas: &Atlas, params: &Map<String, Value>) -> Result<Value, QueryError> {
-    let code = match params.get("city") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(code)) => Some(code.as_str()),
-        Some(_) => return Err(malformed("city", "a city code")),
-    };
-    let Some(code) = code else {
+    let Some(code) = optional_text(params, "city")? else {
         let records: Vec<Value> = sorted_cities(atlas)
             .into_iter()
             .map(coverage_record)
