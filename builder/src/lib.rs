@@ -27,7 +27,11 @@ pub mod atomic;
 
 pub mod progress;
 
+pub mod store;
+
 pub mod inputs;
+
+pub mod feeds;
 
 pub mod fit;
 

@@ -13,6 +13,8 @@ use chrono::NaiveDate;
 use hexrisk_engine::CrimeClass;
 use serde::Deserialize;
 
+use super::feed_config::FeedConfig;
+
 /// What a source offence value maps to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -128,7 +130,8 @@ pub enum SourceFormat {
 pub struct SourceConfig {
     /// The file layout.
     pub format: SourceFormat,
-    /// Files, relative to the data directory.
+    /// Files, relative to the data directory (none for a source only fed).
+    #[serde(default)]
     pub files: Vec<PathBuf>,
     /// Column holding the offence (`*` when every row is the same offence).
     pub field: String,
@@ -141,6 +144,10 @@ pub struct SourceConfig {
     /// (the street-violence group of `fit/streets/backtest.rs`); none when the
     /// source has no premises column.
     pub street: Option<StreetPremises>,
+    /// The open-data service that feeds this source, if one is configured
+    /// ([`super::feed_config`]). Once `hexrisk-build update` has synced it, its
+    /// stored rows replace the files'.
+    pub feed: Option<FeedConfig>,
 }
 
 /// A source's premises column and the values of it that put an incident on the

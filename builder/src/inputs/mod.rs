@@ -7,6 +7,7 @@ pub mod boundary;
 pub mod config;
 pub mod data;
 pub mod default_hours;
+pub mod feed_config;
 pub mod generic_csv;
 pub mod ingest;
 pub mod intake;

@@ -198,6 +198,7 @@ mod tests {
             classes: std::collections::BTreeMap::new(),
             overrides: vec![],
             street: None,
+            feed: None,
         }
     }
 

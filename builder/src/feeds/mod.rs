@@ -1,0 +1,156 @@
+//! Feeds: a city's incidents pulled from the open-data service that publishes
+//! them. [`http`] fetches with retries; [`fields`] maps a published row onto the
+//! fields the build reads; [`socrata`], [`arcgis`], [`ckan`] and [`csv_url`]
+//! speak each protocol behind [`FeedProtocol`]; [`sync`] runs a pull into the
+//! city's incident store (`crate::store`) and checks every page before trusting
+//! it. Operator's guide: docs/REFRESH.md.
+
+pub mod arcgis;
+pub mod ckan;
+pub mod csv_url;
+pub mod fields;
+pub mod http;
+pub mod socrata;
+pub mod sync;
+
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::store::pulls::PullKind;
+use fields::Point;
+use http::{Answer, HttpClient, HttpError};
+
+/// One row as the service published it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PublishedRow {
+    /// Its fields.
+    pub attributes: Map<String, Value>,
+    /// Its point, where the protocol sends geometry apart (ArcGIS).
+    pub point: Option<Point>,
+    /// Its change mark, where the protocol has one (Socrata `:updated_at`).
+    pub mark: Option<String>,
+}
+
+/// A page of a pull.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    /// The rows, in the pull's order.
+    pub rows: Vec<PublishedRow>,
+    /// Whether the service says, or a full page suggests, that more follow.
+    pub more: bool,
+}
+
+/// What went wrong talking to a service.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum FeedError {
+    /// No readable answer.
+    #[error(transparent)]
+    Http(#[from] HttpError),
+    /// The service answered with an error in its protocol's shape.
+    #[error("{url}: the service refused the query (HTTP {status}, {code}): {message}")]
+    Service {
+        /// The request.
+        url: String,
+        /// HTTP status (ArcGIS sends its errors with 200).
+        status: u16,
+        /// The protocol's error code.
+        code: String,
+        /// Its message.
+        message: String,
+    },
+    /// The data set is no longer public (ArcGIS "Token Required", Socrata 403).
+    #[error("{url}: the data set is not public any more ({message}); it may need a token")]
+    Private {
+        /// The request.
+        url: String,
+        /// The service's words.
+        message: String,
+    },
+    /// The body is not what the protocol sends (a truncated page included).
+    #[error("{url}: unreadable answer: {message}")]
+    Body {
+        /// The request.
+        url: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// A configured field is not among the service's fields.
+    #[error("field {field} is not published (the service has: {available})")]
+    Schema {
+        /// The field (spellings joined with ` or `).
+        field: String,
+        /// The fields it has, comma-joined.
+        available: String,
+    },
+    /// The environment variable naming the app token is unset.
+    #[error("the app token variable {variable} is not set")]
+    Token {
+        /// The variable.
+        variable: String,
+    },
+}
+
+/// One protocol's side of a pull.
+pub trait FeedProtocol {
+    /// Whether it can ask for the rows changed since a mark.
+    fn changes_since(&self) -> bool;
+
+    /// Checks the service before the first page of a pull (an ArcGIS layer's
+    /// fields and page limit); a no-op where the protocol has nothing to check.
+    ///
+    /// # Errors
+    /// [`FeedError`] when the service cannot be read or lacks a configured field.
+    fn prepare(&mut self, client: &HttpClient) -> Result<(), FeedError>;
+
+    /// Rows asked for a page.
+    fn page_size(&self) -> u32;
+
+    /// The page of a pull at `offset`.
+    ///
+    /// # Errors
+    /// [`FeedError`] when the page cannot be fetched or read.
+    fn page(
+        &self,
+        client: &HttpClient,
+        kind: PullKind,
+        since: Option<&str>,
+        offset: u64,
+    ) -> Result<Page, FeedError>;
+
+    /// Every row key the service serves now, where it can list them: the
+    /// deletions of a changed-since pull and the rows a full pull's pages
+    /// skipped are found from it.
+    ///
+    /// # Errors
+    /// [`FeedError`] when the list cannot be fetched or read.
+    fn served_ids(&self, client: &HttpClient) -> Result<Option<HashSet<String>>, FeedError>;
+
+    /// How many rows a pull should receive, where the service can say.
+    ///
+    /// # Errors
+    /// [`FeedError`] when the count cannot be fetched or read.
+    fn expected_rows(
+        &self,
+        client: &HttpClient,
+        kind: PullKind,
+        since: Option<&str>,
+    ) -> Result<Option<u64>, FeedError>;
+}
+
+/// Parses a JSON body, naming the request when it is not JSON.
+pub(crate) fn json_body(url: &str, answer: &Answer) -> Result<Value, FeedError> {
+    serde_json::from_slice(&answer.body).map_err(|e| FeedError::Body {
+        url: url.to_owned(),
+        message: format!("HTTP {}: {e}", answer.status),
+    })
+}
+
+/// The row key of a published value as text, as `fields::map_row` reads it.
+pub(crate) fn key_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
+        Value::Number(n) => Some(n.to_string()),
+        _ => None,
+    }
+}

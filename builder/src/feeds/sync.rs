@@ -1,0 +1,346 @@
+//! One sync of one source: a pull from its service into the city's incident
+//! store, every page checked before it is trusted.
+//!
+//! A pull resumes where a stopped one left off (its committed pages stay; see
+//! `store/pulls.rs`), else is changed-since where the protocol has a mark and a
+//! pull has finished before, else full. Each page is mapped (a row without its
+//! key or its offence means the schema moved: the pull fails naming the field),
+//! refused whole if it repeats an id, and committed with the pull's progress.
+//! At the end the rows received are checked against what the service says it
+//! serves (the list of ids, or its count): a page that skipped rows fails the
+//! pull rather than leave the store short. Then deletions and re-keyed rows are
+//! reconciled and the pull closes.
+//!
+//! A transport error (the service down, a 429 storm outlasting the retries)
+//! leaves the pull running: the next sync resumes it. Every other error fails
+//! it; the next sync begins a new one. Neither loses a stored row.
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use super::arcgis::Arcgis;
+use super::ckan::Ckan;
+use super::csv_url::CsvUrl;
+use super::fields::{self, RowError};
+use super::http::HttpClient;
+use super::socrata::Socrata;
+use super::{FeedError, FeedProtocol};
+use crate::inputs::feed_config::{FeedConfig, Protocol};
+use crate::store::pulls::{PageFault, Pull, PullKind};
+use crate::store::reconcile::ReconcileFault;
+use crate::store::record::MarkedRecord;
+use crate::store::{IncidentStore, StoreError};
+
+/// The most rows one pull takes: far above any city's feed, it stops a service
+/// that pages forever.
+const MAX_ROWS_PER_PULL: u64 = 50_000_000;
+
+/// A sync that did not finish. Each names the source.
+#[derive(Debug, thiserror::Error)]
+pub enum SyncError {
+    /// The service could not be read, or refused.
+    #[error("source {name}: {error}")]
+    Feed {
+        /// The source.
+        name: String,
+        /// What the service did.
+        error: FeedError,
+    },
+    /// A row lacks its key or its offence: the published schema moved.
+    #[error("source {name}: a row at offset {offset} has no {field}: the published fields changed")]
+    Row {
+        /// The source.
+        name: String,
+        /// The row's offset in the pull.
+        offset: u64,
+        /// The field.
+        field: String,
+    },
+    /// A page repeats rows.
+    #[error("source {name}: the page at offset {offset} {fault}; nothing of it was stored")]
+    Page {
+        /// The source.
+        name: String,
+        /// The page's offset.
+        offset: u64,
+        /// What repeats.
+        fault: String,
+    },
+    /// Fewer rows came than the service said a pull would return.
+    #[error(
+        "source {name}: the service counted {expected} rows for this pull; its pages held {received}: a page skipped rows"
+    )]
+    Short {
+        /// The source.
+        name: String,
+        /// Rows counted.
+        expected: u64,
+        /// Rows received.
+        received: u64,
+    },
+    /// The service lists rows the pull never received.
+    #[error(
+        "source {name}: the service lists {count} rows this pull never received (for example {example}): a page skipped them"
+    )]
+    Skipped {
+        /// The source.
+        name: String,
+        /// How many.
+        count: usize,
+        /// One of them.
+        example: String,
+    },
+    /// The service kept paging past any real feed's size.
+    #[error("source {name}: more than {MAX_ROWS_PER_PULL} rows in one pull; stopped")]
+    Endless {
+        /// The source.
+        name: String,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The test hook stopped the pull after some pages, as a crash would.
+    #[error("source {name}: stopped after {pages} pages")]
+    Stopped {
+        /// The source.
+        name: String,
+        /// Pages committed.
+        pages: usize,
+    },
+}
+
+impl SyncError {
+    /// Whether the pull stays running for the next sync to resume.
+    #[must_use]
+    pub const fn resumable(&self) -> bool {
+        matches!(
+            self,
+            Self::Feed {
+                error: FeedError::Http(_),
+                ..
+            } | Self::Stopped { .. }
+                | Self::Store(_)
+        )
+    }
+}
+
+/// A finished sync.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Synced {
+    /// The closed pull, with its counts.
+    pub pull: Pull,
+    /// Rows stored that the build will reject, worth an operator's look (a
+    /// coordinate beyond ±90° or ±180°), one line each kind.
+    pub warnings: Vec<String>,
+}
+
+/// Knobs for tests.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SyncOptions {
+    /// Stop after this many pages, leaving the pull running, as a crash would.
+    pub stop_after_pages: Option<usize>,
+}
+
+/// The protocol client of a feed.
+///
+/// # Errors
+/// [`FeedError::Token`] when the feed names a token variable that is unset.
+pub fn protocol_of(feed: &FeedConfig) -> Result<Box<dyn FeedProtocol>, FeedError> {
+    let token = feed
+        .token()
+        .map_err(|variable| FeedError::Token { variable })?;
+    Ok(match feed.protocol {
+        Protocol::Socrata => Box::new(Socrata::new(
+            &feed.url,
+            &feed.fields.id,
+            feed.page_size,
+            token,
+        )),
+        Protocol::Arcgis => Box::new(Arcgis::new(&feed.url, &feed.fields, feed.page_size, token)),
+        Protocol::Ckan => Box::new(Ckan::new(&feed.url, feed.page_size, token)),
+        Protocol::CsvUrl => Box::new(CsvUrl::new(&feed.url)),
+    })
+}
+
+/// Syncs source `name` from its feed into `store`, at `now`.
+///
+/// # Errors
+/// [`SyncError`], naming the source; see the module doc for which leave the pull
+/// running.
+pub fn sync_source(
+    store: &mut IncidentStore,
+    name: &str,
+    feed: &FeedConfig,
+    tz: Tz,
+    client: &HttpClient,
+    now: DateTime<Utc>,
+    options: SyncOptions,
+) -> Result<Synced, SyncError> {
+    let feed_error = |error: FeedError| SyncError::Feed {
+        name: name.to_owned(),
+        error,
+    };
+    let mut protocol = protocol_of(feed).map_err(feed_error)?;
+    protocol.prepare(client).map_err(feed_error)?;
+    let pull = if let Some(pull) = store.running_pull(name)? {
+        pull
+    } else {
+        let since = if protocol.changes_since() {
+            store.last_done_pull(name)?.and_then(|p| p.mark)
+        } else {
+            None
+        };
+        let kind = if since.is_some() {
+            PullKind::Changed
+        } else {
+            PullKind::Full
+        };
+        store.begin_pull(name, kind, since.as_deref(), now)?
+    };
+    match run(
+        store,
+        &pull,
+        name,
+        feed,
+        tz,
+        protocol.as_ref(),
+        client,
+        now,
+        options,
+    ) {
+        Ok(warnings) => {
+            let pull = store
+                .last_done_pull(name)?
+                .ok_or_else(|| SyncError::Store(store_lost(store)))?;
+            Ok(Synced { pull, warnings })
+        }
+        Err(error) => {
+            if !error.resumable() {
+                store.fail_pull(&pull, &error.to_string(), now)?;
+            }
+            Err(error)
+        }
+    }
+}
+
+fn store_lost(store: &IncidentStore) -> StoreError {
+    StoreError::Corrupt {
+        path: store.path().to_path_buf(),
+        what: "a pull closed without error is not done".into(),
+    }
+}
+
+/// The pages and the close of one pull.
+#[allow(clippy::too_many_arguments)]
+fn run(
+    store: &mut IncidentStore,
+    pull: &Pull,
+    name: &str,
+    feed: &FeedConfig,
+    tz: Tz,
+    protocol: &dyn FeedProtocol,
+    client: &HttpClient,
+    now: DateTime<Utc>,
+    options: SyncOptions,
+) -> Result<Vec<String>, SyncError> {
+    let feed_error = |error: FeedError| SyncError::Feed {
+        name: name.to_owned(),
+        error,
+    };
+    let since = pull.since.as_deref();
+    let expected = protocol
+        .expected_rows(client, pull.kind, since)
+        .map_err(feed_error)?;
+    let mut offset = pull.next_offset;
+    let mut received = pull.counts.fetched;
+    let mut impossible = (0u64, None::<String>);
+    let mut pages = 0usize;
+    loop {
+        if options.stop_after_pages.is_some_and(|n| pages >= n) {
+            return Err(SyncError::Stopped {
+                name: name.to_owned(),
+                pages,
+            });
+        }
+        let page = protocol
+            .page(client, pull.kind, since, offset)
+            .map_err(feed_error)?;
+        if page.rows.is_empty() {
+            break;
+        }
+        let mut records = Vec::with_capacity(page.rows.len());
+        for (row_offset, row) in (offset..).zip(&page.rows) {
+            let record = fields::map_row(&row.attributes, row.point, &feed.fields, tz).map_err(
+                |RowError::Missing { field }| SyncError::Row {
+                    name: name.to_owned(),
+                    offset: row_offset,
+                    field,
+                },
+            )?;
+            let beyond = record.lat.is_some_and(|v| !(-90.0..=90.0).contains(&v))
+                || record.lng.is_some_and(|v| !(-180.0..=180.0).contains(&v));
+            if beyond {
+                impossible.0 += 1;
+                impossible.1.get_or_insert_with(|| record.id.clone());
+            }
+            records.push(MarkedRecord {
+                record,
+                mark: row.mark.clone(),
+            });
+        }
+        let current = store
+            .running_pull(name)?
+            .ok_or_else(|| SyncError::Store(store_lost(store)))?;
+        if let Err(fault) = store.apply_page(&current, &records)? {
+            let fault = match fault {
+                PageFault::RepeatsWithin(id) => format!("serves row {id} twice"),
+                PageFault::RepeatsEarlierPage(id) => {
+                    format!("serves row {id} again, unchanged since an earlier page")
+                }
+            };
+            return Err(SyncError::Page {
+                name: name.to_owned(),
+                offset,
+                fault,
+            });
+        }
+        pages += 1;
+        offset += records.len() as u64;
+        received += records.len() as u64;
+        if received > MAX_ROWS_PER_PULL {
+            return Err(SyncError::Endless {
+                name: name.to_owned(),
+            });
+        }
+        if !page.more {
+            break;
+        }
+    }
+    if let Some(expected) = expected.filter(|&expected| received < expected) {
+        return Err(SyncError::Short {
+            name: name.to_owned(),
+            expected,
+            received,
+        });
+    }
+    let served = protocol.served_ids(client).map_err(feed_error)?;
+    let current = store
+        .running_pull(name)?
+        .ok_or_else(|| SyncError::Store(store_lost(store)))?;
+    if let Err(ReconcileFault::Missing { count, example }) =
+        store.finish_pull(&current, served.as_ref(), now)?
+    {
+        return Err(SyncError::Skipped {
+            name: name.to_owned(),
+            count,
+            example,
+        });
+    }
+    let mut warnings = Vec::new();
+    if let (n, Some(example)) = impossible {
+        warnings.push(format!(
+            "source {name}: {n} rows have coordinates beyond ±90°/±180° (for example row {example}); stored as published, the build rejects them"
+        ));
+    }
+    Ok(warnings)
+}
