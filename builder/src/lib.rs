@@ -5,11 +5,13 @@
 //! forecast model, backtests it and writes the per-city artifacts the engine loads.
 //!
 //! The modules are the build's stages, each using only those declared above it:
-//! [`inputs`] (configuration, data files, ingestion), [`fit`] (counts, model,
+//! [`store`] (each city's incident store), [`inputs`] (configuration, data files,
+//! ingestion), [`feeds`] (pulls from open-data services into the store), [`fit`] (counts, model,
 //! calibration, profiles, forecasts and backtests, and what a city's fit produces),
 //! [`roads`] (road files to routable graphs), [`pipeline`] (one city built from the
 //! three), [`outputs`] (artifacts, manifest, exports, model card, history, all from
 //! what [`fit`] produces), [`refresh`] (new files taken in and published),
+//! [`update`] (fed sources synced, rebuilt when changed, freshness published),
 //! [`references`] (native answers to check other builds against) and [`holdout`]
 //! (street-level routing judged on incidents after a cut), over two helpers,
 //! [`atomic`] writes and [`progress`] bars.
@@ -44,6 +46,8 @@ pub mod pipeline;
 pub mod outputs;
 
 pub mod refresh;
+
+pub mod update;
 
 pub mod references;
 

@@ -9,6 +9,7 @@ use hexrisk_builder::commands::build::{BuildPaths, build};
 use hexrisk_builder::commands::checks::{place_check, verify, write_samples};
 use hexrisk_builder::commands::holdout::{HoldoutRequest, holdout_routes};
 use hexrisk_builder::commands::refresh::refresh_city;
+use hexrisk_builder::commands::update::{UpdatePaths, update};
 use hexrisk_builder::inputs::{config, data};
 use hexrisk_builder::outputs::prune;
 use hexrisk_builder::references::samples;
@@ -53,6 +54,9 @@ enum Command {
         /// Intake state folder: files taken in by `refresh`, read after the configured ones.
         #[arg(long, default_value = "build/intake")]
         intake: PathBuf,
+        /// Incident stores' folder: fed sources synced by `update`.
+        #[arg(long, default_value = "build/store")]
+        store: PathBuf,
     },
     /// Take new incident files of one city in (checked strictly, each incident
     /// counted once), refit, and publish a new version (see docs/REFRESH.md).
@@ -73,6 +77,9 @@ enum Command {
         /// Intake state folder: `<intake>/<code>/ledger.json` and `files/`.
         #[arg(long, default_value = "build/intake")]
         intake: PathBuf,
+        /// Incident stores' folder: fed sources synced by `update`.
+        #[arg(long, default_value = "build/store")]
+        store: PathBuf,
         /// Where the backtest exports go.
         #[arg(long, default_value = "build/backtest")]
         backtest_dir: PathBuf,
@@ -80,6 +87,30 @@ enum Command {
         /// other cities too, since the card describes them all.
         #[arg(long, default_value = "docs/MODEL.md")]
         model_card: PathBuf,
+    },
+    /// Sync every fed source of every city (or those named) from its open-data
+    /// service, rebuild the cities whose data changed, and publish each city's
+    /// freshness (see docs/REFRESH.md). Fails when any source or rebuild failed;
+    /// the other cities are updated all the same.
+    Update {
+        /// Update only these city codes (default: every city with a feed).
+        #[arg(long = "city")]
+        cities: Vec<String>,
+        /// City configuration directory.
+        #[arg(long, default_value_os_t = config::default_config_dir())]
+        config_dir: PathBuf,
+        /// Where the artifacts and manifest go.
+        #[arg(long, default_value = "build/artifacts")]
+        out: PathBuf,
+        /// Intake state folder.
+        #[arg(long, default_value = "build/intake")]
+        intake: PathBuf,
+        /// Incident stores' folder: `<store>/<code>.sqlite`.
+        #[arg(long, default_value = "build/store")]
+        store: PathBuf,
+        /// The time of the sync (RFC 3339), for a simulated clock; default now.
+        #[arg(long)]
+        now: Option<String>,
     },
     /// Remove artifact versions that none of the last N manifests names.
     Prune {
@@ -224,6 +255,7 @@ fn main() -> ExitCode {
             model_card,
             cities,
             intake,
+            store,
         } => build(
             &cli.data_dir,
             &BuildPaths {
@@ -232,6 +264,7 @@ fn main() -> ExitCode {
                 backtest_dir,
                 card: model_card,
                 intake,
+                store,
             },
             cities,
         )
@@ -242,6 +275,7 @@ fn main() -> ExitCode {
             config_dir,
             out,
             intake,
+            store,
             backtest_dir,
             model_card,
         } => refresh_city(
@@ -254,9 +288,28 @@ fn main() -> ExitCode {
                 backtest_dir,
                 card: model_card,
                 intake,
+                store,
             },
         )
         .map(|()| true),
+        Command::Update {
+            cities,
+            config_dir,
+            out,
+            intake,
+            store,
+            now,
+        } => update(
+            &cli.data_dir,
+            &UpdatePaths {
+                config_dir,
+                out,
+                intake,
+                store,
+            },
+            cities,
+            now.as_deref(),
+        ),
         Command::Prune { out, keep } => prune_versions(out, *keep),
         Command::ForecastSamples {
             artifacts,

@@ -28,10 +28,11 @@ use crate::fit::city_build::CityBuild;
 use crate::inputs::config::CityConfig;
 use crate::inputs::ingest::Weeks;
 use crate::inputs::intake::take_in::{self, Offered, TakeIn};
-use crate::inputs::intake::{CityIntake, IntakeError};
+use crate::inputs::intake::{CityIntake, IntakeError, fed};
 use crate::outputs::artifacts;
 use crate::outputs::history::{Built, History};
 use crate::pipeline::{self, BuildError};
+use crate::store::IncidentStore;
 
 /// Points of a refresh at which the test hook may stop it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +64,9 @@ pub enum RefreshError {
     /// The hook stopped the refresh (tests).
     #[error("stopped at {0:?}")]
     Stopped(Stage),
+    /// The incident store cannot be read.
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
     /// Another build, refresh or prune is writing the artifacts folder.
     #[error(transparent)]
     Locked(#[from] crate::outputs::lock::LockError),
@@ -77,6 +81,9 @@ pub struct Paths<'a> {
     pub intake_dir: &'a Path,
     /// The artifacts folder.
     pub out: &'a Path,
+    /// The incident stores' folder, when the city's fed sources are to be read
+    /// (`update`); `None` reads files only.
+    pub store_dir: Option<&'a Path>,
 }
 
 /// What a refresh did.
@@ -134,7 +141,15 @@ pub fn refresh(
     progress: &ProgressBar,
 ) -> Result<Refreshed, RefreshError> {
     let _lock = crate::outputs::lock::exclusive(paths.out)?;
-    let intake = CityIntake::load(paths.intake_dir, &city.code)?;
+    let mut intake = CityIntake::load(paths.intake_dir, &city.code)?;
+    if let Some(store) = paths
+        .store_dir
+        .map(|dir| IncidentStore::open_existing(dir, &city.code))
+        .transpose()?
+        .flatten()
+    {
+        intake.fed = fed::load(&store, city)?;
+    }
     let previous = artifacts::current_manifest(paths.out).and_then(|m| m.city(&city.code).cloned());
     let before = intake.extend(city);
     let through = data_through(before.span.start, before.span.end).unwrap_or(before.span.end);
@@ -153,7 +168,8 @@ pub fn refresh(
                 .any(|v| v.code == city.code && v.version == p.version)
         })
     });
-    if fresh == 0 && recorded && (published || intake.ledger.files.is_empty()) {
+    let fed_unchanged = intake.ledger.fed == intake.fed_state();
+    if fresh == 0 && recorded && fed_unchanged && (published || intake.ledger.files.is_empty()) {
         return Ok(Refreshed {
             take_in: plan,
             current: previous.clone(),
@@ -167,7 +183,9 @@ pub fn refresh(
     let mut next = CityIntake {
         ledger: plan.store(&intake)?,
         dir: intake.dir.clone(),
+        fed: intake.fed.clone(),
     };
+    next.ledger.fed = intake.fed_state();
     hook(Stage::FilesStored)?;
     let build = pipeline::build_city_with(city, paths.data_dir, &next, progress)?;
     let staged =

@@ -169,6 +169,7 @@ fn run(
             data_dir: &data_dir(),
             intake_dir: &state.join("intake"),
             out: &state.join("artifacts"),
+            store_dir: None,
         },
         offered,
         hook,

@@ -9,10 +9,11 @@ use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::fit::city_build::CityBuild;
 use crate::inputs::config;
-use crate::inputs::intake::CityIntake;
+use crate::inputs::intake::{CityIntake, fed};
 use crate::outputs::history::{Built, History};
 use crate::outputs::{self, artifacts, model_card};
 use crate::pipeline;
+use crate::store::IncidentStore;
 
 /// Where `build` reads and writes.
 pub struct BuildPaths<'a> {
@@ -26,6 +27,9 @@ pub struct BuildPaths<'a> {
     pub card: &'a Path,
     /// The intake state folder.
     pub intake: &'a Path,
+    /// The incident stores' folder (`<store>/<code>.sqlite`): a city's fed
+    /// sources are read from it once `update` has synced them.
+    pub store: &'a Path,
 }
 
 /// `hexrisk-build build`: fits, backtests and packs every configured city (or those
@@ -41,6 +45,7 @@ pub fn build(data_dir: &Path, paths: &BuildPaths<'_>, only: &[String]) -> anyhow
         backtest_dir,
         card,
         intake,
+        store,
     } = *paths;
     let started = Instant::now();
     let _lock = crate::outputs::lock::exclusive(out)?;
@@ -58,7 +63,10 @@ pub fn build(data_dir: &Path, paths: &BuildPaths<'_>, only: &[String]) -> anyhow
     let mut intakes = Vec::new();
     for city in &configs {
         let city_started = Instant::now();
-        let taken_in = CityIntake::load(intake, &city.code)?;
+        let mut taken_in = CityIntake::load(intake, &city.code)?;
+        if let Some(fed_store) = IncidentStore::open_existing(store, &city.code)? {
+            taken_in.fed = fed::load(&fed_store, city)?;
+        }
         let built = pipeline::build_city_with(city, data_dir, &taken_in, &progress)?;
         let model = &built.backtest.metrics["model"];
         let line = format!(

@@ -5,3 +5,4 @@ pub mod build;
 pub mod checks;
 pub mod holdout;
 pub mod refresh;
+pub mod update;

@@ -40,6 +40,7 @@ pub fn refresh_city(
             data_dir,
             intake_dir: paths.intake,
             out: paths.out,
+            store_dir: Some(paths.store),
         },
         &offered,
         &mut |_| Ok(()),

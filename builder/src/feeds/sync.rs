@@ -215,7 +215,9 @@ pub fn sync_source(
             Ok(Synced { pull, warnings })
         }
         Err(error) => {
-            if !error.resumable() {
+            if error.resumable() {
+                store.note_pull_error(&pull, &error.to_string())?;
+            } else {
                 store.fail_pull(&pull, &error.to_string(), now)?;
             }
             Err(error)
@@ -228,6 +230,38 @@ fn store_lost(store: &IncidentStore) -> StoreError {
         path: store.path().to_path_buf(),
         what: "a pull closed without error is not done".into(),
     }
+}
+
+/// Maps a page's rows, counting those with impossible coordinates.
+fn map_page(
+    rows: &[super::PublishedRow],
+    offset: u64,
+    name: &str,
+    feed: &FeedConfig,
+    tz: Tz,
+    impossible: &mut (u64, Option<String>),
+) -> Result<Vec<MarkedRecord>, SyncError> {
+    let mut records = Vec::with_capacity(rows.len());
+    for (row_offset, row) in (offset..).zip(rows) {
+        let record = fields::map_row(&row.attributes, row.point, &feed.fields, tz).map_err(
+            |RowError::Missing { field }| SyncError::Row {
+                name: name.to_owned(),
+                offset: row_offset,
+                field,
+            },
+        )?;
+        let beyond = record.lat.is_some_and(|v| !(-90.0..=90.0).contains(&v))
+            || record.lng.is_some_and(|v| !(-180.0..=180.0).contains(&v));
+        if beyond {
+            impossible.0 += 1;
+            impossible.1.get_or_insert_with(|| record.id.clone());
+        }
+        records.push(MarkedRecord {
+            record,
+            mark: row.mark.clone(),
+        });
+    }
+    Ok(records)
 }
 
 /// The pages and the close of one pull.
@@ -268,26 +302,7 @@ fn run(
         if page.rows.is_empty() {
             break;
         }
-        let mut records = Vec::with_capacity(page.rows.len());
-        for (row_offset, row) in (offset..).zip(&page.rows) {
-            let record = fields::map_row(&row.attributes, row.point, &feed.fields, tz).map_err(
-                |RowError::Missing { field }| SyncError::Row {
-                    name: name.to_owned(),
-                    offset: row_offset,
-                    field,
-                },
-            )?;
-            let beyond = record.lat.is_some_and(|v| !(-90.0..=90.0).contains(&v))
-                || record.lng.is_some_and(|v| !(-180.0..=180.0).contains(&v));
-            if beyond {
-                impossible.0 += 1;
-                impossible.1.get_or_insert_with(|| record.id.clone());
-            }
-            records.push(MarkedRecord {
-                record,
-                mark: row.mark.clone(),
-            });
-        }
+        let records = map_page(&page.rows, offset, name, feed, tz, &mut impossible)?;
         let current = store
             .running_pull(name)?
             .ok_or_else(|| SyncError::Store(store_lost(store)))?;
@@ -327,8 +342,11 @@ fn run(
     let current = store
         .running_pull(name)?
         .ok_or_else(|| SyncError::Store(store_lost(store)))?;
+    let window_start = feed
+        .window_days
+        .map(|days| now.with_timezone(&tz).date_naive() - chrono::Days::new(u64::from(days)));
     if let Err(ReconcileFault::Missing { count, example }) =
-        store.finish_pull(&current, served.as_ref(), now)?
+        store.finish_pull(&current, served.as_ref(), window_start, now)?
     {
         return Err(SyncError::Skipped {
             name: name.to_owned(),

@@ -170,6 +170,22 @@ impl StreetPremises {
 }
 
 impl SourceConfig {
+    /// The source as its rows are read: from its feed (`fed`), in the feed's own
+    /// offence vocabulary where it has one; else as configured.
+    #[must_use]
+    pub fn as_read(&self, fed: bool) -> std::borrow::Cow<'_, Self> {
+        match (fed, self.feed.as_ref().and_then(|f| f.classes.as_ref())) {
+            (true, Some(classes)) => {
+                let mut source = self.clone();
+                source.classes.clone_from(classes);
+                // The overrides name the files' categories and descriptions.
+                source.overrides.clear();
+                std::borrow::Cow::Owned(source)
+            }
+            _ => std::borrow::Cow::Borrowed(self),
+        }
+    }
+
     /// The premises column, where the source has one configured.
     #[must_use]
     pub fn premises_field(&self) -> Option<&str> {

@@ -97,6 +97,9 @@ pub struct FeedConfig {
     /// says `degraded`.
     #[serde(default = "default_stale_after_days")]
     pub stale_after_days: u32,
+    /// For a layer that keeps only its last N days (Houston's 30): a row that is
+    /// no longer served and occurred before the window is aged out, not deleted.
+    pub window_days: Option<u32>,
     /// Where the field names come from: the publisher's documentation or its own
     /// ingestion configuration.
     pub reference: String,

@@ -263,7 +263,8 @@ pub fn ingest_with(
     let mut reports: BTreeMap<String, SourceReport> = BTreeMap::new();
     let mut candidates = Vec::new();
 
-    for (name, source) in &city.sources {
+    for (name, configured) in &city.sources {
+        let source = &*configured.as_read(taken_in.fed.contains_key(name));
         let report = reports.entry(name.clone()).or_default();
         let rows = intake::source_rows(name, source, data_dir, taken_in, tz)?;
         report.rows += rows.read;

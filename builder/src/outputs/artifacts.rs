@@ -140,6 +140,40 @@ pub fn publish(dir: &Path, staged: &Staged) -> anyhow::Result<Manifest> {
     Ok(staged.manifest.clone())
 }
 
+/// Publishes the current manifest again with city `code`'s freshness record set
+/// to `freshness` (a new label, so the Worker takes it up), unless it holds that
+/// record already. Returns the new manifest, or `None` when nothing changed or
+/// the manifest does not name the city.
+///
+/// # Errors
+/// A manifest that cannot be read, or I/O errors.
+pub fn publish_freshness(
+    dir: &Path,
+    code: &str,
+    freshness: Option<artifact::Freshness>,
+) -> anyhow::Result<Option<Manifest>> {
+    let Some(current) = current_manifest(dir) else {
+        return Ok(None);
+    };
+    let mut cities = current.cities;
+    let Some(entry) = cities.iter_mut().find(|c| c.code == code) else {
+        return Ok(None);
+    };
+    if entry.freshness == freshness {
+        return Ok(None);
+    }
+    entry.freshness = freshness;
+    let manifest = manifest_of(cities);
+    let text = serde_json::to_string_pretty(&manifest)? + "\n";
+    atomic::write(
+        &dir.join(Manifest::HISTORY_DIR)
+            .join(format!("{}.json", manifest.version)),
+        text.as_bytes(),
+    )?;
+    atomic::write(&dir.join(Manifest::FILE_NAME), text.as_bytes())?;
+    Ok(Some(manifest))
+}
+
 /// Writes one new version: [`stage_artifacts`] then [`publish`]. Every file is
 /// written through a rename, and the manifest last, so a build stopped at any point
 /// leaves the previous version whole and current. Older versions stay until pruned.

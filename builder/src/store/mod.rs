@@ -148,6 +148,19 @@ impl IncidentStore {
         Self::prepare(connection, path)
     }
 
+    /// The store of city `code` under `root` if it exists; a build reads fed
+    /// rows only from a store `update` made.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the file exists and cannot be read.
+    pub fn open_existing(root: &Path, code: &str) -> Result<Option<Self>, StoreError> {
+        if Self::path_of(root, code).is_file() {
+            Self::open(root, code).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
     /// A store in memory, for tests.
     ///
     /// # Errors

@@ -304,6 +304,21 @@ impl IncidentStore {
         Ok(Ok(counts))
     }
 
+    /// Notes the error that stopped a running pull that the next sync resumes
+    /// (the service down, a 429 storm): health reports it until a pull finishes.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be written.
+    pub fn note_pull_error(&mut self, pull: &Pull, error: &str) -> Result<(), StoreError> {
+        self.connection
+            .execute(
+                "UPDATE pulls SET error = ?2 WHERE id = ?1",
+                params![pull.id, error],
+            )
+            .map(|_| ())
+            .map_err(|e| self.sqlite(e))
+    }
+
     /// Marks a running pull failed with its error; what its committed pages
     /// stored stays (every row is the source's own, and the next pull sees it
     /// again).

@@ -116,6 +116,49 @@ impl IncidentStore {
             .collect()
     }
 
+    /// The last finished pull of `source` that changed anything: a build from
+    /// the same one would be the same build. `None` before the first.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be read.
+    pub fn last_changing_pull(&self, source: &str) -> Result<Option<i64>, StoreError> {
+        self.connection
+            .query_row(
+                "SELECT MAX(id) FROM pulls WHERE source = ?1 AND state = 'done'
+                 AND (added + revised + deleted + restored + rekeyed > 0 OR id = (
+                     SELECT MIN(id) FROM pulls WHERE source = ?1 AND state = 'done'))",
+                [source],
+                |row| row.get(0),
+            )
+            .map_err(|e| self.sqlite(e))
+    }
+
+    /// Why `source` is failing and since when: the error of its last pull and
+    /// the start of the first pull after its last finished one, when its last
+    /// pull did not finish and has an error. `None` while it is not failing.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be read.
+    pub fn failure(&self, source: &str) -> Result<Option<(String, String)>, StoreError> {
+        let last = self.last_pull(source)?;
+        let Some(error) = last
+            .filter(|p| p.state != super::pulls::PullState::Done)
+            .and_then(|p| p.error)
+        else {
+            return Ok(None);
+        };
+        let since: String = self
+            .connection
+            .query_row(
+                "SELECT MIN(started_at) FROM pulls WHERE source = ?1 AND id > COALESCE(
+                     (SELECT MAX(id) FROM pulls WHERE source = ?1 AND state = 'done'), 0)",
+                [source],
+                |row| row.get(0),
+            )
+            .map_err(|e| self.sqlite(e))?;
+        Ok(Some((error, since)))
+    }
+
     /// How fresh `source`'s data is.
     ///
     /// # Errors

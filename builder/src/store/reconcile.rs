@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, NaiveDate, Utc};
 use rusqlite::params;
 
 use super::pulls::{Pull, PullCounts, PullKind, instant};
@@ -40,6 +40,7 @@ impl IncidentStore {
         &mut self,
         pull: &Pull,
         served: Option<&HashSet<String>>,
+        aged_out_before: Option<NaiveDate>,
         now: DateTime<Utc>,
     ) -> Result<Result<Pull, ReconcileFault>, StoreError> {
         let path = self.path.clone();
@@ -51,12 +52,14 @@ impl IncidentStore {
         let live: Vec<LiveRow> = {
             let mut statement = transaction
                 .prepare(
-                    "SELECT id, digest, first_pull FROM records
+                    "SELECT id, digest, first_pull, occurred_date FROM records
                      WHERE source = ?1 AND deleted_pull IS NULL",
                 )
                 .map_err(wrap)?;
             statement
-                .query_map([&pull.source], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .query_map([&pull.source], |r| {
+                    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                })
                 .map_err(wrap)?
                 .collect::<Result<_, _>>()
                 .map_err(wrap)?
@@ -75,7 +78,7 @@ impl IncidentStore {
         // skipped them, or a changed-since pull missed them. Either way the store
         // would not equal the source.
         if let Some(served) = served {
-            let live_ids: HashSet<&str> = live.iter().map(|(id, _, _)| id.as_str()).collect();
+            let live_ids: HashSet<&str> = live.iter().map(|(id, ..)| id.as_str()).collect();
             let received = |id: &str| match pull.kind {
                 PullKind::Full => seen.contains(id),
                 PullKind::Changed => live_ids.contains(id),
@@ -89,9 +92,18 @@ impl IncidentStore {
             }
         }
         let served = served.unwrap_or(&seen);
+        // A rolling layer no longer serves what aged out of its window: that is
+        // not a deletion.
+        let aged_out = |date: &Option<String>| {
+            aged_out_before.is_some_and(|before| {
+                date.as_deref()
+                    .and_then(|d| d.parse::<NaiveDate>().ok())
+                    .is_some_and(|d| d < before)
+            })
+        };
         let gone: Vec<&LiveRow> = live
             .iter()
-            .filter(|(id, _, _)| !served.contains(id))
+            .filter(|(id, _, _, date)| !served.contains(id) && !aged_out(date))
             .collect();
         let (rekeyed, deleted) = retire(&transaction, pull, &live, &gone, served).map_err(wrap)?;
         let counts = PullCounts {
@@ -127,8 +139,9 @@ impl IncidentStore {
     }
 }
 
-/// A row of `records` as `finish_pull` reads it: id, digest, first pull.
-type LiveRow = (String, Vec<u8>, i64);
+/// A row of `records` as `finish_pull` reads it: id, digest, first pull,
+/// occurrence date.
+type LiveRow = (String, Vec<u8>, i64, Option<String>);
 
 /// Marks the records in `gone` deleted, except those a full pull received again
 /// under a new id with the same content: those take the new id and keep their
@@ -149,16 +162,16 @@ fn retire(
     if pull.kind == PullKind::Full {
         let mut fresh: Vec<&LiveRow> = live
             .iter()
-            .filter(|(id, _, first)| *first == pull.id && served.contains(id))
+            .filter(|(id, _, first, _)| *first == pull.id && served.contains(id))
             .collect();
         fresh.sort_by(|a, b| b.0.cmp(&a.0));
-        for (id, digest, _) in fresh {
+        for (id, digest, ..) in fresh {
             by_digest.entry(digest).or_default().push(id);
         }
     }
     let mut gone_sorted = gone.to_vec();
     gone_sorted.sort_by(|a, b| a.0.cmp(&b.0));
-    for (old_id, digest, _) in gone_sorted {
+    for (old_id, digest, ..) in gone_sorted {
         let new_id = by_digest.get_mut(digest.as_slice()).and_then(Vec::pop);
         if let Some(new_id) = new_id {
             // The fresh row goes; the old record takes its id and keeps its

@@ -53,7 +53,7 @@ fn full_pull(store: &mut IncidentStore, pages: &[Vec<FeedRecord>], day: u32) -> 
     let current = store.running_pull("s").unwrap().unwrap();
     assert_eq!(current.id, pull.id);
     store
-        .finish_pull(&current, None, at(day))
+        .finish_pull(&current, None, None, at(day))
         .unwrap()
         .unwrap()
         .counts
@@ -195,7 +195,10 @@ fn a_pull_stopped_midway_resumes_with_nothing_counted_twice() {
         .unwrap()
         .unwrap();
     let current = store.running_pull("s").unwrap().unwrap();
-    let closed = store.finish_pull(&current, None, at(1)).unwrap().unwrap();
+    let closed = store
+        .finish_pull(&current, None, None, at(1))
+        .unwrap()
+        .unwrap();
     assert_eq!((closed.counts.fetched, closed.counts.added), (4, 4));
     assert_eq!(live_ids(&store), ["1", "2", "3", "4"]);
     assert!(store.running_pull("s").unwrap().is_none());
@@ -249,7 +252,9 @@ fn a_changed_pull_finds_deletions_and_missing_rows_from_the_list_of_ids() {
         .unwrap();
     let current = store.running_pull("s").unwrap().unwrap();
     let served: HashSet<String> = ["1", "3", "4"].map(String::from).into();
-    let fault = store.finish_pull(&current, Some(&served), at(8)).unwrap();
+    let fault = store
+        .finish_pull(&current, Some(&served), None, at(8))
+        .unwrap();
     assert!(fault.is_err(), "row 4 is served and was never received");
     assert_eq!(
         live_ids(&store),
@@ -259,7 +264,7 @@ fn a_changed_pull_finds_deletions_and_missing_rows_from_the_list_of_ids() {
 
     let served: HashSet<String> = ["1", "3"].map(String::from).into();
     let closed = store
-        .finish_pull(&current, Some(&served), at(8))
+        .finish_pull(&current, Some(&served), None, at(8))
         .unwrap()
         .unwrap();
     assert_eq!((closed.counts.added, closed.counts.deleted), (1, 1));
@@ -280,7 +285,10 @@ fn a_changed_pull_serving_everything_again_unchanged_is_a_replacement() {
         .unwrap()
         .unwrap();
     let current = store.running_pull("s").unwrap().unwrap();
-    let closed = store.finish_pull(&current, None, at(8)).unwrap().unwrap();
+    let closed = store
+        .finish_pull(&current, None, None, at(8))
+        .unwrap()
+        .unwrap();
     assert!(closed.replacement);
     assert_eq!((closed.counts.unchanged, closed.counts.revised), (20, 0));
     assert!(store.revisions_of("s", "3").unwrap().is_empty());
@@ -296,4 +304,31 @@ fn freshness_ignores_dates_after_the_last_pull() {
     assert_eq!(fresh.data_through, NaiveDate::from_ymd_opt(2021, 1, 1));
     assert_eq!(fresh.records, 2);
     assert_eq!(fresh.last_success.as_deref(), Some("2021-01-09T12:00:00Z"));
+}
+
+#[test]
+fn rows_aged_out_of_a_rolling_window_are_kept() {
+    let mut store = IncidentStore::in_memory().unwrap();
+    let mut old = record("1", "A");
+    old.occurred_date = NaiveDate::from_ymd_opt(2020, 11, 1);
+    full_pull(
+        &mut store,
+        &[vec![old, record("2", "A"), record("3", "A")]],
+        1,
+    );
+    // The layer now serves row 3 only: row 1 aged out of its 30 days, row 2 was
+    // withdrawn.
+    let pull = store.begin_pull("s", PullKind::Full, None, at(8)).unwrap();
+    store
+        .apply_page(&pull, &marked(&[record("3", "A")], None))
+        .unwrap()
+        .unwrap();
+    let current = store.running_pull("s").unwrap().unwrap();
+    let window_start = NaiveDate::from_ymd_opt(2020, 12, 9);
+    let closed = store
+        .finish_pull(&current, None, window_start, at(8))
+        .unwrap()
+        .unwrap();
+    assert_eq!(closed.counts.deleted, 1);
+    assert_eq!(live_ids(&store), ["1", "3"]);
 }

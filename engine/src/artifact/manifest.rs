@@ -12,6 +12,7 @@
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt::Write as _;
 
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -62,6 +63,37 @@ pub struct ManifestCity {
     /// The same version without its road network, if the build wrote one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<GridFile>,
+    /// How the city's feeds stand, for a city fed from open-data services
+    /// (`hexrisk-build update` writes it); none for a city built from files only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub freshness: Option<Freshness>,
+}
+
+/// How a fed city's data stands: when its feeds last synced, how old its data may
+/// grow before health calls it stale, and which feeds fail. Members are declared
+/// in alphabetical order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Freshness {
+    /// Feeds whose last sync failed, by source name.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failing: Vec<FailingFeed>,
+    /// When every feed of the city had last synced successfully (the oldest of
+    /// their last successes, RFC 3339 UTC); none before each has once.
+    pub last_sync: Option<String>,
+    /// The most days `data_through` may lie behind the present before the city is
+    /// stale: the feeds' usual lag plus their allowance (the strictest feed's).
+    pub stale_after_days: u32,
+}
+
+/// A feed whose last sync failed. Members are declared in alphabetical order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailingFeed {
+    /// What went wrong, naming the source.
+    pub error: String,
+    /// When it began to fail (the first failed sync since its last success).
+    pub since: String,
+    /// The source (`[sources.<name>]` of the city's configuration).
+    pub source: String,
 }
 
 /// An artifact of a city's version without the road network: the grid, forecasts,
@@ -130,6 +162,7 @@ impl ManifestCity {
             sha256,
             version,
             grid: None,
+            freshness: None,
         }
     }
 
@@ -307,12 +340,30 @@ impl Manifest {
     }
 
     /// What the publication label hashes: one `<code>=<version>` line per city, in
-    /// code order, so the label changes exactly when some city's version does.
+    /// code order, with the city's freshness record where it has one, so the label
+    /// changes exactly when some city's version or feed state does (the Worker
+    /// takes a manifest up when its label changes).
     #[must_use]
     pub fn label_input(cities: &[ManifestCity]) -> String {
         let mut lines: Vec<String> = cities
             .iter()
-            .map(|c| format!("{}={}\n", c.code, c.version))
+            .map(|c| match &c.freshness {
+                None => format!("{}={}\n", c.code, c.version),
+                Some(f) => {
+                    let mut failing = String::new();
+                    for feed in &f.failing {
+                        // Writing to a String cannot fail.
+                        let _ = write!(failing, " {}@{}:{}", feed.source, feed.since, feed.error);
+                    }
+                    format!(
+                        "{}={} synced={} stale_after={}{failing}\n",
+                        c.code,
+                        c.version,
+                        f.last_sync.as_deref().unwrap_or("never"),
+                        f.stale_after_days
+                    )
+                }
+            })
             .collect();
         lines.sort();
         lines.concat()
@@ -343,6 +394,7 @@ mod tests {
             sha256: sha.into(),
             version,
             grid: None,
+            freshness: None,
         }
     }
 
@@ -443,6 +495,34 @@ mod tests {
         assert_eq!(
             Manifest::label(&[a, b], &"0123456789abcdef".repeat(4)),
             "2021-12-26.0123456789ab"
+        );
+    }
+
+    #[test]
+    fn the_label_changes_with_a_city_s_feed_state() {
+        let plain = entry("city_ca_tor", &"ab".repeat(32));
+        let fed = |last_sync: &str, failing: Vec<FailingFeed>| ManifestCity {
+            freshness: Some(Freshness {
+                failing,
+                last_sync: Some(last_sync.into()),
+                stale_after_days: 21,
+            }),
+            ..plain.clone()
+        };
+        let synced = Manifest::label_input(&[fed("2026-11-23T06:00:00Z", vec![])]);
+        assert_ne!(synced, Manifest::label_input(core::slice::from_ref(&plain)));
+        assert_ne!(
+            synced,
+            Manifest::label_input(&[fed("2026-11-30T06:00:00Z", vec![])])
+        );
+        let failing = FailingFeed {
+            error: "source mci: down".into(),
+            since: "2026-11-30T06:00:00Z".into(),
+            source: "mci".into(),
+        };
+        assert_ne!(
+            synced,
+            Manifest::label_input(&[fed("2026-11-23T06:00:00Z", vec![failing])])
         );
     }
 

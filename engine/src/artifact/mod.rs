@@ -28,7 +28,8 @@ pub mod fixture;
 mod manifest;
 
 pub use manifest::{
-    GridFile, Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS, cell_bounds,
+    FailingFeed, Freshness, GridFile, Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS,
+    cell_bounds,
 };
 
 /// The file magic.

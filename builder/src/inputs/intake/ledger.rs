@@ -55,6 +55,10 @@ pub struct Ledger {
     pub version: Option<String>,
     /// Files in the order they were taken in.
     pub files: Vec<LedgerEntry>,
+    /// The fed state `version` was built from: each fed source's last changing
+    /// pull in the incident store.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub fed: std::collections::BTreeMap<String, i64>,
 }
 
 impl Ledger {

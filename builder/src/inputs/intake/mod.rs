@@ -14,6 +14,7 @@
 //! See docs/REFRESH.md.
 
 mod columns;
+pub mod fed;
 mod identity;
 pub mod ledger;
 mod strict;
@@ -146,6 +147,8 @@ pub struct CityIntake {
     pub dir: PathBuf,
     /// The ledger.
     pub ledger: Ledger,
+    /// The sources fed from the incident store ([`fed`]), by name.
+    pub fed: std::collections::BTreeMap<String, fed::FedRows>,
 }
 
 impl CityIntake {
@@ -163,7 +166,21 @@ impl CityIntake {
     pub fn load(root: &Path, code: &str) -> Result<Self, IntakeError> {
         let dir = root.join(code);
         let ledger = Ledger::load(&dir.join(ledger::LEDGER_FILE), code)?;
-        Ok(Self { dir, ledger })
+        Ok(Self {
+            dir,
+            ledger,
+            fed: std::collections::BTreeMap::new(),
+        })
+    }
+
+    /// The fed state: each fed source's last changing pull. A build records it
+    /// in the ledger; a refresh whose state equals the ledger's has nothing new.
+    #[must_use]
+    pub fn fed_state(&self) -> std::collections::BTreeMap<String, i64> {
+        self.fed
+            .iter()
+            .map(|(name, rows)| (name.clone(), rows.state))
+            .collect()
     }
 
     /// The ledger file.
@@ -193,6 +210,10 @@ impl CityIntake {
             .sources
             .keys()
             .map(|name| {
+                // A fed source covers what its feed does, whatever the files did.
+                if let Some(fed) = self.fed.get(name) {
+                    return (fed.data_through.unwrap_or(city.span.start), name);
+                }
                 let latest = self
                     .ledger
                     .files
@@ -259,9 +280,9 @@ fn configured(
     Ok((rows, keys))
 }
 
-/// The rows of source `name`: its configured files, then the new rows of the files
-/// taken in (see identity.rs). Without files taken in, exactly the configured files'
-/// rows.
+/// The rows of source `name`: its fed rows where it has them ([`fed`]); else its
+/// configured files, then the new rows of the files taken in (see identity.rs).
+/// Without files taken in, exactly the configured files' rows.
 ///
 /// # Errors
 /// [`IntakeError`] when a file cannot be read.
@@ -272,6 +293,14 @@ pub fn source_rows(
     intake: &CityIntake,
     tz: Tz,
 ) -> Result<SourceRows, IntakeError> {
+    if let Some(fed) = intake.fed.get(name) {
+        let rows = fed.raw_rows();
+        return Ok(SourceRows {
+            read: rows.len() as u64,
+            rows: (0..).zip(rows).collect(),
+            duplicates: Vec::new(),
+        });
+    }
     let taken: Vec<PathBuf> = intake.files_of(name).collect();
     let (rows, keys) = configured(source, data_dir, tz, !taken.is_empty())?;
     let mut out = SourceRows {

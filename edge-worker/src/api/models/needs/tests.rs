@@ -23,6 +23,7 @@ fn city(code: &str, [south, west, north, east]: [f64; 4]) -> ManifestCity {
         sha256: String::new(),
         version: String::new(),
         grid: None,
+        freshness: None,
     }
 }
 

@@ -1,0 +1,141 @@
+//! `hexrisk-build update`: every fed source of a city synced from its service,
+//! the city rebuilt when a sync changed its data, and its freshness record
+//! (last sync, staleness limit, failing feeds) published with the manifest.
+//!
+//! Each source syncs on its own: one that fails is reported, naming it, and the
+//! others go on. A rebuild reads the store as the failed sync left it (every row
+//! in it is one the service served; a failed pull never deletes), so a failure
+//! never replaces a good model with a worse one: at worst the city keeps its
+//! current version. What failed, and since when, goes into the manifest, which
+//! the Worker's health reads (docs/REFRESH.md).
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+use hexrisk_engine::artifact::{FailingFeed, Freshness};
+use indicatif::ProgressBar;
+
+use crate::feeds::http::HttpClient;
+use crate::feeds::sync::{self, SyncError, SyncOptions, Synced};
+use crate::inputs::config::CityConfig;
+use crate::outputs::artifacts;
+use crate::refresh::{self, Paths, RefreshError, Refreshed};
+use crate::store::{IncidentStore, StoreError};
+
+/// What an update did for one city.
+#[derive(Debug)]
+pub struct CityUpdate {
+    /// Each fed source and how its sync went, in source order.
+    pub syncs: Vec<(String, Result<Synced, SyncError>)>,
+    /// The refresh that followed: `Ok` with what it published (nothing when the
+    /// data did not change), or why the rebuild failed.
+    pub refreshed: Result<Refreshed, RefreshError>,
+    /// Whether the manifest was published again for a changed freshness record.
+    pub freshness_published: bool,
+}
+
+/// A city that cannot be updated at all.
+#[derive(Debug, thiserror::Error)]
+pub enum UpdateError {
+    /// The city has no fed source.
+    #[error("{0} has no source with a feed")]
+    NotFed(String),
+    /// Its time zone is unknown.
+    #[error("{code}: unknown time zone {timezone}")]
+    TimeZone {
+        /// The city.
+        code: String,
+        /// The configured zone.
+        timezone: String,
+    },
+    /// Its store cannot be opened.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// The freshness record could not be published.
+    #[error("publishing the freshness record: {0:#}")]
+    Publish(anyhow::Error),
+}
+
+/// Syncs, rebuilds when needed, and publishes the freshness of city `city`, at
+/// `now` (the wall clock, or a simulated one).
+///
+/// # Errors
+/// [`UpdateError`] when nothing can be done for the city; a failed sync or rebuild
+/// is reported in [`CityUpdate`] instead.
+pub fn update_city(
+    city: &CityConfig,
+    paths: Paths<'_>,
+    client: &HttpClient,
+    now: DateTime<Utc>,
+    options: SyncOptions,
+) -> Result<CityUpdate, UpdateError> {
+    let tz: Tz = city.timezone.parse().map_err(|_| UpdateError::TimeZone {
+        code: city.code.clone(),
+        timezone: city.timezone.clone(),
+    })?;
+    let store_dir = paths
+        .store_dir
+        .ok_or_else(|| UpdateError::NotFed(city.code.clone()))?;
+    let fed: Vec<_> = city
+        .sources
+        .iter()
+        .filter_map(|(name, source)| source.feed.as_ref().map(|feed| (name, feed)))
+        .collect();
+    if fed.is_empty() {
+        return Err(UpdateError::NotFed(city.code.clone()));
+    }
+    let mut store = IncidentStore::open(store_dir, &city.code)?;
+    let syncs = fed
+        .iter()
+        .map(|(name, feed)| {
+            let result = sync::sync_source(&mut store, name, feed, tz, client, now, options);
+            ((*name).clone(), result)
+        })
+        .collect();
+    let freshness = freshness_of(&store, city)?;
+    drop(store);
+    let refreshed = refresh::refresh(city, paths, &[], &mut |_| Ok(()), &ProgressBar::hidden());
+    let freshness_published = artifacts::publish_freshness(paths.out, &city.code, Some(freshness))
+        .map_err(UpdateError::Publish)?
+        .is_some();
+    Ok(CityUpdate {
+        syncs,
+        refreshed,
+        freshness_published,
+    })
+}
+
+/// The city's freshness record from its store.
+///
+/// # Errors
+/// [`StoreError`] when the store cannot be read.
+pub fn freshness_of(store: &IncidentStore, city: &CityConfig) -> Result<Freshness, StoreError> {
+    let mut failing = Vec::new();
+    let mut last_sync: Option<Option<String>> = None;
+    let mut stale_after_days = u32::MAX;
+    for (name, source) in &city.sources {
+        let Some(feed) = &source.feed else {
+            continue;
+        };
+        stale_after_days =
+            stale_after_days.min(feed.lag_days.saturating_add(feed.stale_after_days));
+        let success = store.freshness(name)?.last_success;
+        // The oldest success over the feeds; never, if one has never synced.
+        last_sync = Some(match (last_sync, success) {
+            (None, success) => success,
+            (Some(Some(a)), Some(b)) => Some(a.min(b)),
+            _ => None,
+        });
+        if let Some((error, since)) = store.failure(name)? {
+            failing.push(FailingFeed {
+                error,
+                since,
+                source: name.clone(),
+            });
+        }
+    }
+    Ok(Freshness {
+        failing,
+        last_sync: last_sync.flatten(),
+        stale_after_days,
+    })
+}
