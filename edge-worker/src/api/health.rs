@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use hexrisk_engine::api::RESOLUTION;
 
-use super::models::ModelStatus;
+use super::models::{CityStatus, ModelStatus};
 
 /// Health of one component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,10 +77,24 @@ impl ServiceHealth {
         }
     }
 
-    /// The worst component: any unhealthy one makes the service unhealthy (HTTP
-    /// 503); degraded models keep it serving (HTTP 200) but say so.
-    fn overall(&self) -> (StatusCode, Component) {
-        let parts = [self.api, self.models, self.database];
+    /// The models' health at `now`: a fed city whose data is stale or whose feed
+    /// fails makes working models degraded.
+    fn models_at(&self, now: DateTime<Utc>) -> Component {
+        let lagging = self
+            .model_status
+            .as_ref()
+            .is_some_and(|s| s.cities.iter().any(|c| !lag_reasons(c, now).is_empty()));
+        if self.models == Component::Healthy && lagging {
+            Component::Degraded
+        } else {
+            self.models
+        }
+    }
+
+    /// The worst component at `now`: any unhealthy one makes the service
+    /// unhealthy (HTTP 503); degraded models keep it serving (HTTP 200) but say so.
+    fn overall(&self, now: DateTime<Utc>) -> (StatusCode, Component) {
+        let parts = [self.api, self.models_at(now), self.database];
         if parts.contains(&Component::Unhealthy) {
             (StatusCode::SERVICE_UNAVAILABLE, Component::Unhealthy)
         } else if parts.contains(&Component::Degraded) {
@@ -100,6 +114,52 @@ fn unservable(status: &ModelStatus, problem: &super::models::Problem) -> bool {
     })
 }
 
+/// Days from a city's data-through date to `now`'s UTC date.
+fn age_days(city: &CityStatus, now: DateTime<Utc>) -> i64 {
+    (now.date_naive() - city.data_through).num_days()
+}
+
+/// Why a fed city's data lags: older than its feeds' limit, or a feed failing.
+/// None for a city built from files only (it has no configured limit).
+fn lag_reasons(city: &CityStatus, now: DateTime<Utc>) -> Vec<String> {
+    let Some(freshness) = &city.freshness else {
+        return Vec::new();
+    };
+    let mut reasons = Vec::new();
+    let age = age_days(city, now);
+    if age > i64::from(freshness.stale_after_days) {
+        reasons.push(format!(
+            "data through {} is {age} days old, past the {} days its feeds allow",
+            city.data_through, freshness.stale_after_days
+        ));
+    }
+    reasons.extend(
+        freshness
+            .failing
+            .iter()
+            .map(|f| format!("feed {} failing since {}: {}", f.source, f.since, f.error)),
+    );
+    reasons
+}
+
+/// A city's freshness as health reports it.
+fn freshness_record(city: &CityStatus, now: DateTime<Utc>) -> Value {
+    let freshness = city.freshness.as_ref();
+    json!({
+        "data_through": city.data_through.to_string(),
+        "age_days": age_days(city, now),
+        "fed": freshness.is_some(),
+        "last_sync": freshness.and_then(|f| f.last_sync.clone()),
+        "stale_after_days": freshness.map(|f| f.stale_after_days),
+        "failing": freshness.map_or_else(Vec::new, |f| f.failing.iter().map(|feed| json!({
+            "source": feed.source,
+            "since": feed.since,
+            "error": feed.error,
+        })).collect()),
+        "lagging": lag_reasons(city, now),
+    })
+}
+
 fn timestamp(now: DateTime<Utc>) -> String {
     now.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
@@ -107,14 +167,14 @@ fn timestamp(now: DateTime<Utc>) -> String {
 /// The prediction API's health record.
 #[must_use]
 pub fn prediction_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusCode, Value) {
-    let (status, overall) = health.overall();
+    let (status, overall) = health.overall(now);
     let body = json!({
         "status": overall.as_str(),
         "version": hexrisk_engine::VERSION,
         "timestamp": timestamp(now),
         "services": {
             "api": health.api.as_str(),
-            "models": health.models.as_str(),
+            "models": health.models_at(now).as_str(),
             "database": health.database.as_str(),
         },
     });
@@ -123,7 +183,7 @@ pub fn prediction_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusC
 
 /// The models part of the router's health record: the manifest in force, each
 /// city's published and served version, and what was refused.
-fn models_record(status: &ModelStatus) -> Value {
+fn models_record(status: &ModelStatus, now: DateTime<Utc>) -> Value {
     json!({
         "version": status.manifest_version,
         "cities": status.cities.iter().map(|c| json!({
@@ -133,6 +193,7 @@ fn models_record(status: &ModelStatus) -> Value {
             "data_through": c.data_through.to_string(),
             "cells": c.cells,
             "precincts": c.precincts,
+            "freshness": freshness_record(c, now),
         })).collect::<Vec<_>>(),
         "problems": status.problems.iter().map(|p| json!({
             "city": p.city,
@@ -145,7 +206,7 @@ fn models_record(status: &ModelStatus) -> Value {
 /// The router's health record: status plus a coverage snapshot.
 #[must_use]
 pub fn router_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusCode, Value) {
-    let (status, overall) = health.overall();
+    let (status, overall) = health.overall(now);
     let cities = health
         .model_status
         .as_ref()
@@ -161,9 +222,9 @@ pub fn router_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusCode,
             "cells": cities.iter().map(|c| c.cells).sum::<u64>(),
             "precincts": cities.iter().map(|c| c.precincts).sum::<u64>(),
         },
-        "models": health.model_status.as_ref().map(models_record),
+        "models": health.model_status.as_ref().map(|s| models_record(s, now)),
         "services": {
-            "models": health.models.as_str(),
+            "models": health.models_at(now).as_str(),
             "database": health.database.as_str(),
         },
     });
@@ -185,6 +246,7 @@ mod tests {
                 data_through: chrono::NaiveDate::from_ymd_opt(2021, 12, 26).unwrap(),
                 cells: 815,
                 precincts: 16,
+                freshness: None,
             }],
             problems,
         }
@@ -279,5 +341,62 @@ mod tests {
             "2021-12-26.abcdefabcdef"
         );
         assert_eq!(body["models"]["cities"][0]["data_through"], "2021-12-26");
+    }
+
+    #[test]
+    fn a_fed_city_past_its_limit_or_with_a_failing_feed_is_degraded_and_says_why() {
+        use hexrisk_engine::artifact::{FailingFeed, Freshness};
+        let with = |freshness: Option<Freshness>| {
+            let mut model = status(vec![]);
+            model.cities[0].freshness = freshness;
+            ServiceHealth::new(Some(model), true)
+        };
+        let fresh = Freshness {
+            failing: vec![],
+            last_sync: Some("2022-01-02T06:00:00Z".into()),
+            stale_after_days: 21,
+        };
+        // Data through 2021-12-26: 21 days old on 2022-01-16, 22 on 2022-01-17.
+        let day = |d: u32| {
+            chrono::NaiveDate::from_ymd_opt(2022, 1, d)
+                .unwrap()
+                .and_hms_opt(12, 0, 0)
+                .unwrap()
+                .and_utc()
+        };
+        let (code, body) = router_health(&with(Some(fresh.clone())), day(16));
+        assert_eq!((code, &body["status"]), (StatusCode::OK, &json!("healthy")));
+        let record = &body["models"]["cities"][0]["freshness"];
+        assert_eq!(record["age_days"], 21);
+        assert_eq!(record["last_sync"], "2022-01-02T06:00:00Z");
+        let (_, body) = router_health(&with(Some(fresh.clone())), day(17));
+        assert_eq!(body["status"], "degraded");
+        let lagging = body["models"]["cities"][0]["freshness"]["lagging"][0]
+            .as_str()
+            .unwrap();
+        assert!(lagging.contains("22 days old"), "{lagging}");
+        let (_, body) = prediction_health(&with(Some(fresh.clone())), day(17));
+        assert_eq!(body["services"]["models"], "degraded");
+
+        let failing = Freshness {
+            failing: vec![FailingFeed {
+                error: "source mci: HTTP 503".into(),
+                since: "2022-01-09T06:00:00Z".into(),
+                source: "mci".into(),
+            }],
+            ..fresh
+        };
+        let (_, body) = router_health(&with(Some(failing)), day(10));
+        assert_eq!(body["status"], "degraded");
+        assert_eq!(
+            body["models"]["cities"][0]["freshness"]["failing"][0]["source"],
+            "mci"
+        );
+
+        // A city built from files only has no limit: old data is reported, not
+        // degraded.
+        let (_, body) = router_health(&with(None), day(17) + chrono::Days::new(3650));
+        assert_eq!(body["status"], "healthy");
+        assert_eq!(body["models"]["cities"][0]["freshness"]["fed"], false);
     }
 }

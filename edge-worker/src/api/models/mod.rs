@@ -131,6 +131,8 @@ pub struct CityStatus {
     pub cells: u64,
     /// Precincts.
     pub precincts: u64,
+    /// How the city's feeds stand, for a fed city (from the manifest).
+    pub freshness: Option<hexrisk_engine::artifact::Freshness>,
 }
 
 /// What the store knows for the health endpoints.
@@ -434,6 +436,7 @@ impl ModelStore {
                 data_through: entry.data_through,
                 cells: entry.cells,
                 precincts: entry.precincts,
+                freshness: entry.freshness.clone(),
             })
             .collect();
         Ok(ModelStatus {
