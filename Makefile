@@ -20,7 +20,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test publish tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test publish update tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -103,12 +103,20 @@ publish: tools
 verify-data:
 	$(BUILD_TOOL) verify-data
 
+# Syncs every fed city from its open-data service into build/store, rebuilds the
+# cities whose data changed, and publishes what it built (docs/REFRESH.md); a
+# failed source fails the target after the others are published.
+# UPDATE_ARGS='--city city_ca_tor' for one city; PUBLISH_ARGS=--remote for Cloudflare.
+update: tools
+	@$(BUILD_TOOL) update $(UPDATE_ARGS); status=$$?; \
+	  bash scripts/publish.sh $(PUBLISH_ARGS) && exit $$status
+
 # Per-city model artifacts (build/artifacts), backtest exports (build/backtest),
 # the model card (docs/MODEL.md) and native reference forecasts for the wasm tests;
 # rebuilt when the code, a city's configuration, the data or what `refresh` took in
 # is newer than them.
 ARTIFACT_INPUTS = $(RUST_SOURCES) $(shell find builder/src builder/Cargo.toml config -type f) \
-  $(shell find $(HEXRISK_DATA_DIR) build/intake -type f 2>/dev/null)
+  $(shell find $(HEXRISK_DATA_DIR) build/intake build/store -type f 2>/dev/null)
 ARTIFACT_OUTPUTS := build/artifacts/manifest.json build/forecast-samples.json build/route-samples.json
 
 artifacts: $(ARTIFACT_OUTPUTS)

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Deserializer};
 
-use super::config::Mapped;
+use super::classes::Mapped;
 
 /// The query protocols the feeds speak.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

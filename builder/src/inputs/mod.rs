@@ -4,6 +4,7 @@
 //! one city's clean, classified incidents.
 
 pub mod boundary;
+pub mod classes;
 pub mod config;
 pub mod data;
 pub mod default_hours;

@@ -447,7 +447,7 @@ fn keep_revision(
     id: &str,
     pull: i64,
 ) -> Result<(), rusqlite::Error> {
-    let before = super::read::record_row(transaction, source, id)?;
+    let before = super::record::record_row(transaction, source, id)?;
     let json = serde_json::to_string(&before).unwrap_or_default();
     transaction
         .prepare_cached(

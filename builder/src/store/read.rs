@@ -4,43 +4,8 @@
 use chrono::NaiveDate;
 use rusqlite::{OptionalExtension, params};
 
-use super::record::FeedRecord;
+use super::record::{FeedRecord, RECORD_COLUMNS, from_row};
 use super::{IncidentStore, StoreError};
-
-/// The columns of a record, in the order [`from_row`] reads them.
-const RECORD_COLUMNS: &str =
-    "id, event, occurred_date, occurred_hour, reported, offence, description, premises, lat, lng";
-
-/// Reads a record from a row of [`RECORD_COLUMNS`]; a date the store did not
-/// write reads as missing (the build then rejects the row as undated).
-fn from_row(row: &rusqlite::Row<'_>) -> Result<FeedRecord, rusqlite::Error> {
-    let date: Option<String> = row.get(2)?;
-    Ok(FeedRecord {
-        id: row.get(0)?,
-        event: row.get(1)?,
-        occurred_date: date.and_then(|d| d.parse::<NaiveDate>().ok()),
-        occurred_hour: row.get(3)?,
-        reported: row.get(4)?,
-        offence: row.get(5)?,
-        description: row.get(6)?,
-        premises: row.get(7)?,
-        lat: row.get(8)?,
-        lng: row.get(9)?,
-    })
-}
-
-/// One stored record, deleted or not.
-pub(crate) fn record_row(
-    connection: &rusqlite::Connection,
-    source: &str,
-    id: &str,
-) -> Result<FeedRecord, rusqlite::Error> {
-    connection
-        .prepare_cached(&format!(
-            "SELECT {RECORD_COLUMNS} FROM records WHERE source = ?1 AND id = ?2"
-        ))?
-        .query_row(params![source, id], from_row)
-}
 
 /// A source's data, as of its last finished pull.
 #[derive(Debug, Clone, PartialEq, Eq)]
