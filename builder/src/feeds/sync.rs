@@ -181,7 +181,6 @@ pub fn sync_source(
         error,
     };
     let mut protocol = protocol_of(feed).map_err(feed_error)?;
-    protocol.prepare(client).map_err(feed_error)?;
     let pull = if let Some(pull) = store.running_pull(name)? {
         pull
     } else {
@@ -197,17 +196,22 @@ pub fn sync_source(
         };
         store.begin_pull(name, kind, since.as_deref(), now)?
     };
-    match run(
-        store,
-        &pull,
-        name,
-        feed,
-        tz,
-        protocol.as_ref(),
-        client,
-        now,
-        options,
-    ) {
+    // The pull exists before the service is first asked, so a service that fails
+    // at once (down, private) is recorded like one that fails midway.
+    let outcome = protocol.prepare(client).map_err(feed_error).and_then(|()| {
+        run(
+            store,
+            &pull,
+            name,
+            feed,
+            tz,
+            protocol.as_ref(),
+            client,
+            now,
+            options,
+        )
+    });
+    match outcome {
         Ok(warnings) => {
             let pull = store
                 .last_done_pull(name)?

@@ -1,0 +1,140 @@
+//! `update` end to end on Houston, fed from the local open-data server with all of
+//! its real 2010 incidents: the first update builds and publishes a version with the
+//! city's freshness; one with nothing new rebuilds nothing; a week's publication
+//! gives a new version byte-identical to a clean build from the same store; a
+//! failing feed keeps that version and puts the failure, with since when, in the
+//! manifest.
+
+#![allow(clippy::disallowed_methods)]
+
+#[path = "support/open_data.rs"]
+mod open_data;
+
+use std::path::Path;
+
+use chrono::NaiveDate;
+use hexrisk_builder::commands::build::{BuildPaths, build};
+use hexrisk_builder::feeds::sync::SyncOptions;
+use hexrisk_builder::inputs::data;
+use hexrisk_builder::outputs::artifacts;
+use hexrisk_builder::refresh::Paths;
+use hexrisk_builder::update::{CityUpdate, update_city};
+use hexrisk_engine::artifact::Manifest;
+use open_data::Service;
+use opendata_sim::{City, Fault};
+
+fn update(service: &Service, state: &Path) -> CityUpdate {
+    let mut city = open_data::city("city_us_hou");
+    city.sources.get_mut("crime").unwrap().feed = Some(service.feed.clone());
+    let now = service.world.lock().unwrap().clock();
+    update_city(
+        &city,
+        Paths {
+            data_dir: &data::workspace_data_dir(),
+            intake_dir: &state.join("intake"),
+            out: &state.join("artifacts"),
+            store_dir: Some(&state.join("store")),
+        },
+        &Service::client(),
+        now,
+        SyncOptions::default(),
+    )
+    .unwrap()
+}
+
+fn manifest(state: &Path) -> Manifest {
+    artifacts::current_manifest(&state.join("artifacts")).unwrap()
+}
+
+#[test]
+fn houston_updates_weekly_rebuilds_only_on_change_and_reports_a_failing_feed() {
+    let service = Service::start_on(
+        "city_us_hou",
+        "crime",
+        City::Houston,
+        NaiveDate::from_ymd_opt(2010, 6, 7).unwrap(),
+        None,
+        true,
+    );
+    let state = tempfile::tempdir().unwrap();
+
+    let first = update(&service, state.path());
+    assert!(first.syncs[0].1.is_ok(), "{:?}", first.syncs);
+    let published = first.refreshed.as_ref().unwrap().current.clone().unwrap();
+    let entry = manifest(state.path()).city("city_us_hou").cloned().unwrap();
+    assert_eq!(entry.version, published.version);
+    let freshness = entry.freshness.unwrap();
+    assert!(freshness.failing.is_empty());
+    assert_eq!(freshness.stale_after_days, 22, "lag 1 + 21");
+    assert!(freshness.last_sync.unwrap().starts_with("2010-06-0"));
+    // The data runs to the Sunday before the simulated clock at most.
+    assert!(entry.data_through <= NaiveDate::from_ymd_opt(2010, 6, 6).unwrap());
+
+    // Nothing new: no rebuild; the freshness record moves with the sync time.
+    let again = update(&service, state.path());
+    let refreshed = again.refreshed.as_ref().unwrap();
+    assert!(refreshed.build.is_none(), "rebuilt with nothing new");
+    assert_eq!(
+        manifest(state.path()).city("city_us_hou").unwrap().version,
+        published.version
+    );
+
+    // A week's publication: a new version, byte-identical to a clean build.
+    service.advance();
+    let weekly = update(&service, state.path());
+    let current = weekly.refreshed.as_ref().unwrap().current.clone().unwrap();
+    assert_ne!(current.version, published.version);
+    assert!(current.data_through > published.data_through);
+    let clean = tempfile::tempdir().unwrap();
+    build(
+        &data::workspace_data_dir(),
+        &BuildPaths {
+            config_dir: &write_config(&service, clean.path()),
+            out: &clean.path().join("artifacts"),
+            backtest_dir: &clean.path().join("backtest"),
+            card: Path::new(""),
+            intake: &clean.path().join("intake"),
+            store: &state.path().join("store"),
+        },
+        &[],
+    )
+    .unwrap();
+    let clean_entry = manifest(clean.path()).city("city_us_hou").cloned().unwrap();
+    assert_eq!(clean_entry.version, current.version);
+    assert_eq!(
+        std::fs::read(clean.path().join("artifacts").join(&clean_entry.file)).unwrap(),
+        std::fs::read(state.path().join("artifacts").join(&current.file)).unwrap()
+    );
+
+    // The layer turns private: the version stays, health learns why and since when.
+    service.advance();
+    service.inject(Fault::Private);
+    let failed = update(&service, state.path());
+    assert!(failed.syncs[0].1.is_err());
+    assert!(failed.refreshed.as_ref().unwrap().build.is_none());
+    let entry = manifest(state.path()).city("city_us_hou").cloned().unwrap();
+    assert_eq!(entry.version, current.version);
+    let failing = &entry.freshness.unwrap().failing;
+    assert_eq!(failing.len(), 1);
+    assert_eq!(failing[0].source, "crime");
+    assert!(
+        failing[0].error.contains("not public any more"),
+        "{failing:?}"
+    );
+    assert!(failing[0].since.starts_with("2010-06-2"), "{failing:?}");
+}
+
+/// A configuration folder holding Houston's committed config with the feed's
+/// URL pointed at the simulated service.
+fn write_config(service: &Service, dir: &Path) -> std::path::PathBuf {
+    let committed = hexrisk_builder::inputs::config::default_config_dir().join("city_us_hou.toml");
+    let text = std::fs::read_to_string(committed).unwrap();
+    let folder = dir.join("config");
+    std::fs::create_dir_all(&folder).unwrap();
+    let text = text.replace(
+        "https://mycity2.houstontx.gov/pubgis02/rest/services/HPD/NIBRS_Recent_Crime_Reports/MapServer/0",
+        &service.feed.url,
+    );
+    std::fs::write(folder.join("city_us_hou.toml"), text).unwrap();
+    folder
+}
