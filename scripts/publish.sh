@@ -6,17 +6,21 @@
 # changes nothing.
 #
 #   scripts/publish.sh [--local [--persist-to DIR]] [--remote] [--artifacts DIR]
-#                      [--manifest FILE]
+#                      [--manifest FILE] [--partial]
 #
 # --local (default) writes the bucket of `wrangler dev --persist-to DIR` (default
 # .state/wrangler, as make run); --remote the deployed bucket (with the config deploy
 # writes, $HEXRISK_WRANGLER_CONFIG). --manifest publishes another manifest of the
-# artifacts folder, for example manifests/<version>.json to roll back.
+# artifacts folder, for example manifests/<version>.json to roll back. --partial
+# publishes a manifest merged from the published one (hexrisk-build merge-manifests,
+# the scheduled workflow): a file it names that is not in the artifacts folder is
+# taken to be in the bucket already; every file that is there is checked as usual.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 where=(--local --persist-to "$root/.state/wrangler")
 artifacts="$root/build/artifacts"
 manifest=""
+partial=0
 while (($#)); do
   case $1 in
     --local) where=(--local --persist-to "${where[2]:-$root/.state/wrangler}") ;;
@@ -24,6 +28,7 @@ while (($#)); do
     --remote) where=(--remote) ;;
     --artifacts) artifacts=$(cd "$2" && pwd); shift ;;
     --manifest) manifest=$2; shift ;;
+    --partial) partial=1 ;;
     *) echo "publish: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -37,15 +42,16 @@ fi
 bucket=hexrisk-models
 
 # The files the manifest names, checked against its sizes and digests before any upload.
-mapfile -t files < <(node - "$manifest" "$artifacts" <<'JS'
-const { readFileSync } = require('node:fs');
+mapfile -t files < <(node - "$manifest" "$artifacts" "$partial" <<'JS'
+const { existsSync, readFileSync } = require('node:fs');
 const { createHash } = require('node:crypto');
 const path = require('node:path');
-const [manifestPath, dir] = process.argv.slice(2);
+const [manifestPath, dir, partial] = process.argv.slice(2);
 const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
 // Each city's artifact and, when the build wrote one, its grid file (the version
 // without its road network, which the map app opens first).
 for (const entry of manifest.cities.flatMap((city) => [city, city.grid].filter(Boolean))) {
+  if (partial === '1' && !existsSync(path.join(dir, entry.file))) continue;
   const bytes = readFileSync(path.join(dir, entry.file));
   const digest = createHash('sha256').update(bytes).digest('hex');
   if (bytes.length !== entry.bytes || digest !== entry.sha256) {

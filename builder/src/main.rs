@@ -8,8 +8,9 @@ use clap::{Parser, Subcommand};
 use hexrisk_builder::commands::build::{BuildPaths, build};
 use hexrisk_builder::commands::checks::{place_check, verify, write_samples};
 use hexrisk_builder::commands::holdout::{HoldoutRequest, holdout_routes};
+use hexrisk_builder::commands::operate;
 use hexrisk_builder::commands::refresh::refresh_city;
-use hexrisk_builder::commands::update::{UpdatePaths, update};
+use hexrisk_builder::commands::update::{UpdatePaths, merge_manifests, update};
 use hexrisk_builder::inputs::{config, data};
 use hexrisk_builder::outputs::prune;
 use hexrisk_builder::references::samples;
@@ -23,6 +24,37 @@ struct Cli {
     data_dir: PathBuf,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The cities `update` and `operate` work on, and where they read and write.
+#[derive(Debug, clap::Args)]
+struct FedArgs {
+    /// Only these city codes (default: every city with a feed).
+    #[arg(long = "city")]
+    cities: Vec<String>,
+    /// City configuration directory.
+    #[arg(long, default_value_os_t = config::default_config_dir())]
+    config_dir: PathBuf,
+    /// Where the artifacts and manifest go.
+    #[arg(long, default_value = "build/artifacts")]
+    out: PathBuf,
+    /// Intake state folder.
+    #[arg(long, default_value = "build/intake")]
+    intake: PathBuf,
+    /// Incident stores' folder: `<store>/<code>.sqlite`.
+    #[arg(long, default_value = "build/store")]
+    store: PathBuf,
+}
+
+impl FedArgs {
+    fn paths(&self) -> UpdatePaths<'_> {
+        UpdatePaths {
+            config_dir: &self.config_dir,
+            out: &self.out,
+            intake: &self.intake,
+            store: &self.store,
+        }
+    }
 }
 
 #[derive(Debug, Subcommand)]
@@ -93,24 +125,40 @@ enum Command {
     /// freshness (see docs/REFRESH.md). Fails when any source or rebuild failed;
     /// the other cities are updated all the same.
     Update {
-        /// Update only these city codes (default: every city with a feed).
-        #[arg(long = "city")]
-        cities: Vec<String>,
-        /// City configuration directory.
-        #[arg(long, default_value_os_t = config::default_config_dir())]
-        config_dir: PathBuf,
-        /// Where the artifacts and manifest go.
-        #[arg(long, default_value = "build/artifacts")]
-        out: PathBuf,
-        /// Intake state folder.
-        #[arg(long, default_value = "build/intake")]
-        intake: PathBuf,
-        /// Incident stores' folder: `<store>/<code>.sqlite`.
-        #[arg(long, default_value = "build/store")]
-        store: PathBuf,
+        #[command(flatten)]
+        fed: FedArgs,
         /// The time of the sync (RFC 3339), for a simulated clock; default now.
         #[arg(long)]
         now: Option<String>,
+    },
+    /// Run `update` on a schedule, in a loop that keeps running (for a host
+    /// without cron), with a publish command after each round.
+    Operate {
+        /// Time between the starts of two rounds: `7d`, `12h`, `30m`, `45s`.
+        #[arg(long, default_value = "7d", value_parser = operate::parse_every)]
+        every: std::time::Duration,
+        /// Stop after this many rounds (default: run on).
+        #[arg(long)]
+        rounds: Option<u32>,
+        /// Shell command run after each round, for example
+        /// `make publish PUBLISH_ARGS=--remote`.
+        #[arg(long)]
+        publish: Option<String>,
+        #[command(flatten)]
+        fed: FedArgs,
+    },
+    /// Merge manifests written by jobs that updated cities side by side into the
+    /// published one, for one publication (the scheduled workflow's last job).
+    MergeManifests {
+        /// The manifest published now.
+        #[arg(long)]
+        base: PathBuf,
+        /// Where the merged `manifest.json` goes.
+        #[arg(long, default_value = "build/artifacts")]
+        out: PathBuf,
+        /// The jobs' manifests; a later one wins for a city in several.
+        #[arg(required = true)]
+        updates: Vec<PathBuf>,
     },
     /// Remove artifact versions that none of the last N manifests names.
     Prune {
@@ -292,24 +340,25 @@ fn main() -> ExitCode {
             },
         )
         .map(|()| true),
-        Command::Update {
-            cities,
-            config_dir,
-            out,
-            intake,
-            store,
-            now,
-        } => update(
+        Command::Update { fed, now } => {
+            update(&cli.data_dir, &fed.paths(), &fed.cities, now.as_deref())
+        }
+        Command::Operate {
+            every,
+            rounds,
+            publish,
+            fed,
+        } => operate::operate(
             &cli.data_dir,
-            &UpdatePaths {
-                config_dir,
-                out,
-                intake,
-                store,
+            &fed.paths(),
+            &fed.cities,
+            &operate::Schedule {
+                every: *every,
+                rounds: *rounds,
+                publish: publish.clone(),
             },
-            cities,
-            now.as_deref(),
         ),
+        Command::MergeManifests { base, out, updates } => merge_manifests(base, updates, out),
         Command::Prune { out, keep } => prune_versions(out, *keep),
         Command::ForecastSamples {
             artifacts,

@@ -4,5 +4,6 @@
 pub mod build;
 pub mod checks;
 pub mod holdout;
+pub mod operate;
 pub mod refresh;
 pub mod update;

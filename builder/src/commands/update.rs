@@ -132,3 +132,50 @@ fn report(code: &str, done: &CityUpdate) -> bool {
     }
     good
 }
+
+/// `hexrisk-build merge-manifests`: the published manifest `base` with the
+/// cities of `updates` (manifests written by jobs that updated cities side by
+/// side) written as `<out>/manifest.json` and `<out>/manifests/<version>.json`,
+/// for `scripts/publish.sh --partial` to publish once.
+///
+/// # Errors
+/// A manifest that cannot be read or parsed, one of another format, or a write
+/// that fails.
+pub fn merge_manifests(
+    base: &Path,
+    updates: &[std::path::PathBuf],
+    out: &Path,
+) -> anyhow::Result<bool> {
+    let read = |path: &Path| -> anyhow::Result<hexrisk_engine::artifact::Manifest> {
+        let text = std::fs::read(path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
+        let manifest: hexrisk_engine::artifact::Manifest = serde_json::from_slice(&text)
+            .map_err(|e| anyhow::anyhow!("{} is not a manifest: {e}", path.display()))?;
+        manifest
+            .validate()
+            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        Ok(manifest)
+    };
+    let updates = updates
+        .iter()
+        .map(|p| read(p))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let merged = crate::outputs::artifacts::merge(read(base)?, &updates)?;
+    let text = serde_json::to_string_pretty(&merged)? + "\n";
+    crate::atomic::write(
+        &out.join(hexrisk_engine::artifact::Manifest::HISTORY_DIR)
+            .join(format!("{}.json", merged.version)),
+        text.as_bytes(),
+    )?;
+    crate::atomic::write(
+        &out.join(hexrisk_engine::artifact::Manifest::FILE_NAME),
+        text.as_bytes(),
+    )?;
+    println!(
+        "manifest {} of {} cities written to {}",
+        merged.version,
+        merged.cities.len(),
+        out.display()
+    );
+    Ok(true)
+}

@@ -174,6 +174,31 @@ pub fn publish_freshness(
     Ok(Some(manifest))
 }
 
+/// One manifest from several: `base` (the one published) with each city of
+/// `updates` (manifests that jobs building cities side by side wrote) replacing
+/// its entry, in the order given (a later update wins). The label follows from
+/// the result.
+///
+/// # Errors
+/// An update of another artifact format than the base.
+pub fn merge(base: Manifest, updates: &[Manifest]) -> anyhow::Result<Manifest> {
+    let mut cities = base.cities;
+    for update in updates {
+        anyhow::ensure!(
+            update.format_version == base.format_version,
+            "manifest {} is for artifact format {}, the published one for {}",
+            update.version,
+            update.format_version,
+            base.format_version
+        );
+        for entry in &update.cities {
+            cities.retain(|c| c.code != entry.code);
+            cities.push(entry.clone());
+        }
+    }
+    Ok(manifest_of(cities))
+}
+
 /// Writes one new version: [`stage_artifacts`] then [`publish`]. Every file is
 /// written through a rename, and the manifest last, so a build stopped at any point
 /// leaves the previous version whole and current. Older versions stay until pruned.
@@ -183,4 +208,34 @@ pub fn publish_freshness(
 /// I/O errors, or an artifact that cannot be encoded.
 pub fn write_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Manifest> {
     publish(dir, &stage_artifacts(dir, builds)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use hexrisk_engine::artifact::fixture::CityFixture;
+
+    use super::*;
+
+    /// The manifest of one encoded fixture artifact named `code`, `weeks` long.
+    fn one(code: &str, weeks: usize) -> Manifest {
+        let mut artifact = CityFixture::small_toronto().weeks(weeks).build();
+        artifact.city.code = code.to_owned();
+        let bytes = artifact::encode(&artifact).unwrap();
+        manifest_of(vec![manifest_entry(&artifact, &bytes)])
+    }
+
+    #[test]
+    fn merging_replaces_the_updated_cities_and_keeps_the_others() {
+        let base = merge(one("city_a", 10), &[one("city_b", 10)]).unwrap();
+        assert_eq!(base.cities.len(), 2);
+        let updated_b = one("city_b", 11);
+        let merged = merge(base.clone(), std::slice::from_ref(&updated_b)).unwrap();
+        assert_eq!(merged.city("city_a"), base.city("city_a"));
+        assert_eq!(merged.city("city_b"), updated_b.city("city_b"));
+        assert_ne!(merged.version, base.version, "the label follows the cities");
+        assert!(merged.validate().is_ok());
+        let mut other_format = one("city_c", 10);
+        other_format.format_version += 1;
+        assert!(merge(base, &[other_format]).is_err());
+    }
 }

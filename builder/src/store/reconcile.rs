@@ -114,7 +114,7 @@ impl IncidentStore {
         };
         // The records held before this pull: those live now, less the ones it added.
         let before = (live.len() as u64).saturating_sub(pull.counts.added);
-        let replacement = is_replacement(&counts, before);
+        let replacement = is_replacement(pull.kind, &counts, before);
         transaction
             .execute(
                 "UPDATE pulls SET state = 'done', finished_at = ?2, added = ?3, deleted = ?4,
@@ -206,12 +206,16 @@ fn retire(
     Ok((rekeyed, deleted))
 }
 
-/// A wholesale replacement: most of the data set served again as changed (a
-/// changed-since pull) or under new ids (a full pull), with its content the same.
-fn is_replacement(counts: &PullCounts, live_before: u64) -> bool {
+/// A wholesale replacement: most of the data set served again as changed with
+/// its content the same (a changed-since pull), or under new ids (a full pull,
+/// which serves every row every time, so only new ids say anything).
+fn is_replacement(kind: PullKind, counts: &PullCounts, live_before: u64) -> bool {
     if live_before == 0 {
         return false;
     }
     let share = |n: u64| n as f64 / live_before as f64;
-    share(counts.unchanged) >= REPLACEMENT_SHARE || share(counts.rekeyed) >= REPLACEMENT_SHARE
+    match kind {
+        PullKind::Changed => share(counts.unchanged) >= REPLACEMENT_SHARE,
+        PullKind::Full => share(counts.rekeyed) >= REPLACEMENT_SHARE,
+    }
 }

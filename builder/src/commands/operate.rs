@@ -1,0 +1,119 @@
+//! `hexrisk-build operate`: the weekly update as a long-running loop, for a host
+//! that keeps a process up rather than scheduling one (with cron, run `update`
+//! and then `make publish` instead). Each round runs `update` over every fed city
+//! and then the publish command; a failed round is reported and the loop goes
+//! on. Rounds start `every` apart, however long each takes.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use super::update::{UpdatePaths, update};
+
+/// How the loop runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Schedule {
+    /// The time from the start of one round to the start of the next.
+    pub every: Duration,
+    /// Stop after this many rounds (tests, one-off runs); `None` runs on.
+    pub rounds: Option<u32>,
+    /// A shell command run after each round's update (`make publish
+    /// PUBLISH_ARGS=--remote`); none publishes nothing.
+    pub publish: Option<String>,
+}
+
+/// A duration as `<n>d`, `<n>h`, `<n>m` or `<n>s`, for `--every`.
+///
+/// # Errors
+/// The text, when it is not a positive whole number with one of those units.
+pub fn parse_every(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text.len().saturating_sub(1);
+    let (number, unit) = text.split_at(split);
+    let seconds_per = match unit {
+        "d" => 86_400,
+        "h" => 3_600,
+        "m" => 60,
+        "s" => 1,
+        _ => return Err(format!("{text:?}: give a number and d, h, m or s (\"7d\")")),
+    };
+    match number.parse::<u64>() {
+        Ok(n) if n > 0 => n
+            .checked_mul(seconds_per)
+            .map(Duration::from_secs)
+            .ok_or_else(|| format!("{text:?} is too long")),
+        _ => Err(format!(
+            "{text:?}: give a positive whole number and d, h, m or s (\"7d\")"
+        )),
+    }
+}
+
+/// Runs the loop. Returns whether the last round succeeded.
+///
+/// # Errors
+/// None of a round's own failures (they are reported and the loop goes on); only
+/// an unusable configuration on the first round, which no later round would fix.
+pub fn operate(
+    data_dir: &Path,
+    paths: &UpdatePaths<'_>,
+    only: &[String],
+    schedule: &Schedule,
+) -> anyhow::Result<bool> {
+    let mut round = 0u32;
+    loop {
+        let started = Instant::now();
+        round += 1;
+        println!("operate: round {round}");
+        let updated = match update(data_dir, paths, only, None) {
+            Ok(all_good) => all_good,
+            Err(err) if round == 1 => return Err(err),
+            Err(err) => {
+                eprintln!("operate: round {round} failed: {err:#}");
+                false
+            }
+        };
+        let published = schedule.publish.as_deref().is_none_or(|command| {
+            match Command::new("sh").arg("-c").arg(command).status() {
+                Ok(status) if status.success() => true,
+                Ok(status) => {
+                    eprintln!("operate: publishing ({command}) ended with {status}");
+                    false
+                }
+                Err(err) => {
+                    eprintln!("operate: cannot run {command}: {err}");
+                    false
+                }
+            }
+        });
+        let good = updated && published;
+        if schedule.rounds.is_some_and(|n| round >= n) {
+            return Ok(good);
+        }
+        std::thread::sleep(schedule.every.saturating_sub(started.elapsed()));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_takes_days_hours_minutes_or_seconds() {
+        assert_eq!(parse_every("7d"), Ok(Duration::from_hours(7 * 24)));
+        assert_eq!(parse_every("12h"), Ok(Duration::from_hours(12)));
+        assert_eq!(parse_every("30m"), Ok(Duration::from_mins(30)));
+        assert_eq!(parse_every("5s"), Ok(Duration::from_secs(5)));
+        for bad in [
+            "",
+            "7",
+            "d",
+            "0d",
+            "-1d",
+            "7w",
+            "1.5d",
+            "99999999999999999d",
+        ] {
+            assert!(parse_every(bad).is_err(), "{bad}");
+        }
+    }
+}
