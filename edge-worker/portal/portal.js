@@ -1,6 +1,7 @@
 // The partner portal's page: apply and sign in with a passkey, make, roll and revoke
-// keys, read the activity log. Talks only to /portal/api/ on its own origin
-// (docs/PORTAL.md); no inline script, no third-party code.
+// keys, read the activity log, see how fresh each city's data is. Talks only to
+// /portal/api/ and /health on its own origin (docs/PORTAL.md); no inline script, no
+// third-party code.
 
 const $ = (id) => document.getElementById(id);
 
@@ -397,3 +398,27 @@ $('copy-key').addEventListener('click', async () => {
   say('Key copied.');
 });
 refresh();
+showData();
+
+/** Each city's data-through date and feeds, from the router's public health record. */
+async function showData() {
+  const list = $('data-cities');
+  const response = await fetch('/health').catch(() => null);
+  const health = response ? await response.json().catch(() => null) : null;
+  const cities = health?.models?.cities;
+  if (!Array.isArray(cities)) {
+    const item = document.createElement('li');
+    item.textContent = 'The service cannot say how fresh its data is right now.';
+    list.replaceChildren(item);
+    return;
+  }
+  list.replaceChildren(...cities.map((city) => {
+    const f = city.freshness;
+    const parts = [`${city.city}: data through ${city.data_through} (${f.age_days} days ago)`];
+    if (f.fed) parts.push(f.last_sync ? `last synced ${f.last_sync.slice(0, 10)}` : 'not synced yet');
+    for (const reason of f.lagging) parts.push(reason);
+    const item = document.createElement('li');
+    item.textContent = parts.join('; ');
+    return item;
+  }));
+}

@@ -186,3 +186,13 @@ test("the operator's enrolment link registers a passkey once, on another device"
   await page.waitForFunction(() => /not valid/.test(document.querySelector('#status').textContent));
   await context.close();
 });
+
+test('the portal says how fresh each city\'s data is, as health does', async () => {
+  const { page } = session;
+  await page.goto(`${portal}/portal`);
+  const health = await (await fetch(`${portal}/health`)).json();
+  const expected = health.models.cities.map((c) => `${c.city}: data through ${c.data_through} (${c.freshness.age_days} days ago)`);
+  await page.waitForFunction((n) => document.querySelectorAll('#data-cities li').length === n, expected.length);
+  assert.deepEqual(await page.locator('#data-cities li').allTextContents(), expected);
+  assert.deepEqual(await violations(page), []);
+});
