@@ -18,6 +18,7 @@ use crate::fit::backtest::BacktestRow;
 use crate::fit::city_build::{BacktestSummary, CityBuild, MODEL_VERSION};
 use crate::fit::counts::WeeklyCounts;
 use crate::fit::forecasting::{REFIT_EVERY, backtest_span, forecast_range, time_of_day};
+use crate::fit::known_then;
 use crate::fit::leaks;
 use crate::fit::model::{self, FeatureBuilder};
 use crate::fit::profiles;
@@ -217,13 +218,15 @@ pub fn build_city_with(
     let (profile_choice, bands, served_profiles) =
         time_of_day(&ingested, &neighbours, &forecasts.rows, start, weeks);
     let metrics = forecasts.boards.metrics();
+    let known_then = known_then::known_then(
+        &ingested,
+        &neighbours,
+        &counts,
+        (start, warmup, REFIT_EVERY),
+        &forecasts.levels,
+    );
     let mut artifact = CityArtifact {
-        city: CityInfo {
-            code: city.code.clone(),
-            name: city.name.clone(),
-            country: city.country.clone(),
-            timezone: city.timezone.clone(),
-        },
+        city: city_info(city),
         model: ModelInfo {
             version: MODEL_VERSION.to_owned(),
             mae: metrics["model"].mae,
@@ -237,12 +240,7 @@ pub fn build_city_with(
         },
         bounds: bounds_of(&ingested.grid),
         cells: ingested.grid.cells.iter().map(|&c| u64::from(c)).collect(),
-        precinct_of: ingested
-            .grid
-            .precinct_of
-            .iter()
-            .map(|p| p.unwrap_or(u16::MAX))
-            .collect(),
+        precinct_of: precinct_slots(&ingested.grid),
         precincts: precinct_records(&ingested.grid),
         rates: stored_rates(&forecasts.rates),
         dispersion: forecasts.dispersion,
@@ -279,6 +277,7 @@ pub fn build_city_with(
             ),
             week_count: backtest,
             metrics,
+            known_then,
             profile_choice,
             bands,
             levels: forecasts.levels,
@@ -295,6 +294,24 @@ pub fn build_city_with(
         streets,
         street_hours,
     })
+}
+
+/// The artifact's description of the city.
+fn city_info(city: &CityConfig) -> CityInfo {
+    CityInfo {
+        code: city.code.clone(),
+        name: city.name.clone(),
+        country: city.country.clone(),
+        timezone: city.timezone.clone(),
+    }
+}
+
+/// Each cell's precinct as the artifact stores it (`u16::MAX` for none).
+fn precinct_slots(grid: &crate::inputs::boundary::CityGrid) -> Vec<u16> {
+    grid.precinct_of
+        .iter()
+        .map(|p| p.unwrap_or(u16::MAX))
+        .collect()
 }
 
 /// What the backtest's inputs took from its own weeks (`fit/leaks.rs`): each

@@ -24,8 +24,12 @@ use open_data::Service;
 use opendata_sim::{City, Fault};
 
 fn update(service: &Service, state: &Path) -> CityUpdate {
-    let mut city = open_data::city("city_us_hou");
-    city.sources.get_mut("crime").unwrap().feed = Some(service.feed.clone());
+    update_in(service, state, "city_us_hou", "crime")
+}
+
+fn update_in(service: &Service, state: &Path, code: &str, source: &str) -> CityUpdate {
+    let mut city = open_data::city(code);
+    city.sources.get_mut(source).unwrap().feed = Some(service.feed.clone());
     let now = service.world.lock().unwrap().clock();
     update_city(
         &city,
@@ -48,12 +52,11 @@ fn manifest(state: &Path) -> Manifest {
 
 #[test]
 fn houston_updates_weekly_rebuilds_only_on_change_and_reports_a_failing_feed() {
-    let service = Service::start_on(
+    let service = Service::start_full(
         "city_us_hou",
         "crime",
         City::Houston,
         NaiveDate::from_ymd_opt(2010, 6, 7).unwrap(),
-        None,
         true,
     );
     let state = tempfile::tempdir().unwrap();
@@ -137,4 +140,46 @@ fn write_config(service: &Service, dir: &Path) -> std::path::PathBuf {
     );
     std::fs::write(folder.join("city_us_hou.toml"), text).unwrap();
     folder
+}
+
+/// San Francisco's 2012 sample, published with the script's report times, built
+/// once the year is out: the backtest as known then.
+fn san_francisco_built(late: bool) -> hexrisk_builder::fit::city_build::CityBuild {
+    let service = Service::start_full(
+        "city_us_sfo",
+        "incidents",
+        City::SanFrancisco,
+        NaiveDate::from_ymd_opt(2013, 3, 4).unwrap(),
+        late,
+    );
+    let state = tempfile::tempdir().unwrap();
+    let done = update_in(&service, state.path(), "city_us_sfo", "incidents");
+    assert!(done.syncs[0].1.is_ok(), "{:?}", done.syncs);
+    done.refreshed.unwrap().build.unwrap()
+}
+
+#[test]
+fn the_backtest_as_known_then_leaves_out_late_reports_and_equals_the_complete_one_without_them() {
+    let on_time = san_francisco_built(false);
+    let complete = on_time.backtest.metrics["model"];
+    assert_eq!(
+        on_time.backtest.known_then,
+        Some(complete),
+        "nothing late, nothing differs"
+    );
+    assert!(
+        on_time.sources["incidents"]
+            .report_lags
+            .iter()
+            .all(|&d| d == 0)
+    );
+
+    let late = san_francisco_built(true);
+    let known = late.backtest.known_then.unwrap();
+    assert_ne!(known, late.backtest.metrics["model"]);
+    let lags = &late.sources["incidents"].report_lags;
+    assert!(
+        lags.iter().any(|&d| d >= 8),
+        "the script reports some a week or more late"
+    );
 }

@@ -301,6 +301,7 @@ mod tests {
             hour: Some(13),
             hour_weight: 1.0,
             street: None,
+            reported: None,
         };
         let incidents = [theft(0, 2), theft(1, 3), theft(0, 1)];
         let scored = run(&rows, 2, &incidents, &calendar, &learnt);

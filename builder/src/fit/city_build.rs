@@ -28,6 +28,10 @@ pub struct BacktestSummary {
     pub week_count: usize,
     /// Figures per forecaster: `model`, `mean52`, `ewma`.
     pub metrics: BTreeMap<&'static str, Metrics>,
+    /// The model's figures as known then (`fit/known_then.rs`): each week forecast
+    /// from the incidents reported before it; `None` when no source of the city
+    /// publishes a report time.
+    pub known_then: Option<Metrics>,
     /// How the time-of-day profiles were chosen.
     pub profile_choice: profiles::Choice,
     /// The band backtest of the profiles fitted before the backtest weeks.

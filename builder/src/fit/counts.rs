@@ -32,10 +32,21 @@ impl WeeklyCounts {
     /// Counts the incidents of an ingested city.
     #[must_use]
     pub fn from_ingested(ingested: &Ingested) -> Self {
+        Self::known_on(ingested, None)
+    }
+
+    /// Counts the incidents of an ingested city known on `cutoff`: those reported
+    /// on or after it are left out (an incident without a report date is known
+    /// from its occurrence). `None` counts every incident.
+    #[must_use]
+    pub fn known_on(ingested: &Ingested, cutoff: Option<chrono::NaiveDate>) -> Self {
         let weeks = ingested.weeks.count;
         let cells = ingested.grid.cells.len();
         let mut counts = vec![0u16; weeks * cells * CLASSES];
-        for incident in &ingested.incidents {
+        let known = |reported: Option<chrono::NaiveDate>| {
+            cutoff.is_none_or(|cutoff| reported.is_none_or(|r| r < cutoff))
+        };
+        for incident in ingested.incidents.iter().filter(|i| known(i.reported)) {
             if let Some(week) = ingested.weeks.index_of(incident.date) {
                 let slot = &mut counts
                     [(week * cells + incident.cell) * CLASSES + class_slot(incident.class)];

@@ -14,6 +14,7 @@ pub mod forecasting;
 pub mod golden;
 pub mod hotspots;
 pub mod kde;
+pub mod known_then;
 pub mod leaks;
 pub mod model;
 pub mod profiles;

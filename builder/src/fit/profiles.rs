@@ -436,6 +436,7 @@ mod tests {
             hour,
             hour_weight: if hour.is_some() { 1.0 } else { 0.0 },
             street: None,
+            reported: None,
         }
     }
 

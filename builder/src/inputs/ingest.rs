@@ -99,6 +99,9 @@ pub struct Incident {
     /// configured [`super::config::StreetPremises`]); `None` where the source
     /// records no premises.
     pub street: Option<bool>,
+    /// Local date of the report, where the source publishes one: the backtest as
+    /// known then leaves the incident out of forecasts made before it.
+    pub reported: Option<NaiveDate>,
 }
 
 /// What happened to the rows of one source.
@@ -119,6 +122,10 @@ pub struct SourceReport {
     /// Every row's ledger entry, in position order: the ledger behind `accepted`,
     /// `rejected` and `hours`.
     pub ledger: Vec<LedgerEntry>,
+    /// Days from occurrence to report of each kept incident whose source publishes
+    /// a report time (a report dated before its occurrence counts 0); empty for a
+    /// source without report times.
+    pub report_lags: Vec<u32>,
 }
 
 impl SourceReport {
@@ -224,6 +231,7 @@ struct Candidate {
     lat: f64,
     lng: f64,
     street: Option<bool>,
+    reported: Option<NaiveDate>,
 }
 
 /// Rejects a candidate.
@@ -233,6 +241,38 @@ fn reject(reports: &mut BTreeMap<String, SourceReport>, candidate: &Candidate, r
         RowFate::Rejected(reason),
         Some((candidate.date, candidate.hour)),
     );
+}
+
+/// Keeps a candidate in `cell` as an incident, with its reporting lag.
+fn keep(
+    reports: &mut BTreeMap<String, SourceReport>,
+    incidents: &mut Vec<Incident>,
+    candidate: &Candidate,
+    cell: usize,
+) {
+    let report = reports.entry(candidate.source.clone()).or_default();
+    report.note(
+        candidate.position,
+        RowFate::Kept(candidate.class, incidents.len()),
+        Some((candidate.date, candidate.hour)),
+    );
+    if let Some(reported) = candidate.reported {
+        let lag = (reported - candidate.date).num_days().max(0);
+        report
+            .report_lags
+            .push(u32::try_from(lag).unwrap_or(u32::MAX));
+    }
+    incidents.push(Incident {
+        date: candidate.date,
+        class: candidate.class,
+        lat: candidate.lat,
+        lng: candidate.lng,
+        cell,
+        hour: candidate.hour,
+        hour_weight: candidate.hour_weight,
+        street: candidate.street,
+        reported: candidate.reported,
+    });
 }
 
 /// Reads, classifies and cleans every source of a city from its configured files.
@@ -289,6 +329,7 @@ pub fn ingest_with(
                         .street
                         .as_ref()
                         .map(|s| row.premises.as_deref().is_some_and(|p| s.is_street(p))),
+                    reported: row.reported,
                 }),
                 Err(reason) => report.note(position, RowFate::Rejected(reason), None),
             }
@@ -330,23 +371,7 @@ pub fn ingest_with(
             .ok()
             .and_then(|cell| grid.position(cell));
         match cell {
-            Some(cell) => {
-                reports.entry(candidate.source.clone()).or_default().note(
-                    candidate.position,
-                    RowFate::Kept(candidate.class, incidents.len()),
-                    Some((candidate.date, candidate.hour)),
-                );
-                incidents.push(Incident {
-                    date: candidate.date,
-                    class: candidate.class,
-                    lat: candidate.lat,
-                    lng: candidate.lng,
-                    cell,
-                    hour: candidate.hour,
-                    hour_weight: candidate.hour_weight,
-                    street: candidate.street,
-                });
-            }
+            Some(cell) => keep(&mut reports, &mut incidents, &candidate, cell),
             None => reject(&mut reports, &candidate, Rejection::OutsideCity),
         }
     }

@@ -31,6 +31,9 @@ pub struct RawRow {
     /// The premises value, where the source's configuration names a premises
     /// column ([`super::config::StreetPremises`]).
     pub premises: Option<String>,
+    /// Local calendar date of the report, where the source publishes one (a feed's
+    /// `reported` field; none of the file layouts has one).
+    pub reported: Option<NaiveDate>,
 }
 
 /// A source file that cannot be read at all (bad rows are not errors: they are
@@ -318,6 +321,7 @@ fn read_with_premises(
                         offence: row.offence,
                         description: row.description,
                         premises: premises_of(record),
+                        reported: None,
                     }
                 })
                 .collect());
@@ -424,6 +428,7 @@ impl Layout {
             offence: offence.map(|i| text(i).to_owned()).unwrap_or_default(),
             description: self.description.map(|i| text(i).to_owned()),
             premises: None,
+            reported: None,
         }
     }
 }

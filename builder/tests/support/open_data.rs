@@ -82,17 +82,30 @@ impl Service {
         start: NaiveDate,
         wholesale: Option<u32>,
     ) -> Self {
-        Self::start_on(city_code, source, sim, start, wholesale, false)
+        Self::start_on(city_code, source, sim, start, wholesale, false, true)
     }
 
-    /// As [`Self::start`], on all of the data when `full`.
-    pub(crate) fn start_on(
+    /// The simulated service of `sim` at `start` on all of its data, without a
+    /// wholesale replacement; with the script's late reports when `late`, else
+    /// every incident published (and reported) when it occurs.
+    pub(crate) fn start_full(
+        city_code: &str,
+        source: &'static str,
+        sim: City,
+        start: NaiveDate,
+        late: bool,
+    ) -> Self {
+        Self::start_on(city_code, source, sim, start, None, true, late)
+    }
+
+    fn start_on(
         city_code: &str,
         source: &'static str,
         sim: City,
         start: NaiveDate,
         wholesale: Option<u32>,
         full: bool,
+        late: bool,
     ) -> Self {
         let data = tempfile::tempdir().unwrap();
         match sim {
@@ -115,7 +128,12 @@ impl Service {
             data.path().to_path_buf()
         };
         let feed_data = CityFeed::load(sim, &source_dir).unwrap();
-        let script = Script::new(feed_data, 7).with_wholesale_week(wholesale);
+        let script = if late {
+            Script::new(feed_data, 7)
+        } else {
+            Script::without_lateness(feed_data, 7)
+        }
+        .with_wholesale_week(wholesale);
         let world = World::start_at(script, start).into_shared();
         let server = Server::start(Arc::clone(&world)).unwrap();
         let config = city(city_code);

@@ -5,7 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use chrono::NaiveDate;
+use chrono::{DateTime, NaiveDate};
+use chrono_tz::Tz;
 
 use crate::inputs::config::CityConfig;
 use crate::inputs::sources::RawRow;
@@ -24,9 +25,10 @@ pub struct FedRows {
 }
 
 impl FedRows {
-    /// The rows for the build, in id order.
+    /// The rows for the build, in id order, with report times as local dates in
+    /// `tz`.
     #[must_use]
-    pub fn raw_rows(&self) -> Vec<RawRow> {
+    pub fn raw_rows(&self, tz: Tz) -> Vec<RawRow> {
         self.records
             .iter()
             .map(|r| RawRow {
@@ -38,6 +40,11 @@ impl FedRows {
                 offence: r.offence.clone(),
                 description: r.description.clone(),
                 premises: r.premises.clone(),
+                reported: r
+                    .reported
+                    .as_deref()
+                    .and_then(|at| DateTime::parse_from_rfc3339(at).ok())
+                    .map(|at| at.with_timezone(&tz).date_naive()),
             })
             .collect()
     }

@@ -294,7 +294,7 @@ pub fn source_rows(
     tz: Tz,
 ) -> Result<SourceRows, IntakeError> {
     if let Some(fed) = intake.fed.get(name) {
-        let rows = fed.raw_rows();
+        let rows = fed.raw_rows(tz);
         return Ok(SourceRows {
             read: rows.len() as u64,
             rows: (0..).zip(rows).collect(),

@@ -3,7 +3,9 @@
 //! time-of-day profiles, the street-level layer and the version history.
 
 mod calibration;
+mod figures;
 mod hotspots;
+mod known_then;
 mod leaks;
 mod method;
 mod streets;
@@ -18,14 +20,7 @@ use crate::fit::city_build::CityBuild;
 use crate::fit::forecasting::warmup_weeks;
 use crate::fit::model::training_weeks;
 use crate::inputs::config::CityConfig;
-
-fn metric(value: f64) -> String {
-    if value.is_nan() {
-        "–".to_owned()
-    } else {
-        format!("{value:.3}")
-    }
-}
+use figures::metric;
 
 /// The model card as Markdown. The version history comes from `history` (the
 /// artifacts folder's `history.json`), so the card follows from files alone.
@@ -152,6 +147,7 @@ fn backtest_section(md: &mut String, build: &CityBuild) {
                 );
             }
         }
+        known_then::section(md, build);
         calibration::section(md, build);
         hotspots::section(md, build);
         leaks::section(md, build);

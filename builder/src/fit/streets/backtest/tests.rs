@@ -61,6 +61,7 @@ fn incident(class: CrimeClass, street: Option<bool>) -> Incident {
         hour: None,
         hour_weight: 0.0,
         street,
+        reported: None,
     }
 }
 
@@ -128,6 +129,7 @@ fn rolling_shares_are_those_learnt_from_scratch_before_each_origin() {
                 lat,
                 lng,
                 street: Some(i % 2 == 0),
+                reported: None,
                 ..incident(CRIME_CLASSES[i % CRIME_CLASSES.len()], None)
             }
         })

@@ -79,6 +79,7 @@ fn incidents() -> Vec<Incident> {
                     Some(_) => 1.0,
                 },
                 street: Some(i % 2 == 0),
+                reported: None,
             }
         })
         .collect()
