@@ -1,9 +1,29 @@
-//! The forecasting clock: real UTC time, or pinned by configuration for replay.
+//! The forecasting clock: real UTC time, pinned by configuration for replay, or
+//! following the published data (`follow-data`) for replays that publish week
+//! after week.
 
 use chrono::{DateTime, NaiveDate, Utc};
 
 /// Name of the Worker variable that pins the clock.
 pub const CLOCK_VAR: &str = "HEXRISK_CLOCK";
+
+/// The pin that makes the clock follow the data.
+pub const FOLLOW_DATA: &str = "follow-data";
+
+/// Whether the pin makes the clock follow the data.
+#[must_use]
+pub fn follows_data(pin: Option<&str>) -> bool {
+    pin.is_some_and(|p| p.trim() == FOLLOW_DATA)
+}
+
+/// "Now" for data through `newest` (a Sunday): noon UTC of the next day, the
+/// Monday that starts the first week after the data.
+#[must_use]
+pub fn after_data(newest: NaiveDate) -> DateTime<Utc> {
+    (newest + chrono::Days::new(1))
+        .and_hms_opt(12, 0, 0)
+        .map_or(DateTime::<Utc>::MIN_UTC, |t| t.and_utc())
+}
 
 /// Parses a pin: an RFC 3339 instant, or a date (taken at 12:00 UTC, which is the
 /// same calendar date in every covered city).
@@ -37,6 +57,12 @@ mod tests {
         assert_eq!(
             forecast_now(Some("2022-01-03"), now),
             "2022-01-03T12:00:00Z".parse::<DateTime<Utc>>().unwrap()
+        );
+        assert!(follows_data(Some("follow-data")));
+        assert!(!follows_data(Some("2022-01-03")) && !follows_data(None));
+        assert_eq!(
+            after_data(NaiveDate::from_ymd_opt(2021, 12, 26).unwrap()),
+            "2021-12-27T12:00:00Z".parse::<DateTime<Utc>>().unwrap()
         );
         assert_eq!(
             forecast_now(Some("2022-01-03T01:00:00-05:00"), now),

@@ -21,7 +21,7 @@ use super::keys::{self, KeyApi, KeyKind, KeyRecord};
 use super::models::needs::{self, Reach};
 use super::routes::{self, Access, Endpoint};
 use super::success_body::SuccessBody;
-use super::{ApiError, ErrorCode, cors, input, quota, response};
+use super::{ApiError, ErrorCode, clock, cors, input, quota, response};
 
 /// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
 pub const PREDICTION_OPENAPI: &str = include_str!("../../openapi/prediction-v1.json");
@@ -40,6 +40,10 @@ pub struct RequestContext {
     /// The forecasting clock: which week is "current". Equal to `now` unless pinned
     /// for replay (`HEXRISK_CLOCK`).
     pub forecast_now: DateTime<Utc>,
+    /// Whether the forecasting clock follows the data instead (`HEXRISK_CLOCK =
+    /// follow-data`, for replays that publish week after week): "now" is the day
+    /// after the newest data-through date of the manifest in force.
+    pub clock_follows_data: bool,
     /// Whether the benchmark routes `/__bench/noop` and `/__bench/gate` answer
     /// (benchmark runs only; `HEXRISK_BENCH_NOOP=1`).
     pub bench_noop: bool,
@@ -242,11 +246,13 @@ async fn run<B: Backend>(
             "unreachable endpoint",
         ));
     };
+    let mut newest_data = None;
     let snapshot = backend
         .models()
         .snapshot(
             backend,
             |manifest| {
+                newest_data = manifest.cities.iter().map(|c| c.data_through).max();
                 let body = parsed.as_ref().and_then(|b| b.as_ref().ok());
                 needs::needs(reach, manifest, body, &query)
             },
@@ -254,6 +260,10 @@ async fn run<B: Backend>(
         )
         .await
         .map_err(|e| internal(backend, &e))?;
+    let now = match newest_data.filter(|_| ctx.clock_follows_data) {
+        Some(newest) => clock::after_data(newest),
+        None => now,
+    };
     *versions = model_versions(&snapshot.versions);
     let atlas = &snapshot.atlas;
     let mut body = || parsed.take().unwrap_or_else(read_body);

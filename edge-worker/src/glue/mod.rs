@@ -339,6 +339,7 @@ async fn fetch(
     let ctx = RequestContext {
         now,
         forecast_now: clock::forecast_now(pin.as_deref(), now),
+        clock_follows_data: clock::follows_data(pin.as_deref()),
         bench_noop: env
             .var("HEXRISK_BENCH_NOOP")
             .is_ok_and(|v| v.to_string() == "1"),

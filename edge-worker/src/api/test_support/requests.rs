@@ -13,6 +13,7 @@ pub(crate) fn ctx() -> RequestContext {
     RequestContext {
         now: now(),
         forecast_now: now(),
+        clock_follows_data: false,
         bench_noop: false,
     }
 }

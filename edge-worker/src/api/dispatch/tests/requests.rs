@@ -520,3 +520,24 @@ fn remaining_of(response: &Response<Bytes>) -> u32 {
         .unwrap_or_else(|| panic!("no r in {field}"));
     r.parse().unwrap()
 }
+
+#[test]
+fn a_clock_that_follows_the_data_makes_the_week_after_it_current() {
+    let backend = MemoryBackend::new();
+    let ask = |ctx: RequestContext| {
+        let request = Request::builder()
+            .uri("http://x/v1/prediction/range?latitude=43.6534&longitude=-79.3841")
+            .header("authorization", format!("Bearer {LIVE_KEY}"))
+            .body(Bytes::new())
+            .unwrap();
+        json_of(&futures_executor::block_on(handle(&request, ctx, &backend)))
+    };
+    // The fixture's data runs to Sunday 2021-12-26; the tests' clock is 2022-01-05.
+    let pinned = ask(ctx());
+    assert_eq!(pinned["current_week"], "2022-01-03", "{pinned}");
+    let following = ask(RequestContext {
+        clock_follows_data: true,
+        ..ctx()
+    });
+    assert_eq!(following["current_week"], "2021-12-27");
+}

@@ -63,6 +63,7 @@ pub(super) fn predict_with(backend: &MemoryBackend, key: &str, at: DateTime<Utc>
     let ctx = RequestContext {
         now: at,
         forecast_now: at,
+        clock_follows_data: false,
         bench_noop: false,
     };
     futures_executor::block_on(handle(&request, ctx, backend))

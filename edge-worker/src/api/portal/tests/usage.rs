@@ -22,6 +22,7 @@ fn route_config(backend: &MemoryBackend, key: &str) -> u16 {
     let ctx = RequestContext {
         now: now(),
         forecast_now: now(),
+        clock_follows_data: false,
         bench_noop: false,
     };
     futures_executor::block_on(handle(&request, ctx, backend))
