@@ -218,6 +218,15 @@ fn fixed_answer(endpoint: Endpoint) -> Option<SuccessBody> {
     }
 }
 
+/// The forecasting "now" of a request: the pinned or real clock, or, when the
+/// clock follows the data, the day after the newest data-through date `newest`.
+fn forecast_clock(ctx: RequestContext, newest: Option<chrono::NaiveDate>) -> DateTime<Utc> {
+    match newest.filter(|_| ctx.clock_follows_data) {
+        Some(newest) => clock::after_data(newest),
+        None => ctx.forecast_now,
+    }
+}
+
 async fn run<B: Backend>(
     endpoint: Endpoint,
     request: &Request<Bytes>,
@@ -226,7 +235,6 @@ async fn run<B: Backend>(
     versions: &mut Option<HeaderValue>,
 ) -> Result<(SuccessBody, Option<usize>), ApiError> {
     let query = input::query_pairs(request.uri().query());
-    let now = ctx.forecast_now;
     let read_body = || -> Result<_, ApiError> {
         let content_type = request
             .headers()
@@ -260,10 +268,7 @@ async fn run<B: Backend>(
         )
         .await
         .map_err(|e| internal(backend, &e))?;
-    let now = match newest_data.filter(|_| ctx.clock_follows_data) {
-        Some(newest) => clock::after_data(newest),
-        None => now,
-    };
+    let now = forecast_clock(ctx, newest_data);
     *versions = model_versions(&snapshot.versions);
     let atlas = &snapshot.atlas;
     let mut body = || parsed.take().unwrap_or_else(read_body);
