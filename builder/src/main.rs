@@ -44,6 +44,10 @@ struct FedArgs {
     /// Incident stores' folder: `<store>/<code>.sqlite`.
     #[arg(long, default_value = "build/store")]
     store: PathBuf,
+    /// Tries of each request to a service (a 429 or 5xx is retried after its
+    /// `Retry-After`, or a pause doubling from 2 s).
+    #[arg(long, default_value_t = 6)]
+    attempts: u32,
 }
 
 impl FedArgs {
@@ -57,38 +61,60 @@ impl FedArgs {
     }
 }
 
+/// Where `build` and `refresh` read and write.
+#[derive(Debug, clap::Args)]
+struct BuildArgs {
+    /// City configuration directory.
+    #[arg(long, default_value_os_t = config::default_config_dir())]
+    config_dir: PathBuf,
+    /// Where the artifacts and manifest go.
+    #[arg(long, default_value = "build/artifacts")]
+    out: PathBuf,
+    /// Where the backtest exports go.
+    #[arg(long, default_value = "build/backtest")]
+    backtest_dir: PathBuf,
+    /// Where the model card goes (skipped when empty). Writing it after a refresh
+    /// rebuilds the other cities too, since the card describes them all.
+    // clap's own path parser refuses an empty value, the documented way to skip.
+    #[arg(
+        long,
+        default_value = "docs/MODEL.md",
+        value_parser = clap::builder::TypedValueParser::map(clap::builder::OsStringValueParser::new(), PathBuf::from)
+    )]
+    model_card: PathBuf,
+    /// Intake state folder: files taken in by `refresh` (`<intake>/<code>/ledger.json`
+    /// and `files/`), read after the configured ones.
+    #[arg(long, default_value = "build/intake")]
+    intake: PathBuf,
+    /// Incident stores' folder: fed sources synced by `update`.
+    #[arg(long, default_value = "build/store")]
+    store: PathBuf,
+}
+
+impl BuildArgs {
+    fn paths(&self) -> BuildPaths<'_> {
+        BuildPaths {
+            config_dir: &self.config_dir,
+            out: &self.out,
+            backtest_dir: &self.backtest_dir,
+            card: &self.model_card,
+            intake: &self.intake,
+            store: &self.store,
+        }
+    }
+}
+
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check that every input file is present with the bytes SHA256SUMS names.
     VerifyData,
     /// Fit, backtest and pack every configured city.
     Build {
-        /// City configuration directory.
-        #[arg(long, default_value_os_t = config::default_config_dir())]
-        config_dir: PathBuf,
-        /// Where the artifacts and manifest go.
-        #[arg(long, default_value = "build/artifacts")]
-        out: PathBuf,
-        /// Where the backtest exports go.
-        #[arg(long, default_value = "build/backtest")]
-        backtest_dir: PathBuf,
-        /// Where the model card goes (skipped when empty).
-        // clap's own path parser refuses an empty value, the documented way to skip.
-        #[arg(
-            long,
-            default_value = "docs/MODEL.md",
-            value_parser = clap::builder::TypedValueParser::map(clap::builder::OsStringValueParser::new(), PathBuf::from)
-        )]
-        model_card: PathBuf,
         /// Build only these city codes (default: all).
         #[arg(long = "city")]
         cities: Vec<String>,
-        /// Intake state folder: files taken in by `refresh`, read after the configured ones.
-        #[arg(long, default_value = "build/intake")]
-        intake: PathBuf,
-        /// Incident stores' folder: fed sources synced by `update`.
-        #[arg(long, default_value = "build/store")]
-        store: PathBuf,
+        #[command(flatten)]
+        paths: BuildArgs,
     },
     /// Take new incident files of one city in (checked strictly, each incident
     /// counted once), refit, and publish a new version (see docs/REFRESH.md).
@@ -100,25 +126,8 @@ enum Command {
         /// from the columns) or `SOURCE=FILE`.
         #[arg(required = true)]
         files: Vec<String>,
-        /// City configuration directory.
-        #[arg(long, default_value_os_t = config::default_config_dir())]
-        config_dir: PathBuf,
-        /// Where the artifacts and manifest go.
-        #[arg(long, default_value = "build/artifacts")]
-        out: PathBuf,
-        /// Intake state folder: `<intake>/<code>/ledger.json` and `files/`.
-        #[arg(long, default_value = "build/intake")]
-        intake: PathBuf,
-        /// Incident stores' folder: fed sources synced by `update`.
-        #[arg(long, default_value = "build/store")]
-        store: PathBuf,
-        /// Where the backtest exports go.
-        #[arg(long, default_value = "build/backtest")]
-        backtest_dir: PathBuf,
-        /// Where the model card goes (skipped when empty). Writing it rebuilds the
-        /// other cities too, since the card describes them all.
-        #[arg(long, default_value = "docs/MODEL.md")]
-        model_card: PathBuf,
+        #[command(flatten)]
+        paths: BuildArgs,
     },
     /// Sync every fed source of every city (or those named) from its open-data
     /// service, rebuild the cities whose data changed, and publish each city's
@@ -296,53 +305,19 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::VerifyData => verify(&cli.data_dir),
-        Command::Build {
-            config_dir,
-            out,
-            backtest_dir,
-            model_card,
-            cities,
-            intake,
-            store,
-        } => build(
-            &cli.data_dir,
-            &BuildPaths {
-                config_dir,
-                out,
-                backtest_dir,
-                card: model_card,
-                intake,
-                store,
-            },
-            cities,
-        )
-        .map(|()| true),
-        Command::Refresh {
-            city,
-            files,
-            config_dir,
-            out,
-            intake,
-            store,
-            backtest_dir,
-            model_card,
-        } => refresh_city(
-            &cli.data_dir,
-            city,
-            files,
-            &BuildPaths {
-                config_dir,
-                out,
-                backtest_dir,
-                card: model_card,
-                intake,
-                store,
-            },
-        )
-        .map(|()| true),
-        Command::Update { fed, now } => {
-            update(&cli.data_dir, &fed.paths(), &fed.cities, now.as_deref())
+        Command::Build { cities, paths } => {
+            build(&cli.data_dir, &paths.paths(), cities).map(|()| true)
         }
+        Command::Refresh { city, files, paths } => {
+            refresh_city(&cli.data_dir, city, files, &paths.paths()).map(|()| true)
+        }
+        Command::Update { fed, now } => update(
+            &cli.data_dir,
+            &fed.paths(),
+            &fed.cities,
+            now.as_deref(),
+            fed.attempts,
+        ),
         Command::Operate {
             every,
             rounds,
@@ -356,6 +331,7 @@ fn main() -> ExitCode {
                 every: *every,
                 rounds: *rounds,
                 publish: publish.clone(),
+                attempts: fed.attempts,
             },
         ),
         Command::MergeManifests { base, out, updates } => merge_manifests(base, updates, out),

@@ -20,6 +20,8 @@ pub struct Schedule {
     /// A shell command run after each round's update (`make publish
     /// PUBLISH_ARGS=--remote`); none publishes nothing.
     pub publish: Option<String>,
+    /// Tries of each request to a service.
+    pub attempts: u32,
 }
 
 /// A duration as `<n>d`, `<n>h`, `<n>m` or `<n>s`, for `--every`.
@@ -64,7 +66,7 @@ pub fn operate(
         let started = Instant::now();
         round += 1;
         println!("operate: round {round}");
-        let updated = match update(data_dir, paths, only, None) {
+        let updated = match update(data_dir, paths, only, None, schedule.attempts) {
             Ok(all_good) => all_good,
             Err(err) if round == 1 => return Err(err),
             Err(err) => {

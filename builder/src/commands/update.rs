@@ -25,7 +25,8 @@ pub struct UpdatePaths<'a> {
 }
 
 /// `hexrisk-build update`: the cities in `only` (default: every city with a
-/// feed), at `now` (RFC 3339; default the wall clock). Returns whether every
+/// feed), at `now` (RFC 3339; default the wall clock), each request tried up to
+/// `attempts` times. Returns whether every
 /// source synced and every rebuild succeeded; each city is tried whatever the
 /// others did.
 ///
@@ -36,6 +37,7 @@ pub fn update(
     paths: &UpdatePaths<'_>,
     only: &[String],
     now: Option<&str>,
+    attempts: u32,
 ) -> anyhow::Result<bool> {
     let now = match now {
         Some(text) => DateTime::parse_from_rfc3339(text)
@@ -53,7 +55,10 @@ pub fn update(
         );
     }
     anyhow::ensure!(!cities.is_empty(), "no configured city has a feed");
-    let client = HttpClient::new(Patience::default());
+    let client = HttpClient::new(Patience {
+        attempts: attempts.max(1),
+        ..Patience::default()
+    });
     let mut all_good = true;
     for city in &cities {
         let refresh_paths = Paths {
@@ -82,7 +87,7 @@ fn report(code: &str, done: &CityUpdate) -> bool {
                 let p = &synced.pull;
                 let c = &p.counts;
                 println!(
-                    "{code} {source}: {kind} pull, {} rows: {} added, {} revised, {} deleted, {} restored, {} re-keyed{}",
+                    "{code} {source}: {kind} pull, {} rows: {} added, {} revised, {} deleted, {} restored, {} re-keyed{}; the store holds {} records",
                     c.fetched,
                     c.added,
                     c.revised,
@@ -94,6 +99,7 @@ fn report(code: &str, done: &CityUpdate) -> bool {
                     } else {
                         ""
                     },
+                    synced.records,
                     kind = match p.kind {
                         crate::store::pulls::PullKind::Full => "full",
                         crate::store::pulls::PullKind::Changed => "changed-since",

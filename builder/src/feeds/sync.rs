@@ -129,6 +129,8 @@ impl SyncError {
 pub struct Synced {
     /// The closed pull, with its counts.
     pub pull: Pull,
+    /// Records the source serves now, as the store holds them.
+    pub records: u64,
     /// Rows stored that the build will reject, worth an operator's look (a
     /// coordinate beyond ±90° or ±180°), one line each kind.
     pub warnings: Vec<String>,
@@ -216,7 +218,12 @@ pub fn sync_source(
             let pull = store
                 .last_done_pull(name)?
                 .ok_or_else(|| SyncError::Store(store_lost(store)))?;
-            Ok(Synced { pull, warnings })
+            let records = store.freshness(name)?.records;
+            Ok(Synced {
+                pull,
+                records,
+                warnings,
+            })
         }
         Err(error) => {
             if error.resumable() {
