@@ -20,7 +20,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test publish update tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test publish update soak tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -103,6 +103,15 @@ publish: tools
 
 verify-data:
 	$(BUILD_TOOL) verify-data
+
+# The simulated year of each city (bench/soak.mjs): opendata-sim replays the city's
+# real incidents week by week, update and publish run each week under API traffic,
+# with faults; figures in build/bench/soak-<city>.json and docs/BENCHMARKS.md.
+soak: tools worker
+	$(NODE) bench/soak.mjs --city houston
+	$(NODE) bench/soak.mjs --city san_francisco
+	$(NODE) bench/soak.mjs --city toronto
+	$(NODE) bench/report.mjs
 
 # Syncs every fed city from its open-data service into build/store, rebuilds the
 # cities whose data changed, and publishes what it built (docs/REFRESH.md); a

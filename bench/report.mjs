@@ -431,3 +431,41 @@ if (curveBlock === null) {
   writeFileSync(routingPath, routingDoc);
   console.log('bench:curve: regenerated (docs/ROUTING.md)');
 }
+
+// docs/BENCHMARKS.md: the simulated years of `make soak`, each city as last run.
+function soak() {
+  const runs = ['toronto', 'san_francisco', 'houston'].map((c) => figures(`soak-${c}`)).filter(Boolean);
+  if (runs.length === 0) return null;
+  const s = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
+  return [
+    `The simulated year (\`make soak\`, \`bench/soak.mjs\`), ${today}, on ${os.cpus().length} cores: opendata-sim ` +
+      'replays each city\'s real incidents week by week (late reports, revisions, deletions, one wholesale ' +
+      'replacement, a fault every seven weeks); each week `hexrisk-build update` syncs and rebuilds, ' +
+      '`scripts/publish.sh` publishes, and the Worker under `wrangler dev` (clock following the data) takes the ' +
+      'version up while two requests go out every 100 ms.',
+    '',
+    table(['city', 'weeks from', 'minutes (aim < 60)', 'requests', 'failed (aim 0)', 'week\'s sync, rebuild and publish: median / max s',
+      'served within: median / max s', 'latency p50 / p99 ms', 'fault weeks', 'problems'],
+    runs.map((r) => [
+      r.city, `${r.weeks} from ${r.start}`, `${s(r.minutes)} (${met(r.minutes < 60)})`, r.requests,
+      `${r.failedRequests} (${met(r.failedRequests === 0)})`,
+      r.weeklySeconds ? `${s(r.weeklySeconds.median)} / ${s(r.weeklySeconds.max)}` : '–',
+      `${s(r.swapSeconds.median)} / ${s(r.swapSeconds.max)}`,
+      `${s(r.latencyMs.p50)} / ${s(r.latencyMs.p99)}`,
+      `${r.faultWeeks.length}: ${r.faultWeeks.filter((w) => w.updateCode !== 0 && w.failing > 0).length} failed and reported, ` +
+        `${r.faultWeeks.filter((w) => w.updateCode === 0).length} went through (waited out, or on a one-page pull)`,
+      r.problems.length === 0 ? 'none' : r.problems.join('; '),
+    ])),
+  ].join('\n');
+}
+const soakBlock = soak();
+let benchDoc = readFileSync(docPath, 'utf8');
+const soakPattern = /(<!-- bench:soak -->)[\s\S]*?(<!-- \/bench:soak -->)/;
+if (!soakPattern.test(benchDoc)) throw new Error('docs/BENCHMARKS.md has no bench:soak block');
+if (soakBlock === null) {
+  console.log('bench:soak: no figures in build/bench, left as it was');
+} else {
+  benchDoc = benchDoc.replace(soakPattern, (_, open, close) => `${open}\n${soakBlock}\n${close}`);
+  writeFileSync(docPath, benchDoc);
+  console.log('bench:soak: regenerated');
+}

@@ -370,6 +370,27 @@ pub async fn handle<B: Backend>(
     answer
 }
 
+/// The answer of either health endpoint. Data ages are counted to the forecasting
+/// clock: a replay's data is as old as its own "now" makes it.
+async fn health_answer<B: Backend>(
+    endpoint: Endpoint,
+    backend: &B,
+    ctx: RequestContext,
+) -> Response<Bytes> {
+    let health = service_health(backend, ctx.now).await;
+    let newest = health
+        .model_status
+        .as_ref()
+        .and_then(|s| s.cities.iter().map(|c| c.data_through).max());
+    let as_of = forecast_clock(ctx, newest);
+    let (status, body) = if endpoint == Endpoint::PredictionHealth {
+        health::prediction_health(&health, ctx.now, as_of)
+    } else {
+        health::router_health(&health, ctx.now, as_of)
+    };
+    response::json(status, &body)
+}
+
 async fn answer<B: Backend>(
     request: &Request<Bytes>,
     ctx: RequestContext,
@@ -427,15 +448,7 @@ async fn answer<B: Backend>(
         Access::Session | Access::OperatorSession => {
             return response::error(&ApiError::not_found(path));
         }
-        Access::Public => {
-            let health = service_health(backend, ctx.now).await;
-            let (status, body) = if endpoint == Endpoint::PredictionHealth {
-                health::prediction_health(&health, ctx.now)
-            } else {
-                health::router_health(&health, ctx.now)
-            };
-            return response::json(status, &body);
-        }
+        Access::Public => return health_answer(endpoint, backend, ctx).await,
     };
     let (key, state) = match authenticate(request, api, backend, ctx.now).await {
         Ok(pair) => pair,

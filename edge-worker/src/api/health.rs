@@ -77,13 +77,13 @@ impl ServiceHealth {
         }
     }
 
-    /// The models' health at `now`: a fed city whose data is stale or whose feed
-    /// fails makes working models degraded.
-    fn models_at(&self, now: DateTime<Utc>) -> Component {
+    /// The models' health with data ages counted to `as_of`: a fed city whose
+    /// data is stale or whose feed fails makes working models degraded.
+    fn models_at(&self, as_of: DateTime<Utc>) -> Component {
         let lagging = self
             .model_status
             .as_ref()
-            .is_some_and(|s| s.cities.iter().any(|c| !lag_reasons(c, now).is_empty()));
+            .is_some_and(|s| s.cities.iter().any(|c| !lag_reasons(c, as_of).is_empty()));
         if self.models == Component::Healthy && lagging {
             Component::Degraded
         } else {
@@ -91,10 +91,11 @@ impl ServiceHealth {
         }
     }
 
-    /// The worst component at `now`: any unhealthy one makes the service
-    /// unhealthy (HTTP 503); degraded models keep it serving (HTTP 200) but say so.
-    fn overall(&self, now: DateTime<Utc>) -> (StatusCode, Component) {
-        let parts = [self.api, self.models_at(now), self.database];
+    /// The worst component, data ages counted to `as_of`: any unhealthy one makes
+    /// the service unhealthy (HTTP 503); degraded models keep it serving (HTTP
+    /// 200) but say so.
+    fn overall(&self, as_of: DateTime<Utc>) -> (StatusCode, Component) {
+        let parts = [self.api, self.models_at(as_of), self.database];
         if parts.contains(&Component::Unhealthy) {
             (StatusCode::SERVICE_UNAVAILABLE, Component::Unhealthy)
         } else if parts.contains(&Component::Degraded) {
@@ -164,17 +165,22 @@ fn timestamp(now: DateTime<Utc>) -> String {
     now.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// The prediction API's health record.
+/// The prediction API's health record at `now`, data ages counted to `as_of`
+/// (the forecasting clock).
 #[must_use]
-pub fn prediction_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusCode, Value) {
-    let (status, overall) = health.overall(now);
+pub fn prediction_health(
+    health: &ServiceHealth,
+    now: DateTime<Utc>,
+    as_of: DateTime<Utc>,
+) -> (StatusCode, Value) {
+    let (status, overall) = health.overall(as_of);
     let body = json!({
         "status": overall.as_str(),
         "version": hexrisk_engine::VERSION,
         "timestamp": timestamp(now),
         "services": {
             "api": health.api.as_str(),
-            "models": health.models_at(now).as_str(),
+            "models": health.models_at(as_of).as_str(),
             "database": health.database.as_str(),
         },
     });
@@ -203,10 +209,15 @@ fn models_record(status: &ModelStatus, now: DateTime<Utc>) -> Value {
     })
 }
 
-/// The router's health record: status plus a coverage snapshot.
+/// The router's health record at `now`: status plus a coverage snapshot, data
+/// ages counted to `as_of` (the forecasting clock).
 #[must_use]
-pub fn router_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusCode, Value) {
-    let (status, overall) = health.overall(now);
+pub fn router_health(
+    health: &ServiceHealth,
+    now: DateTime<Utc>,
+    as_of: DateTime<Utc>,
+) -> (StatusCode, Value) {
+    let (status, overall) = health.overall(as_of);
     let cities = health
         .model_status
         .as_ref()
@@ -222,9 +233,9 @@ pub fn router_health(health: &ServiceHealth, now: DateTime<Utc>) -> (StatusCode,
             "cells": cities.iter().map(|c| c.cells).sum::<u64>(),
             "precincts": cities.iter().map(|c| c.precincts).sum::<u64>(),
         },
-        "models": health.model_status.as_ref().map(|s| models_record(s, now)),
+        "models": health.model_status.as_ref().map(|s| models_record(s, as_of)),
         "services": {
-            "models": health.models_at(now).as_str(),
+            "models": health.models_at(as_of).as_str(),
             "database": health.database.as_str(),
         },
     });
@@ -262,7 +273,7 @@ mod tests {
 
     #[test]
     fn prediction_health_has_the_specified_fields() {
-        let (status, body) = prediction_health(&healthy(), at());
+        let (status, body) = prediction_health(&healthy(), at(), at());
         assert_eq!(status, StatusCode::OK);
         assert_eq!(body["status"], "healthy");
         assert_eq!(body["version"], hexrisk_engine::VERSION);
@@ -278,10 +289,10 @@ mod tests {
             ServiceHealth::new(None, true),
             ServiceHealth::new(Some(status(Vec::new())), false),
         ] {
-            let (status, body) = prediction_health(&broken, at());
+            let (status, body) = prediction_health(&broken, at(), at());
             assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
             assert_eq!(body["status"], "unhealthy");
-            let (status, body) = router_health(&broken, at());
+            let (status, body) = router_health(&broken, at(), at());
             assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
             assert_eq!(body["status"], "unhealthy");
         }
@@ -295,13 +306,13 @@ mod tests {
             reason: "does not match its SHA-256".into(),
         };
         let degraded = ServiceHealth::new(Some(status(vec![problem])), true);
-        let (code, body) = prediction_health(&degraded, at());
+        let (code, body) = prediction_health(&degraded, at(), at());
         assert_eq!(
             (code, &body["status"]),
             (StatusCode::OK, &json!("degraded"))
         );
         assert_eq!(body["services"]["models"], "degraded");
-        let (code, body) = router_health(&degraded, at());
+        let (code, body) = router_health(&degraded, at(), at());
         assert_eq!(
             (code, &body["status"]),
             (StatusCode::OK, &json!("degraded"))
@@ -321,7 +332,7 @@ mod tests {
         };
         let mut models = status(vec![problem]);
         models.cities[0].serving = None;
-        let (code, body) = router_health(&ServiceHealth::new(Some(models), true), at());
+        let (code, body) = router_health(&ServiceHealth::new(Some(models), true), at(), at());
         assert_eq!(
             (code, &body["status"]),
             (StatusCode::SERVICE_UNAVAILABLE, &json!("unhealthy"))
@@ -330,7 +341,7 @@ mod tests {
 
     #[test]
     fn router_health_reports_resolution_cities_and_versions() {
-        let (_, body) = router_health(&healthy(), at());
+        let (_, body) = router_health(&healthy(), at(), at());
         assert_eq!(body["resolution"], 8);
         assert_eq!(body["coverage"]["cities"], json!(["city_ca_tor"]));
         assert_eq!(body["coverage"]["precincts"], 16);
@@ -364,18 +375,18 @@ mod tests {
                 .unwrap()
                 .and_utc()
         };
-        let (code, body) = router_health(&with(Some(fresh.clone())), day(16));
+        let (code, body) = router_health(&with(Some(fresh.clone())), day(16), day(16));
         assert_eq!((code, &body["status"]), (StatusCode::OK, &json!("healthy")));
         let record = &body["models"]["cities"][0]["freshness"];
         assert_eq!(record["age_days"], 21);
         assert_eq!(record["last_sync"], "2022-01-02T06:00:00Z");
-        let (_, body) = router_health(&with(Some(fresh.clone())), day(17));
+        let (_, body) = router_health(&with(Some(fresh.clone())), day(17), day(17));
         assert_eq!(body["status"], "degraded");
         let lagging = body["models"]["cities"][0]["freshness"]["lagging"][0]
             .as_str()
             .unwrap();
         assert!(lagging.contains("22 days old"), "{lagging}");
-        let (_, body) = prediction_health(&with(Some(fresh.clone())), day(17));
+        let (_, body) = prediction_health(&with(Some(fresh.clone())), day(17), day(17));
         assert_eq!(body["services"]["models"], "degraded");
 
         let failing = Freshness {
@@ -386,7 +397,7 @@ mod tests {
             }],
             ..fresh
         };
-        let (_, body) = router_health(&with(Some(failing)), day(10));
+        let (_, body) = router_health(&with(Some(failing)), day(10), day(10));
         assert_eq!(body["status"], "degraded");
         assert_eq!(
             body["models"]["cities"][0]["freshness"]["failing"][0]["source"],
@@ -395,7 +406,11 @@ mod tests {
 
         // A city built from files only has no limit: old data is reported, not
         // degraded.
-        let (_, body) = router_health(&with(None), day(17) + chrono::Days::new(3650));
+        let (_, body) = router_health(
+            &with(None),
+            day(17) + chrono::Days::new(3650),
+            day(17) + chrono::Days::new(3650),
+        );
         assert_eq!(body["status"], "healthy");
         assert_eq!(body["models"]["cities"][0]["freshness"]["fed"], false);
     }

@@ -1,0 +1,202 @@
+// The live-data loop end to end, without the internet: opendata-sim (the local
+// Socrata/ArcGIS server replaying a city's real incidents on a simulated clock)
+// publishes week after week; each week `hexrisk-build update` syncs and rebuilds,
+// scripts/publish.sh puts the version in the local bucket, and the Worker under
+// `wrangler dev` (clock following the data) takes it up while traffic runs.
+// Used by tests/api/feed-loop.test.mjs (a short stretch with faults) and
+// bench/soak.mjs (a simulated year). docs/REFRESH.md describes the loop.
+import { execFile, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { freePorts, keyStore, publishModels, startWorker } from './wrangler.mjs';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const DATA_DIR = process.env.HEXRISK_DATA_DIR ?? path.join(root, '../shared/data');
+
+/** Each city the loop replays: its code, the simulated service, and its feed. */
+export const CITIES = {
+  houston: {
+    code: 'city_us_hou',
+    dataset: 'NIBRS_Recent_Crime_Reports',
+    url: 'https://mycity2.houstontx.gov/pubgis02/rest/services/HPD/NIBRS_Recent_Crime_Reports/MapServer/0',
+    path: '/houston/arcgis/rest/services/HPD/NIBRS_Recent_Crime_Reports/MapServer/0',
+    // The 2010 file has no incident number, so the server publishes none; and the
+    // server keeps every row rather than a rolling 30 days, so a row it deletes is
+    // deleted, however old.
+    dropFields: ['event = "USER_Incident"', 'window_days = 30'],
+  },
+  san_francisco: {
+    code: 'city_us_sfo',
+    dataset: 'wg3w-h783',
+    url: 'https://data.sfgov.org/resource/wg3w-h783.json',
+    path: '/resource/wg3w-h783.json',
+    dropFields: ['token_env = "HEXRISK_SFGOV_APP_TOKEN"'],
+  },
+  toronto: {
+    code: 'city_ca_tor',
+    dataset: 'Major_Crime_Indicators_Open_Data',
+    url: 'https://services.arcgis.com/S9th0jAJ7bqgIRjw/ArcGIS/rest/services/Major_Crime_Indicators_Open_Data/FeatureServer/0',
+    path: '/toronto/arcgis/rest/services/Major_Crime_Indicators_Open_Data/FeatureServer/0',
+    dropFields: [],
+  },
+};
+
+const bin = (name) => path.join(root, 'target/debug', name);
+
+/** Starts opendata-sim; resolves to `{ url, stop }` once it listens. */
+async function startSim({ city, start, seed, late, wholesaleWeek }) {
+  const [port] = await freePorts(1);
+  const args = ['--data-dir', DATA_DIR, '--city', city, '--start', start, '--seed', String(seed),
+    '--port', String(port), '--wholesale-week', wholesaleWeek == null ? 'none' : String(wholesaleWeek)];
+  if (!late) args.push('--no-lateness');
+  const child = spawn(bin('opendata-sim'), args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    let seen = '';
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      if (seen.includes('listening on')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`opendata-sim exited with ${code} before listening`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+/** The city's committed config with its feed pointed at the simulated service. */
+function writeConfig(dir, city, simUrl) {
+  const text = readFileSync(path.join(root, 'config/cities', `${city.code}.toml`), 'utf8');
+  let out = text.replace(city.url, `${simUrl}${city.path}`);
+  if (out === text) throw new Error(`${city.code}.toml does not name ${city.url}`);
+  for (const line of city.dropFields) out = out.replace(`${line}\n`, '');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, `${city.code}.toml`), out);
+}
+
+/**
+ * Runs the loop for `weeks` simulated weeks of `city` (a key of CITIES) from `start`
+ * (YYYY-MM-DD). `faults`: per week number (1-based), a list of opendata-sim fault
+ * queries (`kind=private`, `kind=down&n=50`...) injected before that week's update,
+ * cleared after it. `late`: the script's late reports (default true). Calls
+ * `onWeek(record)` after each week. Resolves to the report; it never throws for a
+ * failed update (the record says so), only for a loop that cannot run.
+ */
+export async function runLoop({
+  city: cityName, weeks, start, faults = {}, seed = 1, late = true, wholesaleWeek = null,
+  trafficMs = 100, onWeek = () => {},
+}) {
+  const city = CITIES[cityName];
+  await run('cargo', ['build', '--quiet', '-p', 'opendata-sim', '-p', 'hexrisk-builder', '--bins'], { cwd: root });
+  const dir = mkdtempSync(path.join(os.tmpdir(), `hexrisk-loop-${cityName}-`));
+  const sim = await startSim({ city: cityName, start, seed, late, wholesaleWeek });
+  const simGet = async (query) => (await fetch(`${sim.url}${query}`)).json();
+  writeConfig(path.join(dir, 'config'), city, sim.url);
+  const { state, keys: { key } } = await keyStore(`loop-${cityName}`, {
+    key: { kind: 'live', tier: 'enterprise', dailyLimit: 100_000_000 },
+  });
+  const artifacts = path.join(dir, 'artifacts');
+
+  /** One update at the simulated `now`: its exit code, output and seconds. */
+  async function update(now) {
+    const started = performance.now();
+    const args = ['update', '--city', city.code, '--config-dir', path.join(dir, 'config'), '--out', artifacts,
+      '--store', path.join(dir, 'store'), '--intake', path.join(dir, 'intake'), '--now', now, '--attempts', '2'];
+    const done = await run(bin('hexrisk-build'), args, { cwd: root, env: { ...process.env, HEXRISK_DATA_DIR: DATA_DIR } })
+      .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (e) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
+    return { ...done, seconds: (performance.now() - started) / 1000 };
+  }
+  const manifest = () => JSON.parse(readFileSync(path.join(artifacts, 'manifest.json'), 'utf8')).cities.find((c) => c.code === city.code);
+
+  const first = await update((await simGet('/_sim/clock')).clock);
+  if (first.code !== 0) throw new Error(`the first update failed:\n${first.stdout}\n${first.stderr}`);
+  await publishModels(state, { artifacts });
+  const worker = await startWorker({
+    persistTo: state, models: false, vars: { HEXRISK_CLOCK: 'follow-data', HEXRISK_MANIFEST_TTL_SECONDS: '1' },
+  });
+  const { bounds } = manifest();
+  const point = `latitude=${(bounds.north + bounds.south) / 2}&longitude=${(bounds.east + bounds.west) / 2}`;
+  const api = async (pathname, init = {}) => {
+    const response = await fetch(`${worker.url}${pathname}`, { ...init, headers: { authorization: `Bearer ${key}`, ...init.headers } });
+    return { status: response.status, body: await response.json().catch(() => null) };
+  };
+
+  // Continuous traffic: undated range and prediction requests, every answer kept.
+  const traffic = { requests: 0, failures: [], latencies: [] };
+  let running = true;
+  const trafficLoop = (async () => {
+    while (running) {
+      const started = performance.now();
+      const answers = await Promise.all([
+        api(`/v1/prediction/range?${point}`),
+        api('/v1/predict', { method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ latitude: (bounds.north + bounds.south) / 2, longitude: (bounds.east + bounds.west) / 2 }) }),
+      ]).catch((e) => [{ status: 0, body: String(e) }]);
+      traffic.latencies.push(performance.now() - started);
+      for (const answer of answers) {
+        traffic.requests += 1;
+        if (answer.status !== 200) traffic.failures.push(answer);
+      }
+      await new Promise((resolve) => setTimeout(resolve, trafficMs));
+    }
+  })();
+
+  /** Waits until the Worker serves `version` with freshness `failing`; the seconds it took. */
+  async function servedWithin(version, failing, timeoutMs = 60_000) {
+    const started = performance.now();
+    for (;;) {
+      const health = await (await fetch(`${worker.url}/health`)).json();
+      const entry = health.models?.cities?.find((c) => c.city === city.code);
+      if (entry?.serving === version && entry.version === version && entry.freshness.failing.length === failing) {
+        return { seconds: (performance.now() - started) / 1000, health };
+      }
+      if (performance.now() - started > timeoutMs) {
+        throw new Error(`the Worker did not serve ${version} (${failing} failing) within ${timeoutMs} ms: ${JSON.stringify(entry)}`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  const records = [];
+  try {
+    await servedWithin(manifest().version, 0);
+    for (let week = 1; week <= weeks; week++) {
+      for (const query of faults[week] ?? []) await simGet(`/_sim/fault?dataset=${city.dataset}&${query}`);
+      const advanced = await simGet('/_sim/advance?weeks=1');
+      const updated = await update(advanced.clock);
+      if (faults[week]) await simGet(`/_sim/fault?dataset=${city.dataset}&kind=clear`);
+      const stored = /the store holds (\d+) records/.exec(updated.stdout)?.[1];
+      const served = (await simGet(`/_sim/count?dataset=${city.dataset}`)).rows;
+      const publishStarted = performance.now();
+      await publishModels(state, { artifacts });
+      const publishSeconds = (performance.now() - publishStarted) / 1000;
+      const entry = manifest();
+      const failing = entry.freshness?.failing?.length ?? 0;
+      const swap = await servedWithin(entry.version, failing);
+      const range = await api(`/v1/prediction/range?${point}`);
+      const expectedWeek = new Date(Date.parse(`${entry.data_through}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      const record = {
+        week, clock: advanced.clock, updateCode: updated.code, updateSeconds: updated.seconds, publishSeconds,
+        storeRows: stored === undefined ? null : Number(stored), servedRows: served,
+        version: entry.version, dataThrough: entry.data_through, failing,
+        healthStatus: swap.health.status, swapSeconds: swap.seconds,
+        currentWeek: range.body?.current_week ?? null, expectedWeek,
+        output: updated.code === 0 ? undefined : `${updated.stdout}\n${updated.stderr}`,
+      };
+      records.push(record);
+      onWeek(record);
+    }
+  } finally {
+    running = false;
+    await trafficLoop;
+    await worker.stop();
+    sim.stop();
+  }
+  const sorted = [...traffic.latencies].sort((a, b) => a - b);
+  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? null;
+  return {
+    city: city.code, weeks: records, requests: traffic.requests, failures: traffic.failures,
+    latencyMs: { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? null },
+  };
+}
