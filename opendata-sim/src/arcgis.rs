@@ -20,11 +20,9 @@ use serde_json::{Map, Value, json};
 use crate::dataset::Dataset;
 use crate::esri::{Format, format, html_stub, invalid, send};
 use crate::faults::PageFault;
-use crate::http::{Request, Response};
-use crate::schema::Protocol;
-use crate::schema::Row;
+use crate::message::{Request, Response};
+use crate::schema::{Protocol, Row, compare_values};
 use crate::script::World;
-use crate::socrata::compare_values;
 
 /// A column of a layer: the object id or a field.
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -8,6 +8,7 @@
 //!   of `down`, `too_many_requests`, `truncated_page`, `repeated_rows`, `skipped_rows`,
 //!   `private`, or `clear` (empties the queue and makes the dataset public)
 //! * `/_sim/rows?dataset=D`: the rows the dataset publishes now ([`Dataset::current_rows`])
+//! * `/_sim/count?dataset=D`: how many rows it publishes now
 //! * `/_sim/wholesale?dataset=D`: replace the dataset wholesale now
 //! * `/_sim/rename?dataset=D&from=OLD&to=NEW`: rename a field
 //! * `/_sim/log`: the request log
@@ -18,7 +19,7 @@
 use serde_json::{Value, json};
 
 use crate::faults::Fault;
-use crate::http::{Request, Response};
+use crate::message::{Request, Response};
 use crate::schema::{Protocol, fixed_timestamp};
 use crate::script::World;
 
@@ -100,6 +101,10 @@ fn handle_inner(world: &mut World, req: &Request) -> Result<Value, Response> {
         "/_sim/rows" => {
             let name = dataset_name(world, req)?;
             Ok(Value::Array(world.dataset(name).map(crate::Dataset::current_rows).unwrap_or_default()))
+        }
+        "/_sim/count" => {
+            let name = dataset_name(world, req)?;
+            Ok(json!({"dataset": name, "rows": world.dataset(name).map_or(0, crate::Dataset::len)}))
         }
         "/_sim/wholesale" => {
             let name = dataset_name(world, req)?.to_owned();

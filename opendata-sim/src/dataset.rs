@@ -8,7 +8,8 @@
 //!
 //! Stored values are JSON values in the form the ArcGIS layer would send them (numbers as
 //! numbers, dates as epoch milliseconds, Socrata floating timestamps as their text); the
-//! protocol modules render them (e.g. Socrata numbers as strings, nulls omitted).
+//! protocol modules render them (e.g. Socrata numbers as strings, nulls omitted), and
+//! [`Dataset::current_rows`] (in `snapshot`, above them) renders every row at once.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -295,27 +296,6 @@ impl Dataset {
                 true
             }
             None => false,
-        }
-    }
-
-    /// What the server publishes now, one JSON value per row, oldest first, as a client
-    /// fetching everything would store it: Socrata rows as `$select=:*, *` renders them;
-    /// ArcGIS rows as Esri JSON features (`{"attributes":{..},"geometry":{..}}`).
-    #[must_use]
-    pub fn current_rows(&self) -> Vec<Value> {
-        match self.protocol {
-            Protocol::Socrata => {
-                let cols = crate::socrata::all_columns(self);
-                self.rows()
-                    .map(|r| crate::socrata::render_row(self, r, &cols))
-                    .collect()
-            }
-            Protocol::ArcGis { geometry } => {
-                let cols: Vec<usize> = (0..self.fields.len()).collect();
-                self.rows()
-                    .map(|r| crate::arcgis::esri_feature(self, r, &cols, geometry))
-                    .collect()
-            }
         }
     }
 }

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::dataset::Dataset;
-use crate::http::{Request, Response};
+use crate::message::{Request, Response};
 
 /// The JSON content type.
 pub(crate) const JSON: &str = "application/json; charset=utf-8";

@@ -52,20 +52,47 @@
 //!   server's choice; the `$limit` message follows a real answer.
 //! * **Faults** ([`Fault`]) are this server's: 503 with an HTML body, 429 with
 //!   `Retry-After`, truncated bodies, overlapping or skipping pages, private layers.
+//!
+//! # Modules
+//!
+//! In layers, each using only those below it: seeded hashing (`rng`), the [`schema`]
+//! vocabulary, [`faults`] and HTTP messages (`message`) at the bottom; then the
+//! [`dataset`] table, the real cities' feeds ([`replay`]) and the simulated timeline and
+//! [`World`] ([`script`]); then the protocols (Esri encodings in `esri`, [`socrata`],
+//! [`arcgis`]) and a dataset's whole content in either (`snapshot`); then the
+//! [`control`] surface and the `router` choosing a handler; and the [`http`] server on
+//! top.
+
+// module-cycles: ordered. The modules in layers, lowest first: each uses only those
+// declared above it (`scripts/module-cycles.py` checks). The blank lines keep
+// rustfmt from sorting them.
+mod rng;
+
+pub mod schema;
+
+pub mod faults;
+
+mod message;
+
+pub mod dataset;
+
+pub mod replay;
+
+pub mod script;
+
+mod esri;
+
+pub mod socrata;
 
 pub mod arcgis;
+
+mod snapshot;
+
 pub mod control;
-pub mod dataset;
-mod esri;
-pub mod faults;
-pub mod http;
-pub mod replay;
-mod rng;
+
 mod router;
-pub mod schema;
-pub mod script;
-pub mod socrata;
-mod sources;
+
+pub mod http;
 
 pub use dataset::Dataset;
 pub use faults::{Fault, Faults, LogEntry};

@@ -23,7 +23,8 @@
 //! Report times are not in the data: the script sets each incident's publication instant
 //! and from it the simulated `REPORT_DATE` (Toronto, midnight local of the publication
 //! date) or `report_datetime` (San Francisco, local minute); Houston publishes none.
-//! Rows that cannot be read are skipped and counted, never repaired.
+//! Rows that cannot be read are skipped and counted, never repaired. Reading the files
+//! is this module's child `sources`.
 
 use std::io;
 use std::path::Path;
@@ -34,8 +35,11 @@ use serde_json::{Value, json};
 
 use crate::dataset::Dataset;
 use crate::schema::{Field, FieldType, NewRow, Point};
-pub(crate) use crate::sources::local_to_utc;
-use crate::sources::midnight;
+
+mod sources;
+
+pub(crate) use self::sources::local_to_utc;
+use self::sources::midnight;
 
 /// One of the cities the server can replay.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@
 use serde_json::json;
 
 use crate::faults::{Block, LogEntry};
-use crate::http::{Request, Response};
+use crate::message::{Request, Response};
 use crate::schema::Protocol;
 use crate::script::World;
 use crate::{arcgis, control, esri, socrata};

@@ -1,6 +1,8 @@
 //! The vocabulary of a dataset: its protocol, field types, fields, points, rows to
-//! publish and published rows (with their system fields); and the Socrata
-//! fixed-timestamp format.
+//! publish and published rows (with their system fields); the order of stored values;
+//! and the Socrata fixed-timestamp format.
+
+use std::cmp::Ordering;
 
 use chrono::{DateTime, Utc};
 use serde_json::{Map, Value};
@@ -151,6 +153,21 @@ impl Row {
     #[must_use]
     pub fn objectid(&self) -> i64 {
         self.objectid
+    }
+}
+
+/// Orders stored JSON values: numbers numerically, strings as text, nulls last.
+pub(crate) fn compare_values(a: &Value, b: &Value) -> Ordering {
+    match (a, b) {
+        (Value::Null, Value::Null) => Ordering::Equal,
+        (Value::Null, _) => Ordering::Greater,
+        (_, Value::Null) => Ordering::Less,
+        (Value::Number(x), Value::Number(y)) => x
+            .as_f64()
+            .unwrap_or(0.0)
+            .total_cmp(&y.as_f64().unwrap_or(0.0)),
+        (Value::String(x), Value::String(y)) => x.cmp(y),
+        _ => a.to_string().cmp(&b.to_string()),
     }
 }
 

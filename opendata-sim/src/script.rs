@@ -17,7 +17,7 @@ use crate::dataset::Dataset;
 use crate::faults::Faults;
 use crate::replay::{City, CityFeed, Incident, local_to_utc};
 use crate::rng::Rng;
-use crate::schema::Point;
+use crate::schema::{Point, compare_values};
 
 /// A seeded script replaying one city's feed.
 #[derive(Clone, Debug)]
@@ -87,7 +87,7 @@ impl Script {
             .map(|x| x.values[cat].clone())
             .filter(|v| !v.is_null())
             .collect();
-        categories.sort_by(crate::socrata::compare_values);
+        categories.sort_by(compare_values);
         categories.dedup();
         let wholesale_week = Some(3 + Rng::derive(seed, u64::MAX).below(8) as u32);
         Script {

@@ -19,10 +19,9 @@ use serde_json::{Map, Value, json};
 
 use crate::dataset::Dataset;
 use crate::faults::PageFault;
-use crate::http::{Request, Response};
+use crate::message::{Request, Response};
 use crate::rng::Rng;
-use crate::schema::Row;
-use crate::schema::fixed_timestamp;
+use crate::schema::{Row, compare_values, fixed_timestamp};
 use crate::script::World;
 
 /// The largest `$limit` a SODA 2.0 endpoint accepts.
@@ -125,21 +124,6 @@ fn compare(a: &Row, b: &Row, col: Col) -> Ordering {
         Col::UpdatedAt => a.updated_at().cmp(&b.updated_at()),
         Col::Version => a.version().cmp(b.version()),
         Col::Field(i) => compare_values(a.value(i), b.value(i)),
-    }
-}
-
-/// Orders JSON values: numbers numerically, strings as text, nulls last.
-pub(crate) fn compare_values(a: &Value, b: &Value) -> Ordering {
-    match (a, b) {
-        (Value::Null, Value::Null) => Ordering::Equal,
-        (Value::Null, _) => Ordering::Greater,
-        (_, Value::Null) => Ordering::Less,
-        (Value::Number(x), Value::Number(y)) => x
-            .as_f64()
-            .unwrap_or(0.0)
-            .total_cmp(&y.as_f64().unwrap_or(0.0)),
-        (Value::String(x), Value::String(y)) => x.cmp(y),
-        _ => a.to_string().cmp(&b.to_string()),
     }
 }
 

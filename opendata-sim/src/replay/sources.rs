@@ -1,5 +1,6 @@
 //! Reading the shared data files into a [`CityFeed`]: gzip or plain CSV, columns by
-//! header name, each city's columns mapped to its service's fields (see [`crate::replay`]).
+//! header name, each city's columns mapped to its service's fields (see the parent,
+//! [`crate::replay`]); and the local-time helpers the replay uses.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -10,7 +11,7 @@ use chrono_tz::Tz;
 use flate2::read::GzDecoder;
 use serde_json::{Map, Value, json};
 
-use crate::replay::{City, CityFeed, Incident};
+use super::{City, CityFeed, Incident};
 use crate::schema::Point;
 
 /// Local wall-clock time to UTC; a time in a DST gap moves forward an hour.
