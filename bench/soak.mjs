@@ -6,14 +6,15 @@
 //
 //   node bench/soak.mjs [--city toronto|san_francisco|houston] [--weeks N]
 //
-// Each city's year is the year its shared data covers: Toronto 2021, San Francisco
-// 2012, and Houston's January to August 2010 (the file ends there).
+// Each city's year is what its shared data covers after the first weeks a model
+// needs (at least three full weeks): Toronto 2021 (after 2014-2020), San Francisco
+// February to December 2012, and Houston March to August 2010 (the file ends there).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { runLoop } from '../tests/support/feed-loop.mjs';
 
 const YEARS = {
   toronto: { start: '2021-01-04', weeks: 52 },
-  san_francisco: { start: '2012-01-09', weeks: 51 },
+  san_francisco: { start: '2012-02-06', weeks: 47 },
   houston: { start: '2010-03-01', weeks: 26 },
 };
 const arg = (name, fallback) => {

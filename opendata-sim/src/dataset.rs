@@ -27,6 +27,10 @@ pub struct Dataset {
     path: String,
     protocol: Protocol,
     fields: Vec<Field>,
+    /// Each field's name when the dataset was made: the publisher's script keeps
+    /// writing rows under it after a rename, as a real publisher's pipeline writes
+    /// the same values under the field's new name.
+    first_names: Vec<String>,
     max_record_count: usize,
     display_field: Option<String>,
     rows: BTreeMap<u64, Row>,
@@ -67,6 +71,7 @@ impl Dataset {
             title: title.to_owned(),
             path: path.trim_end_matches('/').to_owned(),
             protocol,
+            first_names: fields.iter().map(|f| f.name.clone()).collect(),
             fields,
             max_record_count: 2000,
             display_field: None,
@@ -136,6 +141,12 @@ impl Dataset {
     pub fn field_index(&self, name: &str) -> Option<usize> {
         self.fields.iter().position(|f| f.name == name)
     }
+    /// The position of the field a published or revised value names: by its
+    /// name now, or by the name it had when the dataset was made.
+    fn written_index(&self, name: &str) -> Option<usize> {
+        self.field_index(name)
+            .or_else(|| self.first_names.iter().position(|n| n == name))
+    }
     /// The ArcGIS `maxRecordCount`.
     #[must_use]
     pub fn max_record_count(&self) -> usize {
@@ -182,7 +193,14 @@ impl Dataset {
             let values = self
                 .fields
                 .iter()
-                .map(|f| row.fields.get(&f.name).cloned().unwrap_or(Value::Null))
+                .zip(&self.first_names)
+                .map(|(f, first)| {
+                    row.fields
+                        .get(&f.name)
+                        .or_else(|| row.fields.get(first))
+                        .cloned()
+                        .unwrap_or(Value::Null)
+                })
                 .collect();
             let seq = self.next_seq;
             self.next_seq += 1;
@@ -229,7 +247,7 @@ impl Dataset {
         let version = self.version_for(&id);
         let positions: Vec<(usize, Value)> = changes
             .iter()
-            .filter_map(|(name, v)| self.field_index(name).map(|i| (i, v.clone())))
+            .filter_map(|(name, v)| self.written_index(name).map(|i| (i, v.clone())))
             .collect();
         let Some(row) = self.rows.get_mut(&seq) else {
             return false;

@@ -164,6 +164,24 @@ fn rename_field_changes_the_published_name() {
         json!("Assault")
     );
     assert!(page["features"][0]["attributes"].get("CATEGORY").is_none());
+    // Rows published after the rename carry the value under the new name, as the
+    // publisher's pipeline writes the same values into the renamed field.
+    {
+        let mut world = lock(&world);
+        let layer = world.dataset_mut("test-layer").expect("layer");
+        let fields: Map<String, Value> = [("CATEGORY".to_owned(), json!("Robbery"))]
+            .into_iter()
+            .collect();
+        let row = opendata_sim::NewRow {
+            key: "after-rename".into(),
+            fields,
+            point: None,
+        };
+        assert_eq!(layer.publish([row], at(2021, 3, 9, 12)), 1);
+        let last = layer.rows().last().expect("a row");
+        let position = layer.field_index("CSI_CATEGORY").expect("renamed field");
+        assert_eq!(last.value(position), &json!("Robbery"));
+    }
     let old = get(
         &server,
         &format!("{LAYER}/query?where=1=1&outFields=CATEGORY&f=json"),

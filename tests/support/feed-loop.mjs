@@ -78,8 +78,8 @@ function writeConfig(dir, city, simUrl) {
 /**
  * Runs the loop for `weeks` simulated weeks of `city` (a key of CITIES) from `start`
  * (YYYY-MM-DD). `faults`: per week number (1-based), a list of opendata-sim fault
- * queries (`kind=private`, `kind=down&n=50`...) injected before that week's update,
- * cleared after it. `late`: the script's late reports (default true). Calls
+ * queries (`kind=private`, `kind=down&n=50`...) or field renames (`{ rename: [from,
+ * to] }`) applied before that week's update and undone after it. `late`: the script's late reports (default true). Calls
  * `onWeek(record)` after each week. Resolves to the report; it never throws for a
  * failed update (the record says so), only for a loop that cannot run.
  */
@@ -102,7 +102,7 @@ export async function runLoop({
   async function update(now) {
     const started = performance.now();
     const args = ['update', '--city', city.code, '--config-dir', path.join(dir, 'config'), '--out', artifacts,
-      '--store', path.join(dir, 'store'), '--intake', path.join(dir, 'intake'), '--now', now, '--attempts', '2'];
+      '--store', path.join(dir, 'store'), '--intake', path.join(dir, 'intake'), '--now', now, '--attempts', '3'];
     const done = await run(bin('hexrisk-build'), args, { cwd: root, env: { ...process.env, HEXRISK_DATA_DIR: DATA_DIR } })
       .then(({ stdout, stderr }) => ({ code: 0, stdout, stderr }), (e) => ({ code: e.code, stdout: e.stdout, stderr: e.stderr }));
     return { ...done, seconds: (performance.now() - started) / 1000 };
@@ -162,10 +162,15 @@ export async function runLoop({
   try {
     await servedWithin(manifest().version, 0);
     for (let week = 1; week <= weeks; week++) {
-      for (const query of faults[week] ?? []) await simGet(`/_sim/fault?dataset=${city.dataset}&${query}`);
+      const rename = (from, to) => simGet(`/_sim/rename?dataset=${city.dataset}&from=${from}&to=${to}`);
+      for (const fault of faults[week] ?? []) {
+        if (fault.rename) await rename(...fault.rename);
+        else await simGet(`/_sim/fault?dataset=${city.dataset}&${fault}`);
+      }
       const advanced = await simGet('/_sim/advance?weeks=1');
       const updated = await update(advanced.clock);
       if (faults[week]) await simGet(`/_sim/fault?dataset=${city.dataset}&kind=clear`);
+      for (const fault of faults[week] ?? []) if (fault.rename) await rename(fault.rename[1], fault.rename[0]);
       const stored = /the store holds (\d+) records/.exec(updated.stdout)?.[1];
       const served = (await simGet(`/_sim/count?dataset=${city.dataset}`)).rows;
       const publishStarted = performance.now();
