@@ -10,7 +10,8 @@ use hexrisk_builder::commands::checks::{place_check, verify, write_samples};
 use hexrisk_builder::commands::holdout::{HoldoutRequest, holdout_routes};
 use hexrisk_builder::commands::operate;
 use hexrisk_builder::commands::refresh::refresh_city;
-use hexrisk_builder::commands::update::{UpdatePaths, merge_manifests, update};
+use hexrisk_builder::commands::update::UpdatePaths;
+use hexrisk_builder::commands::update::{UpdateOptions, merge_manifests, update};
 use hexrisk_builder::inputs::{config, data};
 use hexrisk_builder::outputs::prune;
 use hexrisk_builder::references::samples;
@@ -139,6 +140,10 @@ enum Command {
         /// The time of the sync (RFC 3339), for a simulated clock; default now.
         #[arg(long)]
         now: Option<String>,
+        /// Accept pulls that delete more than a fifth of a source's records (the
+        /// publisher really withdrew them); refused otherwise.
+        #[arg(long)]
+        accept_deletions: bool,
     },
     /// Run `update` on a schedule, in a loop that keeps running (for a host
     /// without cron), with a publish command after each round.
@@ -311,12 +316,19 @@ fn main() -> ExitCode {
         Command::Refresh { city, files, paths } => {
             refresh_city(&cli.data_dir, city, files, &paths.paths()).map(|()| true)
         }
-        Command::Update { fed, now } => update(
+        Command::Update {
+            fed,
+            now,
+            accept_deletions,
+        } => update(
             &cli.data_dir,
             &fed.paths(),
             &fed.cities,
-            now.as_deref(),
-            fed.attempts,
+            UpdateOptions {
+                now: now.as_deref(),
+                attempts: fed.attempts,
+                accept_deletions: *accept_deletions,
+            },
         ),
         Command::Operate {
             every,

@@ -262,6 +262,7 @@ fn a_pull_stopped_after_some_pages_resumes_with_nothing_counted_twice() {
         let mut store = IncidentStore::open(folder.path(), "city_ca_tor").unwrap();
         let stopped = SyncOptions {
             stop_after_pages: Some(2),
+            ..SyncOptions::default()
         };
         let error = service.sync(&mut store, stopped).unwrap_err();
         assert!(error.resumable(), "{error}");

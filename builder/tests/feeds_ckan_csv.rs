@@ -147,7 +147,20 @@ fn ckan_pages_by_offset_sorted_by_id_and_deletes_what_it_no_longer_serves() {
         now(),
         SyncOptions::default(),
     )
-    .unwrap();
+    .unwrap_err();
+    // A third of the resource gone at once is refused until the operator accepts.
+    assert!(
+        synced
+            .to_string()
+            .contains("no longer serves 1 of the 3 rows"),
+        "{synced}"
+    );
+    assert_eq!(store.live_records("incidents").unwrap().len(), 3);
+    let accept = SyncOptions {
+        accept_mass_deletion: true,
+        ..SyncOptions::default()
+    };
+    let synced = sync_source(&mut store, "incidents", &feed, tz, &client(), now(), accept).unwrap();
     assert_eq!((synced.pull.counts.deleted, synced.records), (1, 2));
     let ids: Vec<String> = store
         .live_records("incidents")

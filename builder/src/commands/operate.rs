@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use super::update::{UpdatePaths, update};
+use super::update::{UpdateOptions, UpdatePaths, update};
 
 /// How the loop runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -66,7 +66,13 @@ pub fn operate(
         let started = Instant::now();
         round += 1;
         println!("operate: round {round}");
-        let updated = match update(data_dir, paths, only, None, schedule.attempts) {
+        let options = UpdateOptions {
+            now: None,
+            attempts: schedule.attempts,
+            // Only an operator at the keyboard accepts a mass deletion.
+            accept_deletions: false,
+        };
+        let updated = match update(data_dir, paths, only, options) {
             Ok(all_good) => all_good,
             Err(err) if round == 1 => return Err(err),
             Err(err) => {

@@ -24,11 +24,20 @@ pub struct UpdatePaths<'a> {
     pub store: &'a Path,
 }
 
+/// How an update runs.
+#[derive(Debug, Clone, Copy)]
+pub struct UpdateOptions<'a> {
+    /// The time of the sync (RFC 3339); the wall clock when `None`.
+    pub now: Option<&'a str>,
+    /// Tries of each request to a service.
+    pub attempts: u32,
+    /// Accept pulls that delete more than a fifth of a source's records.
+    pub accept_deletions: bool,
+}
+
 /// `hexrisk-build update`: the cities in `only` (default: every city with a
-/// feed), at `now` (RFC 3339; default the wall clock), each request tried up to
-/// `attempts` times. Returns whether every
-/// source synced and every rebuild succeeded; each city is tried whatever the
-/// others did.
+/// feed). Returns whether every source synced and every rebuild succeeded; each
+/// city is tried whatever the others did.
 ///
 /// # Errors
 /// A configuration that cannot be read, an unknown city, or a bad `now`.
@@ -36,9 +45,13 @@ pub fn update(
     data_dir: &Path,
     paths: &UpdatePaths<'_>,
     only: &[String],
-    now: Option<&str>,
-    attempts: u32,
+    options: UpdateOptions<'_>,
 ) -> anyhow::Result<bool> {
+    let UpdateOptions {
+        now,
+        attempts,
+        accept_deletions,
+    } = options;
     let now = match now {
         Some(text) => DateTime::parse_from_rfc3339(text)
             .map_err(|e| anyhow::anyhow!("--now {text:?}: {e}"))?
@@ -67,7 +80,11 @@ pub fn update(
             out: paths.out,
             store_dir: Some(paths.store),
         };
-        match update::update_city(city, refresh_paths, &client, now, SyncOptions::default()) {
+        let sync = SyncOptions {
+            accept_mass_deletion: accept_deletions,
+            ..SyncOptions::default()
+        };
+        match update::update_city(city, refresh_paths, &client, now, sync) {
             Ok(done) => all_good &= report(&city.code, &done),
             Err(err) => {
                 eprintln!("{}: not updated: {err}", city.code);

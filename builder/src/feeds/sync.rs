@@ -27,7 +27,7 @@ use super::socrata::Socrata;
 use super::{FeedError, FeedProtocol};
 use crate::inputs::feed_config::{FeedConfig, Protocol};
 use crate::store::pulls::{PageFault, Pull, PullKind};
-use crate::store::reconcile::ReconcileFault;
+use crate::store::reconcile::{Close, MASS_DELETION_SHARE, ReconcileFault};
 use crate::store::record::MarkedRecord;
 use crate::store::{IncidentStore, StoreError};
 
@@ -90,6 +90,16 @@ pub enum SyncError {
         /// One of them.
         example: String,
     },
+    /// The pull would delete more of the source's records than one pull may.
+    #[error("source {name}: the service no longer serves {count} of the {of} rows stored (more than {share} %); nothing was deleted: if the publisher really withdrew them, run update with --accept-deletions", share = MASS_DELETION_SHARE * 100.0)]
+    MassDeletion {
+        /// The source.
+        name: String,
+        /// Rows the pull would delete.
+        count: u64,
+        /// Rows stored before it.
+        of: u64,
+    },
     /// The service kept paging past any real feed's size.
     #[error("source {name}: more than {MAX_ROWS_PER_PULL} rows in one pull; stopped")]
     Endless {
@@ -136,11 +146,15 @@ pub struct Synced {
     pub warnings: Vec<String>,
 }
 
-/// Knobs for tests.
+/// How a sync runs.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SyncOptions {
-    /// Stop after this many pages, leaving the pull running, as a crash would.
+    /// Stop after this many pages, leaving the pull running, as a crash would
+    /// (tests).
     pub stop_after_pages: Option<usize>,
+    /// Accept a pull that deletes more than [`MASS_DELETION_SHARE`] of the
+    /// records (the operator's word that the publisher withdrew them).
+    pub accept_mass_deletion: bool,
 }
 
 /// The protocol client of a feed.
@@ -356,14 +370,27 @@ fn run(
     let window_start = feed
         .window_days
         .map(|days| now.with_timezone(&tz).date_naive() - chrono::Days::new(u64::from(days)));
-    if let Err(ReconcileFault::Missing { count, example }) =
-        store.finish_pull(&current, served.as_ref(), window_start, now)?
-    {
-        return Err(SyncError::Skipped {
-            name: name.to_owned(),
-            count,
-            example,
-        });
+    let close = Close {
+        served: served.as_ref(),
+        aged_out_before: window_start,
+        accept_mass_deletion: options.accept_mass_deletion,
+    };
+    match store.finish_pull(&current, close, now)? {
+        Ok(_) => {}
+        Err(ReconcileFault::Missing { count, example }) => {
+            return Err(SyncError::Skipped {
+                name: name.to_owned(),
+                count,
+                example,
+            });
+        }
+        Err(ReconcileFault::MassDeletion { count, of }) => {
+            return Err(SyncError::MassDeletion {
+                name: name.to_owned(),
+                count,
+                of,
+            });
+        }
     }
     let mut warnings = Vec::new();
     if let (n, Some(example)) = impossible {

@@ -13,6 +13,15 @@ use super::{IncidentStore, StoreError};
 /// Why a pull cannot be closed: the store would not equal the source.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ReconcileFault {
+    /// The pull would delete more than [`MASS_DELETION_SHARE`] of the records:
+    /// a publisher's mistake (a truncated or emptied data set) more often than a
+    /// week's withdrawals. Nothing is deleted until an operator accepts it.
+    MassDeletion {
+        /// Records the pull would delete.
+        count: u64,
+        /// Records held before the pull.
+        of: u64,
+    },
     /// The source lists ids the pull never received (a page skipped them).
     Missing {
         /// How many.
@@ -20,6 +29,22 @@ pub enum ReconcileFault {
         /// One of them.
         example: String,
     },
+}
+
+/// The share of a source's records one pull may delete without an operator's
+/// word.
+pub const MASS_DELETION_SHARE: f64 = 0.2;
+
+/// How a pull is closed.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Close<'a> {
+    /// Every id the service serves now, where the protocol can list them.
+    pub served: Option<&'a HashSet<String>>,
+    /// Rows that occurred before this date and are no longer served aged out of
+    /// a rolling window: kept, not deleted.
+    pub aged_out_before: Option<NaiveDate>,
+    /// Whether the operator accepts deleting more than [`MASS_DELETION_SHARE`].
+    pub accept_mass_deletion: bool,
 }
 
 /// Share of a data set that, changed at once with (nearly) no change of content,
@@ -39,10 +64,14 @@ impl IncidentStore {
     pub fn finish_pull(
         &mut self,
         pull: &Pull,
-        served: Option<&HashSet<String>>,
-        aged_out_before: Option<NaiveDate>,
+        close: Close<'_>,
         now: DateTime<Utc>,
     ) -> Result<Result<Pull, ReconcileFault>, StoreError> {
+        let Close {
+            served,
+            aged_out_before,
+            accept_mass_deletion,
+        } = close;
         let path = self.path.clone();
         let wrap = |source| StoreError::Sqlite {
             path: path.clone(),
@@ -106,14 +135,21 @@ impl IncidentStore {
             .filter(|(id, _, _, date)| !served.contains(id) && !aged_out(date))
             .collect();
         let (rekeyed, deleted) = retire(&transaction, pull, &live, &gone, served).map_err(wrap)?;
+        // The records held before this pull: those live now, less the ones it added.
+        let before = (live.len() as u64).saturating_sub(pull.counts.added);
+        if !accept_mass_deletion && deleted as f64 > MASS_DELETION_SHARE * before as f64 {
+            // Dropping the transaction rolls the deletions back.
+            return Ok(Err(ReconcileFault::MassDeletion {
+                count: deleted,
+                of: before,
+            }));
+        }
         let counts = PullCounts {
             added: pull.counts.added.saturating_sub(rekeyed),
             deleted,
             rekeyed,
             ..pull.counts
         };
-        // The records held before this pull: those live now, less the ones it added.
-        let before = (live.len() as u64).saturating_sub(pull.counts.added);
         let replacement = is_replacement(pull.kind, &counts, before);
         transaction
             .execute(

@@ -7,6 +7,7 @@ use chrono::{DateTime, NaiveDate, TimeZone, Utc};
 
 use super::IncidentStore;
 use super::pulls::{PageFault, PullCounts, PullKind, PullState};
+use super::reconcile::{Close, ReconcileFault};
 use super::record::{FeedRecord, MarkedRecord};
 
 fn at(day: u32) -> DateTime<Utc> {
@@ -53,10 +54,27 @@ fn full_pull(store: &mut IncidentStore, pages: &[Vec<FeedRecord>], day: u32) -> 
     let current = store.running_pull("s").unwrap().unwrap();
     assert_eq!(current.id, pull.id);
     store
-        .finish_pull(&current, None, None, at(day))
+        .finish_pull(&current, accepting(), at(day))
         .unwrap()
         .unwrap()
         .counts
+}
+
+/// A close that accepts any deletion (the bookkeeping tests delete a third of
+/// a handful of rows).
+fn accepting() -> Close<'static> {
+    Close {
+        accept_mass_deletion: true,
+        ..Close::default()
+    }
+}
+
+/// [`accepting`] with the service's list of ids.
+fn served_only(served: &HashSet<String>) -> Close<'_> {
+    Close {
+        served: Some(served),
+        ..accepting()
+    }
 }
 
 fn live_ids(store: &IncidentStore) -> Vec<String> {
@@ -196,7 +214,7 @@ fn a_pull_stopped_midway_resumes_with_nothing_counted_twice() {
         .unwrap();
     let current = store.running_pull("s").unwrap().unwrap();
     let closed = store
-        .finish_pull(&current, None, None, at(1))
+        .finish_pull(&current, Close::default(), at(1))
         .unwrap()
         .unwrap();
     assert_eq!((closed.counts.fetched, closed.counts.added), (4, 4));
@@ -253,7 +271,7 @@ fn a_changed_pull_finds_deletions_and_missing_rows_from_the_list_of_ids() {
     let current = store.running_pull("s").unwrap().unwrap();
     let served: HashSet<String> = ["1", "3", "4"].map(String::from).into();
     let fault = store
-        .finish_pull(&current, Some(&served), None, at(8))
+        .finish_pull(&current, served_only(&served), at(8))
         .unwrap();
     assert!(fault.is_err(), "row 4 is served and was never received");
     assert_eq!(
@@ -264,7 +282,7 @@ fn a_changed_pull_finds_deletions_and_missing_rows_from_the_list_of_ids() {
 
     let served: HashSet<String> = ["1", "3"].map(String::from).into();
     let closed = store
-        .finish_pull(&current, Some(&served), None, at(8))
+        .finish_pull(&current, served_only(&served), at(8))
         .unwrap()
         .unwrap();
     assert_eq!((closed.counts.added, closed.counts.deleted), (1, 1));
@@ -286,7 +304,7 @@ fn a_changed_pull_serving_everything_again_unchanged_is_a_replacement() {
         .unwrap();
     let current = store.running_pull("s").unwrap().unwrap();
     let closed = store
-        .finish_pull(&current, None, None, at(8))
+        .finish_pull(&current, Close::default(), at(8))
         .unwrap()
         .unwrap();
     assert!(closed.replacement);
@@ -326,9 +344,48 @@ fn rows_aged_out_of_a_rolling_window_are_kept() {
     let current = store.running_pull("s").unwrap().unwrap();
     let window_start = NaiveDate::from_ymd_opt(2020, 12, 9);
     let closed = store
-        .finish_pull(&current, None, window_start, at(8))
+        .finish_pull(
+            &current,
+            Close {
+                aged_out_before: window_start,
+                ..accepting()
+            },
+            at(8),
+        )
         .unwrap()
         .unwrap();
     assert_eq!(closed.counts.deleted, 1);
     assert_eq!(live_ids(&store), ["1", "3"]);
+}
+
+#[test]
+fn a_pull_that_would_delete_a_fifth_or_more_is_refused_until_accepted() {
+    let mut store = IncidentStore::in_memory().unwrap();
+    let rows: Vec<FeedRecord> = (0..10).map(|i| record(&i.to_string(), "A")).collect();
+    full_pull(&mut store, std::slice::from_ref(&rows), 1);
+    // The data set comes back with 7 of its 10 rows: 3 deletions, 30 %.
+    let pull = store.begin_pull("s", PullKind::Full, None, at(8)).unwrap();
+    store
+        .apply_page(&pull, &marked(&rows[..7], None))
+        .unwrap()
+        .unwrap();
+    let current = store.running_pull("s").unwrap().unwrap();
+    let refused = store
+        .finish_pull(&current, Close::default(), at(8))
+        .unwrap();
+    assert_eq!(
+        refused,
+        Err(ReconcileFault::MassDeletion { count: 3, of: 10 })
+    );
+    assert_eq!(live_ids(&store).len(), 10, "nothing deleted");
+    let accepted = Close {
+        accept_mass_deletion: true,
+        ..Close::default()
+    };
+    let closed = store
+        .finish_pull(&current, accepted, at(8))
+        .unwrap()
+        .unwrap();
+    assert_eq!(closed.counts.deleted, 3);
+    assert_eq!(live_ids(&store).len(), 7);
 }
