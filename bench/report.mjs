@@ -442,10 +442,12 @@ function soak() {
       'replays each city\'s real incidents week by week (late reports, revisions, deletions, one wholesale ' +
       'replacement, a fault every seven weeks); each week `hexrisk-build update` syncs and rebuilds, ' +
       '`scripts/publish.sh` publishes, and the Worker under `wrangler dev` (clock following the data) takes the ' +
-      'version up while two requests go out every 100 ms.',
+      'version up while two requests go out every 100 ms. The backtest column is the last week\'s build ' +
+      '(sources with report times only; – where the run did not report one).',
     '',
     table(['city', 'weeks from', 'minutes (aim < 60)', 'requests', 'failed (aim 0)', 'week\'s sync, rebuild and publish: median / max s',
-      'served within: median / max s', 'latency p50 / p99 ms', 'fault weeks', 'problems'],
+      'served within: median / max s', 'latency p50 / p99 ms', 'fault weeks',
+      'last week\'s backtest Brier: as known then / as if complete', 'problems'],
     runs.map((r) => [
       r.city, `${r.weeks} from ${r.start}`, `${s(r.minutes)} (${met(r.minutes < 60)})`, r.requests,
       `${r.failedRequests} (${met(r.failedRequests === 0)})`,
@@ -454,6 +456,7 @@ function soak() {
       `${s(r.latencyMs.p50)} / ${s(r.latencyMs.p99)}`,
       `${r.faultWeeks.length}: ${r.faultWeeks.filter((w) => w.updateCode !== 0 && w.failing > 0).length} failed and reported, ` +
         `${r.faultWeeks.filter((w) => w.updateCode === 0).length} went through (waited out, or on a one-page pull)`,
+      r.lastBrier ? `${r.lastBrier.knownThen.toFixed(4)} / ${r.lastBrier.complete.toFixed(4)}` : '–',
       r.problems.length === 0 ? 'none' : r.problems.join('; '),
     ])),
   ].join('\n');

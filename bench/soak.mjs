@@ -74,6 +74,9 @@ const summary = {
   swapSeconds: { median: median(report.weeks.map((w) => w.swapSeconds)), max: Math.max(...report.weeks.map((w) => w.swapSeconds)) },
   faultWeeks: report.weeks.filter((w) => faults[w.week]).map((w) => ({ week: w.week, fault: faults[w.week], updateCode: w.updateCode, failing: w.failing, health: w.healthStatus })),
   problems,
+  // The backtest of the last week's build, as known then and as if complete: the
+  // cost of late reports (sources with report times only).
+  lastBrier: report.weeks.filter((w) => w.brier).at(-1)?.brier ?? null,
   weeksDetail: report.weeks,
 };
 mkdirSync(new URL('../build/bench/', import.meta.url), { recursive: true });

@@ -172,6 +172,7 @@ export async function runLoop({
       if (faults[week]) await simGet(`/_sim/fault?dataset=${city.dataset}&kind=clear`);
       for (const fault of faults[week] ?? []) if (fault.rename) await rename(fault.rename[1], fault.rename[0]);
       const stored = /the store holds (\d+) records/.exec(updated.stdout)?.[1];
+      const knownThen = /as known then: Brier ([\d.]+) \(as if complete ([\d.]+)\)/.exec(updated.stdout);
       const served = (await simGet(`/_sim/count?dataset=${city.dataset}`)).rows;
       const publishStarted = performance.now();
       await publishModels(state, { artifacts });
@@ -187,6 +188,7 @@ export async function runLoop({
         version: entry.version, dataThrough: entry.data_through, failing,
         healthStatus: swap.health.status, swapSeconds: swap.seconds,
         currentWeek: range.body?.current_week ?? null, expectedWeek,
+        brier: knownThen ? { knownThen: Number(knownThen[1]), complete: Number(knownThen[2]) } : null,
         output: updated.code === 0 ? undefined : `${updated.stdout}\n${updated.stderr}`,
       };
       records.push(record);

@@ -139,10 +139,21 @@ fn report(code: &str, done: &CityUpdate) -> bool {
     }
     match &done.refreshed {
         Ok(refreshed) => match (&refreshed.manifest, &refreshed.current) {
-            (Some(manifest), Some(current)) => println!(
-                "{code}: published version {} (data through {}); manifest {}",
-                current.version, current.data_through, manifest.version
-            ),
+            (Some(manifest), Some(current)) => {
+                println!(
+                    "{code}: published version {} (data through {}); manifest {}",
+                    current.version, current.data_through, manifest.version
+                );
+                if let Some(build) = &refreshed.build {
+                    let b = &build.backtest;
+                    if let (Some(known), Some(complete)) = (&b.known_then, b.metrics.get("model")) {
+                        println!(
+                            "{code}: backtest as known then: Brier {:.4} (as if complete {:.4}), log loss {:.4} ({:.4})",
+                            known.brier, complete.brier, known.log_loss, complete.log_loss
+                        );
+                    }
+                }
+            }
             _ => println!("{code}: data unchanged; the current version stays"),
         },
         Err(err) => {
