@@ -195,16 +195,7 @@ pub fn merge_manifests(
         .map(|p| read(p))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let merged = crate::outputs::artifacts::merge(read(base)?, &updates)?;
-    let text = serde_json::to_string_pretty(&merged)? + "\n";
-    crate::atomic::write(
-        &out.join(hexrisk_engine::artifact::Manifest::HISTORY_DIR)
-            .join(format!("{}.json", merged.version)),
-        text.as_bytes(),
-    )?;
-    crate::atomic::write(
-        &out.join(hexrisk_engine::artifact::Manifest::FILE_NAME),
-        text.as_bytes(),
-    )?;
+    crate::outputs::artifacts::write_manifest(out, &merged)?;
     println!(
         "manifest {} of {} cities written to {}",
         merged.version,

@@ -121,13 +121,31 @@ pub fn stage_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Stage
         cities.push(entry);
     }
     let manifest = manifest_of(cities);
-    let text = serde_json::to_string_pretty(&manifest)? + "\n";
+    let text = stage_manifest(dir, &manifest)?;
+    Ok(Staged { manifest, text })
+}
+
+/// Writes `manifest` as `manifests/<version>.json` (nothing a reader follows);
+/// returns its text.
+fn stage_manifest(dir: &Path, manifest: &Manifest) -> anyhow::Result<String> {
+    let text = serde_json::to_string_pretty(manifest)? + "\n";
     atomic::write(
         &dir.join(Manifest::HISTORY_DIR)
             .join(format!("{}.json", manifest.version)),
         text.as_bytes(),
     )?;
-    Ok(Staged { manifest, text })
+    Ok(text)
+}
+
+/// Makes `manifest` current: its copy under `manifests/` first, then
+/// `manifest.json`, each through a rename.
+///
+/// # Errors
+/// I/O errors.
+pub fn write_manifest(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
+    let text = stage_manifest(dir, manifest)?;
+    atomic::write(&dir.join(Manifest::FILE_NAME), text.as_bytes())?;
+    Ok(())
 }
 
 /// The second half: `manifest.json` written last, through a rename, which makes
@@ -164,13 +182,7 @@ pub fn publish_freshness(
     }
     entry.freshness = freshness;
     let manifest = manifest_of(cities);
-    let text = serde_json::to_string_pretty(&manifest)? + "\n";
-    atomic::write(
-        &dir.join(Manifest::HISTORY_DIR)
-            .join(format!("{}.json", manifest.version)),
-        text.as_bytes(),
-    )?;
-    atomic::write(&dir.join(Manifest::FILE_NAME), text.as_bytes())?;
+    write_manifest(dir, &manifest)?;
     Ok(Some(manifest))
 }
 
