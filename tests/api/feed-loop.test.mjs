@@ -2,7 +2,8 @@
 // opendata-sim replays Houston's real 2010 incidents week by week with late
 // reports; each week `hexrisk-build update` syncs and rebuilds, the version is
 // published to the Worker's local bucket, and the Worker (clock following the data)
-// takes it up while traffic runs. Week 1 a 503 and a 429 are waited out; weeks 2 to
+// takes it up while traffic runs; each new version is checked byte for byte
+// against a clean build from the same store. Week 1 a 503 and a 429 are waited out; weeks 2 to
 // 6 each fail differently (a private layer, a page cut in half, a page overlapping
 // the last, a page skipping rows, the offence field renamed), and week 7 is clean.
 // bench/soak.mjs runs the same loop for a simulated year.
@@ -24,6 +25,7 @@ test('weeks of updates: each week served as current, every fault reported and su
     start: '2010-05-03',
     weeks: 7,
     wholesaleWeek: 4,
+    verifyClean: true,
     faults: {
       1: ['kind=down&n=1', 'kind=too_many_requests&n=1&retry_after=0&hits_app_token=true'],
       ...Object.fromEntries(Object.entries(FAILING).map(([week, [faults]]) => [week, faults])),
@@ -41,6 +43,9 @@ test('weeks of updates: each week served as current, every fault reported and su
     assert.equal(week.failing, 0);
     assert.equal(week.healthStatus, 'healthy');
     assert.equal(week.currentWeek, week.expectedWeek);
+    // The published artifact is the one a clean build from the same store makes.
+    assert.equal(week.rebuilt, true);
+    assert.equal(week.cleanBuildMatches, true, `week ${week.week}`);
   }
 
   // A failing feed: the update says so naming the source, the last good version

@@ -85,7 +85,7 @@ function writeConfig(dir, city, simUrl) {
  */
 export async function runLoop({
   city: cityName, weeks, start, faults = {}, seed = 1, late = true, wholesaleWeek = null,
-  trafficMs = 100, onWeek = () => {},
+  trafficMs = 100, verifyClean = false, onWeek = () => {},
 }) {
   const city = CITIES[cityName];
   await run('cargo', ['build', '--quiet', '-p', 'opendata-sim', '-p', 'hexrisk-builder', '--bins'], { cwd: root });
@@ -108,6 +108,17 @@ export async function runLoop({
     return { ...done, seconds: (performance.now() - started) / 1000 };
   }
   const manifest = () => JSON.parse(readFileSync(path.join(artifacts, 'manifest.json'), 'utf8')).cities.find((c) => c.code === city.code);
+
+  /** The SHA-256 of the city's artifact built from scratch out of the store. */
+  async function cleanBuild() {
+    const clean = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-loop-clean-'));
+    await run(bin('hexrisk-build'), ['build', '--city', city.code, '--config-dir', path.join(dir, 'config'),
+      '--out', path.join(clean, 'artifacts'), '--backtest-dir', path.join(clean, 'backtest'), '--model-card', '',
+      '--intake', path.join(clean, 'intake'), '--store', path.join(dir, 'store')],
+    { cwd: root, env: { ...process.env, HEXRISK_DATA_DIR: DATA_DIR }, maxBuffer: 16 << 20 });
+    const built = JSON.parse(readFileSync(path.join(clean, 'artifacts/manifest.json'), 'utf8'));
+    return built.cities.find((c) => c.code === city.code).sha256;
+  }
 
   const first = await update((await simGet('/_sim/clock')).clock);
   if (first.code !== 0) throw new Error(`the first update failed:\n${first.stdout}\n${first.stderr}`);
@@ -174,6 +185,8 @@ export async function runLoop({
       const stored = /the store holds (\d+) records/.exec(updated.stdout)?.[1];
       const knownThen = /as known then: Brier ([\d.]+) \(as if complete ([\d.]+)\)/.exec(updated.stdout);
       const served = (await simGet(`/_sim/count?dataset=${city.dataset}`)).rows;
+      const rebuilt = /published version/.test(updated.stdout);
+      const cleanSha = verifyClean && rebuilt ? await cleanBuild() : null;
       const publishStarted = performance.now();
       await publishModels(state, { artifacts });
       const publishSeconds = (performance.now() - publishStarted) / 1000;
@@ -189,6 +202,7 @@ export async function runLoop({
         healthStatus: swap.health.status, swapSeconds: swap.seconds,
         currentWeek: range.body?.current_week ?? null, expectedWeek,
         brier: knownThen ? { knownThen: Number(knownThen[1]), complete: Number(knownThen[2]) } : null,
+        rebuilt, cleanBuildMatches: cleanSha === null ? null : cleanSha === entry.sha256,
         output: updated.code === 0 ? undefined : `${updated.stdout}\n${updated.stderr}`,
       };
       records.push(record);
