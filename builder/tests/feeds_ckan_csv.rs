@@ -12,8 +12,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 use hexrisk_builder::feeds::http::{HttpClient, Patience};
-use hexrisk_builder::feeds::sync::{SyncOptions, sync_source};
+use hexrisk_builder::feeds::sync::{SyncError, SyncOptions, Synced, sync_source};
 use hexrisk_builder::inputs::feed_config::{FeedConfig, FeedFields, OccurredAs, Protocol};
 use hexrisk_builder::store::IncidentStore;
 use serde_json::json;
@@ -91,6 +92,16 @@ fn now() -> DateTime<Utc> {
     "2024-03-04T12:00:00Z".parse().unwrap()
 }
 
+/// One sync of source `incidents` from `feed`.
+fn sync(
+    store: &mut IncidentStore,
+    feed: &FeedConfig,
+    tz: Tz,
+    options: SyncOptions,
+) -> Result<Synced, SyncError> {
+    sync_source(store, "incidents", feed, tz, &client(), now(), options)
+}
+
 fn query_value<'a>(target: &'a str, name: &str) -> Option<&'a str> {
     target
         .split_once('?')?
@@ -126,28 +137,10 @@ fn ckan_pages_by_offset_sorted_by_id_and_deletes_what_it_no_longer_serves() {
     );
     let tz = "America/New_York".parse().unwrap();
     let mut store = IncidentStore::in_memory().unwrap();
-    let synced = sync_source(
-        &mut store,
-        "incidents",
-        &feed,
-        tz,
-        &client(),
-        now(),
-        SyncOptions::default(),
-    )
-    .unwrap();
+    let synced = sync(&mut store, &feed, tz, SyncOptions::default()).unwrap();
     assert_eq!((synced.pull.counts.added, synced.records), (3, 3));
     rows.lock().unwrap().remove(1);
-    let synced = sync_source(
-        &mut store,
-        "incidents",
-        &feed,
-        tz,
-        &client(),
-        now(),
-        SyncOptions::default(),
-    )
-    .unwrap_err();
+    let synced = sync(&mut store, &feed, tz, SyncOptions::default()).unwrap_err();
     // A third of the resource gone at once is refused until the operator accepts.
     assert!(
         synced
@@ -160,7 +153,7 @@ fn ckan_pages_by_offset_sorted_by_id_and_deletes_what_it_no_longer_serves() {
         accept_mass_deletion: true,
         ..SyncOptions::default()
     };
-    let synced = sync_source(&mut store, "incidents", &feed, tz, &client(), now(), accept).unwrap();
+    let synced = sync(&mut store, &feed, tz, accept).unwrap();
     assert_eq!((synced.pull.counts.deleted, synced.records), (1, 2));
     let ids: Vec<String> = store
         .live_records("incidents")
@@ -182,13 +175,10 @@ fn ckan_errors_come_back_in_its_own_shape_naming_the_source() {
         format!("{url}/api/3/action/datastore_search?resource_id=abc"),
     );
     let mut store = IncidentStore::in_memory().unwrap();
-    let error = sync_source(
+    let error = sync(
         &mut store,
-        "incidents",
         &feed,
         "UTC".parse().unwrap(),
-        &client(),
-        now(),
         SyncOptions::default(),
     )
     .unwrap_err()
@@ -210,16 +200,7 @@ fn a_csv_file_is_read_whole_and_a_broken_one_is_refused_naming_its_line() {
     let feed = feed(Protocol::CsvUrl, format!("{url}/incidents.csv"));
     let tz = "America/New_York".parse().unwrap();
     let mut store = IncidentStore::in_memory().unwrap();
-    let synced = sync_source(
-        &mut store,
-        "incidents",
-        &feed,
-        tz,
-        &client(),
-        now(),
-        SyncOptions::default(),
-    )
-    .unwrap();
+    let synced = sync(&mut store, &feed, tz, SyncOptions::default()).unwrap();
     assert_eq!(synced.records, 2);
     let second = &store.live_records("incidents").unwrap()[1];
     assert_eq!(
@@ -227,17 +208,9 @@ fn a_csv_file_is_read_whole_and_a_broken_one_is_refused_naming_its_line() {
         ("ROBBERY", Some(42.36))
     );
     body.lock().unwrap().push_str("3,LARCENY\n");
-    let error = sync_source(
-        &mut store,
-        "incidents",
-        &feed,
-        tz,
-        &client(),
-        now(),
-        SyncOptions::default(),
-    )
-    .unwrap_err()
-    .to_string();
+    let error = sync(&mut store, &feed, tz, SyncOptions::default())
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("line 4"), "{error}");
     assert_eq!(
         store.live_records("incidents").unwrap().len(),

@@ -13,9 +13,9 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use super::fields::{GEOMETRY, Point};
+use super::fields::{GEOMETRY, Point, text};
 use super::http::{Answer, HttpClient};
-use super::{FeedError, FeedProtocol, Page, PublishedRow, json_body, key_text};
+use super::{FeedError, FeedProtocol, Page, PublishedRow, body_excerpt, json_body, refused};
 use crate::inputs::feed_config::FeedFields;
 use crate::store::pulls::PullKind;
 
@@ -91,29 +91,23 @@ fn checked(url: &str, answer: &Answer) -> Result<Value, FeedError> {
                 message.push_str(detail);
             }
         }
-        if code == 498 || code == 499 || answer.status == 401 || answer.status == 403 {
-            return Err(FeedError::Private {
-                url: url.to_owned(),
-                message,
-            });
-        }
-        return Err(FeedError::Service {
-            url: url.to_owned(),
-            status: answer.status,
-            code: code.to_string(),
+        let private = code == 498 || code == 499;
+        return Err(refused(
+            url,
+            answer.status,
+            private,
+            code.to_string(),
             message,
-        });
+        ));
     }
     if !(200..300).contains(&answer.status) {
-        return Err(FeedError::Service {
-            url: url.to_owned(),
-            status: answer.status,
-            code: String::new(),
-            message: String::from_utf8_lossy(&answer.body)
-                .chars()
-                .take(200)
-                .collect(),
-        });
+        return Err(refused(
+            url,
+            answer.status,
+            false,
+            String::new(),
+            body_excerpt(answer),
+        ));
     }
     body
 }
@@ -128,10 +122,6 @@ fn point_of(feature: &Map<String, Value>) -> Option<Point> {
 }
 
 impl FeedProtocol for Arcgis {
-    fn changes_since(&self) -> bool {
-        false
-    }
-
     fn prepare(&mut self, client: &HttpClient) -> Result<(), FeedError> {
         let (url, layer) = self.get(client, "", &[])?;
         if let Some(oid) = layer.get("objectIdField").and_then(Value::as_str) {
@@ -251,16 +241,6 @@ impl FeedProtocol for Arcgis {
                 url,
                 message: "no objectIds array".into(),
             })?;
-        Ok(Some(ids.iter().filter_map(key_text).collect()))
-    }
-
-    fn expected_rows(
-        &self,
-        _client: &HttpClient,
-        _kind: PullKind,
-        _since: Option<&str>,
-    ) -> Result<Option<u64>, FeedError> {
-        // The list of ids is exact; a count would say less.
-        Ok(None)
+        Ok(Some(ids.iter().filter_map(|id| text(Some(id))).collect()))
     }
 }

@@ -5,12 +5,10 @@
 //! {"message", "__type"}}`; an API token goes in `Authorization`. No changed-since
 //! mark, so every pull is full.
 
-use std::collections::HashSet;
-
 use serde_json::Value;
 
 use super::http::HttpClient;
-use super::{FeedError, FeedProtocol, Page, PublishedRow, json_body};
+use super::{FeedError, FeedProtocol, Page, PublishedRow, json_body, refused};
 use crate::store::pulls::PullKind;
 
 /// CKAN's default `limit`.
@@ -60,30 +58,18 @@ impl Ckan {
                 .unwrap_or("")
                 .to_owned()
         };
-        if answer.status == 401 || answer.status == 403 || text("__type") == "Authorization Error" {
-            return Err(FeedError::Private {
-                url,
-                message: text("message"),
-            });
-        }
-        Err(FeedError::Service {
-            url,
-            status: answer.status,
-            code: text("__type"),
-            message: text("message"),
-        })
+        let private = text("__type") == "Authorization Error";
+        Err(refused(
+            &url,
+            answer.status,
+            private,
+            text("__type"),
+            text("message"),
+        ))
     }
 }
 
 impl FeedProtocol for Ckan {
-    fn changes_since(&self) -> bool {
-        false
-    }
-
-    fn prepare(&mut self, _client: &HttpClient) -> Result<(), FeedError> {
-        Ok(())
-    }
-
     fn page_size(&self) -> u32 {
         self.page_size
     }
@@ -126,10 +112,6 @@ impl FeedProtocol for Ckan {
             .collect::<Result<Vec<_>, _>>()?;
         let more = rows.len() as u64 >= u64::from(self.page_size);
         Ok(Page { rows, more })
-    }
-
-    fn served_ids(&self, _client: &HttpClient) -> Result<Option<HashSet<String>>, FeedError> {
-        Ok(None)
     }
 
     fn expected_rows(

@@ -2,12 +2,10 @@
 //! last resort of publishers without a query API. Every value is text; the
 //! header names the fields.
 
-use std::collections::HashSet;
-
 use serde_json::{Map, Value};
 
 use super::http::HttpClient;
-use super::{FeedError, FeedProtocol, Page, PublishedRow};
+use super::{FeedError, FeedProtocol, Page, PublishedRow, body_excerpt, refused};
 use crate::store::pulls::PullKind;
 
 /// A CSV file.
@@ -27,14 +25,6 @@ impl CsvUrl {
 }
 
 impl FeedProtocol for CsvUrl {
-    fn changes_since(&self) -> bool {
-        false
-    }
-
-    fn prepare(&mut self, _client: &HttpClient) -> Result<(), FeedError> {
-        Ok(())
-    }
-
     fn page_size(&self) -> u32 {
         u32::MAX
     }
@@ -48,23 +38,14 @@ impl FeedProtocol for CsvUrl {
     ) -> Result<Page, FeedError> {
         let answer = client.get(&self.url, &[], &[])?;
         if !(200..300).contains(&answer.status) {
-            let message = String::from_utf8_lossy(&answer.body)
-                .chars()
-                .take(200)
-                .collect();
-            return Err(if answer.status == 401 || answer.status == 403 {
-                FeedError::Private {
-                    url: self.url.clone(),
-                    message,
-                }
-            } else {
-                FeedError::Service {
-                    url: self.url.clone(),
-                    status: answer.status,
-                    code: String::new(),
-                    message,
-                }
-            });
+            let message = body_excerpt(&answer);
+            return Err(refused(
+                &self.url,
+                answer.status,
+                false,
+                String::new(),
+                message,
+            ));
         }
         let bad = |message: String| FeedError::Body {
             url: self.url.clone(),
@@ -92,18 +73,5 @@ impl FeedProtocol for CsvUrl {
             .min(rows.len());
         rows.drain(..skip);
         Ok(Page { rows, more: false })
-    }
-
-    fn served_ids(&self, _client: &HttpClient) -> Result<Option<HashSet<String>>, FeedError> {
-        Ok(None)
-    }
-
-    fn expected_rows(
-        &self,
-        _client: &HttpClient,
-        _kind: PullKind,
-        _since: Option<&str>,
-    ) -> Result<Option<u64>, FeedError> {
-        Ok(None)
     }
 }

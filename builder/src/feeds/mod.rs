@@ -93,15 +93,19 @@ pub enum FeedError {
 
 /// One protocol's side of a pull.
 pub trait FeedProtocol {
-    /// Whether it can ask for the rows changed since a mark.
-    fn changes_since(&self) -> bool;
+    /// Whether it can ask for the rows changed since a mark (none by default).
+    fn changes_since(&self) -> bool {
+        false
+    }
 
     /// Checks the service before the first page of a pull (an ArcGIS layer's
-    /// fields and page limit); a no-op where the protocol has nothing to check.
+    /// fields and page limit); by default there is nothing to check.
     ///
     /// # Errors
     /// [`FeedError`] when the service cannot be read or lacks a configured field.
-    fn prepare(&mut self, client: &HttpClient) -> Result<(), FeedError>;
+    fn prepare(&mut self, _client: &HttpClient) -> Result<(), FeedError> {
+        Ok(())
+    }
 
     /// Rows asked for a page.
     fn page_size(&self) -> u32;
@@ -118,24 +122,29 @@ pub trait FeedProtocol {
         offset: u64,
     ) -> Result<Page, FeedError>;
 
-    /// Every row key the service serves now, where it can list them: the
-    /// deletions of a changed-since pull and the rows a full pull's pages
-    /// skipped are found from it.
+    /// Every row key the service serves now, where it can list them (by
+    /// default it cannot): the deletions of a changed-since pull and the rows a
+    /// full pull's pages skipped are found from it.
     ///
     /// # Errors
     /// [`FeedError`] when the list cannot be fetched or read.
-    fn served_ids(&self, client: &HttpClient) -> Result<Option<HashSet<String>>, FeedError>;
+    fn served_ids(&self, _client: &HttpClient) -> Result<Option<HashSet<String>>, FeedError> {
+        Ok(None)
+    }
 
-    /// How many rows a pull should receive, where the service can say.
+    /// How many rows a pull should receive, where the service can say (by
+    /// default it cannot).
     ///
     /// # Errors
     /// [`FeedError`] when the count cannot be fetched or read.
     fn expected_rows(
         &self,
-        client: &HttpClient,
-        kind: PullKind,
-        since: Option<&str>,
-    ) -> Result<Option<u64>, FeedError>;
+        _client: &HttpClient,
+        _kind: PullKind,
+        _since: Option<&str>,
+    ) -> Result<Option<u64>, FeedError> {
+        Ok(None)
+    }
 }
 
 /// Parses a JSON body, naming the request when it is not JSON.
@@ -146,11 +155,35 @@ pub(crate) fn json_body(url: &str, answer: &Answer) -> Result<Value, FeedError> 
     })
 }
 
-/// The row key of a published value as text, as `fields::map_row` reads it.
-pub(crate) fn key_text(value: &Value) -> Option<String> {
-    match value {
-        Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
-        Value::Number(n) => Some(n.to_string()),
-        _ => None,
+/// The error of an answer the service refused: the data set turned private
+/// when `private` (the protocol's own sign) or the status is 401 or 403, else
+/// the service's error with its code and message.
+pub(crate) fn refused(
+    url: &str,
+    status: u16,
+    private: bool,
+    code: String,
+    message: String,
+) -> FeedError {
+    if private || status == 401 || status == 403 {
+        FeedError::Private {
+            url: url.to_owned(),
+            message,
+        }
+    } else {
+        FeedError::Service {
+            url: url.to_owned(),
+            status,
+            code,
+            message,
+        }
     }
+}
+
+/// The start of an answer's body as text, for an error that carries no message.
+pub(crate) fn body_excerpt(answer: &Answer) -> String {
+    String::from_utf8_lossy(&answer.body)
+        .chars()
+        .take(200)
+        .collect()
 }

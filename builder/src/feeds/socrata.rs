@@ -12,8 +12,9 @@ use std::collections::HashSet;
 
 use serde_json::Value;
 
+use super::fields::text;
 use super::http::{Answer, HttpClient};
-use super::{FeedError, FeedProtocol, Page, PublishedRow, json_body, key_text};
+use super::{FeedError, FeedProtocol, Page, PublishedRow, body_excerpt, json_body, refused};
 use crate::store::pulls::PullKind;
 
 /// SODA's default page (`$limit` when not given).
@@ -86,25 +87,11 @@ fn checked(url: &str, answer: &Answer) -> Result<Value, FeedError> {
             .to_owned()
     };
     let message = if field("message").is_empty() {
-        String::from_utf8_lossy(&answer.body)
-            .chars()
-            .take(200)
-            .collect()
+        body_excerpt(answer)
     } else {
         field("message")
     };
-    if answer.status == 401 || answer.status == 403 {
-        return Err(FeedError::Private {
-            url: url.to_owned(),
-            message,
-        });
-    }
-    Err(FeedError::Service {
-        url: url.to_owned(),
-        status: answer.status,
-        code: field("code"),
-        message,
-    })
+    Err(refused(url, answer.status, false, field("code"), message))
 }
 
 fn kind_of(value: &Value) -> &'static str {
@@ -121,10 +108,6 @@ fn kind_of(value: &Value) -> &'static str {
 impl FeedProtocol for Socrata {
     fn changes_since(&self) -> bool {
         true
-    }
-
-    fn prepare(&mut self, _client: &HttpClient) -> Result<(), FeedError> {
-        Ok(())
     }
 
     fn page_size(&self) -> u32 {
@@ -183,10 +166,7 @@ impl FeedProtocol for Socrata {
             ];
             let rows = self.rows(client, &query)?;
             let n = rows.len() as u64;
-            ids.extend(
-                rows.iter()
-                    .filter_map(|row| row.get(&self.id_field).and_then(key_text)),
-            );
+            ids.extend(rows.iter().filter_map(|row| text(row.get(&self.id_field))));
             if n < u64::from(MAX_PAGE) {
                 return Ok(Some(ids));
             }

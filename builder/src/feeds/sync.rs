@@ -328,10 +328,8 @@ fn run(
             break;
         }
         let records = map_page(&page.rows, offset, name, feed, tz, &mut impossible)?;
-        let current = store
-            .running_pull(name)?
-            .ok_or_else(|| SyncError::Store(store_lost(store)))?;
-        if let Err(fault) = store.apply_page(&current, &records)? {
+        // A page needs only the pull's id and source, which do not change.
+        if let Err(fault) = store.apply_page(pull, &records)? {
             let fault = match fault {
                 PageFault::RepeatsWithin(id) => format!("serves row {id} twice"),
                 PageFault::RepeatsEarlierPage(id) => {

@@ -33,25 +33,28 @@ pub fn known_then(
         return None;
     }
     let weeks = complete.weeks;
-    let known_on = |t: usize| WeeklyCounts::known_on(ingested, Some(ingested.weeks.start_of(t)));
     let mut board = Scoreboard::default();
-    for origin in (start..weeks).step_by(refit_every) {
-        let at_origin = known_on(origin);
-        let coefficients = model::fit(&FeatureBuilder::new(&at_origin, neighbours), origin, warmup);
-        for t in origin..(origin + refit_every).min(weeks) {
-            let known = known_on(t);
-            let features = FeatureBuilder::new(&known, neighbours);
-            let rates = model::predict_week(&features, &coefficients, t, t);
-            let level = levels.get(t - start).copied().unwrap_or(1.0);
-            let week: Vec<_> = calibration::scaled_week(&rates, level)
-                .into_iter()
-                .map(|r| (r, outcome_distribution_with(&r, &coefficients.size)))
-                .collect();
-            let observed: Vec<[u16; CLASSES]> = (0..complete.cells)
-                .map(|cell| complete.cell_week(t, cell))
-                .collect();
-            board.add_week(&week, &coefficients.size, &observed);
+    let mut coefficients = None;
+    for t in start..weeks {
+        let known = WeeklyCounts::known_on(ingested, Some(ingested.weeks.start_of(t)));
+        let features = FeatureBuilder::new(&known, neighbours);
+        // Refitted at the backtest's origins, on what was known at each.
+        if (t - start) % refit_every == 0 {
+            coefficients = Some(model::fit(&features, t, warmup));
         }
+        let Some(fit) = &coefficients else {
+            continue;
+        };
+        let rates = model::predict_week(&features, fit, t, t);
+        let level = levels.get(t - start).copied().unwrap_or(1.0);
+        let week: Vec<_> = calibration::scaled_week(&rates, level)
+            .into_iter()
+            .map(|r| (r, outcome_distribution_with(&r, &fit.size)))
+            .collect();
+        let observed: Vec<[u16; CLASSES]> = (0..complete.cells)
+            .map(|cell| complete.cell_week(t, cell))
+            .collect();
+        board.add_week(&week, &fit.size, &observed);
     }
     Some(board.metrics())
 }

@@ -366,77 +366,61 @@ fn upsert(
             Ok((r.get(0)?, r.get(1)?))
         })
         .optional()?;
+    if let Some((_, Some(_))) = &stored {
+        counts.restored += 1;
+    }
     match stored {
-        None => {
+        Some((old_digest, deleted)) if old_digest == digest => {
             transaction
                 .prepare_cached(
-                    "INSERT INTO records (source, id, event, occurred_date, occurred_hour,
-                        reported, offence, description, premises, lat, lng, mark, digest,
-                        first_pull, changed_pull)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)",
+                    "UPDATE records SET mark = ?3, deleted_pull = NULL
+                     WHERE source = ?1 AND id = ?2",
                 )?
-                .execute(params![
-                    pull.source,
-                    record.id,
-                    record.event,
-                    record.occurred_date.map(|d| d.to_string()),
-                    record.occurred_hour,
-                    record.reported,
-                    record.offence,
-                    record.description,
-                    record.premises,
-                    record.lat,
-                    record.lng,
-                    row.mark,
-                    digest.as_slice(),
-                    pull.id,
-                ])?;
-            counts.added += 1;
-        }
-        Some((old_digest, deleted)) => {
-            if deleted.is_some() {
-                counts.restored += 1;
+                .execute(params![pull.source, record.id, row.mark])?;
+            if deleted.is_none() {
+                counts.unchanged += 1;
             }
-            if old_digest == digest {
-                transaction
-                    .prepare_cached(
-                        "UPDATE records SET mark = ?3, deleted_pull = NULL
-                         WHERE source = ?1 AND id = ?2",
-                    )?
-                    .execute(params![pull.source, record.id, row.mark])?;
-                if deleted.is_none() {
-                    counts.unchanged += 1;
-                }
-            } else {
-                keep_revision(transaction, &pull.source, &record.id, pull.id)?;
-                transaction
-                    .prepare_cached(
-                        "UPDATE records SET event = ?3, occurred_date = ?4, occurred_hour = ?5,
-                            reported = ?6, offence = ?7, description = ?8, premises = ?9,
-                            lat = ?10, lng = ?11, mark = ?12, digest = ?13, changed_pull = ?14,
-                            revisions = revisions + 1, deleted_pull = NULL
-                         WHERE source = ?1 AND id = ?2",
-                    )?
-                    .execute(params![
-                        pull.source,
-                        record.id,
-                        record.event,
-                        record.occurred_date.map(|d| d.to_string()),
-                        record.occurred_hour,
-                        record.reported,
-                        record.offence,
-                        record.description,
-                        record.premises,
-                        record.lat,
-                        record.lng,
-                        row.mark,
-                        digest.as_slice(),
-                        pull.id,
-                    ])?;
-                counts.revised += 1;
-            }
+            return Ok(());
         }
+        Some(_) => {
+            keep_revision(transaction, &pull.source, &record.id, pull.id)?;
+            counts.revised += 1;
+        }
+        None => counts.added += 1,
     }
+    // New or changed: one statement writes the content; a new record's first
+    // pull is this one, a changed record keeps its own and counts a revision.
+    transaction
+        .prepare_cached(
+            "INSERT INTO records (source, id, event, occurred_date, occurred_hour,
+                reported, offence, description, premises, lat, lng, mark, digest,
+                first_pull, changed_pull)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?14)
+             ON CONFLICT (source, id) DO UPDATE SET event = excluded.event,
+                occurred_date = excluded.occurred_date,
+                occurred_hour = excluded.occurred_hour, reported = excluded.reported,
+                offence = excluded.offence, description = excluded.description,
+                premises = excluded.premises, lat = excluded.lat, lng = excluded.lng,
+                mark = excluded.mark, digest = excluded.digest,
+                changed_pull = excluded.changed_pull, revisions = revisions + 1,
+                deleted_pull = NULL",
+        )?
+        .execute(params![
+            pull.source,
+            record.id,
+            record.event,
+            record.occurred_date.map(|d| d.to_string()),
+            record.occurred_hour,
+            record.reported,
+            record.offence,
+            record.description,
+            record.premises,
+            record.lat,
+            record.lng,
+            row.mark,
+            digest.as_slice(),
+            pull.id,
+        ])?;
     Ok(())
 }
 

@@ -218,6 +218,17 @@ fn fixed_answer(endpoint: Endpoint) -> Option<SuccessBody> {
     }
 }
 
+/// The newest data-through date of `manifest` when the clock follows the data
+/// (only then is it needed).
+fn followed_data(
+    ctx: RequestContext,
+    manifest: &hexrisk_engine::artifact::Manifest,
+) -> Option<chrono::NaiveDate> {
+    ctx.clock_follows_data
+        .then(|| manifest.cities.iter().map(|c| c.data_through).max())
+        .flatten()
+}
+
 /// The forecasting "now" of a request: the pinned or real clock, or, when the
 /// clock follows the data, the day after the newest data-through date `newest`.
 fn forecast_clock(ctx: RequestContext, newest: Option<chrono::NaiveDate>) -> DateTime<Utc> {
@@ -260,7 +271,7 @@ async fn run<B: Backend>(
         .snapshot(
             backend,
             |manifest| {
-                newest_data = manifest.cities.iter().map(|c| c.data_through).max();
+                newest_data = followed_data(ctx, manifest);
                 let body = parsed.as_ref().and_then(|b| b.as_ref().ok());
                 needs::needs(reach, manifest, body, &query)
             },
