@@ -872,6 +872,28 @@ test('From and To by name: places offered as one types, taken by keyboard, the r
   assert.equal(await page.inputValue('#destination-search'), '');
 });
 
+test('Enter pressed before the search answers what was typed takes the first place for all of it, not for an earlier prefix', async () => {
+  const { page } = await openMap();
+  await selectSource(page, 'online');
+  await page.click('#clear-route');
+  // The answer for the whole name comes late, as on a slow network.
+  await page.route('**/places?*', async (route) => {
+    if (/bathurst/i.test(new URL(route.request().url()).searchParams.get('q') ?? '')) await new Promise((r) => setTimeout(r, 800));
+    return route.continue();
+  });
+  await page.focus('#destination-search');
+  await page.keyboard.type('king', { delay: 120 });
+  await page.waitForSelector('#destination-places:not([hidden]) [role=option]');
+  const early = await page.locator('#destination-places [role=option] span').first().textContent();
+  assert.notEqual(early, 'KING ST W & BATHURST ST', 'the prefix shows other places first');
+  await page.keyboard.type(' st w & bathurst');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#destination-search').value === 'KING ST W & BATHURST ST'
+    || document.querySelector('#destination-places [role=option]') === null, null, { timeout: 5000 });
+  assert.equal(await page.inputValue('#destination-search'), 'KING ST W & BATHURST ST');
+  await page.unroute('**/places?*');
+});
+
 test('on a phone (390 × 844) the controls fold into a panel over the map, every control reachable by keyboard', async () => {
   const { page } = await openMap({ url: offlineUrl });
   await page.setViewportSize({ width: 390, height: 844 });

@@ -1,7 +1,7 @@
 // A place search box: the WAI-ARIA combobox pattern (an input whose listbox popup
 // offers places as one types). Down and Up move through the places (the input keeps
 // the focus; aria-activedescendant names the place), Enter takes the one shown or
-// else the first, Escape closes the list and a second Escape empties the box; a
+// else the first place for all that was typed, Escape closes the list and a second Escape empties the box; a
 // pointer takes a place too. A live region says how many places there are.
 
 const KINDS = {
@@ -17,6 +17,9 @@ const distance = (m) => (m < 1000 ? `${Math.round(m / 10) * 10} m` : `${(m / 100
  */
 export function placeSearch({ input, list, count, search, onChoose, onError }) {
   let places = [];
+  // The text `places` answers: typing faster than the search answers leaves the list
+  // showing an earlier prefix's places for a moment.
+  let placesFor = '';
   let active = -1;
   let asked = 0;
   let timer = null;
@@ -63,17 +66,19 @@ export function placeSearch({ input, list, count, search, onChoose, onError }) {
   async function update() {
     const q = input.value.trim();
     const mine = ++asked;
-    if (!q) { places = []; active = -1; render(); count.textContent = ''; return; }
+    if (!q) { places = []; placesFor = ''; active = -1; render(); count.textContent = ''; return; }
     try {
       const answer = await search(q);
       if (mine !== asked) return; // a later keystroke asked again
       places = answer.places;
+      placesFor = q;
       active = -1;
       render();
       count.textContent = places.length === 0 ? `No place matches ${q}.` : `${places.length} place${places.length > 1 ? 's' : ''}: Down to choose.`;
     } catch (err) {
       if (mine !== asked) return;
       places = [];
+      placesFor = q;
       render();
       onError(err);
     }
@@ -83,6 +88,7 @@ export function placeSearch({ input, list, count, search, onChoose, onError }) {
     if (!place) return;
     input.value = place.name;
     places = [];
+    placesFor = input.value.trim();
     active = -1;
     render();
     count.textContent = '';
@@ -106,10 +112,16 @@ export function placeSearch({ input, list, count, search, onChoose, onError }) {
     else if (event.key === 'ArrowUp') { event.preventDefault(); move(-1); }
     else if (event.key === 'Enter') {
       event.preventDefault(); // never submits the controls' form
-      choose(active >= 0 ? active : 0);
+      if (active >= 0) choose(active);
+      else if (placesFor === input.value.trim()) choose(0);
+      else {
+        // The list is an earlier prefix's: take the first place for what was typed.
+        clearTimeout(timer);
+        update().then(() => { if (placesFor === input.value.trim()) choose(0); });
+      }
     } else if (event.key === 'Escape') {
       event.stopPropagation();
-      if (!list.hidden) { active = -1; show(false); } else { input.value = ''; places = []; count.textContent = ''; }
+      if (!list.hidden) { active = -1; show(false); } else { input.value = ''; places = []; placesFor = ''; count.textContent = ''; }
     }
   });
   input.addEventListener('blur', () => show(false));
@@ -131,8 +143,9 @@ export function placeSearch({ input, list, count, search, onChoose, onError }) {
       input.value = text;
       named = true;
       places = [];
+      placesFor = text.trim();
       render();
     },
-    clear() { input.value = ''; named = false; places = []; render(); count.textContent = ''; },
+    clear() { input.value = ''; named = false; places = []; placesFor = ''; render(); count.textContent = ''; },
   };
 }
