@@ -106,11 +106,13 @@ verify-data:
 
 # The simulated year of each city (bench/soak.mjs): opendata-sim replays the city's
 # real incidents week by week, update and publish run each week under API traffic,
-# with faults; figures in build/bench/soak-<city>.json and docs/BENCHMARKS.md.
+# with faults, then again without late reports (the cost of lateness); figures in
+# build/bench/soak-<city>[-on-time].json and docs/BENCHMARKS.md. SOAK_CITIES picks.
+SOAK_CITIES ?= houston san_francisco toronto
 soak: tools worker
-	$(NODE) bench/soak.mjs --city houston
-	$(NODE) bench/soak.mjs --city san_francisco
-	$(NODE) bench/soak.mjs --city toronto
+	for city in $(SOAK_CITIES); do \
+	  $(NODE) bench/soak.mjs --city $$city && $(NODE) bench/soak.mjs --city $$city --on-time || exit 1; \
+	done
 	$(NODE) bench/report.mjs
 
 # Syncs every fed city from its open-data service into build/store, rebuilds the

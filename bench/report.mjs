@@ -461,6 +461,39 @@ function soak() {
     ])),
   ].join('\n');
 }
+
+// The forecasts each soak served, scored (`hexrisk-build score-served`): beside the
+// backtest of the same weeks, and, where the year was also run without late
+// reports, the cost of lateness over the same weeks.
+function soakScores() {
+  const rows = [];
+  for (const c of ['toronto', 'san_francisco', 'houston']) {
+    const late = figures(`soak-${c}`);
+    const onTime = figures(`soak-${c}-on-time`);
+    for (const run of [late, onTime]) {
+      if (!run?.scores) continue;
+      const b = run.scores.besideOffline;
+      const same = late?.scores && onTime?.scores && late.scores.weeks.join() === onTime.scores.weeks.join();
+      rows.push([
+        run.city, run === late ? 'late reports' : 'on time', run.scores.weeks.length,
+        run.scores.served.brier.toFixed(4), b ? `${b.weeks}: ${b.served.brier.toFixed(4)} / ${b.offline.brier.toFixed(4)}` : '–',
+        b ? `${b.served.pai_5.toFixed(2)} / ${b.offline.pai_5.toFixed(2)}` : '–',
+        run === late && same ? (late.scores.served.brier - onTime.scores.served.brier).toFixed(4) : '–',
+      ]);
+    }
+  }
+  if (rows.length === 0) return null;
+  return [
+    'The forecast each soak served as the current week, scored against the incidents its store held at the end ' +
+      '(`hexrisk-build score-served`), beside the same weeks of the backtest of a clean build from that store ' +
+      '(its past weeks: refitted every 13 weeks, where the loop refits every week). The lateness cost is the late ' +
+      'run\'s served Brier minus the on-time run\'s over the same weeks (lower is better).',
+    '',
+    table(['city', 'run', 'weeks scored', 'served Brier', 'weeks the backtest covers: served / backtest Brier',
+      'PAI at 5 %: served / backtest', 'lateness cost (Brier)'], rows),
+  ].join('\n');
+}
+const soakScoresBlock = soakScores();
 const soakBlock = soak();
 let benchDoc = readFileSync(docPath, 'utf8');
 const soakPattern = /(<!-- bench:soak -->)[\s\S]*?(<!-- \/bench:soak -->)/;
@@ -471,4 +504,13 @@ if (soakBlock === null) {
   benchDoc = benchDoc.replace(soakPattern, (_, open, close) => `${open}\n${soakBlock}\n${close}`);
   writeFileSync(docPath, benchDoc);
   console.log('bench:soak: regenerated');
+}
+const scoresPattern = /(<!-- bench:soak-scores -->)[\s\S]*?(<!-- \/bench:soak-scores -->)/;
+if (!scoresPattern.test(benchDoc)) throw new Error('docs/BENCHMARKS.md has no bench:soak-scores block');
+if (soakScoresBlock === null) {
+  console.log('bench:soak-scores: no figures in build/bench, left as it was');
+} else {
+  benchDoc = benchDoc.replace(scoresPattern, (_, open, close) => `${open}\n${soakScoresBlock}\n${close}`);
+  writeFileSync(docPath, benchDoc);
+  console.log('bench:soak-scores: regenerated');
 }

@@ -4,7 +4,12 @@
 // few weeks, under continuous API traffic. Writes build/bench/soak-<city>.json and
 // prints a summary; bench/report.mjs puts the table in docs/BENCHMARKS.md.
 //
-//   node bench/soak.mjs [--city toronto|san_francisco|houston] [--weeks N]
+//   node bench/soak.mjs [--city toronto|san_francisco|houston] [--weeks N] [--on-time]
+//
+// At the end the forecast served each week is scored against the incidents known
+// then, beside the same weeks of a clean build's backtest; `--on-time` runs the year
+// without late reports (build/bench/soak-<city>-on-time.json), and the two runs'
+// served scores set side by side are the cost of lateness.
 //
 // Each city's year is what its shared data covers after the first weeks a model
 // needs (at least three full weeks): Toronto 2021 (after 2014-2020), San Francisco
@@ -24,6 +29,7 @@ const arg = (name, fallback) => {
 const city = arg('city', 'houston');
 if (!YEARS[city]) throw new Error(`--city: one of ${Object.keys(YEARS).join(', ')}`);
 const weeks = Number(arg('weeks', YEARS[city].weeks));
+const onTime = process.argv.includes('--on-time');
 
 // A fault every few weeks, each cleared after its week's update: the service
 // down past the client's patience, a 429 storm waited out, a truncated page, an
@@ -46,6 +52,8 @@ const report = await runLoop({
   weeks,
   faults,
   wholesaleWeek: Math.min(20, weeks),
+  late: !onTime,
+  score: true,
   onWeek: (w) => console.log(
     `week ${String(w.week).padStart(2)} ${w.clock.slice(0, 10)}: update ${w.updateCode === 0 ? 'ok    ' : 'FAILED'} ` +
       `${w.updateSeconds.toFixed(1).padStart(5)} s, store ${w.storeRows ?? '–'} / served ${w.servedRows}, ` +
@@ -63,7 +71,7 @@ const problems = [
   ...report.weeks.filter((w) => faults[w.week] && w.failing === 0 && w.updateCode !== 0).map((w) => `week ${w.week}: failed but health does not say so`),
 ];
 const summary = {
-  city: report.city, start: YEARS[city].start, weeks, minutes, faults,
+  city: report.city, start: YEARS[city].start, weeks, minutes, faults, late: !onTime,
   requests: report.requests, failedRequests: report.failures.length, latencyMs: report.latencyMs,
   updateSeconds: { median: median(clean.map((w) => w.updateSeconds)), max: Math.max(...clean.map((w) => w.updateSeconds)) },
   // A week's sync, rebuild and publication, the issue's budget for Toronto.
@@ -77,12 +85,24 @@ const summary = {
   // The backtest of the last week's build, as known then and as if complete: the
   // cost of late reports (sources with report times only).
   lastBrier: report.weeks.filter((w) => w.brier).at(-1)?.brier ?? null,
+  // The forecast served each week against the incidents known at the end, beside
+  // the same weeks of the last week's clean build (its backtest's past weeks).
+  scores: report.scores && {
+    weeks: report.scores.by_week.map((w) => w.week),
+    served: report.scores.served,
+    besideOffline: report.scores.beside_offline,
+  },
   weeksDetail: report.weeks,
 };
 mkdirSync(new URL('../build/bench/', import.meta.url), { recursive: true });
-writeFileSync(new URL(`../build/bench/soak-${city}.json`, import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
+writeFileSync(new URL(`../build/bench/soak-${city}${onTime ? '-on-time' : ''}.json`, import.meta.url), `${JSON.stringify(summary, null, 2)}\n`);
 console.log(`${city}: ${weeks} weeks in ${minutes.toFixed(1)} min; ${report.requests} requests, ${report.failures.length} failed; ` +
   `${problems.length} problems`);
+if (report.scores) {
+  const b = report.scores.beside_offline;
+  console.log(`served forecasts, ${report.scores.weeks} weeks: Brier ${report.scores.served.brier.toFixed(4)}; ` +
+    `the ${b.weeks} weeks the backtest covers: served ${b.served.brier.toFixed(4)}, backtest ${b.offline.brier.toFixed(4)}`);
+}
 for (const p of problems) console.log(`  ${p}`);
 if (problems.length > 0) process.exitCode = 1;
 

@@ -10,6 +10,7 @@ use hexrisk_builder::commands::checks::{place_check, verify, write_samples};
 use hexrisk_builder::commands::holdout::{HoldoutRequest, holdout_routes};
 use hexrisk_builder::commands::operate;
 use hexrisk_builder::commands::refresh::refresh_city;
+use hexrisk_builder::commands::score_served::{ScorePaths, ServedWeek, score_served};
 use hexrisk_builder::commands::update::UpdatePaths;
 use hexrisk_builder::commands::update::{UpdateOptions, merge_manifests, update};
 use hexrisk_builder::inputs::{config, data};
@@ -183,6 +184,29 @@ enum Command {
         #[arg(long)]
         keep: usize,
     },
+    /// Score the forecasts a live loop served, each week's artifact against the
+    /// incidents known now, beside the same weeks of an offline build's backtest;
+    /// prints JSON.
+    ScoreServed {
+        /// The city.
+        #[arg(long = "city")]
+        city: String,
+        /// Each week served: `YYYY-MM-DD=FILE`, the week's Monday and its artifact.
+        #[arg(required = true)]
+        served: Vec<ServedWeek>,
+        /// An artifact whose past weeks are the offline backtest to compare with.
+        #[arg(long)]
+        offline: Option<PathBuf>,
+        /// City configuration directory.
+        #[arg(long, default_value_os_t = config::default_config_dir())]
+        config_dir: PathBuf,
+        /// Intake state folder.
+        #[arg(long, default_value = "build/intake")]
+        intake: PathBuf,
+        /// Incident stores' folder.
+        #[arg(long, default_value = "build/store")]
+        store: PathBuf,
+    },
     /// Write native reference forecasts for random covered cells and weeks (JSON),
     /// to check other builds of the engine against.
     ForecastSamples {
@@ -348,6 +372,23 @@ fn main() -> ExitCode {
         ),
         Command::MergeManifests { base, out, updates } => merge_manifests(base, updates, out),
         Command::Prune { out, keep } => prune_versions(out, *keep),
+        Command::ScoreServed {
+            city,
+            served,
+            offline,
+            config_dir,
+            intake,
+            store,
+        } => {
+            let paths = ScorePaths {
+                config_dir,
+                intake,
+                store,
+            };
+            score_served(&cli.data_dir, &paths, city, served, offline.as_deref())
+                .map(|scores| println!("{scores:#}"))
+                .map(|()| true)
+        }
         Command::ForecastSamples {
             artifacts,
             per_city,

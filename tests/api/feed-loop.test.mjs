@@ -3,7 +3,8 @@
 // reports; each week `hexrisk-build update` syncs and rebuilds, the version is
 // published to the Worker's local bucket, and the Worker (clock following the data)
 // takes it up while traffic runs; each new version is checked byte for byte
-// against a clean build from the same store. Week 1 a 503 and a 429 are waited out; weeks 2 to
+// against a clean build from the same store, and the forecast served for week 1 is
+// scored beside the same week of the backtest. Week 1 a 503 and a 429 are waited out; weeks 2 to
 // 6 each fail differently (a private layer, a page cut in half, a page overlapping
 // the last, a page skipping rows, the offence field renamed), and week 7 is clean.
 // bench/soak.mjs runs the same loop for a simulated year.
@@ -26,6 +27,7 @@ test('weeks of updates: each week served as current, every fault reported and su
     weeks: 7,
     wholesaleWeek: 4,
     verifyClean: true,
+    score: true,
     faults: {
       1: ['kind=down&n=1', 'kind=too_many_requests&n=1&retry_after=0&hits_app_token=true'],
       ...Object.fromEntries(Object.entries(FAILING).map(([week, [faults]]) => [week, faults])),
@@ -61,4 +63,15 @@ test('weeks of updates: each week served as current, every fault reported and su
   }
   // Back: five weeks' publications (and the week-4 renumbering) in one sync.
   assert.ok(last.dataThrough > first.dataThrough);
+
+  // The forecast served as the current week is scored once its week is in the
+  // data (the last week's is not yet), beside the clean build's backtest of it.
+  const { scores } = report;
+  assert.deepEqual(scores.by_week.map((w) => w.week), [first.currentWeek]);
+  assert.equal(scores.beside_offline.weeks, 1);
+  for (const figures of [scores.served, scores.beside_offline.served, scores.beside_offline.offline]) {
+    assert.ok(figures.brier > 0 && figures.brier < 2, JSON.stringify(figures));
+    assert.ok(Number.isFinite(figures.log_loss), JSON.stringify(figures));
+  }
+  assert.deepEqual(scores.beside_offline.served, scores.served);
 });

@@ -6,7 +6,7 @@
 // Used by tests/api/feed-loop.test.mjs (a short stretch with faults) and
 // bench/soak.mjs (a simulated year). docs/REFRESH.md describes the loop.
 import { execFile, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +46,7 @@ export const CITIES = {
 };
 
 const bin = (name) => path.join(root, 'target/debug', name);
+const addDays = (date, days) => new Date(Date.parse(`${date}T12:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
 
 /** Starts opendata-sim; resolves to `{ url, stop }` once it listens. */
 async function startSim({ city, start, seed, late, wholesaleWeek }) {
@@ -79,13 +80,15 @@ function writeConfig(dir, city, simUrl) {
  * Runs the loop for `weeks` simulated weeks of `city` (a key of CITIES) from `start`
  * (YYYY-MM-DD). `faults`: per week number (1-based), a list of opendata-sim fault
  * queries (`kind=private`, `kind=down&n=50`...) or field renames (`{ rename: [from,
- * to] }`) applied before that week's update and undone after it. `late`: the script's late reports (default true). Calls
- * `onWeek(record)` after each week. Resolves to the report; it never throws for a
- * failed update (the record says so), only for a loop that cannot run.
+ * to] }`) applied before that week's update and undone after it. `late`: the
+ * script's late reports (default true). `score`: at the end, score the forecast
+ * served each week (`report.scores`, see scoreServed). Calls `onWeek(record)` after
+ * each week. Resolves to the report; it never throws for a failed update (the record
+ * says so), only for a loop that cannot run.
  */
 export async function runLoop({
   city: cityName, weeks, start, faults = {}, seed = 1, late = true, wholesaleWeek = null,
-  trafficMs = 100, verifyClean = false, onWeek = () => {},
+  trafficMs = 100, verifyClean = false, score = false, onWeek = () => {},
 }) {
   const city = CITIES[cityName];
   await run('cargo', ['build', '--quiet', '-p', 'opendata-sim', '-p', 'hexrisk-builder', '--bins'], { cwd: root });
@@ -111,13 +114,35 @@ export async function runLoop({
 
   /** The SHA-256 of the city's artifact built from scratch out of the store. */
   async function cleanBuild() {
+    return (await cleanArtifact()).sha256;
+  }
+
+  /** The city's artifact built from scratch out of the store: `{ sha256, file }`. */
+  async function cleanArtifact() {
     const clean = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-loop-clean-'));
     await run(bin('hexrisk-build'), ['build', '--city', city.code, '--config-dir', path.join(dir, 'config'),
       '--out', path.join(clean, 'artifacts'), '--backtest-dir', path.join(clean, 'backtest'), '--model-card', '',
       '--intake', path.join(clean, 'intake'), '--store', path.join(dir, 'store')],
     { cwd: root, env: { ...process.env, HEXRISK_DATA_DIR: DATA_DIR }, maxBuffer: 16 << 20 });
     const built = JSON.parse(readFileSync(path.join(clean, 'artifacts/manifest.json'), 'utf8'));
-    return built.cities.find((c) => c.code === city.code).sha256;
+    const entry = built.cities.find((c) => c.code === city.code);
+    return { sha256: entry.sha256, file: path.join(clean, 'artifacts', entry.file) };
+  }
+
+  /**
+   * The forecasts served each week, scored against the incidents the store holds at
+   * the end, beside the same weeks of a clean build's backtest (`hexrisk-build
+   * score-served`): only weeks whose incidents are all past the data's end.
+   */
+  async function scoreServed(dataThrough) {
+    const weeks = [...servedWeeks].filter(([monday]) => addDays(monday, 6) <= dataThrough);
+    if (weeks.length === 0) return null;
+    const offline = await cleanArtifact();
+    const args = ['score-served', '--city', city.code, '--config-dir', path.join(dir, 'config'),
+      '--intake', path.join(dir, 'intake'), '--store', path.join(dir, 'store'), '--offline', offline.file,
+      ...weeks.map(([monday, file]) => `${monday}=${file}`)];
+    const { stdout } = await run(bin('hexrisk-build'), args, { cwd: root, env: { ...process.env, HEXRISK_DATA_DIR: DATA_DIR }, maxBuffer: 16 << 20 });
+    return JSON.parse(stdout);
   }
 
   const first = await update((await simGet('/_sim/clock')).clock);
@@ -169,7 +194,11 @@ export async function runLoop({
     }
   }
 
+  // The artifact served as each week's forecast, by the week's Monday.
+  const servedWeeks = new Map();
+  mkdirSync(path.join(dir, 'served'), { recursive: true });
   const records = [];
+  let scores = null;
   try {
     await servedWithin(manifest().version, 0);
     for (let week = 1; week <= weeks; week++) {
@@ -194,7 +223,7 @@ export async function runLoop({
       const failing = entry.freshness?.failing?.length ?? 0;
       const swap = await servedWithin(entry.version, failing);
       const range = await api(`/v1/prediction/range?${point}`);
-      const expectedWeek = new Date(Date.parse(`${entry.data_through}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+      const expectedWeek = addDays(entry.data_through, 1);
       const record = {
         week, clock: advanced.clock, updateCode: updated.code, updateSeconds: updated.seconds, publishSeconds,
         storeRows: stored === undefined ? null : Number(stored), servedRows: served,
@@ -205,9 +234,15 @@ export async function runLoop({
         rebuilt, cleanBuildMatches: cleanSha === null ? null : cleanSha === entry.sha256,
         output: updated.code === 0 ? undefined : `${updated.stdout}\n${updated.stderr}`,
       };
+      if (record.currentWeek === expectedWeek && !servedWeeks.has(expectedWeek)) {
+        const kept = path.join(dir, 'served', `${expectedWeek}.hxrk`);
+        copyFileSync(path.join(artifacts, entry.file), kept);
+        servedWeeks.set(expectedWeek, kept);
+      }
       records.push(record);
       onWeek(record);
     }
+    if (score) scores = await scoreServed(manifest().data_through);
   } finally {
     running = false;
     await trafficLoop;
@@ -217,7 +252,7 @@ export async function runLoop({
   const sorted = [...traffic.latencies].sort((a, b) => a - b);
   const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? null;
   return {
-    city: city.code, weeks: records, requests: traffic.requests, failures: traffic.failures,
+    city: city.code, weeks: records, scores, requests: traffic.requests, failures: traffic.failures,
     latencyMs: { p50: at(0.5), p99: at(0.99), max: sorted.at(-1) ?? null },
   };
 }

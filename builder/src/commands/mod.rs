@@ -6,4 +6,5 @@ pub mod checks;
 pub mod holdout;
 pub mod operate;
 pub mod refresh;
+pub mod score_served;
 pub mod update;

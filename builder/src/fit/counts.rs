@@ -21,7 +21,7 @@ pub struct WeeklyCounts {
     city_prefix: Vec<u32>,
 }
 
-fn class_slot(class: hexrisk_engine::CrimeClass) -> usize {
+pub(crate) fn class_slot(class: hexrisk_engine::CrimeClass) -> usize {
     CRIME_CLASSES
         .iter()
         .position(|&c| c == class)

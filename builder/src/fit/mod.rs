@@ -18,4 +18,5 @@ pub mod known_then;
 pub mod leaks;
 pub mod model;
 pub mod profiles;
+pub mod served;
 pub mod streets;

@@ -1,0 +1,145 @@
+//! `hexrisk-build score-served`: the forecasts a live loop served, week by week,
+//! scored against the incidents known now, beside the same weeks of an offline
+//! backtest (the past weeks of a later artifact) when one is given
+//! (`fit/served.rs`). The loop's stretch and soak call it; it prints JSON.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use chrono::NaiveDate;
+use hexrisk_engine::city::CityModel;
+use serde_json::{Value, json};
+
+use crate::fit::backtest::{Metrics, Scoreboard};
+use crate::fit::served;
+use crate::inputs::config;
+use crate::inputs::ingest;
+use crate::inputs::intake::{CityIntake, fed};
+use crate::store::IncidentStore;
+
+/// One week a deployment served: the artifact it served and the week's Monday.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedWeek {
+    /// The artifact file served that week.
+    pub artifact: PathBuf,
+    /// Monday of the week.
+    pub monday: NaiveDate,
+}
+
+impl std::str::FromStr for ServedWeek {
+    type Err = String;
+
+    /// `YYYY-MM-DD=FILE`: the week's Monday and the artifact served that week.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (week, file) = text
+            .split_once('=')
+            .ok_or_else(|| format!("{text:?}: expected YYYY-MM-DD=FILE"))?;
+        let monday = NaiveDate::parse_from_str(week, "%Y-%m-%d")
+            .map_err(|e| format!("{week:?}: not a date ({e})"))?;
+        if monday != hexrisk_engine::city::week_start(monday) {
+            return Err(format!("{week}: not a Monday"));
+        }
+        Ok(Self {
+            artifact: PathBuf::from(file),
+            monday,
+        })
+    }
+}
+
+/// Where `score-served` reads the incidents known now.
+pub struct ScorePaths<'a> {
+    /// City configuration directory.
+    pub config_dir: &'a Path,
+    /// The intake state folder.
+    pub intake: &'a Path,
+    /// The incident stores' folder.
+    pub store: &'a Path,
+}
+
+/// Scores each served week of `city`, and the same weeks of `offline` when given,
+/// against the incidents its configuration, intake and store hold now. The answer:
+/// `{ city, weeks, served, beside_offline: { weeks, served, offline }, by_week:
+/// [{ week, served, offline }] }`: `served` over every week, `beside_offline` over
+/// the weeks both forecast (null without `offline`), each score the backtest's
+/// figures (`brier`, `log_loss`, `mae`, `pai_1`...).
+///
+/// # Errors
+/// An unknown city, an unreadable input or artifact, or a week an artifact has no
+/// forecast for.
+pub fn score_served(
+    data_dir: &Path,
+    paths: &ScorePaths<'_>,
+    city: &str,
+    served: &[ServedWeek],
+    offline: Option<&Path>,
+) -> anyhow::Result<Value> {
+    let config = config::load_all(paths.config_dir)?
+        .into_iter()
+        .find(|c| c.code == city)
+        .with_context(|| format!("no configured city {city}"))?;
+    let mut taken_in = CityIntake::load(paths.intake, &config.code)?;
+    if let Some(store) = IncidentStore::open_existing(paths.store, &config.code)? {
+        taken_in.fed = fed::load(&store, &config)?;
+    }
+    let config = taken_in.extend(&config);
+    let incidents = ingest::ingest_with(&config, data_dir, &taken_in)?.incidents;
+    let offline = offline.map(load).transpose()?;
+
+    // Every served week, and the weeks the offline artifact forecasts too (its
+    // backtest may start later), scored both ways.
+    let mut served_board = Scoreboard::default();
+    let (mut both_served, mut both_offline) = (Scoreboard::default(), Scoreboard::default());
+    let mut by_week = Vec::with_capacity(served.len());
+    for week in served {
+        let model = load(&week.artifact)?;
+        let mut board = Scoreboard::default();
+        served::score_week(&model, week.monday, &incidents, &mut board)
+            .with_context(|| format!("{}", week.artifact.display()))?;
+        served::score_week(&model, week.monday, &incidents, &mut served_board)?;
+        let mut offline_week = Value::Null;
+        if let Some(model_then) = &offline {
+            let mut board = Scoreboard::default();
+            if served::score_week(model_then, week.monday, &incidents, &mut board).is_ok() {
+                served::score_week(model_then, week.monday, &incidents, &mut both_offline)?;
+                served::score_week(&model, week.monday, &incidents, &mut both_served)?;
+                offline_week = figures(&board.metrics());
+            }
+        }
+        by_week.push(json!({
+            "week": week.monday.to_string(),
+            "served": figures(&board.metrics()),
+            "offline": offline_week,
+        }));
+    }
+    let both = offline.as_ref().map(|_| {
+        json!({
+            "weeks": by_week.iter().filter(|w| !w["offline"].is_null()).count(),
+            "served": figures(&both_served.metrics()),
+            "offline": figures(&both_offline.metrics()),
+        })
+    });
+    Ok(json!({
+        "city": config.code,
+        "weeks": served.len(),
+        "served": figures(&served_board.metrics()),
+        "beside_offline": both,
+        "by_week": by_week,
+    }))
+}
+
+fn load(path: &Path) -> anyhow::Result<CityModel> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    CityModel::from_bytes(&bytes).with_context(|| format!("{}: not an artifact", path.display()))
+}
+
+fn figures(m: &Metrics) -> Value {
+    json!({
+        "brier": m.brier,
+        "log_loss": m.log_loss,
+        "no_crime_brier": m.no_crime_brier,
+        "mae": m.mae,
+        "mae_median": m.mae_median,
+        "pai_1": m.pai[0],
+        "pai_5": m.pai[1],
+    })
+}
