@@ -124,6 +124,8 @@ export async function listPartners({ stateDir, remote, config } = {}) {
 // What each operator decision may change: from which statuses to which (as the
 // portal's own, edge-worker/src/api/portal/operator.rs; tests/api/portal.test.mjs
 // checks that they agree).
+/** The statuses that end an account's sessions and refuse its sign-ins. */
+const SIGNED_OUT = ['suspended', 'rejected'];
 export const DECISIONS = { approve: { to: 'approved', from: ['applied', 'suspended'] }, reject: { to: 'rejected', from: ['applied'] }, suspend: { to: 'suspended', from: ['approved'] } };
 
 /**
@@ -139,7 +141,12 @@ export async function decidePartner({ partner, decision, stateDir, remote, confi
   const at = sqlString(new Date().toISOString());
   const result = await d1(
     `UPDATE partners SET status = ${sqlString(rule.to)} WHERE id = ${sqlString(partner)} AND status IN (${from}) RETURNING id; `
-    + `INSERT INTO audit_log (at, partner_id, actor, action, subject, address) SELECT ${at}, ${sqlString(partner)}, 'operator-cli', ${sqlString(rule.to)}, NULL, NULL WHERE changes() > 0;`,
+    + `INSERT INTO audit_log (at, partner_id, actor, action, subject, address) SELECT ${at}, ${sqlString(partner)}, 'operator-cli', ${sqlString(rule.to)}, NULL, NULL WHERE changes() > 0;`
+    // A suspended or rejected account is signed out everywhere at once, as the
+    // portal's own decision does (docs/PORTAL.md).
+    + (SIGNED_OUT.includes(rule.to)
+      ? ` UPDATE sessions SET ended_at = ${at} WHERE partner_id = ${sqlString(partner)} AND ended_at IS NULL;`
+      : ''),
     { stateDir, remote, config },
   );
   // A batch reports no change counts: the update returns the row it changed.

@@ -37,6 +37,7 @@ function showAccount(account) {
   $('signed-out').hidden = true;
   $('signed-in').hidden = false;
   $('sign-out').hidden = false;
+  $('sign-out-everywhere').hidden = false;
   $('who').hidden = false;
   $('who').textContent = `Signed in: ${account.organisation}`;
   const list = $('account');
@@ -72,7 +73,8 @@ function showAccount(account) {
   audit.replaceChildren();
   for (const entry of account.audit ?? []) {
     const li = document.createElement('li');
-    const by = entry.actor === account.id ? 'you' : entry.actor;
+    // The API names the operator as such: never its account or address.
+    const by = entry.actor === account.id ? 'you' : 'the operator';
     li.textContent = `${new Date(entry.at).toLocaleString()}: ${entry.action.replaceAll('_', ' ')}`
       + `${entry.subject ? ` (${entry.subject})` : ''} by ${by}${entry.address ? ` from ${entry.address}` : ''}`;
     audit.append(li);
@@ -83,6 +85,7 @@ function showSignedOut() {
   $('signed-out').hidden = false;
   $('signed-in').hidden = true;
   $('sign-out').hidden = true;
+  $('sign-out-everywhere').hidden = true;
   $('who').hidden = true;
 }
 
@@ -320,7 +323,11 @@ async function addPasskey() {
 async function removePasskey(id) {
   const answer = await api('DELETE', `passkeys/${id}`);
   if (answer.status !== 200) return say(problem(answer));
-  say('Passkey removed.');
+  if (answer.body.signed_out) {
+    showSignedOut();
+    return say('Passkey removed. This session was started with it, so it has ended: sign in with another passkey.');
+  }
+  say('Passkey removed, and every session it started has ended.');
   return refresh();
 }
 
@@ -382,6 +389,15 @@ async function signOut() {
   showSignedOut();
 }
 
+/** Ends every session of the account, on every device, this one included. */
+async function signOutEverywhere() {
+  const answer = await api('DELETE', 'sessions');
+  if (answer.status !== 200) return say(problem(answer));
+  $('new-key').hidden = true;
+  showSignedOut();
+  return say('Signed out everywhere: every session of this account has ended.');
+}
+
 $('apply-form').addEventListener('submit', apply);
 $('enrol-button').addEventListener('click', enrol);
 $('add-passkey').addEventListener('click', addPasskey);
@@ -391,6 +407,7 @@ window.addEventListener('hashchange', showEnrolment);
 showEnrolment();
 $('sign-in').addEventListener('click', signIn);
 $('sign-out').addEventListener('click', signOut);
+$('sign-out-everywhere').addEventListener('click', signOutEverywhere);
 $('key-form').addEventListener('submit', makeKey);
 $('usage-key').addEventListener('change', showUsage);
 $('copy-key').addEventListener('click', async () => {

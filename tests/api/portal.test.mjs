@@ -74,7 +74,9 @@ test('a partner applies, signs in and out with a passkey under workerd', async (
   assert.equal(me.json.organisation, 'Transit Co');
   assert.equal(me.json.status, 'approved');
   assert.deepEqual(me.json.audit.map((e) => [e.action, e.actor === applied.json.id ? 'self' : e.actor]),
-    [['signed_in', 'self'], ['approved', 'operator-cli'], ['applied', 'self']]);
+    [['signed_in', 'self'], ['approved', 'operator'], ['applied', 'self']]);
+  // The operator's own identity and address stay in the operator's log.
+  assert.equal(me.json.audit.find((e) => e.action === 'approved').address, null);
   assert.equal(me.json.passkeys.length, 1);
   assert.equal(me.headers.get('cache-control'), 'no-store');
   const out = await call('DELETE', '/portal/api/sessions/current', { cookie });

@@ -132,7 +132,7 @@ test('a partner applies, is approved, signs in with the passkey and manages a ke
   assert.equal(await callFromPage(page, '/v1/cities', rolled), 401);
   assert.equal(await callFromPage(page, '/v1/cities', key), 200, 'the rolled key in its grace');
   const activity = await page.locator('#audit li').allTextContents();
-  assert.ok(activity.some((line) => /key revoked/.test(line)) && activity.some((line) => /approved by operator-cli/.test(line)), activity.join('\n'));
+  assert.ok(activity.some((line) => /key revoked/.test(line)) && activity.some((line) => /approved by the operator$/.test(line)), activity.join('\n'));
   assert.deepEqual(await violations(page), [], 'keys listed');
 
   await page.locator('#sign-out').click();
@@ -185,6 +185,40 @@ test("the operator's enrolment link registers a passkey once, on another device"
   await page.locator('#enrol-button').click();
   await page.waitForFunction(() => /not valid/.test(document.querySelector('#status').textContent));
   await context.close();
+});
+
+test('a suspended partner is signed out and told why it cannot sign in; "sign out everywhere" ends every session', async () => {
+  const { page } = session;
+  await page.goto(`${portal}/portal`);
+  await page.waitForSelector('#signed-out:not([hidden])');
+  await page.locator('#sign-in').click();
+  await page.waitForSelector('#signed-in:not([hidden])');
+  const id = await page.evaluate(async () => (await (await fetch('/portal/api/me')).json()).id);
+  assert.equal(await decidePartner({ partner: id, decision: 'suspend', stateDir: state }), 1);
+  // The session ended with the decision; signing in again says why it is refused.
+  assert.equal(await page.evaluate(async () => (await fetch('/portal/api/me')).status), 401);
+  await page.reload();
+  await page.waitForSelector('#signed-out:not([hidden])');
+  await page.locator('#sign-in').click();
+  await page.waitForFunction(() => /suspended/.test(document.querySelector('#status').textContent));
+  assert.match(await status(page), /this account is suspended: its keys are stopped and it cannot sign in/);
+  assert.ok(await page.locator('#signed-out').isVisible());
+  assert.deepEqual(await violations(page), [], 'a refused sign-in');
+
+  // Approved again, it signs in; the log says the operator decided, and nothing of the operator.
+  assert.equal(await decidePartner({ partner: id, decision: 'approve', stateDir: state }), 1);
+  await page.locator('#sign-in').click();
+  await page.waitForSelector('#signed-in:not([hidden])');
+  const activity = await page.locator('#audit li').allTextContents();
+  assert.ok(activity.some((line) => /suspended by the operator$/.test(line)), activity.join('\n'));
+  assert.ok(activity.some((line) => /sign in refused by you from /.test(line)), activity.join('\n'));
+  // Every session ends (tests in edge-worker/src/api/portal/tests/lifecycle.rs end
+  // several); the page says so.
+  await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await page.waitForSelector('#signed-out:not([hidden])');
+  assert.match(await status(page), /Signed out everywhere/);
+  assert.equal(await page.evaluate(async () => (await fetch('/portal/api/me')).status), 401);
+  assert.deepEqual(await violations(page), [], 'signed out everywhere');
 });
 
 test('the portal says how fresh each city\'s data is, as health does', async () => {

@@ -100,6 +100,8 @@ pub enum Operation {
     SignIn,
     /// `GET /portal/api/me`.
     Me,
+    /// `DELETE /portal/api/sessions`: every session of the account.
+    SignOutEverywhere,
     /// `DELETE /portal/api/sessions/current`.
     SignOut,
     /// `GET /portal/api/keys`.
@@ -178,7 +180,7 @@ const PREDICTION: Access = Access::Key(KeyApi::Prediction);
 const ROUTER: Access = Access::Key(KeyApi::Router);
 
 /// Every route, each API's in the order of its documentation.
-pub static ROUTES: [Route; 48] = {
+pub static ROUTES: [Route; 49] = {
     use Access::{OperatorSession, Public, Session};
     use Endpoint as E;
     use Method as M;
@@ -236,6 +238,12 @@ pub static ROUTES: [Route; 48] = {
         ),
         portal("/portal/api/sessions", M::POST, Public, O::SignIn),
         portal("/portal/api/me", M::GET, Session, O::Me),
+        portal(
+            "/portal/api/sessions",
+            M::DELETE,
+            Session,
+            O::SignOutEverywhere,
+        ),
         portal(
             "/portal/api/sessions/current",
             M::DELETE,

@@ -98,6 +98,7 @@ impl PasskeyRow {
 pub(super) struct SessionRow {
     pub(super) digest: String,
     pub(super) partner_id: String,
+    pub(super) credential_id: Option<String>,
     pub(super) created_at: String,
     pub(super) last_seen_at: String,
     pub(super) ended_at: Option<String>,

@@ -248,12 +248,14 @@ impl PortalStore for WorkerBackend {
 
     async fn put_session(&self, s: &Session) -> Result<(), BackendError> {
         self.run(
-            "INSERT INTO sessions (digest, partner_id, created_at, last_seen_at, ended_at) VALUES (?1, ?2, ?3, ?4, NULL)",
+            "INSERT INTO sessions (digest, partner_id, created_at, last_seen_at, ended_at, credential_id) \
+             VALUES (?1, ?2, ?3, ?4, NULL, ?5)",
             &[
                 s.digest.as_str().into(),
                 s.partner_id.as_str().into(),
                 time(s.created_at),
                 time(s.last_seen_at),
+                s.credential_id.as_deref().map_or(JsValue::NULL, JsValue::from),
             ],
         )
         .await
@@ -262,7 +264,7 @@ impl PortalStore for WorkerBackend {
     async fn session(&self, digest: &str) -> Result<Option<Session>, BackendError> {
         let row: Option<SessionRow> = self
             .first(
-                "SELECT digest, partner_id, created_at, last_seen_at, ended_at FROM sessions WHERE digest = ?1",
+                "SELECT digest, partner_id, credential_id, created_at, last_seen_at, ended_at FROM sessions WHERE digest = ?1",
                 &[digest.into()],
             )
             .await?;
@@ -273,6 +275,7 @@ impl PortalStore for WorkerBackend {
                 ended_at: optional_time(r.ended_at.as_deref())?,
                 digest: r.digest,
                 partner_id: r.partner_id,
+                credential_id: r.credential_id,
             })
         })
         .transpose()
@@ -290,6 +293,24 @@ impl PortalStore for WorkerBackend {
         self.run(
             "UPDATE sessions SET ended_at = ?2 WHERE digest = ?1 AND ended_at IS NULL",
             &[digest.into(), time(at)],
+        )
+        .await
+    }
+
+    async fn end_sessions(
+        &self,
+        partner_id: &str,
+        started_by: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<(), BackendError> {
+        self.run(
+            "UPDATE sessions SET ended_at = ?2 WHERE partner_id = ?1 AND ended_at IS NULL \
+             AND (?3 IS NULL OR credential_id = ?3)",
+            &[
+                partner_id.into(),
+                time(at),
+                started_by.map_or(JsValue::NULL, JsValue::from),
+            ],
         )
         .await
     }

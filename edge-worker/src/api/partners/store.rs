@@ -228,11 +228,14 @@ pub struct Session {
     pub digest: String,
     /// Its account.
     pub partner_id: String,
+    /// The passkey whose ceremony started it (none for a session stored before
+    /// sessions recorded it): removing the passkey ends the session.
+    pub credential_id: Option<String>,
     /// When it began.
     pub created_at: DateTime<Utc>,
     /// When it was last used (to the minute: see `sessions.rs`).
     pub last_seen_at: DateTime<Utc>,
-    /// When it was ended (sign-out), if it was.
+    /// When it was ended (sign-out, or the account's lifecycle), if it was.
     pub ended_at: Option<DateTime<Utc>>,
 }
 
@@ -321,6 +324,15 @@ pub trait PortalStore {
 
     /// Ends a session at `at`.
     async fn end_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError>;
+
+    /// Ends at `at` every session of the account not yet ended, or only those the
+    /// passkey `started_by` started.
+    async fn end_sessions(
+        &self,
+        partner_id: &str,
+        started_by: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<(), BackendError>;
 
     /// A partner's keys, newest first.
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError>;

@@ -13,7 +13,7 @@ use super::handler::{Answer, Caller, ceremony_field, take};
 use super::{random, sessions};
 use crate::api::backend::Backend as PortalBackend;
 use crate::api::keys::Tier;
-use crate::api::partners::store::{AuditEntry, CeremonyKind, Partner, Session};
+use crate::api::partners::store::{AuditEntry, CeremonyKind, Partner, PartnerStatus, Session};
 use crate::api::{ApiError, ErrorCode};
 
 /// `POST /portal/api/sessions/options`: starts a sign-in with any passkey.
@@ -95,6 +95,17 @@ pub async fn sign_in<B: PortalBackend>(
         )
         .await
         .map_err(super::stored(backend))?;
+    // Only the passkey's holder learns the account's status.
+    if let Err(err) = may_sign_in(&partner) {
+        audit(
+            backend,
+            (&partner.id, &partner.id),
+            ("sign_in_refused", None),
+            caller,
+        )
+        .await?;
+        return Err(err);
+    }
     audit(
         backend,
         (&partner.id, &partner.id),
@@ -102,15 +113,43 @@ pub async fn sign_in<B: PortalBackend>(
         caller,
     )
     .await?;
-    start_session(backend, &partner, caller).await
+    start_session(backend, &partner, &passkey.credential_id, caller).await
 }
 
-/// A new session for `partner`, ending the caller's previous one.
+/// Whether `partner` may hold a session: not while suspended or rejected, with the
+/// reason the portal's page shows.
+///
+/// # Errors
+/// `FORBIDDEN` naming the account's status.
+pub(super) fn may_sign_in(partner: &Partner) -> Result<(), ApiError> {
+    let message = match partner.status {
+        PartnerStatus::Applied | PartnerStatus::Approved => return Ok(()),
+        PartnerStatus::Suspended => {
+            "this account is suspended: its keys are stopped and it cannot sign in; \
+             contact the operator"
+        }
+        PartnerStatus::Rejected => {
+            "this account's application was rejected: it cannot sign in; contact the operator"
+        }
+    };
+    Err(ApiError::new(ErrorCode::Forbidden, message)
+        .with("reason", "account_status")
+        .with("status", partner.status.code()))
+}
+
+/// A new session for `partner`, started by its passkey `credential_id`, ending the
+/// caller's previous one.
+///
+/// # Errors
+/// `FORBIDDEN` for an account that may not sign in ([`may_sign_in`]);
+/// `INTERNAL_ERROR` when storage fails.
 pub(super) async fn start_session<B: PortalBackend>(
     backend: &B,
     partner: &Partner,
+    credential_id: &str,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
+    may_sign_in(partner)?;
     if let Some(previous) = caller.session_id {
         backend
             .end_session(&sessions::digest(previous), caller.now)
@@ -122,6 +161,7 @@ pub(super) async fn start_session<B: PortalBackend>(
         .put_session(&Session {
             digest,
             partner_id: partner.id.clone(),
+            credential_id: Some(credential_id.to_owned()),
             created_at: caller.now,
             last_seen_at: caller.now,
             ended_at: None,
@@ -179,7 +219,10 @@ pub async fn me<B: PortalBackend>(backend: &B, caller: &Caller<'_>) -> Result<An
         .iter()
         .map(|p| json!({ "id": p.credential_id, "created_at": p.created_at, "last_used_at": p.last_used_at }))
         .collect();
-    body["audit"] = serde_json::to_value(&audit).unwrap_or_default();
+    body["audit"] = audit
+        .iter()
+        .map(|entry| partner_view(entry, &partner.id))
+        .collect();
     // What the page states: each tier's daily limit, and how soon a key change
     // reaches the keys' gates.
     body["limits"] = json!({
@@ -217,6 +260,47 @@ pub async fn sign_out<B: PortalBackend>(
     let mut answer = Answer::ok(json!({ "signed_out": true }));
     answer.cookie = Some(sessions::clear_cookie());
     Ok(answer)
+}
+
+/// `DELETE /portal/api/sessions`: ends every session of the account, this one
+/// included, wherever they are used ("sign out everywhere"), and clears the cookie.
+///
+/// # Errors
+/// `UNAUTHORIZED` without a live session; `INTERNAL_ERROR` when storage fails.
+pub async fn sign_out_everywhere<B: PortalBackend>(
+    backend: &B,
+    caller: &Caller<'_>,
+) -> Result<Answer, ApiError> {
+    let (_, partner) = signed_in(backend, caller).await?;
+    backend
+        .end_sessions(&partner.id, None, caller.now)
+        .await
+        .map_err(super::stored(backend))?;
+    audit(
+        backend,
+        (&partner.id, &partner.id),
+        ("signed_out_everywhere", None),
+        caller,
+    )
+    .await?;
+    let mut answer = Answer::ok(json!({ "signed_out": true, "everywhere": true }));
+    answer.cookie = Some(sessions::clear_cookie());
+    Ok(answer)
+}
+
+/// An audit line as the account's own page shows it: what the operator did is
+/// said to be the operator's, without the operator's account or address, which
+/// stay in the operator's log.
+fn partner_view(entry: &AuditEntry, partner_id: &str) -> Value {
+    let own = entry.actor == partner_id;
+    json!({
+        "at": entry.at,
+        "partner_id": entry.partner_id,
+        "actor": if own { entry.actor.as_str() } else { "operator" },
+        "action": entry.action,
+        "subject": entry.subject,
+        "address": if own { entry.address.as_deref() } else { None },
+    })
 }
 
 /// An account as its own page and the operator's show it.

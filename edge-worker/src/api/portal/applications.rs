@@ -179,7 +179,7 @@ pub async fn apply<B: PortalBackend>(
         caller,
     )
     .await?;
-    let mut answer = start_session(backend, &partner, caller).await?;
+    let mut answer = start_session(backend, &partner, &passkey.credential_id, caller).await?;
     answer.status = http::StatusCode::CREATED;
     Ok(answer)
 }

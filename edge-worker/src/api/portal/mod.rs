@@ -252,6 +252,7 @@ async fn run<B: Backend>(
         Operation::SignIn => accounts::sign_in(backend, rp, &body()?, caller).await,
         Operation::Me => accounts::me(backend, caller).await,
         Operation::SignOut => accounts::sign_out(backend, caller).await,
+        Operation::SignOutEverywhere => accounts::sign_out_everywhere(backend, caller).await,
         Operation::Keys => partner_keys::list(backend, caller).await,
         Operation::CreateKey => {
             partner_keys::create(backend, &body()?, caller, &config.origin).await

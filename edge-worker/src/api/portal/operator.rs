@@ -165,6 +165,18 @@ pub async fn decide<B: Backend>(
         .with("field", "decision")
         .with("status", account.status.code()));
     }
+    // A suspended or rejected account is signed out at once, everywhere.
+    if accounts::may_sign_in(&Partner {
+        status: decision.to(),
+        ..account.clone()
+    })
+    .is_err()
+    {
+        backend
+            .end_sessions(id, None, caller.now)
+            .await
+            .map_err(super::stored(backend))?;
+    }
     accounts::audit(
         backend,
         (id, &operator.id),

@@ -180,7 +180,7 @@ pub async fn remove<B: Backend>(
     id: &str,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let (session, partner) = accounts::signed_in(backend, caller).await?;
     let held = backend
         .passkeys_of(&partner.id)
         .await
@@ -201,6 +201,11 @@ pub async fn remove<B: Backend>(
         )
         .with("reason", "last_passkey"));
     }
+    // What the passkey started ends with it: a session a thief began with it too.
+    backend
+        .end_sessions(&partner.id, Some(id), caller.now)
+        .await
+        .map_err(super::stored(backend))?;
     accounts::audit(
         backend,
         (&partner.id, &partner.id),
@@ -208,7 +213,12 @@ pub async fn remove<B: Backend>(
         caller,
     )
     .await?;
-    Ok(Answer::ok(json!({ "removed": id })))
+    let own = session.credential_id.as_deref() == Some(id);
+    let mut answer = Answer::ok(json!({ "removed": id, "signed_out": own }));
+    if own {
+        answer.cookie = Some(super::sessions::clear_cookie());
+    }
+    Ok(answer)
 }
 
 /// The digest an enrolment link's secret is stored by.
@@ -267,6 +277,13 @@ pub async fn enrol<B: Backend>(
 ) -> Result<Answer, ApiError> {
     let (pending, passkey) = finish(backend, rp, body, CeremonyKind::Enrolment, caller).await?;
     let digest = pending.enrolment.as_deref().unwrap_or_default();
+    let partner = backend
+        .partner(&pending.partner_id)
+        .await
+        .map_err(super::stored(backend))?
+        .ok_or_else(link_refused)?;
+    // A link cannot bring back an account that may not sign in; it stays unused.
+    accounts::may_sign_in(&partner)?;
     if !backend
         .use_enrolment(digest, caller.now)
         .await
@@ -275,12 +292,8 @@ pub async fn enrol<B: Backend>(
         return Err(link_refused());
     }
     add_and_audit(backend, &passkey, "enrolment", caller).await?;
-    let partner = backend
-        .partner(&pending.partner_id)
-        .await
-        .map_err(super::stored(backend))?
-        .ok_or_else(link_refused)?;
-    let mut answer = accounts::start_session(backend, &partner, caller).await?;
+    let mut answer =
+        accounts::start_session(backend, &partner, &passkey.credential_id, caller).await?;
     answer.status = http::StatusCode::CREATED;
     Ok(answer)
 }

@@ -98,6 +98,7 @@ mod tests {
         Session {
             digest: String::new(),
             partner_id: String::new(),
+            credential_id: None,
             created_at: at(created),
             last_seen_at: at(seen),
             ended_at: None,

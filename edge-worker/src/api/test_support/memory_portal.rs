@@ -207,6 +207,22 @@ impl<T: HoldsPortalTables> PortalStore for T {
         Ok(())
     }
 
+    async fn end_sessions(
+        &self,
+        partner_id: &str,
+        started_by: Option<&str>,
+        at: DateTime<Utc>,
+    ) -> Result<(), BackendError> {
+        for s in self.portal_up()?.sessions.values_mut() {
+            if s.partner_id == partner_id
+                && started_by.is_none_or(|c| s.credential_id.as_deref() == Some(c))
+            {
+                s.ended_at.get_or_insert(at);
+            }
+        }
+        Ok(())
+    }
+
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError> {
         let mut keys: Vec<PartnerKey> = self
             .portal_up()?

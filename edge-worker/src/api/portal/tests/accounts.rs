@@ -243,7 +243,7 @@ fn without_a_session_the_account_is_unauthorised_and_unknown_paths_are_not_found
     assert_eq!(status, 404);
     let (status, _, answer) = Call::new(Method::GET, "/portal/api/sessions", None).send(&backend);
     assert_eq!(status, 405);
-    assert_eq!(answer.headers()["allow"], "POST");
+    assert_eq!(answer.headers()["allow"], "POST, DELETE");
     let unconfigured = MemoryBackend {
         portal: None,
         ..MemoryBackend::new()

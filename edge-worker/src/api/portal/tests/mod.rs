@@ -3,6 +3,7 @@
 
 mod accounts;
 mod hostile;
+mod lifecycle;
 mod limits;
 mod openapi;
 mod operator;

@@ -34,7 +34,12 @@ fn send(
     (status, body)
 }
 
-fn decide(backend: &MemoryBackend, id: &str, decision: &str, session: &str) -> (u16, Value) {
+pub(super) fn decide(
+    backend: &MemoryBackend,
+    id: &str,
+    decision: &str,
+    session: &str,
+) -> (u16, Value) {
     let path = format!("/portal/api/operator/partners/{id}/decision");
     send(
         backend,
@@ -162,6 +167,22 @@ fn tiers_follow_their_rules_suspension_stops_keys_and_the_log_has_it_all() {
     assert_eq!(status, 201, "{key}");
     let key = key["key"].as_str().unwrap().to_owned();
     assert_eq!(predict_with(&backend, &key, now()), 200);
+    // The partner's own log says the operator decided, never who or from where.
+    let (_, own) = super::me(&backend, &applicant, now());
+    let decided: Vec<&Value> = own["audit"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "approved" || e["action"] == "tier_set")
+        .collect();
+    assert_eq!(decided.len(), 2, "{own}");
+    for line in decided {
+        assert_eq!(
+            (&line["actor"], &line["address"]),
+            (&json!("operator"), &Value::Null)
+        );
+    }
+    assert!(!own.to_string().contains(operator_id.as_str()), "{own}");
     let (status, account) = decide(&backend, &applicant_id, "suspend", &operator);
     assert_eq!(
         (status, account["status"].clone()),
@@ -188,14 +209,8 @@ fn tiers_follow_their_rules_suspension_stops_keys_and_the_log_has_it_all() {
     assert_eq!(actions, ["suspended", "key_created", "tier_set"]);
     assert_eq!(log["audit"][0]["actor"], operator_id.as_str());
     assert_eq!(log["audit"][2]["subject"], "enterprise");
-    let (_, own) = super::me(&backend, &applicant, now());
-    assert!(
-        own["audit"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|e| e["action"] == "approved")
-    );
+    // Suspended: the partner's session ended with the decision.
+    assert_eq!(super::me(&backend, &applicant, now()).0, 401);
     for query in ["limit=0", "limit=501", "limit=many"] {
         let path = format!("/portal/api/operator/audit?{query}");
         let (status, refused) = send(&backend, Method::GET, &path, None, &operator);

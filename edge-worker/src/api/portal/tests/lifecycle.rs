@@ -1,0 +1,192 @@
+//! The account's lifecycle over its sessions: a suspended or rejected account
+//! cannot sign in and its sessions end with the decision, a reapproved one starts
+//! signed out, "sign out everywhere" ends them all, and removing a passkey ends
+//! the sessions it started.
+
+use http::Method;
+use serde_json::json;
+
+use super::operator::decide;
+use super::partner_keys::{keys_call, partner};
+use super::{apply, me, session_of, sign_in};
+use crate::api::partners::store::{PartnerStatus, Role};
+use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
+
+/// An applicant with its device, its session and id, and an operator's session.
+fn applicant_and_operator(backend: &MemoryBackend) -> (SoftAuthenticator, String, String, String) {
+    let mut device = SoftAuthenticator::new(1, PORTAL_ORIGIN);
+    let session = apply(backend, &mut device);
+    let id = backend
+        .portal_tables
+        .borrow()
+        .partners
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    let (operator, operator_id) = partner(backend, 2);
+    {
+        let mut tables = backend.portal_tables.borrow_mut();
+        let account = tables.partners.get_mut(&operator_id).unwrap();
+        account.role = Role::Operator;
+        account.status = PartnerStatus::Approved;
+    }
+    (device, session, id, operator)
+}
+
+fn actions(backend: &MemoryBackend, partner_id: &str) -> Vec<String> {
+    backend
+        .portal_tables
+        .borrow()
+        .audit
+        .iter()
+        .filter(|e| e.partner_id == partner_id)
+        .map(|e| e.action.clone())
+        .collect()
+}
+
+fn live_sessions(backend: &MemoryBackend, partner_id: &str) -> usize {
+    backend
+        .portal_tables
+        .borrow()
+        .sessions
+        .values()
+        .filter(|s| s.partner_id == partner_id && s.is_live(now()))
+        .count()
+}
+
+#[test]
+fn a_suspended_account_is_signed_out_at_once_and_cannot_sign_in_again_until_reapproved() {
+    let backend = MemoryBackend::new();
+    let (mut device, session, id, operator) = applicant_and_operator(&backend);
+    assert_eq!(decide(&backend, &id, "approve", &operator).0, 200);
+    // A second session, as on another device.
+    let (status, _, answer) = sign_in(&backend, &mut device, now());
+    assert_eq!(status, 200);
+    let second = session_of(&answer);
+    assert_eq!(live_sessions(&backend, &id), 2);
+
+    assert_eq!(decide(&backend, &id, "suspend", &operator).0, 200);
+    assert_eq!(live_sessions(&backend, &id), 0);
+    for s in [&session, &second] {
+        assert_eq!(me(&backend, s, now()).0, 401);
+        // Nor can it change anything: revoking, adding a passkey.
+        let (status, _, _) =
+            keys_call(Method::POST, "/portal/api/passkeys/options", None, s).send(&backend);
+        assert_eq!(status, 401);
+    }
+    // Signing in is refused with the reason, to the passkey's holder only, and
+    // logged; no session starts.
+    let (status, refused, answer) = sign_in(&backend, &mut device, now());
+    assert_eq!(status, 403, "{refused}");
+    assert_eq!(refused["details"]["reason"], "account_status");
+    assert_eq!(refused["details"]["status"], "suspended");
+    assert!(refused["message"].as_str().unwrap().contains("suspended"));
+    assert!(answer.headers().get("set-cookie").is_none());
+    assert_eq!(live_sessions(&backend, &id), 0);
+    assert_eq!(actions(&backend, &id).last().unwrap(), "sign_in_refused");
+
+    // Reapproved: the old sessions stay ended; a new sign-in works.
+    assert_eq!(decide(&backend, &id, "approve", &operator).0, 200);
+    assert_eq!(me(&backend, &second, now()).0, 401);
+    assert_eq!(sign_in(&backend, &mut device, now()).0, 200);
+}
+
+#[test]
+fn a_rejected_applicant_is_signed_out_and_told_why_it_cannot_sign_in() {
+    let backend = MemoryBackend::new();
+    let (mut device, session, id, operator) = applicant_and_operator(&backend);
+    assert_eq!(decide(&backend, &id, "reject", &operator).0, 200);
+    assert_eq!(me(&backend, &session, now()).0, 401);
+    let (status, refused, _) = sign_in(&backend, &mut device, now());
+    assert_eq!(
+        (status, &refused["details"]["status"]),
+        (403, &json!("rejected"))
+    );
+}
+
+#[test]
+fn sign_out_everywhere_ends_every_session_of_the_account_and_no_other() {
+    let backend = MemoryBackend::new();
+    let mut laptop = SoftAuthenticator::new(1, PORTAL_ORIGIN);
+    let first = apply(&backend, &mut laptop);
+    let (_, _, answer) = sign_in(&backend, &mut laptop, now());
+    let second = session_of(&answer);
+    let mut other = SoftAuthenticator::new(2, PORTAL_ORIGIN);
+    let stranger = apply(&backend, &mut other);
+
+    let (status, body, answer) =
+        keys_call(Method::DELETE, "/portal/api/sessions", None, &second).send(&backend);
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, json!({ "signed_out": true, "everywhere": true }));
+    assert!(
+        answer.headers()["set-cookie"]
+            .to_str()
+            .unwrap()
+            .contains("Max-Age=0")
+    );
+    assert_eq!(me(&backend, &first, now()).0, 401);
+    assert_eq!(me(&backend, &second, now()).0, 401);
+    assert_eq!(me(&backend, &stranger, now()).0, 200);
+    // Only from a live session, and from the portal's own page.
+    let (status, _, _) =
+        keys_call(Method::DELETE, "/portal/api/sessions", None, &second).send(&backend);
+    assert_eq!(status, 401);
+    let mut cross = keys_call(Method::DELETE, "/portal/api/sessions", None, &stranger);
+    cross.origin = Some("https://evil.example");
+    assert_eq!(cross.send(&backend).0, 403);
+    assert_eq!(me(&backend, &stranger, now()).0, 200);
+}
+
+#[test]
+fn removing_a_passkey_ends_the_sessions_it_started_and_keeps_the_others() {
+    let backend = MemoryBackend::new();
+    let mut laptop = SoftAuthenticator::new(1, PORTAL_ORIGIN);
+    let laptop_session = apply(&backend, &mut laptop);
+    // A second passkey, then a session started by each.
+    let (status, options, _) = keys_call(
+        Method::POST,
+        "/portal/api/passkeys/options",
+        None,
+        &laptop_session,
+    )
+    .send(&backend);
+    assert_eq!(status, 200);
+    let mut phone = SoftAuthenticator::new(2, PORTAL_ORIGIN);
+    let credential = phone.create(&options["publicKey"]);
+    let body = json!({ "ceremony": options["ceremony"], "credential": credential });
+    let (status, added, _) = keys_call(
+        Method::POST,
+        "/portal/api/passkeys",
+        Some(body),
+        &laptop_session,
+    )
+    .send(&backend);
+    assert_eq!(status, 201, "{added}");
+    let (_, _, answer) = sign_in(&backend, &mut phone, now());
+    let phone_session = session_of(&answer);
+    let (_, _, answer) = sign_in(&backend, &mut laptop, now());
+    let laptop_again = session_of(&answer);
+    let phone_id = backend
+        .portal_tables
+        .borrow()
+        .sessions
+        .values()
+        .find(|s| s.digest == super::super::sessions::digest(&phone_session))
+        .and_then(|s| s.credential_id.clone())
+        .unwrap();
+
+    // Removed from the laptop: the phone's session ends, the laptop's stay.
+    let path = format!("/portal/api/passkeys/{phone_id}");
+    let (status, body, answer) =
+        keys_call(Method::DELETE, &path, None, &laptop_again).send(&backend);
+    assert_eq!(
+        (status, &body["signed_out"]),
+        (200, &json!(false)),
+        "{body}"
+    );
+    assert!(answer.headers().get("set-cookie").is_none());
+    assert_eq!(me(&backend, &phone_session, now()).0, 401);
+    assert_eq!(me(&backend, &laptop_again, now()).0, 200);
+    assert_eq!(me(&backend, &laptop_session, now()).0, 200);
+}
