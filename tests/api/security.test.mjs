@@ -67,7 +67,7 @@ const sweep = () => [
   ['unknown path', 'GET', '/nowhere', {}, undefined, 404],
   ['wrong method', 'DELETE', '/v1/predict', { authorization: `Bearer ${keys.live}` }, undefined, 405],
   ['preflight', 'OPTIONS', '/route', { origin: ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type' }, undefined, 204],
-  ['refused preflight', 'OPTIONS', '/route', { origin: EVIL, 'access-control-request-method': 'POST' }, undefined, 403],
+  ['refused preflight', 'OPTIONS', '/route', { origin: 'null', 'access-control-request-method': 'POST' }, undefined, 403],
   ['first of a limit of 1', 'GET', '/hexes/config', { 'x-api-key': keys.limited }, undefined, 200],
   ['over the limit', 'GET', '/hexes/config', { 'x-api-key': keys.limited }, undefined, 429],
 ];

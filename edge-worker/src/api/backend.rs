@@ -36,10 +36,6 @@ pub trait Backend: ModelEnvironment + PortalStore {
     /// [`ModelEnvironment`].
     fn models(&self) -> &ModelStore;
 
-    /// Whether some usable key lists `origin` (for CORS preflights, which carry no
-    /// key).
-    async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError>;
-
     /// Whether the key store answers, and if not why.
     async fn check_database(&self) -> Result<(), BackendError>;
 

@@ -6,8 +6,11 @@
 //!   the key alone.
 //! - Allowed answers carry `Access-Control-Allow-Origin` with exactly that origin
 //!   (never `*`, never an origin that is not listed) and `Vary: Origin`.
-//! - A preflight (`OPTIONS`) carries no key: it is answered for an origin that some
-//!   usable key lists, else `403`.
+//! - A preflight (`OPTIONS`) carries no key, so it is answered for any browser
+//!   origin without reading the key store: an unauthenticated request learns nothing
+//!   about any partner's list. The real request, with its key, is checked against
+//!   that key's list. An origin that is not a browser origin (`null`, a path, another
+//!   scheme) is refused with `403`, saying so.
 
 use http::HeaderValue;
 use http::Method;
@@ -33,6 +36,38 @@ fn normalise(origin: &str) -> String {
 pub fn origin_listed(list: &[String], origin: &str) -> bool {
     let origin = normalise(origin);
     !origin.is_empty() && origin != "null" && list.iter().any(|o| normalise(o) == origin)
+}
+
+/// Whether `origin` is a browser origin as the `Origin` header serialises one:
+/// `http` or `https`, `://`, a host, and an optional port, nothing else. The opaque
+/// origin `null` is not one.
+#[must_use]
+pub fn is_browser_origin(origin: &str) -> bool {
+    let Some((scheme, rest)) = origin.split_once("://") else {
+        return false;
+    };
+    let (host, port) = match rest.rsplit_once(':') {
+        // An IPv6 literal's colons are inside its brackets.
+        Some((host, port)) if !port.contains(']') => (host, Some(port)),
+        _ => (rest, None),
+    };
+    matches!(scheme.to_ascii_lowercase().as_str(), "http" | "https")
+        && !host.is_empty()
+        && host
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-.[]:_".contains(&b))
+        && port
+            .is_none_or(|p| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `403` for a preflight whose `Origin` is not a browser origin.
+#[must_use]
+pub fn not_a_browser_origin(origin: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::Forbidden,
+        "the Origin header is not a browser origin (scheme://host[:port]); a page with an opaque origin cannot use a key",
+    )
+    .with("origin", origin)
 }
 
 /// `403` for an origin the key does not list.
@@ -106,6 +141,37 @@ mod tests {
         assert!(!origin_listed(&list, "http://maps.example"));
         assert!(!origin_listed(&list, "null"));
         assert!(!origin_listed(&[], "http://127.0.0.1:8080"));
+    }
+
+    #[test]
+    fn browser_origins_are_scheme_host_and_port_only() {
+        for origin in [
+            "https://maps.example",
+            "http://127.0.0.1:8080",
+            "http://localhost:8787",
+            "https://[::1]:8443",
+            "https://[2001:db8::1]",
+            "HTTPS://Maps.Example",
+        ] {
+            assert!(is_browser_origin(origin), "{origin}");
+        }
+        for origin in [
+            "null",
+            "h",
+            "",
+            "https://",
+            "ftp://maps.example",
+            "https://maps.example/",
+            "https://maps.example/path",
+            "https://maps.example:",
+            "https://maps.example:123456",
+            "https://maps.example:80a",
+            "https://user@maps.example",
+            "https://maps.example?q",
+            "https://ma ps.example",
+        ] {
+            assert!(!is_browser_origin(origin), "{origin}");
+        }
     }
 
     #[test]

@@ -416,7 +416,7 @@ async fn answer<B: Backend>(
     }
     let origin = request.headers().get(ORIGIN).and_then(|v| v.to_str().ok());
     if request.method() == Method::OPTIONS {
-        return preflight(path, origin, backend).await;
+        return preflight(path, origin);
     }
     // HEAD is answered like GET (without a body, by the runtime).
     let method = if request.method() == Method::HEAD {
@@ -547,7 +547,8 @@ fn allow_list(methods: &[Method]) -> String {
 }
 
 /// `OPTIONS`: a CORS preflight when the browser sends `Origin`, else the methods.
-async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) -> Response<Bytes> {
+/// Answered from the route table alone (`cors.rs` says why).
+fn preflight(path: &str, origin: Option<&str>) -> Response<Bytes> {
     let methods = routes::methods_at(path);
     if methods.is_empty() {
         return response::error(&ApiError::not_found(path));
@@ -556,18 +557,13 @@ async fn preflight<B: Backend>(path: &str, origin: Option<&str>, backend: &B) ->
     if let Ok(value) = HeaderValue::from_str(&allow_list(&methods)) {
         answer.headers_mut().insert(ALLOW, value);
     }
-    let Some(origin) = origin else {
-        return answer;
-    };
-    // The preflight carries no key, so an origin passes when some usable key lists it;
-    // the real request is then checked against its own key's list.
-    match backend.origin_listed(origin).await {
-        Ok(true) => {
+    match origin {
+        None => answer,
+        Some(origin) if cors::is_browser_origin(origin) => {
             add_headers(&mut answer, cors::preflight_headers(origin, &methods));
             answer
         }
-        Ok(false) => response::error(&cors::origin_refused(origin)),
-        Err(err) => response::error(&internal(backend, &err)),
+        Some(origin) => response::error(&cors::not_a_browser_origin(origin)),
     }
 }
 

@@ -24,7 +24,6 @@ use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::gate::{Admission, GateRequest, UsageLog};
-use crate::api::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRow};
 use crate::api::leases::LeaseBook;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::partners::config::PortalConfig;
@@ -170,36 +169,6 @@ impl Backend for WorkerBackend {
 
     fn portal(&self) -> Option<&PortalConfig> {
         self.portal.as_ref()
-    }
-
-    async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
-        let fail = |e: worker::Error| BackendError::new("database", e.to_string());
-        // Candidate keys by a text match, then the exact rule of `cors::origin_listed`.
-        let rows: Vec<KeyRow> = self
-            .env
-            .d1("KEYS")
-            .map_err(fail)?
-            .prepare(format!(
-                "SELECT {KEY_ROW_COLUMNS} FROM {KEY_ROW_TABLES} \
-                 WHERE k.revoked_at IS NULL AND instr(lower(k.origins), ?1) > 0"
-            ))
-            .bind(&[origin
-                .trim()
-                .trim_end_matches('/')
-                .to_ascii_lowercase()
-                .into()])
-            .map_err(fail)?
-            .all()
-            .await
-            .map_err(fail)?
-            .results()
-            .map_err(fail)?;
-        let now = now();
-        Ok(rows.into_iter().any(|row| {
-            let digest = row.digest.clone();
-            row.into_record(&digest)
-                .is_some_and(|r| r.is_usable(now) && api::cors::origin_listed(&r.origins, origin))
-        }))
     }
 
     fn log_refusal(&self, area: &str, why: &str) {

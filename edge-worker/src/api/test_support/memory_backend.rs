@@ -238,16 +238,6 @@ impl Backend for MemoryBackend {
         self.portal.as_ref()
     }
 
-    async fn origin_listed(&self, origin: &str) -> Result<bool, BackendError> {
-        if !self.database_up {
-            return Err(BackendError::new("database", "down"));
-        }
-        Ok(self
-            .keys
-            .values()
-            .any(|k| crate::api::cors::origin_listed(&k.origins, origin)))
-    }
-
     fn log_refusal(&self, area: &str, why: &str) {
         self.refusals.borrow_mut().push(format!("{area}: {why}"));
     }

@@ -170,7 +170,8 @@ fn failures_of_dependencies_are_500_without_detail_and_logged_once_with_the_caus
 }
 
 #[test]
-fn a_preflight_logs_a_failing_key_store() {
+fn a_preflight_never_reads_the_key_store() {
+    // With the key store down, a preflight is answered all the same: it never asked.
     let backend = broken("database");
     let answer = send(
         &backend,
@@ -179,8 +180,8 @@ fn a_preflight_logs_a_failing_key_store() {
         &[("origin", DEMO_ORIGIN)],
         None,
     );
-    assert_eq!(answer.status(), 500);
-    assert_eq!(backend.logged(), [BackendError::new("database", "down")]);
+    assert_eq!(answer.status(), 204);
+    assert!(backend.logged().is_empty());
 }
 
 #[test]
@@ -398,7 +399,7 @@ fn router_keys_go_in_x_api_key_and_origins_must_be_listed() {
 }
 
 #[test]
-fn preflights_allow_exactly_listed_origins() {
+fn preflights_answer_every_browser_origin_alike_and_the_key_decides() {
     let backend = MemoryBackend::new();
     let ask = |origin: &str| {
         send(
@@ -427,13 +428,39 @@ fn preflights_allow_exactly_listed_origins() {
             .contains("X-API-Key")
     );
     assert!(ok.body().is_empty());
-    let refused = ask("https://evil.example");
-    assert_eq!(refused.status(), 403);
-    assert!(
-        !refused
-            .headers()
-            .contains_key("access-control-allow-origin")
+    // An origin no key lists gets the same answer: a preflight reveals nothing about
+    // any key's list. Its real request, with a key, is refused.
+    let unlisted = ask("https://evil.example");
+    assert_eq!(unlisted.status(), 204);
+    let strip = |r: &Response<Bytes>| {
+        let mut h = r.headers().clone();
+        h.remove("access-control-allow-origin");
+        h
+    };
+    assert_eq!(strip(&unlisted), strip(&ok));
+    assert_eq!(
+        unlisted.headers()["access-control-allow-origin"],
+        "https://evil.example"
     );
+    let real = send(
+        &backend,
+        Method::POST,
+        "http://x/hexes/score",
+        &[("origin", "https://evil.example"), ("x-api-key", LIVE_KEY)],
+        Some(json!({"hexes": []})),
+    );
+    assert_eq!(real.status(), 403);
+    assert!(!real.headers().contains_key("access-control-allow-origin"));
+    // Not a browser origin: refused, saying so.
+    for origin in ["null", "h", "https://maps.example/path"] {
+        let refused = ask(origin);
+        assert_eq!(refused.status(), 403, "{origin}");
+        assert!(
+            !refused
+                .headers()
+                .contains_key("access-control-allow-origin")
+        );
+    }
     let unknown = send(
         &backend,
         Method::OPTIONS,
