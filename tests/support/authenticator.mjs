@@ -28,8 +28,8 @@ export class SoftAuthenticator {
     this.counter = 0;
   }
 
-  clientData(type, challenge) {
-    return Buffer.from(JSON.stringify({ type, challenge, origin: this.origin, crossOrigin: false }));
+  clientData(type, challenge, crossOrigin = false) {
+    return Buffer.from(JSON.stringify({ type, challenge, origin: this.origin, crossOrigin }));
   }
 
   authData(rpId, flags, attested = Buffer.alloc(0)) {
@@ -58,11 +58,16 @@ export class SoftAuthenticator {
     };
   }
 
-  /** Answers `navigator.credentials.get({ publicKey: options })`, the counter one higher. */
-  get(options) {
+  /**
+   * Answers `navigator.credentials.get({ publicKey: options })`, the counter one
+   * higher. `forgery` makes a signed assertion an attacker's client could send:
+   * other `flags` (honest: user present and verified, 0x05), another `rpId`'s hash,
+   * another client data `type`, `crossOrigin: true`.
+   */
+  get(options, { flags = 0x01 | 0x04, rpId = options.rpId, type = 'webauthn.get', crossOrigin = false } = {}) {
     this.counter += 1;
-    const authData = this.authData(options.rpId, 0x01 | 0x04);
-    const clientData = this.clientData('webauthn.get', options.challenge);
+    const authData = this.authData(rpId, flags);
+    const clientData = this.clientData(type, options.challenge, crossOrigin);
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientData)]), this.privateKey);
     return {
       id: b64(this.credentialId), rawId: b64(this.credentialId), type: 'public-key',

@@ -11,7 +11,9 @@ use hexrisk_engine::city::CityModel;
 use serde_json::{Value, json};
 
 use crate::fit::backtest::{Metrics, Scoreboard};
-use crate::fit::served;
+use std::collections::BTreeSet;
+
+use crate::fit::served::{self, Cells};
 use crate::inputs::config;
 use crate::inputs::ingest;
 use crate::inputs::intake::{CityIntake, fed};
@@ -59,9 +61,10 @@ pub struct ScorePaths<'a> {
 /// Scores each served week of `city`, and the same weeks of `offline` when given,
 /// against the incidents its configuration, intake and store hold now. The answer:
 /// `{ city, weeks, served, beside_offline: { weeks, served, offline }, by_week:
-/// [{ week, served, offline }] }`: `served` over every week, `beside_offline` over
-/// the weeks both forecast (null without `offline`), each score the backtest's
-/// figures (`brier`, `log_loss`, `mae`, `pai_1`...).
+/// [{ week, cells, served, beside_offline: { cells, served, offline } }] }`:
+/// `served` over every week on each artifact's own cells, `beside_offline` over the
+/// weeks both forecast and the cells both have (null without `offline`), each score
+/// the backtest's figures (`brier`, `log_loss`, `mae`, `pai_1`...).
 ///
 /// # Errors
 /// An unknown city, an unreadable input or artifact, or a week an artifact has no
@@ -85,35 +88,49 @@ pub fn score_served(
     let incidents = ingest::ingest_with(&config, data_dir, &taken_in)?.incidents;
     let offline = offline.map(load).transpose()?;
 
-    // Every served week, and the weeks the offline artifact forecasts too (its
-    // backtest may start later), scored both ways.
+    // Every served week on its own grid; and the weeks the offline artifact
+    // forecasts too (its backtest may start later), both on the cells they share.
+    let offline_cells = offline.as_ref().map(served::cells_of);
     let mut served_board = Scoreboard::default();
     let (mut both_served, mut both_offline) = (Scoreboard::default(), Scoreboard::default());
     let mut by_week = Vec::with_capacity(served.len());
     for week in served {
         let model = load(&week.artifact)?;
         let mut board = Scoreboard::default();
-        served::score_week(&model, week.monday, &incidents, &mut board)
-            .with_context(|| format!("{}", week.artifact.display()))?;
-        served::score_week(&model, week.monday, &incidents, &mut served_board)?;
-        let mut offline_week = Value::Null;
-        if let Some(model_then) = &offline {
-            let mut board = Scoreboard::default();
-            if served::score_week(model_then, week.monday, &incidents, &mut board).is_ok() {
-                served::score_week(model_then, week.monday, &incidents, &mut both_offline)?;
-                served::score_week(&model, week.monday, &incidents, &mut both_served)?;
-                offline_week = figures(&board.metrics());
+        for b in [&mut board, &mut served_board] {
+            served::score_week(&model, (week.monday, Cells::All), &incidents, b)
+                .with_context(|| format!("{}", week.artifact.display()))?;
+        }
+        let mut beside = Value::Null;
+        if let (Some(model_then), Some(cells)) = (&offline, &offline_cells) {
+            let shared: BTreeSet<_> = served::cells_of(&model)
+                .intersection(cells)
+                .copied()
+                .collect();
+            let scored = (week.monday, Cells::Shared(&shared));
+            let (mut served_week, mut offline_week) =
+                (Scoreboard::default(), Scoreboard::default());
+            if served::score_week(model_then, scored, &incidents, &mut offline_week).is_ok() {
+                served::score_week(&model, scored, &incidents, &mut served_week)?;
+                served::score_week(model_then, scored, &incidents, &mut both_offline)?;
+                served::score_week(&model, scored, &incidents, &mut both_served)?;
+                beside = json!({
+                    "cells": shared.len(),
+                    "served": figures(&served_week.metrics()),
+                    "offline": figures(&offline_week.metrics()),
+                });
             }
         }
         by_week.push(json!({
             "week": week.monday.to_string(),
+            "cells": model.cell_count(),
             "served": figures(&board.metrics()),
-            "offline": offline_week,
+            "beside_offline": beside,
         }));
     }
     let both = offline.as_ref().map(|_| {
         json!({
-            "weeks": by_week.iter().filter(|w| !w["offline"].is_null()).count(),
+            "weeks": by_week.iter().filter(|w| !w["beside_offline"].is_null()).count(),
             "served": figures(&both_served.metrics()),
             "offline": figures(&both_offline.metrics()),
         })

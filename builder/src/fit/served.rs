@@ -5,45 +5,80 @@
 //! whether the loop forecasts as well as the backtest claims, and what late reports
 //! cost.
 //!
-//! Each artifact is scored on its own grid: an incident counts in the cell of the
-//! artifact's resolution that holds it, and outside the artifact's cells not at all,
-//! as the backtest counts incidents outside its grid.
+//! An incident counts in the cell of the artifact's resolution that holds it, and
+//! outside the cells scored not at all, as the backtest counts incidents outside its
+//! grid. A grid derived from incidents grows as they come in, so two artifacts are
+//! compared on the cells they share ([`Cells::Shared`]).
+
+use std::collections::BTreeSet;
 
 use chrono::NaiveDate;
+use h3o::CellIndex;
 use hexrisk_engine::city::{CityModel, DateOutOfRange, week_start};
 
 use super::backtest::Scoreboard;
 use super::counts::{CLASSES, class_slot};
 use crate::inputs::ingest::Incident;
 
-/// Adds the forecast `model` gives for the week starting `monday` to `board`,
-/// scored against `incidents` of that week.
+/// Which of an artifact's cells are scored.
+#[derive(Debug, Clone, Copy)]
+pub enum Cells<'a> {
+    /// Every cell of the artifact.
+    All,
+    /// Only these (the cells two artifacts share).
+    Shared(&'a BTreeSet<CellIndex>),
+}
+
+/// The cells of `model`.
+#[must_use]
+pub fn cells_of(model: &CityModel) -> BTreeSet<CellIndex> {
+    (0..model.cell_count())
+        .filter_map(|p| model.cell(p))
+        .collect()
+}
+
+/// Adds the forecast `model` gives for the week starting `monday` over `scored`
+/// cells to `board`, scored against `incidents` of that week.
 ///
 /// # Errors
 /// [`DateOutOfRange`] when the artifact has no forecast for the week.
 pub fn score_week(
     model: &CityModel,
-    monday: NaiveDate,
+    (monday, scored): (NaiveDate, Cells<'_>),
     incidents: &[Incident],
     board: &mut Scoreboard,
 ) -> Result<(), DateOutOfRange> {
     let week = model.week_index(monday)?;
-    let cells = model.cell_count();
-    let Some(resolution) = model.cell(0).map(h3o::CellIndex::resolution) else {
+    let positions: Vec<usize> = (0..model.cell_count())
+        .filter(|&p| match scored {
+            Cells::All => true,
+            Cells::Shared(set) => model.cell(p).is_some_and(|c| set.contains(&c)),
+        })
+        .collect();
+    let Some(resolution) = model.cell(0).map(CellIndex::resolution) else {
         return Ok(());
     };
-    let mut observed = vec![[0_u16; CLASSES]; cells];
+    // Slot of each scored position; the others are not scored.
+    let mut slot = vec![None; model.cell_count()];
+    for (i, &p) in positions.iter().enumerate() {
+        slot[p] = Some(i);
+    }
+    let mut observed = vec![[0_u16; CLASSES]; positions.len()];
     for incident in incidents.iter().filter(|i| week_start(i.date) == monday) {
         let Ok(point) = h3o::LatLng::new(incident.lat, incident.lng) else {
             continue;
         };
-        if let Some(position) = model.position(point.to_cell(resolution)) {
-            let slot = &mut observed[position][class_slot(incident.class)];
-            *slot = slot.saturating_add(1);
+        if let Some(i) = model
+            .position(point.to_cell(resolution))
+            .and_then(|position| slot[position])
+        {
+            let count = &mut observed[i][class_slot(incident.class)];
+            *count = count.saturating_add(1);
         }
     }
-    let forecasts: Vec<_> = (0..cells)
-        .map(|position| {
+    let forecasts: Vec<_> = positions
+        .iter()
+        .map(|&position| {
             let forecast = model.forecast(position, week);
             (forecast.rates, forecast.probabilities)
         })
@@ -90,7 +125,7 @@ mod tests {
             incident("2021-12-28", 1, (43.9, -79.0)),
         ];
         let mut board = Scoreboard::default();
-        score_week(&model, monday, &incidents, &mut board).unwrap();
+        score_week(&model, (monday, Cells::All), &incidents, &mut board).unwrap();
 
         let week = 1;
         let mut observed = vec![[0_u16; CLASSES]; model.cell_count()];
@@ -103,6 +138,20 @@ mod tests {
         let mut expected = Scoreboard::default();
         expected.add_week(&forecasts, &model.dispersion(week), &observed);
         assert_eq!(board, expected);
+
+        // Only the cells shared with another artifact: here the first two.
+        let shared: BTreeSet<CellIndex> = (0..2).filter_map(|p| model.cell(p)).collect();
+        let mut board = Scoreboard::default();
+        score_week(
+            &model,
+            (monday, Cells::Shared(&shared)),
+            &incidents,
+            &mut board,
+        )
+        .unwrap();
+        let mut expected = Scoreboard::default();
+        expected.add_week(&forecasts[..2], &model.dispersion(week), &observed[..2]);
+        assert_eq!(board, expected);
     }
 
     #[test]
@@ -110,7 +159,7 @@ mod tests {
         let model = CityModel::from_artifact(CityFixture::default().build());
         let mut board = Scoreboard::default();
         let late = "2022-01-10".parse().unwrap();
-        assert!(score_week(&model, late, &[], &mut board).is_err());
+        assert!(score_week(&model, (late, Cells::All), &[], &mut board).is_err());
         assert_eq!(board, Scoreboard::default());
     }
 }

@@ -20,6 +20,7 @@ pub const fn status(code: ErrorCode) -> StatusCode {
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        ErrorCode::Conflict => StatusCode::CONFLICT,
         // The Worker loads its own artifacts: one that cannot be loaded is its fault.
         ErrorCode::InternalError | ErrorCode::InvalidArtifact => StatusCode::INTERNAL_SERVER_ERROR,
         ErrorCode::ServiceUnavailable => StatusCode::SERVICE_UNAVAILABLE,
@@ -142,6 +143,7 @@ mod tests {
             (ErrorCode::NotFound, 404),
             (ErrorCode::MethodNotAllowed, 405),
             (ErrorCode::RateLimited, 429),
+            (ErrorCode::Conflict, 409),
             (ErrorCode::InternalError, 500),
             (ErrorCode::InvalidArtifact, 500),
             (ErrorCode::ServiceUnavailable, 503),

@@ -17,8 +17,8 @@ use crate::api::portal::ceremonies::CEREMONY_LIFETIME;
 use crate::api::backend_error::BackendError;
 use crate::api::keys::Tier;
 use crate::api::partners::store::{
-    AuditEntry, Ceremony, CeremonyKind, NewKey, Partner, PartnerKey, PartnerStatus, Passkey,
-    PortalStore, Session,
+    AuditEntry, Ceremony, CeremonyKind, KeyCap, NewKey, Partner, PartnerKey, PartnerStatus,
+    Passkey, PortalStore, Session,
 };
 
 impl WorkerBackend {
@@ -236,14 +236,22 @@ impl PortalStore for WorkerBackend {
     async fn passkey_used(
         &self,
         credential_id: &str,
-        stored: &str,
+        (previous, stored): (&str, &str),
         at: DateTime<Utc>,
-    ) -> Result<(), BackendError> {
-        self.run(
-            "UPDATE passkeys SET stored = ?2, last_used_at = ?3 WHERE credential_id = ?1",
-            &[credential_id.into(), stored.into(), time(at)],
-        )
-        .await
+    ) -> Result<bool, BackendError> {
+        let written: Option<serde_json::Value> = self
+            .first(
+                "UPDATE passkeys SET stored = ?2, last_used_at = ?3 \
+                 WHERE credential_id = ?1 AND stored = ?4 RETURNING credential_id",
+                &[
+                    credential_id.into(),
+                    stored.into(),
+                    time(at),
+                    previous.into(),
+                ],
+            )
+            .await?;
+        Ok(written.is_some())
     }
 
     async fn put_session(&self, s: &Session) -> Result<(), BackendError> {
@@ -326,9 +334,17 @@ impl PortalStore for WorkerBackend {
         rows.into_iter().map(KeyListRow::into_key).collect()
     }
 
-    async fn insert_key(&self, key: &NewKey) -> Result<(), BackendError> {
-        self.run(&insert_key_sql("1"), &insert_key_values(key))
-            .await
+    async fn insert_key(&self, key: &NewKey, cap: KeyCap) -> Result<bool, BackendError> {
+        // The count and the insert are one statement: concurrent creates cannot pass
+        // the cap together.
+        // Values ?1 to ?11 are the key's (?10 its partner); ?12 the time, ?13 the cap.
+        let mut values = insert_key_values(key);
+        values.extend([time(cap.now), JsValue::from(cap.max as f64)]);
+        let guard = format!("({}) < ?13", in_force_count("?10", "?12"));
+        let stored: Option<serde_json::Value> = self
+            .first(&format!("{} RETURNING id", insert_key_sql(&guard)), &values)
+            .await?;
+        Ok(stored.is_some())
     }
 
     async fn revoke_key(
@@ -353,18 +369,26 @@ impl PortalStore for WorkerBackend {
         old: &str,
         new: &NewKey,
         old_expires_at: DateTime<Utc>,
+        cap: KeyCap,
     ) -> Result<bool, BackendError> {
         let db = self.db()?;
+        // The cap is checked in the update that the insert depends on: a roll is a
+        // creation, and a rolled key counts until it stops.
+        let freed = usize::from(old_expires_at <= cap.now);
         let update = db
-            .prepare(
+            .prepare(format!(
                 "UPDATE api_keys SET rolled_to = ?3, expires_at = ?4 WHERE partner_id = ?1 AND id = ?2 \
-                 AND revoked_at IS NULL AND rolled_to IS NULL",
-            )
+                 AND revoked_at IS NULL AND rolled_to IS NULL AND ({}) - ?6 < ?7",
+                in_force_count("?1", "?5")
+            ))
             .bind(&[
                 partner_id.into(),
                 old.into(),
                 new.key.id.as_str().into(),
                 time(old_expires_at),
+                time(cap.now),
+                JsValue::from(freed as f64),
+                JsValue::from(cap.max as f64),
             ])
             .map_err(fail)?;
         // Stored only if the update above named it as the replacement.
@@ -499,4 +523,13 @@ impl PortalStore for WorkerBackend {
         )
         .await
     }
+}
+
+/// The SQL count of the keys of the partner `partner` (a placeholder) in force at
+/// `now` (a placeholder): neither revoked nor expired, as `PartnerKey::is_in_force`.
+fn in_force_count(partner: &str, now: &str) -> String {
+    format!(
+        "SELECT COUNT(*) FROM api_keys WHERE partner_id = {partner} \
+         AND (revoked_at IS NULL OR revoked_at > {now}) AND (expires_at IS NULL OR expires_at > {now})"
+    )
 }

@@ -34,6 +34,9 @@ pub enum ErrorCode {
     MethodNotAllowed,
     /// Daily limit exceeded.
     RateLimited,
+    /// The thing to create exists already (the partner portal: a passkey registered
+    /// before).
+    Conflict,
     /// Server error.
     InternalError,
     /// A dependency such as the model is not available.
@@ -56,6 +59,7 @@ impl ErrorCode {
             Self::NotFound => "NOT_FOUND",
             Self::MethodNotAllowed => "METHOD_NOT_ALLOWED",
             Self::RateLimited => "RATE_LIMITED",
+            Self::Conflict => "CONFLICT",
             Self::InternalError => "INTERNAL_ERROR",
             Self::ServiceUnavailable => "SERVICE_UNAVAILABLE",
             Self::InvalidArtifact => "INVALID_ARTIFACT",

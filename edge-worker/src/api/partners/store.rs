@@ -141,6 +141,26 @@ impl PartnerKey {
     }
 }
 
+/// The most keys an account may hold in force (neither revoked nor expired, a rolled
+/// key in its grace period included), checked at `now` with every write that adds
+/// one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyCap {
+    /// The cap.
+    pub max: usize,
+    /// The time keys are counted at.
+    pub now: DateTime<Utc>,
+}
+
+impl KeyCap {
+    /// Whether an account holding `in_force` keys may add one, `freed` of them
+    /// stopping now as it does (a roll with no grace frees the old key).
+    #[must_use]
+    pub fn allows(self, in_force: usize, freed: usize) -> bool {
+        in_force.saturating_sub(freed) < self.max
+    }
+}
+
 /// A key to store, and its partner.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NewKey {
@@ -305,13 +325,16 @@ pub trait PortalStore {
     /// this call used it (a link registers one passkey).
     async fn use_enrolment(&self, digest: &str, now: DateTime<Utc>) -> Result<bool, BackendError>;
 
-    /// Records a sign-in with a passkey: its new stored state and when.
+    /// Records a sign-in with a passkey: `states` is `(previous, new)`, its stored
+    /// state as read and as it becomes (the signature counter), written with the
+    /// time only if the stored state is still `previous` (compare and set: of two
+    /// sign-ins that read the same counter, one wins); whether it was written.
     async fn passkey_used(
         &self,
         credential_id: &str,
-        stored: &str,
+        states: (&str, &str),
         at: DateTime<Utc>,
-    ) -> Result<(), BackendError>;
+    ) -> Result<bool, BackendError>;
 
     /// Starts a session.
     async fn put_session(&self, session: &Session) -> Result<(), BackendError>;
@@ -337,8 +360,9 @@ pub trait PortalStore {
     /// A partner's keys, newest first.
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError>;
 
-    /// Stores a new key.
-    async fn insert_key(&self, key: &NewKey) -> Result<(), BackendError>;
+    /// Stores a new key unless its account already holds `cap.max` keys in force at
+    /// `cap.now`, counted in the same transaction as the insert; whether it was stored.
+    async fn insert_key(&self, key: &NewKey, cap: KeyCap) -> Result<bool, BackendError>;
 
     /// Revokes the partner's key `id` at `at`; whether it was the partner's and not
     /// yet revoked.
@@ -351,13 +375,15 @@ pub trait PortalStore {
 
     /// Stores `new` as the replacement of the partner's key `old`, which stops at
     /// `old_expires_at`, in one transaction; whether `old` was the partner's, not
-    /// revoked and not rolled before (nothing is stored otherwise).
+    /// revoked and not rolled before, and the account stays within `cap` with the new
+    /// key in force and the old one until it stops (nothing is stored otherwise).
     async fn roll_key(
         &self,
         partner_id: &str,
         old: &str,
         new: &NewKey,
         old_expires_at: DateTime<Utc>,
+        cap: KeyCap,
     ) -> Result<bool, BackendError>;
 
     /// Counts one request in `bucket`'s window starting at `window` and returns the

@@ -55,46 +55,78 @@ pub async fn sign_in<B: PortalBackend>(
     body: &Map<String, Value>,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let (id, credential) = ceremony_field(body).map_err(|_| sign_in_failed())?;
-    let refused = |why: String| {
-        backend.log_refusal("portal", &format!("sign-in refused: {why}"));
-        sign_in_failed()
+    // Each refusal is logged and written to the audit log: under the passkey's
+    // account once the passkey is known (its holder sees the attempt), else under
+    // no account (the operator's log). The answer is the same for all.
+    let refused = async |account: Option<&str>, why: &str, detail: String| {
+        backend.log_refusal("portal", &format!("sign-in refused: {why}: {detail}"));
+        match audit(
+            backend,
+            (account.unwrap_or(""), account.unwrap_or("")),
+            ("sign_in_failed", Some(why)),
+            caller,
+        )
+        .await
+        {
+            Ok(()) => sign_in_failed(),
+            Err(err) => err,
+        }
     };
-    let ceremony = take(backend, id, CeremonyKind::SignIn)
-        .await?
-        .ok_or_else(|| refused("no such ceremony".to_owned()))?;
-    let credential_id =
-        RelyingParty::credential_id(credential).map_err(|e| refused(e.to_string()))?;
-    let passkey = backend
+    let Ok((id, credential)) = ceremony_field(body) else {
+        return Err(refused(None, "malformed", "no ceremony or credential".to_owned()).await);
+    };
+    let Some(ceremony) = take(backend, id, CeremonyKind::SignIn).await? else {
+        return Err(refused(None, "ceremony", "no such ceremony".to_owned()).await);
+    };
+    let credential_id = match RelyingParty::credential_id(credential) {
+        Ok(id) => id,
+        Err(e) => return Err(refused(None, "malformed", e.to_string()).await),
+    };
+    let Some(passkey) = backend
         .passkey(&credential_id)
         .await
         .map_err(super::stored(backend))?
-        .ok_or_else(|| refused("unknown passkey".to_owned()))?;
-    let stored: StoredPasskey =
-        serde_json::from_str(&passkey.stored).map_err(|e| refused(e.to_string()))?;
-    let partner = backend
+    else {
+        return Err(refused(None, "unknown_passkey", credential_id).await);
+    };
+    let account = Some(passkey.partner_id.as_str());
+    let stored: StoredPasskey = match serde_json::from_str(&passkey.stored) {
+        Ok(stored) => stored,
+        Err(e) => return Err(refused(account, "stored", e.to_string()).await),
+    };
+    let Some(partner) = backend
         .partner(&passkey.partner_id)
         .await
         .map_err(super::stored(backend))?
-        .ok_or_else(|| refused("passkey without an account".to_owned()))?;
-    let result = rp
-        .finish_sign_in(&ceremony, credential, &stored, caller.now)
-        .map_err(|e| refused(e.to_string()))?;
+    else {
+        return Err(refused(account, "no_account", passkey.partner_id.clone()).await);
+    };
+    let result = match rp.finish_sign_in(&ceremony, credential, &stored, caller.now) {
+        Ok(result) => result,
+        Err(e) => return Err(refused(account, "assertion", e.to_string()).await),
+    };
     // A discoverable passkey names its account: it must be the one it was
     // registered to.
     if result.user_handle.as_deref() != Some(partner.user_handle.as_slice()) {
-        return Err(refused("user handle of another account".to_owned()));
+        return Err(refused(account, "user_handle", "of another account".to_owned()).await);
     }
     let mut updated = stored;
     updated.counter = result.counter;
-    backend
+    // Compare and set: of two sign-ins that read the same counter, only one counts.
+    if !backend
         .passkey_used(
             &passkey.credential_id,
-            &serde_json::to_string(&updated).unwrap_or_default(),
+            (
+                &passkey.stored,
+                &serde_json::to_string(&updated).unwrap_or_default(),
+            ),
             caller.now,
         )
         .await
-        .map_err(super::stored(backend))?;
+        .map_err(super::stored(backend))?
+    {
+        return Err(refused(account, "counter_raced", "used at the same time".to_owned()).await);
+    }
     // Only the passkey's holder learns the account's status.
     if let Err(err) = may_sign_in(&partner) {
         audit(

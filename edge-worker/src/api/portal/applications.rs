@@ -43,10 +43,13 @@ fn text_field(body: &Map<String, Value>, name: &str, max: usize) -> Result<Strin
             ApiError::new(ErrorCode::InvalidRequest, format!("`{name}` is required"))
                 .with("field", name)
         })?;
-    if value.chars().count() > max || value.chars().any(char::is_control) {
+    if value.chars().count() > max || super::text::has_hidden(value) {
         return Err(ApiError::new(
             ErrorCode::InvalidRequest,
-            format!("`{name}` must be at most {max} characters, without control characters"),
+            format!(
+                "`{name}` must be at most {max} characters, without control or format \
+                 characters (direction overrides, zero-width characters)"
+            ),
         )
         .with("field", name)
         .with("limit", max));
@@ -168,6 +171,7 @@ pub async fn apply<B: PortalBackend>(
         created_at: caller.now,
         last_used_at: None,
     };
+    super::passkeys::not_registered(backend, &passkey).await?;
     backend
         .create_partner(&partner, &passkey)
         .await

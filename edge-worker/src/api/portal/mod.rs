@@ -20,6 +20,7 @@ pub mod partner_keys;
 pub mod passkeys;
 pub mod random;
 pub mod sessions;
+pub mod text;
 pub mod usage;
 
 use bytes::Bytes;

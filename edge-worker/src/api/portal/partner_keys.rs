@@ -6,6 +6,11 @@
 //! the browser origins that may use it. Rolling makes a new key with the same
 //! settings and lets the old one run for a grace period of the partner's choosing;
 //! revoking stops it. Both reach the keys' gates within the record time to live.
+//!
+//! The account holds at most [`MAX_KEYS`] keys in force, a rolled key in its grace
+//! period included: a roll is a creation, and the store counts and inserts in one
+//! statement. A sandbox key's expiry is set when the first of its line is made and
+//! passes unchanged to each key rolled from it.
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Map, Value, json};
@@ -16,7 +21,7 @@ use super::origins::{self, MAX_ORIGINS};
 use super::random;
 use crate::api::backend::Backend;
 use crate::api::keys::{KeyApi, KeyKind, PresentedKey, SECRET_LEN, Tier};
-use crate::api::partners::store::{NewKey, Partner, PartnerKey, PartnerStatus};
+use crate::api::partners::store::{KeyCap, NewKey, Partner, PartnerKey, PartnerStatus};
 use crate::api::{ApiError, ErrorCode};
 
 /// A sandbox key's lifetime (as `scripts/operator.mjs` issues them).
@@ -115,11 +120,12 @@ impl KeySettings {
             Some(Value::String(text)) => text.trim().to_owned(),
             Some(_) => return Err(invalid("label", "`label` must be text")),
         };
-        if label.chars().count() > MAX_LABEL || label.chars().any(char::is_control) {
+        if label.chars().count() > MAX_LABEL || super::text::has_hidden(&label) {
             return Err(invalid(
                 "label",
                 format!(
-                    "`label` must be at most {MAX_LABEL} characters, without control characters"
+                    "`label` must be at most {MAX_LABEL} characters, without control or \
+                     format characters"
                 ),
             )
             .with("limit", MAX_LABEL));
@@ -301,22 +307,14 @@ pub async fn create<B: Backend>(
     let (_, partner) = accounts::signed_in(backend, caller).await?;
     let settings = KeySettings::parse(body, caller.now)?;
     let tier = tier_for(&partner, settings.kind)?;
-    let held = backend
-        .keys_of(&partner.id)
-        .await
-        .map_err(super::stored(backend))?;
-    if held.iter().filter(|k| k.is_in_force(caller.now)).count() >= MAX_KEYS {
-        return Err(ApiError::new(
-            ErrorCode::InvalidRequest,
-            format!("at most {MAX_KEYS} usable keys; revoke one first"),
-        )
-        .with("limit", MAX_KEYS));
-    }
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
-    backend
-        .insert_key(&new)
+    if !backend
+        .insert_key(&new, cap(caller.now))
         .await
-        .map_err(super::stored(backend))?;
+        .map_err(super::stored(backend))?
+    {
+        return Err(at_cap());
+    }
     accounts::audit(
         backend,
         (&partner.id, &partner.id),
@@ -327,6 +325,22 @@ pub async fn create<B: Backend>(
     Ok(Answer::created(shown_once(
         &text, &new.key, origin, caller.now,
     )))
+}
+
+fn cap(now: DateTime<Utc>) -> KeyCap {
+    KeyCap { max: MAX_KEYS, now }
+}
+
+fn at_cap() -> ApiError {
+    ApiError::new(
+        ErrorCode::InvalidRequest,
+        format!(
+            "at most {MAX_KEYS} keys in force, rolled keys in their grace period included; \
+             revoke one first"
+        ),
+    )
+    .with("limit", MAX_KEYS)
+    .with("reason", "key_cap")
 }
 
 fn no_such_key(id: &str) -> ApiError {
@@ -375,18 +389,28 @@ pub async fn roll<B: Backend>(
         kind: old.kind,
         apis: old.apis.clone(),
         origins: old.origins.clone(),
-        expires_at: old.expires_at.filter(|_| old.kind == KeyKind::Live),
+        // A live key keeps its chosen expiry; a sandbox key its line's first one, so
+        // that rolling never extends a sandbox.
+        expires_at: old.expires_at,
     };
     let tier = tier_for(&partner, old.kind)?;
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
     let grace_end = caller.now + TimeDelta::hours(i64::try_from(hours).unwrap_or(0));
     let old_end = old.expires_at.map_or(grace_end, |t| t.min(grace_end));
     if !backend
-        .roll_key(&partner.id, id, &new, old_end)
+        .roll_key(&partner.id, id, &new, old_end, cap(caller.now))
         .await
         .map_err(super::stored(backend))?
     {
-        return Err(no_such_key(id));
+        // Refused by the cap, unless the key was rolled or revoked meanwhile.
+        let now_held = backend
+            .keys_of(&partner.id)
+            .await
+            .map_err(super::stored(backend))?;
+        let still = now_held
+            .iter()
+            .any(|k| k.id == id && k.is_in_force(caller.now) && k.rolled_to.is_none());
+        return Err(if still { at_cap() } else { no_such_key(id) });
     }
     accounts::audit(
         backend,

@@ -109,12 +109,34 @@ async fn finish<B: Backend>(
     Ok((pending, passkey))
 }
 
+/// `409 CONFLICT` when `passkey`'s credential is registered already, to any
+/// account: the store's key would refuse it, which must not read as a failure of
+/// the service.
+pub(super) async fn not_registered<B: Backend>(
+    backend: &B,
+    passkey: &Passkey,
+) -> Result<(), ApiError> {
+    let known = backend
+        .passkey(&passkey.credential_id)
+        .await
+        .map_err(super::stored(backend))?;
+    match known {
+        None => Ok(()),
+        Some(_) => Err(ApiError::new(
+            ErrorCode::Conflict,
+            "this passkey is registered already; sign in with it, or make another",
+        )
+        .with("reason", "passkey_registered")),
+    }
+}
+
 async fn add_and_audit<B: Backend>(
     backend: &B,
     passkey: &Passkey,
     how: &str,
     caller: &Caller<'_>,
 ) -> Result<(), ApiError> {
+    not_registered(backend, passkey).await?;
     backend
         .add_passkey(passkey)
         .await
@@ -282,8 +304,10 @@ pub async fn enrol<B: Backend>(
         .await
         .map_err(super::stored(backend))?
         .ok_or_else(link_refused)?;
-    // A link cannot bring back an account that may not sign in; it stays unused.
+    // A link cannot bring back an account that may not sign in, nor register a
+    // passkey twice; it stays unused.
     accounts::may_sign_in(&partner)?;
+    not_registered(backend, &passkey).await?;
     if !backend
         .use_enrolment(digest, caller.now)
         .await

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 /// User present, user verified.
-const FLAGS_UP_UV: u8 = 0x01 | 0x04;
+const FLAGS_UP_UV: u8 = FLAG_UP | FLAG_UV;
 /// ... and attested credential data included.
 const FLAG_AT: u8 = 0x40;
 
@@ -57,6 +57,36 @@ fn cbor_text(t: &str) -> Vec<u8> {
     [head(3, t.len() as u64), t.as_bytes().to_vec()].concat()
 }
 
+/// How an assertion departs from an honest one ([`SoftAuthenticator::get_forged`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Forgery {
+    /// The authenticator data's flags (honest: user present and verified).
+    pub(crate) flags: u8,
+    /// The relying party id hashed into the authenticator data (honest: the
+    /// options' own).
+    pub(crate) rp_id: Option<&'static str>,
+    /// The client data's `type` (honest: `webauthn.get`).
+    pub(crate) kind: &'static str,
+    /// The client data's `crossOrigin` (honest: false).
+    pub(crate) cross_origin: bool,
+}
+
+impl Default for Forgery {
+    fn default() -> Self {
+        Self {
+            flags: FLAGS_UP_UV,
+            rp_id: None,
+            kind: "webauthn.get",
+            cross_origin: false,
+        }
+    }
+}
+
+/// The user-present flag of the authenticator data.
+pub(crate) const FLAG_UP: u8 = 0x01;
+/// The user-verified flag of the authenticator data.
+pub(crate) const FLAG_UV: u8 = 0x04;
+
 impl SoftAuthenticator {
     /// An authenticator whose key is made from `seed`, on a page of `origin`.
     pub(crate) fn new(seed: u8, origin: &str) -> Self {
@@ -71,8 +101,8 @@ impl SoftAuthenticator {
         }
     }
 
-    fn client_data(&self, kind: &str, challenge: &str) -> Vec<u8> {
-        json!({ "type": kind, "challenge": challenge, "origin": self.origin, "crossOrigin": false })
+    fn client_data(&self, kind: &str, challenge: &str, cross_origin: bool) -> Vec<u8> {
+        json!({ "type": kind, "challenge": challenge, "origin": self.origin, "crossOrigin": cross_origin })
             .to_string()
             .into_bytes()
     }
@@ -131,6 +161,7 @@ impl SoftAuthenticator {
         let client_data = self.client_data(
             "webauthn.create",
             options["challenge"].as_str().expect("challenge"),
+            false,
         );
         json!({
             "id": b64(&self.credential_id),
@@ -149,12 +180,22 @@ impl SoftAuthenticator {
     /// Answers `navigator.credentials.get({ publicKey: options })` with the
     /// credential it holds, the counter one higher.
     pub(crate) fn get(&mut self, options: &Value) -> Value {
+        self.get_forged(options, &Forgery::default())
+    }
+
+    /// An assertion signed with the credential's own key, the counter one higher,
+    /// but departing from an honest one as `forgery` says: what an attacker with a
+    /// rogue client or authenticator could send.
+    pub(crate) fn get_forged(&mut self, options: &Value, forgery: &Forgery) -> Value {
         self.counter += 1;
-        let rp_id = options["rpId"].as_str().expect("rpId");
-        let auth_data = self.auth_data(rp_id, FLAGS_UP_UV, None);
+        let rp_id = forgery
+            .rp_id
+            .unwrap_or_else(|| options["rpId"].as_str().expect("rpId"));
+        let auth_data = self.auth_data(rp_id, forgery.flags, None);
         let client_data = self.client_data(
-            "webauthn.get",
+            forgery.kind,
             options["challenge"].as_str().expect("challenge"),
+            forgery.cross_origin,
         );
         let signed = [auth_data.clone(), Sha256::digest(&client_data).to_vec()].concat();
         let signature: Signature = self.key.sign(&signed);

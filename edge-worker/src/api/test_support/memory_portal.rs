@@ -9,7 +9,8 @@ use chrono::{DateTime, Utc};
 use crate::api::backend_error::BackendError;
 use crate::api::keys::{KeyRecord, Tier};
 use crate::api::partners::store::{
-    AuditEntry, Ceremony, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, PortalStore, Session,
+    AuditEntry, Ceremony, KeyCap, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, PortalStore,
+    Session,
 };
 
 /// An enrolment link: its account, its expiry, and when it was used.
@@ -165,19 +166,20 @@ impl<T: HoldsPortalTables> PortalStore for T {
     async fn passkey_used(
         &self,
         credential_id: &str,
-        stored: &str,
+        (previous, stored): (&str, &str),
         at: DateTime<Utc>,
-    ) -> Result<(), BackendError> {
-        if let Some(p) = self
-            .portal_up()?
+    ) -> Result<bool, BackendError> {
+        let mut tables = self.portal_up()?;
+        let Some(p) = tables
             .passkeys
             .iter_mut()
-            .find(|p| p.credential_id == credential_id)
-        {
-            stored.clone_into(&mut p.stored);
-            p.last_used_at = Some(at);
-        }
-        Ok(())
+            .find(|p| p.credential_id == credential_id && p.stored == previous)
+        else {
+            return Ok(false);
+        };
+        stored.clone_into(&mut p.stored);
+        p.last_used_at = Some(at);
+        Ok(true)
     }
 
     async fn put_session(&self, session: &Session) -> Result<(), BackendError> {
@@ -236,9 +238,13 @@ impl<T: HoldsPortalTables> PortalStore for T {
         Ok(keys)
     }
 
-    async fn insert_key(&self, key: &NewKey) -> Result<(), BackendError> {
-        self.portal_up()?.keys.push(key.clone());
-        Ok(())
+    async fn insert_key(&self, key: &NewKey, cap: KeyCap) -> Result<bool, BackendError> {
+        let mut tables = self.portal_up()?;
+        if !cap.allows(in_force(&tables.keys, &key.partner_id, cap.now), 0) {
+            return Ok(false);
+        }
+        tables.keys.push(key.clone());
+        Ok(true)
     }
 
     async fn revoke_key(
@@ -261,8 +267,13 @@ impl<T: HoldsPortalTables> PortalStore for T {
         old: &str,
         new: &NewKey,
         old_expires_at: DateTime<Utc>,
+        cap: KeyCap,
     ) -> Result<bool, BackendError> {
         let mut tables = self.portal_up()?;
+        let held = in_force(&tables.keys, partner_id, cap.now);
+        if !cap.allows(held, usize::from(old_expires_at <= cap.now)) {
+            return Ok(false);
+        }
         let Some(found) = tables.keys.iter_mut().find(|k| {
             k.partner_id == partner_id
                 && k.key.id == old
@@ -362,4 +373,11 @@ impl<T: HoldsPortalTables> PortalStore for T {
         }
         Ok(())
     }
+}
+
+/// The account's keys in force at `now`.
+fn in_force(keys: &[NewKey], partner_id: &str, now: DateTime<Utc>) -> usize {
+    keys.iter()
+        .filter(|k| k.partner_id == partner_id && k.key.is_in_force(now))
+        .count()
 }

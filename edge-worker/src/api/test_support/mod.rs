@@ -8,7 +8,7 @@ mod memory_backend;
 mod memory_portal;
 mod requests;
 
-pub(crate) use authenticator::SoftAuthenticator;
+pub(crate) use authenticator::{FLAG_UP, FLAG_UV, Forgery, SoftAuthenticator};
 pub(crate) use fixtures::{atlas, atlas_with_roads, body, bucket, now};
 pub(crate) use memory_backend::{DEMO_ORIGIN, LIVE_KEY, MemoryBackend, PORTAL_ORIGIN, SANDBOX_KEY};
 pub(crate) use requests::{call, ctx, get, get_with, json_of, send, send_bytes};

@@ -2,6 +2,7 @@
 //! suites share (requests at a chosen time, applying, signing in).
 
 mod accounts;
+mod attacks;
 mod hostile;
 mod lifecycle;
 mod limits;

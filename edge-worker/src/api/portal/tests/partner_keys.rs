@@ -287,3 +287,114 @@ fn a_partner_never_reaches_another_partners_keys_and_suspension_stops_them_all()
         assert_eq!(Call::new(method, path, None).send(&backend).0, 401);
     }
 }
+
+fn roll(backend: &MemoryBackend, session: &str, id: &str, hours: u32) -> (u16, Value) {
+    let path = format!("/portal/api/keys/{id}/roll");
+    let body = json!({ "grace_hours": hours });
+    let (status, body, _) = keys_call(Method::POST, &path, Some(body), session).send(backend);
+    (status, body)
+}
+
+#[test]
+fn the_cap_counts_rolled_keys_in_their_grace_and_a_roll_past_it_stores_nothing() {
+    use super::super::partner_keys::MAX_KEYS;
+    let backend = MemoryBackend::new();
+    let (session, id) = partner(&backend, 1);
+    decide(&backend, &id, PartnerStatus::Approved, Tier::Partner);
+    let (status, first) = make(&backend, &session, sandbox("walk"));
+    assert_eq!(status, 201, "{first}");
+    // The review's walk: each new key rolled with the longest grace.
+    let mut current = first["id"].as_str().unwrap().to_owned();
+    for _ in 1..MAX_KEYS {
+        let (status, rolled) = roll(&backend, &session, &current, 168);
+        assert_eq!(status, 201, "{rolled}");
+        current = rolled["id"].as_str().unwrap().to_owned();
+    }
+    let stored = || backend.portal_tables.borrow().keys.clone();
+    let before = stored();
+    assert_eq!(
+        before.iter().filter(|k| k.key.is_in_force(now())).count(),
+        MAX_KEYS
+    );
+    let (status, refused) = roll(&backend, &session, &current, 168);
+    assert_eq!(
+        (status, &refused["details"]["reason"]),
+        (400, &json!("key_cap")),
+        "{refused}"
+    );
+    assert_eq!(refused["details"]["limit"], MAX_KEYS);
+    assert_eq!(stored(), before, "a refused roll stores nothing");
+    let (status, refused) = make(&backend, &session, sandbox("one more"));
+    assert_eq!(
+        (status, &refused["details"]["reason"]),
+        (400, &json!("key_cap"))
+    );
+    assert_eq!(stored(), before);
+    // A roll with no grace stops the old key as it makes the new: allowed at the cap.
+    let (status, rolled) = roll(&backend, &session, &current, 0);
+    assert_eq!(status, 201, "{rolled}");
+    let in_force = stored().iter().filter(|k| k.key.is_in_force(now())).count();
+    assert_eq!(in_force, MAX_KEYS);
+}
+
+#[test]
+fn a_sandbox_key_rolled_keeps_the_expiry_of_the_first_of_its_line() {
+    let backend = MemoryBackend::new();
+    let mut device = SoftAuthenticator::new(9, PORTAL_ORIGIN);
+    apply(&backend, &mut device);
+    let id = backend
+        .portal_tables
+        .borrow()
+        .partners
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    decide(&backend, &id, PartnerStatus::Approved, Tier::Sandbox);
+    let mut current: Option<(String, Value)> = None;
+    // Three rolls, ten days apart, each from a fresh sign-in.
+    for days in [0, 10, 20, 29] {
+        let at = now() + chrono::TimeDelta::days(days);
+        let (status, _, answer) = super::sign_in(&backend, &mut device, at);
+        assert_eq!(status, 200);
+        let session = super::session_of(&answer);
+        let (status, key) = match &current {
+            None => {
+                let mut call = keys_call(
+                    Method::POST,
+                    "/portal/api/keys",
+                    Some(sandbox("s")),
+                    &session,
+                );
+                call.at = at;
+                let (status, body, _) = call.send(&backend);
+                (status, body)
+            }
+            Some((id, _)) => {
+                let path = format!("/portal/api/keys/{id}/roll");
+                let mut call = keys_call(
+                    Method::POST,
+                    &path,
+                    Some(json!({ "grace_hours": 0 })),
+                    &session,
+                );
+                call.at = at;
+                let (status, body, _) = call.send(&backend);
+                (status, body)
+            }
+        };
+        assert_eq!(status, 201, "day {days}: {key}");
+        if let Some((_, first)) = &current {
+            assert_eq!(key["expires_at"], first["expires_at"], "day {days}");
+        }
+        let first = current.map_or(key.clone(), |(_, f)| f);
+        current = Some((key["id"].as_str().unwrap().to_owned(), first));
+    }
+    let (_, first) = current.unwrap();
+    let expires: chrono::DateTime<chrono::Utc> =
+        first["expires_at"].as_str().unwrap().parse().unwrap();
+    assert_eq!(
+        expires,
+        now() + super::super::partner_keys::SANDBOX_LIFETIME
+    );
+}
