@@ -17,6 +17,19 @@ async function api(method, path, body) {
   return { status: response.status, body: json };
 }
 
+/**
+ * A change that lasts (a key made or rolled, a passkey added): `request()` resolves
+ * to an answer; when the session's passkey ceremony is older than the server allows
+ * (403, `details.reason` `step_up`), asks for the passkey again and retries once.
+ */
+async function confirmed(request) {
+  const answer = await request();
+  if (answer.status !== 403 || answer.body?.details?.reason !== 'step_up') return answer;
+  say('Confirm with your passkey to make this change.');
+  if (!(await passkeySignIn())) return { status: 0, body: { message: 'Not confirmed: nothing was changed.' } };
+  return request();
+}
+
 function say(text) {
   $('status').textContent = text;
 }
@@ -249,7 +262,7 @@ function showNewKey(made) {
 }
 
 async function rollKey(key, graceHours) {
-  const answer = await api('POST', `keys/${key.id}/roll`, { grace_hours: graceHours });
+  const answer = await confirmed(() => api('POST', `keys/${key.id}/roll`, { grace_hours: graceHours }));
   if (answer.status !== 201) return say(problem(answer));
   showNewKey(answer.body);
   say(`Rolled: the old key works until ${new Date(answer.body.replaces.expires_at).toLocaleString()}.`);
@@ -275,7 +288,7 @@ async function makeKey(event) {
     origins: String(data.get('origins')).split('\n').map((o) => o.trim()).filter(Boolean),
   };
   if (expires) body.expires_at = new Date(`${expires}T00:00:00Z`).toISOString();
-  const answer = await api('POST', 'keys', body);
+  const answer = await confirmed(() => api('POST', 'keys', body));
   const refused = $('refused-origins');
   refused.hidden = true;
   if (answer.status !== 201) {
@@ -310,7 +323,7 @@ async function createPasskey(options) {
 }
 
 async function addPasskey() {
-  const options = await api('POST', 'passkeys/options');
+  const options = await confirmed(() => api('POST', 'passkeys/options'));
   if (options.status !== 200) return say(problem(options));
   const credential = await createPasskey(options.body);
   if (!credential) return undefined;
@@ -365,19 +378,26 @@ async function apply(event) {
   return refresh();
 }
 
-async function signIn() {
+/** Signs in with a passkey (a new session); whether it did, the status line saying why not. */
+async function passkeySignIn() {
   const options = await api('POST', 'sessions/options');
-  if (options.status !== 200) return say(problem(options));
+  if (options.status !== 200) { say(problem(options)); return false; }
   let credential;
   try {
     credential = await navigator.credentials.get({
       publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(options.body.publicKey),
     });
   } catch (err) {
-    return say(`Not signed in (${err.name}).`);
+    say(`Not signed in (${err.name}).`);
+    return false;
   }
   const answer = await api('POST', 'sessions', { ceremony: options.body.ceremony, credential: credential.toJSON() });
-  if (answer.status !== 200) return say(problem(answer));
+  if (answer.status !== 200) { say(problem(answer)); return false; }
+  return true;
+}
+
+async function signIn() {
+  if (!(await passkeySignIn())) return undefined;
   say('Signed in.');
   return refresh();
 }

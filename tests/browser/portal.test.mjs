@@ -221,6 +221,34 @@ test('a suspended partner is signed out and told why it cannot sign in; "sign ou
   assert.deepEqual(await violations(page), [], 'signed out everywhere');
 });
 
+test('a lasting change on an older session asks for the passkey again, then goes through', async () => {
+  const { page } = session;
+  await page.goto(`${portal}/portal`);
+  await page.waitForSelector('#signed-out:not([hidden])');
+  await page.locator('#sign-in').click();
+  await page.waitForSelector('#keys-section:not([hidden])');
+  // The server's answer to a session older than five minutes, once (the test cannot
+  // wait five minutes); the page must confirm with the passkey and retry.
+  const asked = [];
+  page.on('request', (r) => { if (r.method() === 'POST') asked.push(new URL(r.url()).pathname); });
+  let refusedOnce = false;
+  await page.route('**/portal/api/keys', async (route) => {
+    if (route.request().method() !== 'POST' || refusedOnce) return route.continue();
+    refusedOnce = true;
+    return route.fulfill({
+      status: 403, contentType: 'application/json',
+      body: JSON.stringify({ status: 'error', code: 'FORBIDDEN', message: 'confirm with your passkey', details: { reason: 'step_up', window_seconds: 300 } }),
+    });
+  });
+  await page.locator('#key-label').fill('after step-up');
+  await page.locator('#key-origins').fill('');
+  await page.locator('#key-form button[type=submit]').click();
+  await page.waitForSelector('#new-key:not([hidden])');
+  assert.match(await status(page), /Key made/);
+  assert.deepEqual(asked, ['/portal/api/keys', '/portal/api/sessions/options', '/portal/api/sessions', '/portal/api/keys']);
+  await page.unroute('**/portal/api/keys');
+});
+
 test('the portal says how fresh each city\'s data is, as health does', async () => {
   const { page } = session;
   await page.goto(`${portal}/portal`);

@@ -232,6 +232,33 @@ pub async fn signed_in<B: PortalBackend>(
     Ok((session, partner))
 }
 
+/// [`signed_in`], for what lasts (another passkey, a new or rolled key): the session
+/// must have begun with a passkey within [`sessions::STEP_UP_WINDOW`]; older, the
+/// page asks for the passkey again (a sign-in) and retries.
+///
+/// # Errors
+/// As [`signed_in`]; `FORBIDDEN` with `details.reason` `step_up` for an older
+/// session.
+pub async fn signed_in_recently<B: PortalBackend>(
+    backend: &B,
+    caller: &Caller<'_>,
+) -> Result<(Session, Partner), ApiError> {
+    let (session, partner) = signed_in(backend, caller).await?;
+    if !session.is_recently_verified(caller.now) {
+        let window = sessions::STEP_UP_WINDOW.num_seconds();
+        return Err(ApiError::new(
+            ErrorCode::Forbidden,
+            format!(
+                "confirm with your passkey: this change needs a sign-in within the last {} minutes",
+                window / 60
+            ),
+        )
+        .with("reason", "step_up")
+        .with("window_seconds", window));
+    }
+    Ok((session, partner))
+}
+
 /// `GET /portal/api/me`: the signed-in account, its passkeys and its audit log.
 ///
 /// # Errors

@@ -10,7 +10,8 @@
 //! The account holds at most [`MAX_KEYS`] keys in force, a rolled key in its grace
 //! period included: a roll is a creation, and the store counts and inserts in one
 //! statement. A sandbox key's expiry is set when the first of its line is made and
-//! passes unchanged to each key rolled from it.
+//! passes unchanged to each key rolled from it. Making and rolling need a recent
+//! passkey ceremony ([`accounts::signed_in_recently`]).
 
 use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Map, Value, json};
@@ -304,7 +305,7 @@ pub async fn create<B: Backend>(
     caller: &Caller<'_>,
     origin: &str,
 ) -> Result<Answer, ApiError> {
-    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let (_, partner) = accounts::signed_in_recently(backend, caller).await?;
     let settings = KeySettings::parse(body, caller.now)?;
     let tier = tier_for(&partner, settings.kind)?;
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
@@ -362,7 +363,7 @@ pub async fn roll<B: Backend>(
     caller: &Caller<'_>,
     origin: &str,
 ) -> Result<Answer, ApiError> {
-    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let (_, partner) = accounts::signed_in_recently(backend, caller).await?;
     let hours = body
         .get("grace_hours")
         .and_then(Value::as_u64)

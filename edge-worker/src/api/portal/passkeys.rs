@@ -160,7 +160,7 @@ pub async fn add_options<B: Backend>(
     rp: &RelyingParty,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let (_, partner) = accounts::signed_in_recently(backend, caller).await?;
     start(
         backend,
         rp,
@@ -182,7 +182,7 @@ pub async fn add<B: Backend>(
     body: &Map<String, Value>,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let (_, partner) = accounts::signed_in_recently(backend, caller).await?;
     let (pending, passkey) = finish(backend, rp, body, CeremonyKind::AddPasskey, caller).await?;
     if pending.partner_id != partner.id {
         return Err(handler::registration_refused(&CeremonyError::Unknown));

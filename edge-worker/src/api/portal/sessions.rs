@@ -22,6 +22,10 @@ pub const IDLE_TIMEOUT: TimeDelta = TimeDelta::minutes(30);
 /// A session this old has ended, however busy.
 pub const ABSOLUTE_TIMEOUT: TimeDelta = TimeDelta::hours(12);
 
+/// What lasts (another passkey, a new or rolled key) needs a user-verified passkey
+/// ceremony this recent: the sign-in that started the session, or a fresh one.
+pub const STEP_UP_WINDOW: TimeDelta = TimeDelta::minutes(5);
+
 /// How stale a session's last use may be in the store: a busy session is written
 /// at most once a minute, which bounds the idle timeout's error to a minute.
 pub const TOUCH_EVERY: TimeDelta = TimeDelta::minutes(1);
@@ -82,6 +86,13 @@ impl Session {
             && now - self.created_at < ABSOLUTE_TIMEOUT
     }
 
+    /// Whether it began with a user-verified ceremony within [`STEP_UP_WINDOW`] of
+    /// `now` (every sign-in and registration the portal accepts is user-verified).
+    #[must_use]
+    pub fn is_recently_verified(&self, now: DateTime<Utc>) -> bool {
+        now - self.created_at <= STEP_UP_WINDOW
+    }
+
     /// Whether its last use at `now` should be written to the store.
     #[must_use]
     pub fn needs_touch(&self, now: DateTime<Utc>) -> bool {
@@ -121,6 +132,7 @@ mod tests {
         };
         assert!(!ended.is_live(at(2)));
         assert!(!s.needs_touch(at(0)) && s.needs_touch(at(1)));
+        assert!(s.is_recently_verified(at(5)) && !s.is_recently_verified(at(6)));
     }
 
     #[test]

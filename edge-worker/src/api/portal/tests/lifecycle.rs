@@ -190,3 +190,47 @@ fn removing_a_passkey_ends_the_sessions_it_started_and_keeps_the_others() {
     assert_eq!(me(&backend, &laptop_again, now()).0, 200);
     assert_eq!(me(&backend, &laptop_session, now()).0, 200);
 }
+
+#[test]
+fn what_lasts_needs_a_passkey_within_five_minutes_so_a_stolen_session_cannot_take_over() {
+    let backend = MemoryBackend::new();
+    let (mut device, session, id, _) = applicant_and_operator(&backend);
+    {
+        let mut tables = backend.portal_tables.borrow_mut();
+        tables.partners.get_mut(&id).unwrap().status = PartnerStatus::Approved;
+    }
+    let later = now() + chrono::TimeDelta::minutes(6);
+    let at = |method, path, body, session| {
+        let mut call = keys_call(method, path, body, session);
+        call.at = later;
+        call.send(&backend)
+    };
+    let key = json!({ "kind": "sandbox", "apis": ["prediction"] });
+    // Six minutes after the sign-in, the session still reads the account...
+    assert_eq!(me(&backend, &session, later).0, 200);
+    // ...but adds no passkey (the review's takeover) and makes or rolls no key.
+    for (method, path, body) in [
+        (Method::POST, "/portal/api/passkeys/options", None),
+        (Method::POST, "/portal/api/keys", Some(key.clone())),
+    ] {
+        let (status, refused, _) = at(method, path, body, &session);
+        assert_eq!(status, 403, "{path}: {refused}");
+        assert_eq!(refused["details"]["reason"], "step_up", "{path}");
+        assert_eq!(refused["details"]["window_seconds"], 300);
+    }
+    assert!(backend.portal_tables.borrow().keys.is_empty());
+    // A fresh sign-in is the step-up: then it works.
+    let (status, _, answer) = sign_in(&backend, &mut device, later);
+    assert_eq!(status, 200);
+    let fresh = session_of(&answer);
+    let (status, made, _) = at(Method::POST, "/portal/api/keys", Some(key), &fresh);
+    assert_eq!(status, 201, "{made}");
+    let path = format!("/portal/api/keys/{}/roll", made["id"].as_str().unwrap());
+    let (status, _, _) = at(
+        Method::POST,
+        &path,
+        Some(json!({ "grace_hours": 0 })),
+        &session,
+    );
+    assert_eq!(status, 403, "the old session rolls nothing");
+}
