@@ -470,28 +470,37 @@ function soakScores() {
   for (const c of ['toronto', 'san_francisco', 'houston']) {
     const late = figures(`soak-${c}`);
     const onTime = figures(`soak-${c}-on-time`);
+    const cost = latenessCost(late?.scores, onTime?.scores);
     for (const run of [late, onTime]) {
       if (!run?.scores) continue;
       const b = run.scores.besideOffline;
-      const same = late?.scores && onTime?.scores && late.scores.weeks.join() === onTime.scores.weeks.join();
       rows.push([
         run.city, run === late ? 'late reports' : 'on time', run.scores.weeks.length,
         run.scores.served.brier.toFixed(4), b ? `${b.weeks}: ${b.served.brier.toFixed(4)} / ${b.offline.brier.toFixed(4)}` : '–',
         b ? `${b.served.pai_5.toFixed(2)} / ${b.offline.pai_5.toFixed(2)}` : '–',
-        run === late && same ? (late.scores.served.brier - onTime.scores.served.brier).toFixed(4) : '–',
+        run === late && cost ? `${cost.mean >= 0 ? '+' : ''}${cost.mean.toFixed(4)} over ${cost.weeks} weeks` : '–',
       ]);
     }
   }
   if (rows.length === 0) return null;
   return [
     'The forecast each soak served as the current week, scored against the incidents its store held at the end ' +
-      '(`hexrisk-build score-served`), beside the same weeks of the backtest of a clean build from that store ' +
-      '(its past weeks: refitted every 13 weeks, where the loop refits every week). The lateness cost is the late ' +
-      'run\'s served Brier minus the on-time run\'s over the same weeks (lower is better).',
+      '(`hexrisk-build score-served`), beside the same weeks of the backtest of a clean build from that store, on ' +
+      'the cells both artifacts have (its past weeks: refitted every 13 weeks, where the loop refits every week). ' +
+      'The lateness cost is the mean, over the weeks both runs served, of the late run\'s weekly served Brier minus ' +
+      'the on-time run\'s (lower Brier is better).',
     '',
     table(['city', 'run', 'weeks scored', 'served Brier', 'weeks the backtest covers: served / backtest Brier',
       'PAI at 5 %: served / backtest', 'lateness cost (Brier)'], rows),
   ].join('\n');
+}
+
+/** The mean weekly Brier difference, late minus on time, over the weeks both served. */
+function latenessCost(late, onTime) {
+  if (!late?.byWeek || !onTime?.byWeek) return null;
+  const onTimeBy = new Map(onTime.byWeek.map((w) => [w.week, w.brier]));
+  const diffs = late.byWeek.filter((w) => onTimeBy.has(w.week)).map((w) => w.brier - onTimeBy.get(w.week));
+  return diffs.length === 0 ? null : { weeks: diffs.length, mean: diffs.reduce((a, b) => a + b, 0) / diffs.length };
 }
 const soakScoresBlock = soakScores();
 const soakBlock = soak();

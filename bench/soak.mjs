@@ -91,6 +91,8 @@ const summary = {
     weeks: report.scores.by_week.map((w) => w.week),
     served: report.scores.served,
     besideOffline: report.scores.beside_offline,
+    // Each week's served Brier: the lateness cost compares the weeks both runs served.
+    byWeek: report.scores.by_week.map((w) => ({ week: w.week, cells: w.cells, brier: w.served.brier })),
   },
   weeksDetail: report.weeks,
 };

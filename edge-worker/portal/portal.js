@@ -55,9 +55,13 @@ function showAccount(account) {
   $('who').textContent = `Signed in: ${account.organisation}`;
   const list = $('account');
   list.replaceChildren();
+  // What the account may do, in words: a sandbox account makes sandbox keys only.
+  const keys = account.tier === 'sandbox'
+    ? ['Keys', `sandbox keys only, ${account.limits?.sandbox ?? '—'} requests a day each, for 30 days; live keys need the partner tier, which the operator sets`]
+    : ['Daily limit of live keys', account.limits?.[account.tier] ?? '—'];
   for (const [term, value] of [
     ['Organisation', account.organisation], ['Contact', account.email], ['Status', account.status],
-    ['Tier', account.tier], ['Daily limit of live keys', account.limits?.[account.tier] ?? '—'],
+    ['Tier', account.tier], keys,
   ]) {
     const dt = document.createElement('dt'); dt.textContent = term;
     const dd = document.createElement('dd'); dd.textContent = String(value);
@@ -103,6 +107,9 @@ function showSignedOut() {
 }
 
 async function refresh() {
+  // Asked first, so that a signed-out page makes no request that fails.
+  const state = await api('GET', 'session');
+  if (!state.body?.signed_in) return showSignedOut();
   const me = await api('GET', 'me');
   if (me.status !== 200) return showSignedOut();
   showAccount(me.body);

@@ -67,6 +67,9 @@ test('a partner applies, is approved, signs in with the passkey and manages a ke
   await page.goto(`${portal}/portal`);
   await page.waitForSelector('#signed-out:not([hidden])');
   assert.deepEqual(await violations(page), [], 'signed out');
+  // A signed-out page loads with no console error: no failed request, its icon found.
+  assert.deepEqual(session.consoleErrors, []);
+  assert.equal(await page.evaluate(async () => (await fetch('/portal/icon.svg')).status), 200);
 
   // Keyboard only: tab into the form, type, submit with Enter.
   await page.locator('#organisation').focus();
@@ -79,6 +82,7 @@ test('a partner applies, is approved, signs in with the passkey and manages a ke
   await page.keyboard.press('Enter');
   await page.waitForSelector('#signed-in:not([hidden])');
   assert.match(await status(page), /Application received/);
+  assert.match(await page.locator('#account').textContent(), /Keyssandbox keys only, 100 requests a day each, for 30 days/);
   assert.equal(await page.locator('#waiting').isVisible(), true);
   assert.deepEqual(await violations(page), [], 'waiting');
 

@@ -98,6 +98,8 @@ pub enum Operation {
     SignInOptions,
     /// `POST /portal/api/sessions`.
     SignIn,
+    /// `GET /portal/api/session`: whether the caller is signed in.
+    SessionState,
     /// `GET /portal/api/me`.
     Me,
     /// `DELETE /portal/api/sessions`: every session of the account.
@@ -180,7 +182,7 @@ const PREDICTION: Access = Access::Key(KeyApi::Prediction);
 const ROUTER: Access = Access::Key(KeyApi::Router);
 
 /// Every route, each API's in the order of its documentation.
-pub static ROUTES: [Route; 49] = {
+pub static ROUTES: [Route; 50] = {
     use Access::{OperatorSession, Public, Session};
     use Endpoint as E;
     use Method as M;
@@ -237,6 +239,7 @@ pub static ROUTES: [Route; 49] = {
             O::SignInOptions,
         ),
         portal("/portal/api/sessions", M::POST, Public, O::SignIn),
+        portal("/portal/api/session", M::GET, Public, O::SessionState),
         portal("/portal/api/me", M::GET, Session, O::Me),
         portal(
             "/portal/api/sessions",

@@ -259,6 +259,23 @@ pub async fn signed_in_recently<B: PortalBackend>(
     Ok((session, partner))
 }
 
+/// `GET /portal/api/session`: whether the caller's cookie names a live session, as
+/// `200` either way, so that a signed-out page asks nothing that fails (a browser
+/// logs every failed request).
+///
+/// # Errors
+/// `INTERNAL_ERROR` when storage fails.
+pub async fn session_state<B: PortalBackend>(
+    backend: &B,
+    caller: &Caller<'_>,
+) -> Result<Answer, ApiError> {
+    let live = caller.live_session(backend).await?;
+    Ok(Answer::ok(json!({
+        "signed_in": live.is_some(),
+        "recently_verified": live.is_some_and(|s| s.is_recently_verified(caller.now)),
+    })))
+}
+
 /// `GET /portal/api/me`: the signed-in account, its passkeys and its audit log.
 ///
 /// # Errors

@@ -2,6 +2,10 @@
 //! account, in fixed one-minute windows counted in the store: sign-in and applying
 //! (the requests a guesser repeats) have the tightest. Over a limit the answer is
 //! `429 RATE_LIMITED` with `Retry-After`, and nothing is done.
+//!
+//! An address is counted by its network: an IPv4 address alone, an IPv6 address by
+//! its /64 prefix, which one subscriber usually holds whole, so that walking
+//! through the addresses of a /64 walks around nothing.
 
 use chrono::{DateTime, DurationRound, TimeDelta, Utc};
 
@@ -47,6 +51,24 @@ fn limited(bucket: &str, limit: u32, now: DateTime<Utc>) -> ApiError {
     .with("scope", bucket)
 }
 
+/// The bucket name of a client address: an IPv4 address as it is, an IPv6 address
+/// as its /64 prefix (`2001:db8:1:2::/64`); text that is not an address as it is.
+#[must_use]
+pub fn network_of(address: &str) -> String {
+    match address.trim().parse::<std::net::IpAddr>() {
+        Ok(std::net::IpAddr::V4(v4)) => v4.to_string(),
+        // An IPv4 address written as IPv6 is the IPv4 host.
+        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let prefix = u128::from(v6) & !((1_u128 << 64) - 1);
+                format!("{}/64", std::net::Ipv6Addr::from(prefix))
+            }
+        },
+        Err(_) => address.to_owned(),
+    }
+}
+
 /// Counts a request from `address` (and `account`, once known) and refuses it over
 /// a limit.
 ///
@@ -61,7 +83,7 @@ pub async fn check<B: Backend>(
 ) -> Result<(), ApiError> {
     let window = window_of(now);
     // Requests without an address (local runs, tests) share one bucket.
-    let address = address.unwrap_or("unknown");
+    let address = address.map_or_else(|| "unknown".to_owned(), network_of);
     let mut buckets = vec![(format!("address:{address}"), CHANGES_PER_ADDRESS, "address")];
     if counted == Counted::SignIn {
         buckets.push((format!("sign-in:{address}"), SIGN_IN_PER_ADDRESS, "address"));
@@ -79,4 +101,22 @@ pub async fn check<B: Backend>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::network_of;
+
+    #[test]
+    fn ipv6_addresses_count_by_their_64_and_ipv4_by_the_host() {
+        assert_eq!(network_of("203.0.113.9"), "203.0.113.9");
+        assert_eq!(network_of("2001:db8:1:2::1"), "2001:db8:1:2::/64");
+        assert_eq!(
+            network_of("2001:db8:1:2:ffff:ffff:ffff:ffff"),
+            network_of("2001:db8:1:2::1")
+        );
+        assert_ne!(network_of("2001:db8:1:3::1"), network_of("2001:db8:1:2::1"));
+        assert_eq!(network_of("::ffff:203.0.113.9"), "203.0.113.9");
+        assert_eq!(network_of("not an address"), "not an address");
+    }
 }

@@ -251,6 +251,7 @@ async fn run<B: Backend>(
         Operation::Apply => applications::apply(backend, rp, &body()?, caller).await,
         Operation::SignInOptions => accounts::sign_in_options(backend, rp, caller).await,
         Operation::SignIn => accounts::sign_in(backend, rp, &body()?, caller).await,
+        Operation::SessionState => accounts::session_state(backend, caller).await,
         Operation::Me => accounts::me(backend, caller).await,
         Operation::SignOut => accounts::sign_out(backend, caller).await,
         Operation::SignOutEverywhere => accounts::sign_out_everywhere(backend, caller).await,

@@ -1,5 +1,6 @@
-//! The portal's page: three static files (`edge-worker/portal/`), built into the
-//! Worker and served with a content security policy that allows their own script
+//! The portal's page: three static files (`edge-worker/portal/`) and the product's
+//! icon (`web-demo/icon.svg`, so that a page load asks for nothing it lacks), built
+//! into the Worker and served with a content security policy that allows their own script
 //! and style only (no inline script, no other origin, no framing).
 
 use bytes::Bytes;
@@ -14,7 +15,7 @@ pub const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'se
      frame-ancestors 'none'";
 
 /// Path, content type and body of each file.
-const FILES: [(&str, &str, &str); 4] = [
+const FILES: [(&str, &str, &str); 5] = [
     (
         "/portal",
         "text/html; charset=utf-8",
@@ -34,6 +35,11 @@ const FILES: [(&str, &str, &str); 4] = [
         "/portal/portal.css",
         "text/css; charset=utf-8",
         include_str!("../../../portal/portal.css"),
+    ),
+    (
+        "/portal/icon.svg",
+        "image/svg+xml",
+        include_str!("../../../../web-demo/icon.svg"),
     ),
 ];
 

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::operator::decide;
 use super::partner_keys::{keys_call, partner};
-use super::{apply, me, session_of, sign_in};
+use super::{Call, apply, me, session_of, sign_in};
 use crate::api::partners::store::{PartnerStatus, Role};
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
 
@@ -233,4 +233,36 @@ fn what_lasts_needs_a_passkey_within_five_minutes_so_a_stolen_session_cannot_tak
         &session,
     );
     assert_eq!(status, 403, "the old session rolls nothing");
+}
+
+#[test]
+fn the_session_state_is_answered_200_signed_in_or_not() {
+    let backend = MemoryBackend::new();
+    let state = |session: Option<&str>, at| {
+        let mut call = Call::new(Method::GET, "/portal/api/session", None);
+        call.session = session;
+        call.at = at;
+        let (status, body, _) = call.send(&backend);
+        (status, body)
+    };
+    assert_eq!(
+        state(None, now()),
+        (
+            200,
+            json!({ "signed_in": false, "recently_verified": false })
+        )
+    );
+    let session = apply(&backend, &mut SoftAuthenticator::new(1, PORTAL_ORIGIN));
+    assert_eq!(
+        state(Some(&session), now()),
+        (200, json!({ "signed_in": true, "recently_verified": true }))
+    );
+    let later = now() + chrono::TimeDelta::minutes(6);
+    assert_eq!(
+        state(Some(&session), later),
+        (
+            200,
+            json!({ "signed_in": true, "recently_verified": false })
+        )
+    );
 }

@@ -56,3 +56,24 @@ fn an_account_is_limited_across_addresses() {
     }
     assert_eq!(revoke(CHANGES_PER_ACCOUNT), 429);
 }
+
+#[test]
+fn walking_through_the_addresses_of_an_ipv6_64_walks_around_nothing() {
+    let backend = MemoryBackend::new();
+    let start = window_of(now());
+    let attempt = |i: u32, prefix: &str| {
+        let mut call = Call::new(Method::POST, "/portal/api/sessions/options", None);
+        call.at = start;
+        call.address = Some(format!("{prefix}:{i:x}"));
+        call.send(&backend).0
+    };
+    for i in 0..SIGN_IN_PER_ADDRESS {
+        assert_eq!(attempt(i, "2001:db8:7:7:0:0:0"), 200);
+    }
+    assert_eq!(
+        attempt(SIGN_IN_PER_ADDRESS, "2001:db8:7:7:1:2:3"),
+        429,
+        "the same /64"
+    );
+    assert_eq!(attempt(0, "2001:db8:7:8:0:0:0"), 200, "another /64");
+}
