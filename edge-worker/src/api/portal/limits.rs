@@ -58,13 +58,14 @@ pub fn network_of(address: &str) -> String {
     match address.trim().parse::<std::net::IpAddr>() {
         Ok(std::net::IpAddr::V4(v4)) => v4.to_string(),
         // An IPv4 address written as IPv6 is the IPv4 host.
-        Ok(std::net::IpAddr::V6(v6)) => match v6.to_ipv4_mapped() {
-            Some(v4) => v4.to_string(),
-            None => {
+        Ok(std::net::IpAddr::V6(v6)) => {
+            if let Some(v4) = v6.to_ipv4_mapped() {
+                v4.to_string()
+            } else {
                 let prefix = u128::from(v6) & !((1_u128 << 64) - 1);
                 format!("{}/64", std::net::Ipv6Addr::from(prefix))
             }
-        },
+        }
         Err(_) => address.to_owned(),
     }
 }
