@@ -13,6 +13,32 @@ pub struct PortalConfig {
     /// How long a key's gate trusts the record it read (`HEXRISK_KEY_RECORD_TTL_SECONDS`):
     /// a revocation, a roll's end or a suspension takes effect within it.
     pub record_ttl_seconds: i64,
+    /// Where a request's client address comes from.
+    pub client_address: ClientAddress,
+}
+
+/// Where the portal takes a request's client address from (its rate limits and
+/// audit lines).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientAddress {
+    /// `CF-Connecting-IP`, which Cloudflare's edge sets on every request,
+    /// overwriting any the client sent: a deployed portal (`https://`).
+    Platform,
+    /// Nowhere: a local run (`http://localhost`) has no edge to set it, and a header
+    /// the client sent would let a request choose its own; every request counts as
+    /// from the address `local`.
+    Local,
+}
+
+impl ClientAddress {
+    /// The address of a request whose `CF-Connecting-IP` header is `header`.
+    #[must_use]
+    pub fn of<'a>(self, header: Option<&'a str>) -> Option<&'a str> {
+        match self {
+            Self::Platform => header,
+            Self::Local => Some("local"),
+        }
+    }
 }
 
 /// The name browsers show in passkey prompts.
@@ -42,10 +68,16 @@ impl PortalConfig {
                 .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.');
         let scheme_ok = scheme == "https" || (scheme == "http" && host == "localhost");
         let rp_id = host.to_owned();
+        let client_address = if scheme == "https" {
+            ClientAddress::Platform
+        } else {
+            ClientAddress::Local
+        };
         (host_ok && scheme_ok).then_some(Self {
             origin,
             rp_id,
             record_ttl_seconds: crate::api::gate::record_ttl(None).num_seconds(),
+            client_address,
         })
     }
 }
@@ -69,8 +101,16 @@ mod tests {
         let local = PortalConfig::from_var(Some("http://localhost:8787/")).unwrap();
         assert_eq!(local.origin, "http://localhost:8787");
         assert_eq!(local.rp_id, "localhost");
+        // A local run never takes a client's own CF-Connecting-IP.
+        assert_eq!(local.client_address, ClientAddress::Local);
+        assert_eq!(local.client_address.of(Some("203.0.113.9")), Some("local"));
         let deployed = PortalConfig::from_var(Some("https://Portal.Example.com")).unwrap();
         assert_eq!(deployed.rp_id, "portal.example.com");
+        assert_eq!(deployed.client_address, ClientAddress::Platform);
+        assert_eq!(
+            deployed.client_address.of(Some("203.0.113.9")),
+            Some("203.0.113.9")
+        );
         for refused in [
             None,
             Some(""),

@@ -133,7 +133,9 @@ pub async fn handle<B: Backend>(
     }
     let caller = Caller::new(
         now,
-        header(http::HeaderName::from_static("cf-connecting-ip")),
+        config
+            .client_address
+            .of(header(http::HeaderName::from_static("cf-connecting-ip"))),
         sessions::id_in(header(COOKIE)),
     );
     if request.method() != Method::GET

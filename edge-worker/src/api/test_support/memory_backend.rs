@@ -18,7 +18,7 @@ use crate::api::gate::{self, Admission, GateRequest, UsageLog};
 use crate::api::keys::{KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
 use crate::api::leases::LeaseBook;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
-use crate::api::partners::config::PortalConfig;
+use crate::api::partners::config::{ClientAddress, PortalConfig};
 
 /// A sandbox key with a daily limit of 3 and no origins.
 pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
@@ -119,7 +119,11 @@ impl MemoryBackend {
             refusals: RefCell::new(Vec::new()),
             slow_reads: false,
             pauses: Cell::new(0),
-            portal: PortalConfig::from_var(Some(PORTAL_ORIGIN)),
+            // The tests play the platform's CF-Connecting-IP on a local origin.
+            portal: PortalConfig::from_var(Some(PORTAL_ORIGIN)).map(|c| PortalConfig {
+                client_address: ClientAddress::Platform,
+                ..c
+            }),
             portal_tables: RefCell::new(PortalTables::default()),
         }
     }
