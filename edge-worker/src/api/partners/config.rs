@@ -33,7 +33,7 @@ pub enum ClientAddress {
 impl ClientAddress {
     /// The address of a request whose `CF-Connecting-IP` header is `header`.
     #[must_use]
-    pub fn of<'a>(self, header: Option<&'a str>) -> Option<&'a str> {
+    pub fn of(self, header: Option<&str>) -> Option<&str> {
         match self {
             Self::Platform => header,
             Self::Local => Some("local"),
