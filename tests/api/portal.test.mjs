@@ -151,7 +151,9 @@ test('an approved partner makes, uses, rolls and revokes keys under workerd', as
 
   // Suspension stops every key of the account.
   await decidePartner({ partner: applied.json.id, decision: 'suspend', stateDir: state });
-  assert.equal(await use(rolled.json.key), 401);
+  const suspended = await fetch(`${worker.url}/v1/cities`, { headers: { authorization: `Bearer ${rolled.json.key}` } });
+  assert.equal(suspended.status, 403, 'the key is right; its account may not use it');
+  assert.equal((await suspended.json()).details.reason, 'account_suspended');
 });
 
 test("the operator's endpoints decide as scripts/operator.mjs does, for the operator only", async () => {

@@ -247,7 +247,9 @@ describe('errors', () => {
     assertError(res, 401, 'UNAUTHORIZED');
     assert.equal(res.body.message, 'API key is invalid');
     assert.equal(res.body.details.key_prefix, 'hexrisk_live_ZZZZ...');
-    assertError(await call('GET', '/v1/cities', { key: keys.expired }), 401, 'UNAUTHORIZED');
+    const expired = await call('GET', '/v1/cities', { key: keys.expired });
+    assertError(expired, 401, 'UNAUTHORIZED');
+    assert.deepEqual([expired.body.message, expired.body.details.reason], ['API key has expired', 'expired']);
     assert.equal((await call('GET', '/v1/cities', { key: keys.revoked })).status, 200);
     await revokeKey({ key: keys.revoked, stateDir: state });
     // The gate read the record at the answer above: the revocation holds once that copy
@@ -255,6 +257,7 @@ describe('errors', () => {
     await new Promise((resolve) => setTimeout(resolve, RECORD_TTL_SECONDS * 1000 + 100));
     res = await call('GET', '/v1/cities', { key: keys.revoked });
     assertError(res, 401, 'UNAUTHORIZED');
+    assert.equal(res.body.details.reason, 'revoked');
     assert.ok(!res.body.details.key_prefix.includes(keys.revoked.slice(-20)), 'the secret is not echoed');
   });
 

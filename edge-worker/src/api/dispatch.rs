@@ -167,6 +167,9 @@ async fn authenticate<B: Backend>(
     match admission {
         Err(e) => Err(response::error(&internal(backend, &e))),
         Ok(Admission::UnknownKey) => Err(response::error(&keys::invalid_key(&presented))),
+        Ok(Admission::KeyRefused { reason }) => {
+            Err(response::error(&keys::refused_key(&presented, reason)))
+        }
         Ok(Admission::ApiRefused) => Err(response::error(&keys::api_refused(api))),
         Ok(Admission::OriginRefused) => Err(response::error(&cors::origin_refused(
             origin.unwrap_or_default(),

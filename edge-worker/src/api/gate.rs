@@ -23,7 +23,7 @@ use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::cors;
-use super::keys::{KeyApi, KeyRecord};
+use super::keys::{KeyApi, KeyRecord, KeyRefusal};
 use super::quota::{self, QuotaState};
 
 pub mod blocks;
@@ -75,9 +75,13 @@ pub struct GateRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "verdict", rename_all = "snake_case")]
 pub enum Admission {
-    /// No key with this digest is usable now (unknown, revoked or expired); not
-    /// counted.
+    /// No key has this digest; not counted.
     UnknownKey,
+    /// The key may not be used now, for `reason`; not counted (a refusal of the key).
+    KeyRefused {
+        /// Why.
+        reason: KeyRefusal,
+    },
     /// The key may not call the request's API; not counted.
     ApiRefused,
     /// The key does not list the request's browser origin; not counted.
@@ -189,9 +193,9 @@ pub fn admit(
         return (Admission::UnknownKey, false);
     };
     settle(log, &request.returned);
-    if !record.is_usable(request.now) {
+    if let Some(reason) = record.refusal(request.now) {
         log.today(day).refused_key += 1;
-        return (Admission::UnknownKey, true);
+        return (Admission::KeyRefused { reason }, true);
     }
     if !record.may_call(request.api) {
         log.today(day).refused_api += 1;

@@ -158,11 +158,38 @@ pub fn in_force(
     revoked_at.is_none_or(|t| t > now) && expires_at.is_none_or(|t| t > now)
 }
 
+/// Why a known key may not be used now. Told to whoever presents the key: only its
+/// holder can (the key text is its only name), and a holder needs the real reason.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyRefusal {
+    /// Its account is suspended (the operator's decision).
+    AccountSuspended,
+    /// Revoked by its partner or the operator.
+    Revoked,
+    /// Past its expiry.
+    Expired,
+}
+
 impl KeyRecord {
     /// Whether the key may be used at `now`: in force, its partner not suspended.
     #[must_use]
     pub fn is_usable(&self, now: DateTime<Utc>) -> bool {
-        !self.suspended && in_force(self.revoked_at, self.expires_at, now)
+        self.refusal(now).is_none()
+    }
+
+    /// Why the key may not be used at `now`, if it may not.
+    #[must_use]
+    pub fn refusal(&self, now: DateTime<Utc>) -> Option<KeyRefusal> {
+        if self.suspended {
+            Some(KeyRefusal::AccountSuspended)
+        } else if self.revoked_at.is_some_and(|t| t <= now) {
+            Some(KeyRefusal::Revoked)
+        } else if self.expires_at.is_some_and(|t| t <= now) {
+            Some(KeyRefusal::Expired)
+        } else {
+            None
+        }
     }
 
     /// Whether the key may call `api`.
@@ -330,8 +357,8 @@ pub fn missing_key() -> ApiError {
     )
 }
 
-/// 401 for a wrong, expired or revoked key. The body never says which, so it
-/// cannot be used to probe keys.
+/// 401 for a key the store does not know. The body is the same whatever the text,
+/// so it cannot be used to probe keys.
 #[must_use]
 pub fn invalid_key(key: &PresentedKey) -> ApiError {
     ApiError::new(ErrorCode::Unauthorized, "API key is invalid")
@@ -340,6 +367,37 @@ pub fn invalid_key(key: &PresentedKey) -> ApiError {
             "suggestion",
             "Check the key for typos; sandbox keys expire 30 days after issue. Ask your hexrisk contact for a new key.",
         )
+}
+
+/// The answer to a known key that may not be used now, saying why
+/// ([`KeyRefusal`]): 401 for a revoked or expired key, 403 for a suspended account
+/// (the key is right; the account may not use it).
+#[must_use]
+pub fn refused_key(key: &PresentedKey, refusal: KeyRefusal) -> ApiError {
+    let (code, message, reason, suggestion) = match refusal {
+        KeyRefusal::Revoked => (
+            ErrorCode::Unauthorized,
+            "API key was revoked",
+            "revoked",
+            "Make a new key in the partner portal, or ask your hexrisk contact.",
+        ),
+        KeyRefusal::Expired => (
+            ErrorCode::Unauthorized,
+            "API key has expired",
+            "expired",
+            "Sandbox keys last 30 days from the first of their line. Make a new key in the partner portal.",
+        ),
+        KeyRefusal::AccountSuspended => (
+            ErrorCode::Forbidden,
+            "the account of this API key is suspended",
+            "account_suspended",
+            "Its keys work again if the operator approves the account again; contact your hexrisk contact.",
+        ),
+    };
+    ApiError::new(code, message)
+        .with("reason", reason)
+        .with("key_prefix", key.shown_prefix())
+        .with("suggestion", suggestion)
 }
 
 /// 403 for a key that may not call this API (its scopes, set in the partner portal).

@@ -72,9 +72,9 @@ impl LeaseBook {
             return None;
         }
         let record = &lease.record;
-        if !record.is_usable(request.now) {
+        if let Some(reason) = record.refusal(request.now) {
             lease.refused.refused_key += 1;
-            return Some(Admission::UnknownKey);
+            return Some(Admission::KeyRefused { reason });
         }
         if !record.may_call(request.api) {
             lease.refused.refused_api += 1;

@@ -7,7 +7,7 @@ use super::{
     Admission, DEFAULT_RECORD_TTL_SECONDS, GateRequest, KEEP_DAYS, RecordCache, UsageLog,
     record_ttl,
 };
-use crate::api::keys::{KeyApi, KeyKind, KeyRecord, Tier};
+use crate::api::keys::{KeyApi, KeyKind, KeyRecord, KeyRefusal, Tier};
 
 /// The one browser origin the test key lists.
 pub(crate) const ORIGIN: &str = "https://maps.example.org";
@@ -123,9 +123,14 @@ fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_and_counted
     let (answer, stored) = admit(None, &mut count, &request(now, None));
     assert_eq!((answer, stored), (Admission::UnknownKey, false));
     assert_eq!(count, UsageLog::default());
-    for record in [&revoked, &expired, &suspended] {
+    // A known key refused says why.
+    for (record, reason) in [
+        (&revoked, KeyRefusal::Revoked),
+        (&expired, KeyRefusal::Expired),
+        (&suspended, KeyRefusal::AccountSuspended),
+    ] {
         let (answer, stored) = admit(Some(record), &mut count, &request(now, None));
-        assert_eq!((answer, stored), (Admission::UnknownKey, true));
+        assert_eq!((answer, stored), (Admission::KeyRefused { reason }, true));
     }
     // A key for the prediction API only, asked about the router API.
     let prediction_only = KeyRecord {

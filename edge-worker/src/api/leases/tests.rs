@@ -7,7 +7,7 @@ use super::LeaseBook;
 use crate::api::gate::blocks::{BLOCK_SECONDS, EXACT_BLOCKS, block_size};
 use crate::api::gate::tests::{at, key};
 use crate::api::gate::{self, Admission, GateRequest, UsageLog};
-use crate::api::keys::{KeyApi, KeyRecord};
+use crate::api::keys::{KeyApi, KeyRecord, KeyRefusal};
 
 /// The digest of the test key, half of it (repeated to 64 hex digits).
 const DIGEST: &str = "cd";
@@ -193,7 +193,9 @@ fn a_revoked_key_stops_once_its_gate_rereads_the_record() {
     // Within the record's time to live the block may still be spent; after, never.
     assert_eq!(
         call(&mut book, &mut gate, until, None),
-        Admission::UnknownKey
+        Admission::KeyRefused {
+            reason: KeyRefusal::Revoked
+        }
     );
 }
 

@@ -79,13 +79,42 @@ fn expired_and_revoked_keys_are_refused() {
     backend.keys.get_mut(&digest).unwrap().revoked_at = Some(now() - chrono::Duration::seconds(1));
     let (status, body, _) = get(&backend, "http://x/v1/classes", Some(LIVE_KEY));
     assert_eq!(
-        (status, body["message"].as_str()),
-        (401, Some("API key is invalid"))
+        (
+            status,
+            body["message"].as_str(),
+            body["details"]["reason"].as_str()
+        ),
+        (401, Some("API key was revoked"), Some("revoked"))
     );
     let digest = PresentedKey::new(SANDBOX_KEY).digest();
     backend.keys.get_mut(&digest).unwrap().expires_at = Some(now());
-    let (status, _, _) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
-    assert_eq!(status, 401);
+    let (status, body, _) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+    assert_eq!(
+        (status, body["details"]["reason"].as_str()),
+        (401, Some("expired"))
+    );
+    backend.keys.get_mut(&digest).unwrap().expires_at = None;
+    backend.keys.get_mut(&digest).unwrap().suspended = true;
+    let (status, body, _) = get(&backend, "http://x/v1/classes", Some(SANDBOX_KEY));
+    assert_eq!(
+        (
+            status,
+            body["code"].as_str(),
+            body["details"]["reason"].as_str()
+        ),
+        (403, Some("FORBIDDEN"), Some("account_suspended"))
+    );
+    // A key no one holds is answered as before, whatever its text.
+    let (status, body, _) = get(
+        &backend,
+        "http://x/v1/classes",
+        Some("hexrisk_live_ZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZZ"),
+    );
+    assert_eq!(
+        (status, body["message"].as_str()),
+        (401, Some("API key is invalid"))
+    );
+    assert!(body["details"].get("reason").is_none());
 }
 
 #[test]

@@ -188,8 +188,9 @@ fn tiers_follow_their_rules_suspension_stops_keys_and_the_log_has_it_all() {
         (status, account["status"].clone()),
         (200, json!("suspended"))
     );
-    // Within the record TTL the key stops (the memory gate reads the record afresh).
-    assert_eq!(predict_with(&backend, &key, now()), 401);
+    // Within the record TTL the key stops (the memory gate reads the record afresh),
+    // saying why.
+    assert_eq!(predict_with(&backend, &key, now()), 403);
 
     // The whole log, newest first, the operator as the actor; the partner sees its own.
     let (status, log) = send(

@@ -275,7 +275,11 @@ fn a_partner_never_reaches_another_partners_keys_and_suspension_stops_them_all()
     assert_eq!(predict_with(&backend, key, now()), 200, "untouched");
     // Suspending alice stops her keys; approving her again starts them.
     decide(&backend, &alice_id, PartnerStatus::Suspended, Tier::Sandbox);
-    assert_eq!(predict_with(&backend, key, now()), 401);
+    assert_eq!(
+        predict_with(&backend, key, now()),
+        403,
+        "the account is suspended"
+    );
     assert_eq!(make(&backend, &alice, sandbox("more")).0, 403);
     decide(&backend, &alice_id, PartnerStatus::Approved, Tier::Sandbox);
     assert_eq!(predict_with(&backend, key, now()), 200);
