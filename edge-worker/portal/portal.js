@@ -198,7 +198,9 @@ async function listKeys() {
     cell(row, key.label || '(no label)');
     cell(row, key.kind);
     cell(row, key.apis.join(', '));
-    cell(row, key.origins.join(', ') || '—');
+    // Where it may be used from: its origins and server addresses, or a warning.
+    const from = [...key.origins, ...key.ip_ranges];
+    cell(row, from.length > 0 ? from.join(', ') : 'unrestricted: anyone with the key');
     cell(row, key.state);
     cell(row, key.expires_at ? new Date(key.expires_at).toLocaleString() : 'never');
     const actions = cell(row, '');
@@ -235,9 +237,10 @@ async function showUsage() {
   $('usage-today').textContent = `Today (UTC): ${today.used} counted, ${today.remaining} remaining; the count resets at ${new Date(today.resets_at).toLocaleString()}.`;
   $('usage-csv').href = `/portal/api/keys/${id}/usage.csv`;
   const chart = $('usage-chart');
-  const top = Math.max(1, ...days.map((d) => d.used + d.refused_quota + d.refused_origin + d.refused_api + d.refused_key));
+  const refusedOf = (d) => d.refused_quota + d.refused_origin + d.refused_api + d.refused_key + d.refused_address;
+  const top = Math.max(1, ...days.map((d) => d.used + refusedOf(d)));
   const bars = days.flatMap((d, i) => {
-    const refused = d.refused_quota + d.refused_origin + d.refused_api + d.refused_key;
+    const refused = refusedOf(d);
     return [[d.used, 0, '#0b4f8a'], [refused, d.used, '#a4161a']].map(([n, below, colour]) => {
       const bar = document.createElementNS(SVG, 'rect');
       const height = (n / top) * 110;
@@ -255,7 +258,7 @@ async function showUsage() {
   const body = $('usage-table').tBodies[0];
   body.replaceChildren(...days.slice().reverse().map((d) => {
     const row = document.createElement('tr');
-    for (const value of [d.day, d.used, d.refused_quota, d.refused_origin, d.refused_api, d.refused_key]) cell(row, String(value));
+    for (const value of [d.day, d.used, d.refused_quota, d.refused_origin, d.refused_api, d.refused_key, d.refused_address]) cell(row, String(value));
     return row;
   }));
   return undefined;
@@ -293,18 +296,21 @@ async function makeKey(event) {
     kind: data.get('kind'),
     apis: data.getAll('apis'),
     origins: String(data.get('origins')).split('\n').map((o) => o.trim()).filter(Boolean),
+    ip_ranges: String(data.get('ip_ranges')).split('\n').map((o) => o.trim()).filter(Boolean),
   };
   if (expires) body.expires_at = new Date(`${expires}T00:00:00Z`).toISOString();
   const answer = await confirmed(() => api('POST', 'keys', body));
   const refused = $('refused-origins');
   refused.hidden = true;
   if (answer.status !== 201) {
-    const origins = answer.body?.details?.refused_origins;
-    if (origins) {
+    const details = answer.body?.details ?? {};
+    const listed = [...(details.refused_origins ?? []).map((o) => [o.origin, o.message]),
+      ...(details.refused_ranges ?? []).map((r) => [r.range, r.message])];
+    if (listed.length > 0) {
       refused.hidden = false;
-      refused.replaceChildren(...origins.map((o) => {
+      refused.replaceChildren(...listed.map(([text, message]) => {
         const p = document.createElement('p');
-        p.textContent = `Refused ${o.origin}: ${o.message}`;
+        p.textContent = `Refused ${text}: ${message}`;
         return p;
       }));
     }

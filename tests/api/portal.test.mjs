@@ -128,9 +128,17 @@ test('an approved partner makes, uses, rolls and revokes keys under workerd', as
   const today = usage.json.days.at(-1);
   assert.deepEqual([today.used, today.refused_api, usage.json.today.remaining], [1, 1, TIER_LIMITS.sandbox - 1]);
   const csv = await fetch(`${worker.url}/portal/api/keys/${made.json.id}/usage.csv?days=7`, { headers: { cookie } });
-  assert.match(await csv.text(), /^day,used,refused_quota,refused_origin,refused_api,refused_key\n(.*\n){7}$/);
+  assert.match(await csv.text(), /^day,used,refused_quota,refused_origin,refused_api,refused_key,refused_address\n(.*\n){7}$/);
   assert.equal((await make({ kind: 'live', apis: ['router'] })).status, 403, 'no tier yet');
   assert.equal(await setPartnerTier({ partner: applied.json.id, tier: 'partner', stateDir: state }), 1);
+  // A server key listing addresses: a local run takes no address from a request, so
+  // it is refused here, saying why; the list reads back as written.
+  const server = await make({ label: 'server', kind: 'sandbox', apis: ['prediction'], ip_ranges: ['203.0.113.0/24'] });
+  assert.equal(server.status, 201, JSON.stringify(server.json));
+  assert.deepEqual([server.json.ip_ranges, server.json.restriction], [['203.0.113.0/24'], 'server_addresses']);
+  const fromHere = await fetch(`${worker.url}/v1/cities`, { headers: { authorization: `Bearer ${server.json.key}`, 'cf-connecting-ip': '203.0.113.9' } });
+  assert.equal(fromHere.status, 403);
+  assert.equal((await fromHere.json()).details.reason, 'address_not_allowed');
   const live = await make({ kind: 'live', apis: ['router'] });
   assert.equal(live.status, 201);
   assert.equal(live.json.daily_limit, TIER_LIMITS.partner);
@@ -145,7 +153,7 @@ test('an approved partner makes, uses, rolls and revokes keys under workerd', as
   assert.equal(await use(live.json.key, '/route/config'), 401);
   const listed = await call('GET', '/portal/api/keys', { cookie });
   // The rolled key had no grace: it is past its end, and names its replacement.
-  assert.deepEqual(listed.json.keys.map((k) => k.state).sort(), ['active', 'expired', 'revoked']);
+  assert.deepEqual(listed.json.keys.map((k) => k.state).sort(), ['active', 'active', 'expired', 'revoked']);
   assert.equal(listed.json.keys.find((k) => k.id === made.json.id).rolled_to, rolled.json.id);
   assert.ok(!JSON.stringify(listed.json).includes(rolled.json.key), 'a key is shown once');
 

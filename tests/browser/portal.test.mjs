@@ -118,7 +118,7 @@ test('a partner applies, is approved, signs in with the passkey and manages a ke
   await page.reload();
   await page.waitForSelector('#usage:not([hidden]) #usage-table tbody tr');
   const today = await page.locator('#usage-table tbody tr').first().locator('td').allTextContents();
-  assert.deepEqual(today.slice(1), ['2', '0', '1', '0', '0'], today.join(' | '));
+  assert.deepEqual(today.slice(1), ['2', '0', '1', '0', '0', '0'], today.join(' | '));
   assert.equal(await page.locator('#usage-chart rect').count(), 60);
   assert.deepEqual(await violations(page), [], 'usage shown');
 
@@ -249,6 +249,9 @@ test('a lasting change on an older session asks for the passkey again, then goes
   await page.locator('#key-form button[type=submit]').click();
   await page.waitForSelector('#new-key:not([hidden])');
   assert.match(await status(page), /Key made/);
+  // A key with neither origins nor addresses is labelled for what it is.
+  const row = page.locator('#keys-table tbody tr', { hasText: 'after step-up' });
+  assert.equal(await row.locator('td').nth(3).textContent(), 'unrestricted: anyone with the key');
   assert.deepEqual(asked, ['/portal/api/keys', '/portal/api/sessions/options', '/portal/api/sessions', '/portal/api/keys']);
   await page.unroute('**/portal/api/keys');
 });

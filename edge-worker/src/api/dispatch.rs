@@ -19,6 +19,7 @@ use super::gate::{Admission, GateRequest};
 use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyApi, KeyKind, KeyRecord};
 use super::models::needs::{self, Reach};
+use super::partners::config::ClientAddress;
 use super::routes::{self, Access, Endpoint};
 use super::success_body::SuccessBody;
 use super::{ApiError, ErrorCode, clock, cors, input, quota, response};
@@ -143,10 +144,17 @@ async fn authenticate<B: Backend>(
     }
     // Only router keys carry allowlists; a browser may not use another's key.
     let origin = header(ORIGIN.as_str()).filter(|_| api == KeyApi::Router);
+    // The client's address as the platform gives it (none taken from a local run's
+    // request: `ClientAddress`).
+    let address = backend
+        .portal()
+        .map_or(ClientAddress::Platform, |c| c.client_address)
+        .of(header("cf-connecting-ip"));
     let mut asked = GateRequest {
         digest: presented.digest(),
         now,
         origin: origin.map(str::to_owned),
+        address: address.map(str::to_owned),
         api,
         returned: Vec::new(),
         want_block: false,
@@ -173,6 +181,9 @@ async fn authenticate<B: Backend>(
         Ok(Admission::ApiRefused) => Err(response::error(&keys::api_refused(api))),
         Ok(Admission::OriginRefused) => Err(response::error(&cors::origin_refused(
             origin.unwrap_or_default(),
+        ))),
+        Ok(Admission::AddressRefused) => Err(response::error(&keys::address_refused(
+            address.unwrap_or_default(),
         ))),
         Ok(Admission::Counted { quota: state, .. }) if !state.allowed => {
             let mut answer = response::error(&quota::rate_limited(state, now));

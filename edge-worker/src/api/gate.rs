@@ -23,6 +23,7 @@ use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::cors;
+use super::ip_ranges;
 use super::keys::{KeyApi, KeyRecord, KeyRefusal};
 use super::quota::{self, QuotaState};
 
@@ -63,6 +64,10 @@ pub struct GateRequest {
     pub origin: Option<String>,
     /// The API the request calls, which the key must allow.
     pub api: KeyApi,
+    /// The client's address, for a key that lists server addresses (none on a local
+    /// run: `partners::config::ClientAddress`).
+    #[serde(default)]
+    pub address: Option<String>,
     /// Ended blocks of this key the isolate gives back.
     #[serde(default)]
     pub returned: Vec<Return>,
@@ -86,6 +91,9 @@ pub enum Admission {
     ApiRefused,
     /// The key does not list the request's browser origin; not counted.
     OriginRefused,
+    /// The key lists server addresses and the request's is not among them; not
+    /// counted.
+    AddressRefused,
     /// The key may be used: the request was counted if `quota.allowed`, else it is
     /// over the daily limit.
     Counted {
@@ -117,6 +125,9 @@ pub struct DayUsage {
     /// Requests refused because the key had expired, was revoked or its partner
     /// suspended.
     pub refused_key: u32,
+    /// Requests refused from a server address the key does not list.
+    #[serde(default)]
+    pub refused_address: u32,
 }
 
 /// Days of usage a gate keeps (the portal shows 30; at least 90 are kept).
@@ -207,6 +218,12 @@ pub fn admit(
         log.today(day).refused_origin += 1;
         return (Admission::OriginRefused, true);
     }
+    if !record.ip_ranges.is_empty()
+        && !ip_ranges::listed(&record.ip_ranges, request.address.as_deref())
+    {
+        log.today(day).refused_address += 1;
+        return (Admission::AddressRefused, true);
+    }
     let used = log.on(day).map_or(0, |d| d.used);
     let state = quota::decide(used, record.daily_limit);
     let today = log.today(day);
@@ -250,6 +267,7 @@ pub fn settle(log: &mut UsageLog, returned: &[Return]) -> bool {
         entry.refused_origin += back.refused_origin;
         entry.refused_api += back.refused_api;
         entry.refused_key += back.refused_key;
+        entry.refused_address += back.refused_address;
     }
     !returned.is_empty()
 }

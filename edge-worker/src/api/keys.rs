@@ -7,6 +7,8 @@
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+
+use super::ip_ranges::IpRange;
 use sha2::{Digest, Sha256};
 
 use super::{ApiError, ErrorCode};
@@ -145,6 +147,9 @@ pub struct KeyRecord {
     /// Whether its partner is suspended (every key of the partner stops).
     #[serde(default)]
     pub suspended: bool,
+    /// The server addresses it may be used from (`api/ip_ranges.rs`); empty: any.
+    #[serde(default)]
+    pub ip_ranges: Vec<IpRange>,
 }
 
 /// Whether a key neither revoked nor expired by `now` is in force: the one rule of
@@ -226,12 +231,15 @@ pub struct KeyRow {
     /// Its partner's status, for keys made in the portal.
     #[serde(default)]
     pub partner_status: Option<String>,
+    /// JSON array of the server address ranges it may be used from, if any.
+    #[serde(default)]
+    pub ip_ranges: Option<String>,
 }
 
 /// The columns of a [`KeyRow`] from `api_keys k LEFT JOIN partners p`, for the
 /// Worker's queries (`glue/`).
 pub const KEY_ROW_COLUMNS: &str = "k.id, k.digest, k.kind, k.tier, k.daily_limit, k.issued_at, \
-     k.expires_at, k.revoked_at, k.origins, k.apis, p.status AS partner_status";
+     k.expires_at, k.revoked_at, k.origins, k.apis, k.ip_ranges, p.status AS partner_status";
 
 /// The tables a [`KEY_ROW_COLUMNS`] query reads.
 pub const KEY_ROW_TABLES: &str = "api_keys k LEFT JOIN partners p ON p.id = k.partner_id";
@@ -262,6 +270,12 @@ impl KeyRow {
                 Some(text) => serde_json::from_str(text).ok()?,
             },
             suspended: self.partner_status.as_deref() == Some("suspended"),
+            // A list that does not read refuses the key rather than lifting the
+            // restriction.
+            ip_ranges: match &self.ip_ranges {
+                None => Vec::new(),
+                Some(text) => serde_json::from_str(text).ok()?,
+            },
             id: self.id,
         })
     }
@@ -400,6 +414,21 @@ pub fn refused_key(key: &PresentedKey, refusal: KeyRefusal) -> ApiError {
         .with("suggestion", suggestion)
 }
 
+/// 403 for a request from a server address the key does not list.
+#[must_use]
+pub fn address_refused(address: &str) -> ApiError {
+    ApiError::new(
+        ErrorCode::Forbidden,
+        "this address is not on the API key's list of server addresses",
+    )
+    .with("reason", "address_not_allowed")
+    .with("address", address)
+    .with(
+        "suggestion",
+        "Add the address's range to the key in the partner portal, or call from a listed server.",
+    )
+}
+
 /// 403 for a key that may not call this API (its scopes, set in the partner portal).
 #[must_use]
 pub fn api_refused(api: KeyApi) -> ApiError {
@@ -519,6 +548,7 @@ mod tests {
             origins: Vec::new(),
             apis: both_apis(),
             suspended: false,
+            ip_ranges: Vec::new(),
         };
         assert!(record.is_usable(now));
         record.expires_at = Some(now);
@@ -546,6 +576,7 @@ mod tests {
             origins: "[]".into(),
             apis: apis.map(Into::into),
             partner_status: status.map(Into::into),
+            ip_ranges: None,
         };
         let old = row(None, None).into_record("d").unwrap();
         assert!(old.may_call(KeyApi::Prediction) && old.may_call(KeyApi::Router));
@@ -578,6 +609,7 @@ mod tests {
             origins: r#"["http://127.0.0.1:8080"]"#.into(),
             apis: None,
             partner_status: None,
+            ip_ranges: None,
         };
         let record = row.clone().into_record(&digest).unwrap();
         assert_eq!(

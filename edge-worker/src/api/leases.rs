@@ -16,6 +16,7 @@ use chrono::{DateTime, Utc};
 use super::cors;
 use super::gate::blocks::{Grant, Return};
 use super::gate::{Admission, GateRequest};
+use super::ip_ranges;
 use super::keys::KeyRecord;
 use super::quota::{self, QuotaState};
 
@@ -85,6 +86,12 @@ impl LeaseBook {
         {
             lease.refused.refused_origin += 1;
             return Some(Admission::OriginRefused);
+        }
+        if !record.ip_ranges.is_empty()
+            && !ip_ranges::listed(&record.ip_ranges, request.address.as_deref())
+        {
+            lease.refused.refused_address += 1;
+            return Some(Admission::AddressRefused);
         }
         lease.spent += 1;
         Some(Admission::Counted {

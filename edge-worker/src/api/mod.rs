@@ -17,6 +17,8 @@ pub mod response;
 pub mod success_body;
 // Browser origins and preflights.
 pub mod cors;
+// Server addresses a key may be used from.
+pub mod ip_ranges;
 // ETags and Cache-Control.
 pub mod caching;
 // Access: API keys, quotas, each key's gate and an isolate's leases of a quota.

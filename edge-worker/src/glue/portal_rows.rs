@@ -129,6 +129,7 @@ pub(super) struct KeyListRow {
     pub(super) daily_limit: u32,
     pub(super) apis: String,
     pub(super) origins: String,
+    pub(super) ip_ranges: Option<String>,
     pub(super) issued_at: String,
     pub(super) expires_at: Option<String>,
     pub(super) revoked_at: Option<String>,
@@ -146,6 +147,10 @@ impl KeyListRow {
             tier: Tier::parse(&self.tier).ok_or_else(|| fail("unknown tier"))?,
             apis: serde_json::from_str::<Vec<KeyApi>>(&self.apis).map_err(fail)?,
             origins: serde_json::from_str(&self.origins).map_err(fail)?,
+            ip_ranges: match self.ip_ranges.as_deref() {
+                None => Vec::new(),
+                Some(text) => serde_json::from_str(text).map_err(fail)?,
+            },
             issued_at: parse_time(&self.issued_at)?,
             expires_at: optional_time(self.expires_at.as_deref())?,
             revoked_at: optional_time(self.revoked_at.as_deref())?,
@@ -162,7 +167,8 @@ impl KeyListRow {
 pub(super) fn insert_key_sql(guard: &str) -> String {
     format!(
         "INSERT INTO api_keys (id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, \
-         origins, label, partner_id, apis) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL, ?8, ?9, ?10, ?11 WHERE {guard}"
+         origins, label, partner_id, apis, ip_ranges) SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, NULL, ?8, ?9, ?10, ?11, ?12 \
+         WHERE {guard}"
     )
 }
 
@@ -185,6 +191,13 @@ pub(super) fn insert_key_values(new: &NewKey) -> Vec<JsValue> {
         k.label.as_str().into(),
         new.partner_id.as_str().into(),
         serde_json::to_string(&apis).unwrap_or_default().into(),
+        if k.ip_ranges.is_empty() {
+            JsValue::NULL
+        } else {
+            serde_json::to_string(&k.ip_ranges)
+                .unwrap_or_default()
+                .into()
+        },
     ]
 }
 

@@ -326,8 +326,8 @@ impl PortalStore for WorkerBackend {
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError> {
         let rows: Vec<KeyListRow> = self
             .all(
-                "SELECT id, digest, label, kind, tier, daily_limit, apis, origins, issued_at, expires_at, \
-                 revoked_at, rolled_to FROM api_keys WHERE partner_id = ?1 ORDER BY issued_at DESC",
+                "SELECT id, digest, label, kind, tier, daily_limit, apis, origins, ip_ranges, issued_at, \
+                 expires_at, revoked_at, rolled_to FROM api_keys WHERE partner_id = ?1 ORDER BY issued_at DESC",
                 &[partner_id.into()],
             )
             .await?;
@@ -337,10 +337,10 @@ impl PortalStore for WorkerBackend {
     async fn insert_key(&self, key: &NewKey, cap: KeyCap) -> Result<bool, BackendError> {
         // The count and the insert are one statement: concurrent creates cannot pass
         // the cap together.
-        // Values ?1 to ?11 are the key's (?10 its partner); ?12 the time, ?13 the cap.
+        // Values ?1 to ?12 are the key's (?10 its partner); ?13 the time, ?14 the cap.
         let mut values = insert_key_values(key);
         values.extend([time(cap.now), JsValue::from(cap.max as f64)]);
-        let guard = format!("({}) < ?13", in_force_count("?10", "?12"));
+        let guard = format!("({}) < ?14", in_force_count("?10", "?13"));
         let stored: Option<serde_json::Value> = self
             .first(&format!("{} RETURNING id", insert_key_sql(&guard)), &values)
             .await?;
@@ -396,7 +396,7 @@ impl PortalStore for WorkerBackend {
         values.push(old.into());
         let insert = db
             .prepare(insert_key_sql(
-                "(SELECT rolled_to FROM api_keys WHERE id = ?12) = ?1",
+                "(SELECT rolled_to FROM api_keys WHERE id = ?13) = ?1",
             ))
             .bind(&values)
             .map_err(fail)?;

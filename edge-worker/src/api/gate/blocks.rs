@@ -68,6 +68,9 @@ pub struct Return {
     pub refused_api: u32,
     /// Requests refused because the key had expired.
     pub refused_key: u32,
+    /// Requests refused from a server address the key does not list.
+    #[serde(default)]
+    pub refused_address: u32,
 }
 
 /// The block to grant with a request admitted with `used` counted today (this

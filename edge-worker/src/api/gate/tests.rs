@@ -30,6 +30,7 @@ pub(crate) fn key(limit: u32) -> KeyRecord {
         origins: vec![ORIGIN.into()],
         apis: KeyApi::ALL.to_vec(),
         suspended: false,
+        ip_ranges: Vec::new(),
     }
 }
 
@@ -38,6 +39,7 @@ fn request(now: &str, origin: Option<&str>) -> GateRequest {
         digest: "ab".repeat(32),
         now: at(now),
         origin: origin.map(Into::into),
+        address: None,
         api: KeyApi::Router,
         returned: Vec::new(),
         want_block: false,

@@ -5,6 +5,8 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
+use crate::api::ip_ranges::IpRange;
+
 use crate::api::backend_error::BackendError;
 use crate::api::keys::{KeyApi, KeyKind, Tier, in_force};
 
@@ -122,6 +124,8 @@ pub struct PartnerKey {
     pub apis: Vec<KeyApi>,
     /// Browser origins allowed to use it (router API), normalised.
     pub origins: Vec<String>,
+    /// Server address ranges it may be used from; empty: any.
+    pub ip_ranges: Vec<IpRange>,
     /// When it was made.
     pub issued_at: DateTime<Utc>,
     /// When it stops, if it does.

@@ -21,6 +21,7 @@ use super::handler::{Answer, Caller};
 use super::origins::{self, MAX_ORIGINS};
 use super::random;
 use crate::api::backend::Backend;
+use crate::api::ip_ranges::{IpRange, MAX_RANGES};
 use crate::api::keys::{KeyApi, KeyKind, PresentedKey, SECRET_LEN, Tier};
 use crate::api::partners::store::{KeyCap, NewKey, Partner, PartnerKey, PartnerStatus};
 use crate::api::{ApiError, ErrorCode};
@@ -47,6 +48,7 @@ pub struct KeySettings {
     kind: KeyKind,
     apis: Vec<KeyApi>,
     origins: Vec<String>,
+    ip_ranges: Vec<IpRange>,
     expires_at: Option<DateTime<Utc>>,
 }
 
@@ -109,6 +111,46 @@ fn parse_origins(body: &Map<String, Value>) -> Result<Vec<String>, ApiError> {
     }
 }
 
+/// Each server address range written one way; all refusals at once, with their
+/// reasons (as [`parse_origins`]).
+fn parse_ip_ranges(body: &Map<String, Value>) -> Result<Vec<IpRange>, ApiError> {
+    let Some(listed) = body.get("ip_ranges").filter(|v| !v.is_null()) else {
+        return Ok(Vec::new());
+    };
+    let listed = listed.as_array().ok_or_else(|| {
+        invalid(
+            "ip_ranges",
+            "`ip_ranges` must be a list of addresses or CIDR ranges",
+        )
+    })?;
+    if listed.len() > MAX_RANGES {
+        return Err(
+            invalid("ip_ranges", format!("at most {MAX_RANGES} ranges")).with("limit", MAX_RANGES)
+        );
+    }
+    let (mut accepted, mut refused) = (Vec::new(), Vec::new());
+    for item in listed {
+        let text = item.as_str().unwrap_or_default();
+        match text.parse::<IpRange>() {
+            Ok(range) if !accepted.contains(&range) => accepted.push(range),
+            Ok(_) => {}
+            Err(reason) => refused.push(json!({
+                "range": text.chars().take(64).collect::<String>(),
+                "reason": reason.code(),
+                "message": reason.to_string(),
+            })),
+        }
+    }
+    if refused.is_empty() {
+        Ok(accepted)
+    } else {
+        Err(
+            invalid("ip_ranges", "some ranges were refused; nothing was made")
+                .with("refused_ranges", refused),
+        )
+    }
+}
+
 impl KeySettings {
     /// The settings in a request body at `now`.
     ///
@@ -160,6 +202,7 @@ impl KeySettings {
             kind,
             apis: parse_apis(body)?,
             origins: parse_origins(body)?,
+            ip_ranges: parse_ip_ranges(body)?,
             expires_at,
         })
     }
@@ -218,6 +261,7 @@ fn make_key<B: Backend>(
         daily_limit,
         apis: settings.apis.clone(),
         origins: settings.origins.clone(),
+        ip_ranges: settings.ip_ranges.clone(),
         issued_at: now,
         expires_at,
         revoked_at: None,
@@ -252,6 +296,14 @@ pub fn key_json(key: &PartnerKey, now: DateTime<Utc>) -> Value {
         "daily_limit": key.daily_limit,
         "apis": key.apis.iter().map(|a| a.code()).collect::<Vec<_>>(),
         "origins": key.origins,
+        "ip_ranges": key.ip_ranges,
+        // What limits who may use it, as the page labels it.
+        "restriction": match (key.origins.is_empty(), key.ip_ranges.is_empty()) {
+            (true, true) => "unrestricted",
+            (false, true) => "browser_origins",
+            (true, false) => "server_addresses",
+            (false, false) => "origins_and_addresses",
+        },
         "issued_at": key.issued_at,
         "expires_at": key.expires_at,
         "revoked_at": key.revoked_at,
@@ -390,6 +442,7 @@ pub async fn roll<B: Backend>(
         kind: old.kind,
         apis: old.apis.clone(),
         origins: old.origins.clone(),
+        ip_ranges: old.ip_ranges.clone(),
         // A live key keeps its chosen expiry; a sandbox key its line's first one, so
         // that rolling never extends a sandbox.
         expires_at: old.expires_at,

@@ -26,7 +26,8 @@ const _: () = assert!(
 );
 
 /// The CSV's columns.
-pub const CSV_HEADER: &str = "day,used,refused_quota,refused_origin,refused_api,refused_key";
+pub const CSV_HEADER: &str =
+    "day,used,refused_quota,refused_origin,refused_api,refused_key,refused_address";
 
 /// The `days` days ending on `today`, oldest first, days without requests as zeros.
 #[must_use]
@@ -92,6 +93,7 @@ fn day_json(d: &DayUsage) -> Value {
         "refused_origin": d.refused_origin,
         "refused_api": d.refused_api,
         "refused_key": d.refused_key,
+        "refused_address": d.refused_address,
     })
 }
 
@@ -146,8 +148,14 @@ pub async fn usage_csv<B: Backend>(
     for d in days_of(&log, quota::day_of(caller.now), days) {
         let _ = writeln!(
             text,
-            "{},{},{},{},{},{}",
-            d.day, d.used, d.refused_quota, d.refused_origin, d.refused_api, d.refused_key
+            "{},{},{},{},{},{},{}",
+            d.day,
+            d.used,
+            d.refused_quota,
+            d.refused_origin,
+            d.refused_api,
+            d.refused_key,
+            d.refused_address
         );
     }
     let mut answer = Answer::ok(Value::Null);

@@ -88,6 +88,7 @@ fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
         origins: Vec::new(),
         apis: KeyApi::ALL.to_vec(),
         suspended: false,
+        ip_ranges: Vec::new(),
     }
 }
 

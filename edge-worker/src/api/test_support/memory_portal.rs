@@ -63,6 +63,7 @@ impl PortalTables {
             origins: k.origins.clone(),
             apis: k.apis.clone(),
             suspended,
+            ip_ranges: k.ip_ranges.clone(),
         })
     }
 }

@@ -402,3 +402,83 @@ fn a_sandbox_key_rolled_keeps_the_expiry_of_the_first_of_its_line() {
         now() + super::super::partner_keys::SANDBOX_LIFETIME
     );
 }
+
+/// The status and body of `GET /v1/cities` with `key` from the client `address`.
+fn predict_from(backend: &MemoryBackend, key: &str, address: Option<&str>) -> (u16, Value) {
+    let mut request = Request::builder()
+        .uri("/v1/cities")
+        .header("authorization", format!("Bearer {key}"));
+    if let Some(address) = address {
+        request = request.header("cf-connecting-ip", address);
+    }
+    let ctx = RequestContext {
+        now: now(),
+        forecast_now: now(),
+        clock_follows_data: false,
+        bench_noop: false,
+    };
+    let answer =
+        futures_executor::block_on(handle(&request.body(Bytes::new()).unwrap(), ctx, backend));
+    let body = serde_json::from_slice(answer.body()).unwrap_or(Value::Null);
+    (answer.status().as_u16(), body)
+}
+
+#[test]
+fn a_server_key_is_used_from_its_listed_addresses_only_and_the_page_labels_restrictions() {
+    let backend = MemoryBackend::new();
+    let (session, id) = partner(&backend, 1);
+    decide(&backend, &id, PartnerStatus::Approved, Tier::Partner);
+    // Refused ranges, each with its reason; nothing made.
+    let (status, refused) = make(
+        &backend,
+        &session,
+        json!({ "kind": "sandbox", "apis": ["prediction"], "ip_ranges": ["203.0.113.5/24", "nope", "10.0.0.0/8"] }),
+    );
+    assert_eq!(
+        (status, &refused["details"]["field"]),
+        (400, &json!("ip_ranges")),
+        "{refused}"
+    );
+    let reasons: Vec<&str> = refused["details"]["refused_ranges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(reasons, ["host_bits", "address"]);
+    assert!(backend.portal_tables.borrow().keys.is_empty());
+
+    let (status, server) = make(
+        &backend,
+        &session,
+        json!({ "label": "server", "kind": "sandbox", "apis": ["prediction"], "ip_ranges": ["203.0.113.0/24", "2001:db8::/32"] }),
+    );
+    assert_eq!(status, 201, "{server}");
+    assert_eq!(
+        server["ip_ranges"],
+        json!(["203.0.113.0/24", "2001:db8::/32"])
+    );
+    assert_eq!(server["restriction"], "server_addresses");
+    let key = server["key"].as_str().unwrap();
+    assert_eq!(predict_from(&backend, key, Some("203.0.113.77")).0, 200);
+    assert_eq!(predict_from(&backend, key, Some("2001:db8:5::1")).0, 200);
+    for address in [Some("198.51.100.1"), None] {
+        let (status, body) = predict_from(&backend, key, address);
+        assert_eq!(status, 403, "{address:?}");
+        assert_eq!(body["details"]["reason"], "address_not_allowed");
+    }
+    let (_, open) = make(&backend, &session, sandbox("anywhere"));
+    assert_eq!(open["restriction"], "unrestricted");
+    assert_eq!(
+        predict_from(&backend, open["key"].as_str().unwrap(), None).0,
+        200
+    );
+    // The usage counts the refusals by their reason.
+    let path = format!(
+        "/portal/api/keys/{}/usage?days=1",
+        server["id"].as_str().unwrap()
+    );
+    let (_, usage, _) = keys_call(Method::GET, &path, None, &session).send(&backend);
+    assert_eq!(usage["days"][0]["refused_address"], 2, "{usage}");
+    assert_eq!(usage["days"][0]["used"], 2);
+}

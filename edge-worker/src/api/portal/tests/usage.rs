@@ -91,7 +91,7 @@ fn usage_counts_what_the_quota_counts_and_each_refusal_by_reason() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 8);
     assert_eq!(lines[0], super::super::usage::CSV_HEADER);
-    assert_eq!(lines[7], format!("{},2,1,0,1,1", now().date_naive()));
+    assert_eq!(lines[7], format!("{},2,1,0,1,1,0", now().date_naive()));
 }
 
 #[test]
