@@ -6,39 +6,30 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decidePartner } from '../../scripts/operator.mjs';
 import { SoftAuthenticator } from '../support/authenticator.mjs';
+import { portalClient } from '../support/portal-client.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const PORTAL = 'http://localhost:8787';
 const MAX_KEYS = 20;
 let worker;
 let state;
+let call;
+let apply;
+let cookieOf;
 
 before(async () => {
   ({ state } = await keyStore('attacks-keys'));
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_PORTAL_ORIGIN: PORTAL, HEXRISK_KEY_RECORD_TTL_SECONDS: '0' } });
+  ({ call, apply, cookieOf } = portalClient(worker.url, PORTAL));
 });
 after(() => worker?.stop());
 
-async function call(method, path, { body, cookie, origin = PORTAL, headers = {} } = {}) {
-  const sent = { ...headers };
-  if (origin) sent.origin = origin;
-  if (cookie) sent.cookie = cookie;
-  if (body) sent['content-type'] = 'application/json';
-  const response = await fetch(`${worker.url}${path}`, { method, headers: sent, body: body && JSON.stringify(body) });
-  return { status: response.status, json: await response.json().catch(() => null), headers: response.headers };
-}
-
 /** A partner approved by the operator: its session cookie and id. */
 async function approvedPartner(name) {
-  const device = new SoftAuthenticator(PORTAL);
-  const options = await call('POST', '/portal/api/applications/options', {
-    body: { organisation: name, email: `ops@${name.toLowerCase()}.example`, intended_use: 'testing the cap' },
-  });
-  const credential = device.create(options.json.publicKey);
-  const applied = await call('POST', '/portal/api/applications', { body: { ceremony: options.json.ceremony, credential } });
+  const applied = await apply(new SoftAuthenticator(PORTAL), name);
   assert.equal(applied.status, 201, JSON.stringify(applied.json));
   assert.equal(await decidePartner({ partner: applied.json.id, decision: 'approve', stateDir: state }), 1);
-  return { cookie: applied.headers.get('set-cookie').split(';')[0], id: applied.json.id };
+  return { cookie: cookieOf(applied), id: applied.json.id };
 }
 
 const inForce = (keys) => keys.filter((k) => k.state === 'active' || k.state === 'rolled').length;

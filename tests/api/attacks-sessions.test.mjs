@@ -5,44 +5,28 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { decidePartner } from '../../scripts/operator.mjs';
 import { SoftAuthenticator } from '../support/authenticator.mjs';
+import { portalClient } from '../support/portal-client.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const PORTAL = 'http://localhost:8787';
 let worker;
 let state;
+let call;
+let apply;
+let signIn;
+let cookieOf;
 
 before(async () => {
   ({ state } = await keyStore('attacks-sessions'));
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_PORTAL_ORIGIN: PORTAL } });
+  ({ call, apply, signIn, cookieOf } = portalClient(worker.url, PORTAL));
 });
 after(() => worker?.stop());
-
-async function call(method, path, { body, cookie } = {}) {
-  const headers = { origin: PORTAL };
-  if (cookie) headers.cookie = cookie;
-  if (body) headers['content-type'] = 'application/json';
-  const response = await fetch(`${worker.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-  return { status: response.status, json: await response.json().catch(() => null), headers: response.headers };
-}
-const cookieOf = (answer) => answer.headers.get('set-cookie').split(';')[0];
-
-async function apply(device, name) {
-  const start = await call('POST', '/portal/api/applications/options', {
-    body: { organisation: name, email: `ops@${name.toLowerCase().replace(/ /g, '')}.example`, intended_use: 'sessions' },
-  });
-  const applied = await call('POST', '/portal/api/applications', { body: { ceremony: start.json.ceremony, credential: device.create(start.json.publicKey) } });
-  assert.equal(applied.status, 201);
-  return applied;
-}
-
-async function signIn(device) {
-  const asked = await call('POST', '/portal/api/sessions/options');
-  return call('POST', '/portal/api/sessions', { body: { ceremony: asked.json.ceremony, credential: device.get(asked.json.publicKey) } });
-}
 
 test('suspension ends the sessions and refuses sign-in, saying why; reapproval starts signed out', async () => {
   const device = new SoftAuthenticator(PORTAL);
   const applied = await apply(device, 'Suspect Co');
+  assert.equal(applied.status, 201);
   const first = cookieOf(applied);
   await decidePartner({ partner: applied.json.id, decision: 'approve', stateDir: state });
   const second = cookieOf(await signIn(device));
@@ -63,7 +47,9 @@ test('suspension ends the sessions and refuses sign-in, saying why; reapproval s
 
 test('removing a passkey ends the sessions it started; sign out everywhere ends the rest', async () => {
   const laptop = new SoftAuthenticator(PORTAL);
-  const laptopSession = cookieOf(await apply(laptop, 'Two Devices'));
+  const applied = await apply(laptop, 'Two Devices');
+  assert.equal(applied.status, 201);
+  const laptopSession = cookieOf(applied);
   const phone = new SoftAuthenticator(PORTAL);
   const asked = await call('POST', '/portal/api/passkeys/options', { cookie: laptopSession });
   assert.equal(asked.status, 200);

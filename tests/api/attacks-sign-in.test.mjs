@@ -6,24 +6,20 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SoftAuthenticator } from '../support/authenticator.mjs';
+import { portalClient } from '../support/portal-client.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 
 const PORTAL = 'http://localhost:8787';
 let worker;
+let call;
+let apply;
 
 before(async () => {
   const { state } = await keyStore('attacks-sign-in');
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_PORTAL_ORIGIN: PORTAL } });
+  ({ call, apply } = portalClient(worker.url, PORTAL));
 });
 after(() => worker?.stop());
-
-async function call(method, path, { body, cookie } = {}) {
-  const headers = { origin: PORTAL };
-  if (cookie) headers.cookie = cookie;
-  if (body) headers['content-type'] = 'application/json';
-  const response = await fetch(`${worker.url}${path}`, { method, headers, body: body && JSON.stringify(body) });
-  return { status: response.status, json: await response.json().catch(() => null), headers: response.headers };
-}
 
 async function options() {
   const answer = await call('POST', '/portal/api/sessions/options');
@@ -33,11 +29,7 @@ async function options() {
 
 test('forged, replayed and cloned assertions are refused alike and each is in the audit log', async () => {
   const device = new SoftAuthenticator(PORTAL);
-  const start = await call('POST', '/portal/api/applications/options', {
-    body: { organisation: 'Target Co', email: 'ops@target.example', intended_use: 'being attacked' },
-  });
-  const applied = await call('POST', '/portal/api/applications', { body: { ceremony: start.json.ceremony, credential: device.create(start.json.publicKey) } });
-  assert.equal(applied.status, 201);
+  assert.equal((await apply(device, 'Target Co')).status, 201);
 
   const forgeries = {
     'user verification cleared': { flags: 0x01 },

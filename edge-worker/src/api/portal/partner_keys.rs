@@ -75,81 +75,82 @@ fn parse_apis(body: &Map<String, Value>) -> Result<Vec<KeyApi>, ApiError> {
     Ok(apis)
 }
 
-/// Each origin written one way; all refusals at once, with their reasons.
-fn parse_origins(body: &Map<String, Value>) -> Result<Vec<String>, ApiError> {
-    let Some(listed) = body.get("origins") else {
+/// A list field of a key's restrictions, as [`parse_list`] reads it.
+struct ListField {
+    /// The body's field (`origins`, `ip_ranges`).
+    field: &'static str,
+    /// What one item is, in messages (`origins`, `ranges`).
+    items: &'static str,
+    /// Most items.
+    max: usize,
+    /// The name of an item in a refusal (`origin`, `range`), and the longest text
+    /// of it echoed back.
+    echo: (&'static str, usize),
+}
+
+/// Each item of `list`'s field parsed into its one written form by `parse`
+/// (`Err((reason code, message))`), duplicates dropped; every refusal at once, with
+/// its reason, in `details.refused_<items>`, and then nothing is made. An absent or
+/// null field is an empty list.
+fn parse_list<T: PartialEq>(
+    body: &Map<String, Value>,
+    list: &ListField,
+    parse: impl Fn(&str) -> Result<T, (&'static str, String)>,
+) -> Result<Vec<T>, ApiError> {
+    let ListField {
+        field,
+        items,
+        max,
+        echo: (name, longest),
+    } = *list;
+    let Some(listed) = body.get(field).filter(|v| !v.is_null()) else {
         return Ok(Vec::new());
     };
     let listed = listed
         .as_array()
-        .ok_or_else(|| invalid("origins", "`origins` must be a list of origins"))?;
-    if listed.len() > MAX_ORIGINS {
-        return Err(
-            invalid("origins", format!("at most {MAX_ORIGINS} origins")).with("limit", MAX_ORIGINS)
-        );
+        .ok_or_else(|| invalid(field, format!("`{field}` must be a list of {items}")))?;
+    if listed.len() > max {
+        return Err(invalid(field, format!("at most {max} {items}")).with("limit", max));
     }
     let (mut accepted, mut refused) = (Vec::new(), Vec::new());
     for item in listed {
         let text = item.as_str().unwrap_or_default();
-        match origins::normalise(text) {
-            Ok(origin) if !accepted.contains(&origin) => accepted.push(origin),
+        match parse(text) {
+            Ok(value) if !accepted.contains(&value) => accepted.push(value),
             Ok(_) => {}
-            Err(reason) => refused.push(json!({
-                "origin": text.chars().take(origins::MAX_ORIGIN).collect::<String>(),
-                "reason": reason.code(),
-                "message": reason.to_string(),
+            Err((reason, message)) => refused.push(json!({
+                name: text.chars().take(longest).collect::<String>(),
+                "reason": reason,
+                "message": message,
             })),
         }
     }
     if refused.is_empty() {
         Ok(accepted)
     } else {
-        Err(
-            invalid("origins", "some origins were refused; nothing was made")
-                .with("refused_origins", refused),
+        Err(invalid(
+            field,
+            format!("some {items} were refused; nothing was made"),
         )
+        .with(&format!("refused_{items}"), refused))
     }
 }
 
-/// Each server address range written one way; all refusals at once, with their
-/// reasons (as [`parse_origins`]).
-fn parse_ip_ranges(body: &Map<String, Value>) -> Result<Vec<IpRange>, ApiError> {
-    let Some(listed) = body.get("ip_ranges").filter(|v| !v.is_null()) else {
-        return Ok(Vec::new());
-    };
-    let listed = listed.as_array().ok_or_else(|| {
-        invalid(
-            "ip_ranges",
-            "`ip_ranges` must be a list of addresses or CIDR ranges",
-        )
-    })?;
-    if listed.len() > MAX_RANGES {
-        return Err(
-            invalid("ip_ranges", format!("at most {MAX_RANGES} ranges")).with("limit", MAX_RANGES)
-        );
-    }
-    let (mut accepted, mut refused) = (Vec::new(), Vec::new());
-    for item in listed {
-        let text = item.as_str().unwrap_or_default();
-        match text.parse::<IpRange>() {
-            Ok(range) if !accepted.contains(&range) => accepted.push(range),
-            Ok(_) => {}
-            Err(reason) => refused.push(json!({
-                "range": text.chars().take(64).collect::<String>(),
-                "reason": reason.code(),
-                "message": reason.to_string(),
-            })),
-        }
-    }
-    if refused.is_empty() {
-        Ok(accepted)
-    } else {
-        Err(
-            invalid("ip_ranges", "some ranges were refused; nothing was made")
-                .with("refused_ranges", refused),
-        )
-    }
-}
+/// Browser origins, each written one way (`portal/origins.rs`).
+const ORIGINS: ListField = ListField {
+    field: "origins",
+    items: "origins",
+    max: MAX_ORIGINS,
+    echo: ("origin", origins::MAX_ORIGIN),
+};
+
+/// Server address ranges, each written one way (`api/ip_ranges.rs`).
+const IP_RANGES: ListField = ListField {
+    field: "ip_ranges",
+    items: "ranges",
+    max: MAX_RANGES,
+    echo: ("range", 64),
+};
 
 impl KeySettings {
     /// The settings in a request body at `now`.
@@ -201,8 +202,13 @@ impl KeySettings {
             label,
             kind,
             apis: parse_apis(body)?,
-            origins: parse_origins(body)?,
-            ip_ranges: parse_ip_ranges(body)?,
+            origins: parse_list(body, &ORIGINS, |text| {
+                origins::normalise(text).map_err(|r| (r.code(), r.to_string()))
+            })?,
+            ip_ranges: parse_list(body, &IP_RANGES, |text| {
+                text.parse::<IpRange>()
+                    .map_err(|r| (r.code(), r.to_string()))
+            })?,
             expires_at,
         })
     }

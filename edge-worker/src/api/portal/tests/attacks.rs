@@ -52,15 +52,7 @@ fn stored(backend: &MemoryBackend) -> String {
 fn forged_assertions_are_refused_alike_and_each_is_in_the_audit_log() {
     let backend = MemoryBackend::new();
     let mut device = SoftAuthenticator::new(1, PORTAL_ORIGIN);
-    apply(&backend, &mut device);
-    let partner_id = backend
-        .portal_tables
-        .borrow()
-        .partners
-        .keys()
-        .next()
-        .unwrap()
-        .clone();
+    let (_, partner_id) = super::apply_as(&backend, &mut device);
     let forgeries = [
         (
             "user verification cleared",
@@ -115,15 +107,7 @@ fn forged_assertions_are_refused_alike_and_each_is_in_the_audit_log() {
 fn a_replayed_assertion_and_a_counter_that_went_back_are_refused() {
     let backend = MemoryBackend::new();
     let mut device = SoftAuthenticator::new(1, PORTAL_ORIGIN);
-    apply(&backend, &mut device);
-    let partner_id = backend
-        .portal_tables
-        .borrow()
-        .partners
-        .keys()
-        .next()
-        .unwrap()
-        .clone();
+    let (_, partner_id) = super::apply_as(&backend, &mut device);
 
     // The same answer sent twice: its ceremony was taken by the first.
     let (status, options, _) =

@@ -15,15 +15,7 @@ use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, 
 /// An applicant with its device, its session and id, and an operator's session.
 fn applicant_and_operator(backend: &MemoryBackend) -> (SoftAuthenticator, String, String, String) {
     let mut device = SoftAuthenticator::new(1, PORTAL_ORIGIN);
-    let session = apply(backend, &mut device);
-    let id = backend
-        .portal_tables
-        .borrow()
-        .partners
-        .keys()
-        .next()
-        .unwrap()
-        .clone();
+    let (session, id) = super::apply_as(backend, &mut device);
     let (operator, operator_id) = partner(backend, 2);
     {
         let mut tables = backend.portal_tables.borrow_mut();

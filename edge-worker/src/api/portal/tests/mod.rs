@@ -109,6 +109,19 @@ pub(super) fn apply(backend: &MemoryBackend, device: &mut SoftAuthenticator) -> 
     session_of(&answer)
 }
 
+/// Applies with `device`; returns the session id and the new account's id.
+pub(super) fn apply_as(
+    backend: &MemoryBackend,
+    device: &mut SoftAuthenticator,
+) -> (String, String) {
+    let session = apply(backend, device);
+    let digest = sessions::digest(&session);
+    let id = backend.portal_tables.borrow().sessions[&digest]
+        .partner_id
+        .clone();
+    (session, id)
+}
+
 /// Signs in with `device`: the status, body and answer.
 pub(super) fn sign_in(
     backend: &MemoryBackend,

@@ -7,7 +7,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use http::{Method, Request};
 use serde_json::{Value, json};
 
-use super::{Call, apply};
+use super::Call;
 use crate::api::dispatch::{RequestContext, handle};
 use crate::api::keys::Tier;
 use crate::api::partners::store::PartnerStatus;
@@ -15,17 +15,7 @@ use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, 
 
 /// A partner that applied with its own device: its session and id.
 pub(super) fn partner(backend: &MemoryBackend, seed: u8) -> (String, String) {
-    let mut device = SoftAuthenticator::new(seed, PORTAL_ORIGIN);
-    let session = apply(backend, &mut device);
-    let id = backend
-        .portal_tables
-        .borrow()
-        .sessions
-        .values()
-        .find(|s| s.digest == super::super::sessions::digest(&session))
-        .map(|s| s.partner_id.clone())
-        .unwrap();
-    (session, id)
+    super::apply_as(backend, &mut SoftAuthenticator::new(seed, PORTAL_ORIGIN))
 }
 
 /// What the operator does with `scripts/operator.mjs`: sets status and tier.
@@ -345,15 +335,7 @@ fn the_cap_counts_rolled_keys_in_their_grace_and_a_roll_past_it_stores_nothing()
 fn a_sandbox_key_rolled_keeps_the_expiry_of_the_first_of_its_line() {
     let backend = MemoryBackend::new();
     let mut device = SoftAuthenticator::new(9, PORTAL_ORIGIN);
-    apply(&backend, &mut device);
-    let id = backend
-        .portal_tables
-        .borrow()
-        .partners
-        .keys()
-        .next()
-        .unwrap()
-        .clone();
+    let (_, id) = super::apply_as(&backend, &mut device);
     decide(&backend, &id, PartnerStatus::Approved, Tier::Sandbox);
     let mut current: Option<(String, Value)> = None;
     // Three rolls, ten days apart, each from a fresh sign-in.
@@ -446,6 +428,10 @@ fn a_server_key_is_used_from_its_listed_addresses_only_and_the_page_labels_restr
         .map(|r| r["reason"].as_str().unwrap())
         .collect();
     assert_eq!(reasons, ["host_bits", "address"]);
+    assert_eq!(
+        refused["details"]["refused_ranges"][0]["range"],
+        "203.0.113.5/24"
+    );
     assert!(backend.portal_tables.borrow().keys.is_empty());
 
     let (status, server) = make(
