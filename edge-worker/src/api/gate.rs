@@ -139,7 +139,18 @@ pub const KEEP_DAYS: usize = 100;
 pub struct UsageLog {
     /// The days with any request, oldest first.
     pub days: Vec<DayUsage>,
+    /// The number of the next block granted (from 1; 0 names none).
+    #[serde(default)]
+    pub next_block: u64,
+    /// The numbers of the blocks settled lately, at most [`SETTLED_KEPT`]: a return
+    /// sent again after its answer was lost is settled once.
+    #[serde(default)]
+    pub settled: Vec<u64>,
 }
+
+/// How many settled blocks a log remembers: far more than can be outstanding at
+/// once (an isolate holds one block of a key at a time).
+pub const SETTLED_KEPT: usize = 1_024;
 
 impl UsageLog {
     /// The day `day`, if any request was counted on it.
@@ -182,6 +193,7 @@ impl UsageLog {
                 used,
                 ..DayUsage::default()
             }],
+            ..Self::default()
         }
     }
 }
@@ -237,6 +249,11 @@ pub fn admit(
     } else {
         today.refused_quota += 1;
     }
+    if let Some(granted) = &mut block {
+        log.next_block = log.next_block.max(1);
+        granted.id = log.next_block;
+        log.next_block += 1;
+    }
     (
         Admission::Counted {
             record: record.clone(),
@@ -261,7 +278,18 @@ pub struct BlockReturns {
 /// as used on their day, and the requests they refused are counted by reason.
 /// Returns whether the log changed.
 pub fn settle(log: &mut UsageLog, returned: &[Return]) -> bool {
+    let mut changed = false;
     for back in returned {
+        if back.block != 0 {
+            if log.settled.contains(&back.block) {
+                continue;
+            }
+            if log.settled.len() >= SETTLED_KEPT {
+                log.settled.remove(0);
+            }
+            log.settled.push(back.block);
+        }
+        changed = true;
         let entry = log.today(back.day);
         entry.used = entry.used.saturating_sub(back.unspent);
         entry.refused_origin += back.refused_origin;
@@ -269,7 +297,7 @@ pub fn settle(log: &mut UsageLog, returned: &[Return]) -> bool {
         entry.refused_key += back.refused_key;
         entry.refused_address += back.refused_address;
     }
-    !returned.is_empty()
+    changed
 }
 
 /// The key record a gate read from the key store, and when.

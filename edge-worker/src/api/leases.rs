@@ -41,6 +41,7 @@ impl Lease {
         Return {
             day: self.grant.day,
             unspent: self.grant.size - self.spent,
+            block: self.grant.id,
             ..self.refused
         }
     }

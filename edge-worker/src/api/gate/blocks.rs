@@ -53,6 +53,10 @@ pub struct Grant {
     /// The day's count after the request the block came with (the block not
     /// included), for the quota headers of the requests spent from it.
     pub used_before: u32,
+    /// The gate's number for the block (one higher for each it grants), which its
+    /// return carries so that a return sent twice is settled once.
+    #[serde(default)]
+    pub id: u64,
 }
 
 /// What an isolate gives back of an ended block.
@@ -71,6 +75,9 @@ pub struct Return {
     /// Requests refused from a server address the key does not list.
     #[serde(default)]
     pub refused_address: u32,
+    /// The block's number ([`Grant::id`]).
+    #[serde(default)]
+    pub block: u64,
 }
 
 /// The block to grant with a request admitted with `used` counted today (this
@@ -95,5 +102,6 @@ pub fn grant(
         day: crate::api::quota::day_of(now),
         until,
         used_before: used,
+        id: 0,
     })
 }

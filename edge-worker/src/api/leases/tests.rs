@@ -252,6 +252,13 @@ fn an_ended_block_is_owed_to_its_gate_without_another_request() {
         settled.on(crate::api::quota::day_of(now)).unwrap().used,
         before - owed[0].unspent
     );
+    // Sent again after its answer was lost, it is settled once: the block's number.
+    assert_ne!(owed[0].block, 0);
+    assert!(!gate::settle(&mut settled, &owed), "nothing changed");
+    assert_eq!(
+        settled.on(crate::api::quota::day_of(now)).unwrap().used,
+        before - owed[0].unspent
+    );
     // Or, sending them failed: still owed, they go with the key's next gate call.
     book.owe(&digest, owed.clone());
     let later = until + TimeDelta::seconds(1);
