@@ -121,11 +121,17 @@ async function refresh() {
 
 /** The operator's table of accounts, each with its decisions and tier, and the whole audit log. */
 async function listAccounts() {
-  const answer = await api('GET', 'operator/partners');
-  if (answer.status !== 200) return say(problem(answer));
+  // Page after page (the API gives a page at a time), into one table.
+  const accounts = [];
+  for (let after = null, first = true; first || after; first = false) {
+    const answer = await api('GET', `operator/partners?limit=500${after ? `&after=${encodeURIComponent(after)}` : ''}`);
+    if (answer.status !== 200) return say(problem(answer));
+    accounts.push(...answer.body.partners);
+    after = answer.body.next;
+  }
   const body = $('operator-table').tBodies[0];
   body.replaceChildren();
-  for (const account of answer.body.partners.filter((a) => a.role === 'partner')) {
+  for (const account of accounts.filter((a) => a.role === 'partner')) {
     const row = document.createElement('tr');
     cell(row, account.organisation);
     cell(row, account.email);

@@ -476,12 +476,22 @@ impl PortalStore for WorkerBackend {
         audit_entries(rows)
     }
 
-    async fn partners(&self) -> Result<Vec<Partner>, BackendError> {
+    async fn partners_page(
+        &self,
+        after: Option<(DateTime<Utc>, &str)>,
+        limit: u32,
+    ) -> Result<Vec<Partner>, BackendError> {
+        // Keyset paging: the order's key, so a page holds whatever is added between
+        // two requests at its place, never twice.
+        let (at, id) = after.map_or((JsValue::NULL, JsValue::NULL), |(at, id)| {
+            (time(at), id.into())
+        });
         let rows: Vec<PartnerRow> = self
             .all(
                 "SELECT id, user_handle, organisation, email, intended_use, status, role, tier, \
-                 daily_limit, created_at FROM partners ORDER BY created_at, id",
-                &[],
+                 daily_limit, created_at FROM partners \
+                 WHERE ?1 IS NULL OR (created_at, id) > (?1, ?2) ORDER BY created_at, id LIMIT ?3",
+                &[at, id, JsValue::from(f64::from(limit))],
             )
             .await?;
         rows.into_iter().map(PartnerRow::into_partner).collect()

@@ -405,8 +405,13 @@ pub trait PortalStore {
     /// The whole audit log, newest first, at most `limit` lines.
     async fn audit_all(&self, limit: u32) -> Result<Vec<AuditEntry>, BackendError>;
 
-    /// Every account, oldest first.
-    async fn partners(&self) -> Result<Vec<Partner>, BackendError>;
+    /// At most `limit` accounts, oldest first, after the account `after` names
+    /// (its creation time and id), or from the first.
+    async fn partners_page(
+        &self,
+        after: Option<(DateTime<Utc>, &str)>,
+        limit: u32,
+    ) -> Result<Vec<Partner>, BackendError>;
 
     /// Sets the status of the account `id` to `to` if it is one of `from`; whether
     /// it did.

@@ -276,7 +276,9 @@ async fn run<B: Backend>(
         Operation::Enrol => passkeys::enrol(backend, rp, &body()?, caller).await,
         Operation::Usage => usage::usage(backend, id, request.uri().query(), caller).await,
         Operation::UsageCsv => usage::usage_csv(backend, id, request.uri().query(), caller).await,
-        Operation::OperatorPartners => operator::partners(backend, operator()?).await,
+        Operation::OperatorPartners => {
+            operator::partners(backend, request.uri().query(), operator()?).await
+        }
         Operation::OperatorDecide => {
             operator::decide(backend, id, &body()?, (operator()?, caller)).await
         }

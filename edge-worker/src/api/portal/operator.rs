@@ -4,6 +4,7 @@
 //! decisions and tiers are open to `scripts/operator.mjs` (`DECISIONS`, `TIER_LIMITS`),
 //! and `tests/api/portal.test.mjs` checks that the two agree.
 
+use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
 use super::accounts::{self, account_json};
@@ -114,16 +115,74 @@ fn listed(partner: &Partner) -> Value {
     body
 }
 
-/// `GET /portal/api/operator/partners`: every account, oldest first.
+/// Accounts a page of the operator's list holds, by default.
+pub const DEFAULT_PAGE: u32 = 100;
+
+/// Most accounts a page holds.
+pub const MAX_PAGE: u32 = 500;
+
+/// The cursor of the page after `partner`: its creation time and id, as text.
+fn cursor_of(partner: &Partner) -> String {
+    format!("{}_{}", partner.created_at.timestamp_millis(), partner.id)
+}
+
+/// The account a cursor names (its creation time and id), or why it is not one.
+fn parse_cursor(text: &str) -> Option<(DateTime<Utc>, &str)> {
+    let (millis, id) = text.split_once('_')?;
+    let at = DateTime::from_timestamp_millis(millis.parse().ok()?)?;
+    (!id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then_some((at, id))
+}
+
+/// `GET /portal/api/operator/partners?limit=N&after=CURSOR`: accounts, oldest
+/// first, `N` a page (1 to [`MAX_PAGE`], [`DEFAULT_PAGE`] by default); `next` is the
+/// cursor of the following page, `null` after the last.
 ///
 /// # Errors
-/// `UNAUTHORIZED` without a session, `FORBIDDEN` for a partner's, `INTERNAL_ERROR`
-/// when storage fails.
-pub async fn partners<B: Backend>(backend: &B, _: &Operator) -> Result<Answer, ApiError> {
-    let all = backend.partners().await.map_err(super::stored(backend))?;
-    Ok(Answer::ok(
-        json!({ "partners": all.iter().map(listed).collect::<Vec<_>>() }),
-    ))
+/// `UNAUTHORIZED` without a session, `FORBIDDEN` for a partner's, `INVALID_REQUEST`
+/// naming `limit` or `after`, `INTERNAL_ERROR` when storage fails.
+pub async fn partners<B: Backend>(
+    backend: &B,
+    query: Option<&str>,
+    _: &Operator,
+) -> Result<Answer, ApiError> {
+    let pairs = crate::api::input::query_pairs(query);
+    let limit = match crate::api::input::query_param(&pairs, "limit") {
+        None => DEFAULT_PAGE,
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_PAGE).contains(n))
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("`limit` must be a whole number from 1 to {MAX_PAGE}"),
+                )
+                .with("field", "limit")
+            })?,
+    };
+    let after = match crate::api::input::query_param(&pairs, "after") {
+        None => None,
+        Some(text) => Some(parse_cursor(text).ok_or_else(|| {
+            ApiError::new(
+                ErrorCode::InvalidRequest,
+                "`after` must be the `next` of the page before",
+            )
+            .with("field", "after")
+        })?),
+    };
+    // One more than the page, to know whether another follows.
+    let mut page = backend
+        .partners_page(after, limit + 1)
+        .await
+        .map_err(super::stored(backend))?;
+    let more = page.len() > limit as usize;
+    page.truncate(limit as usize);
+    let next = page.last().filter(|_| more).map(cursor_of);
+    Ok(Answer::ok(json!({
+        "partners": page.iter().map(listed).collect::<Vec<_>>(),
+        "next": next,
+    })))
 }
 
 /// `POST /portal/api/operator/partners/{id}/decision` `{decision}`: approves,

@@ -338,9 +338,15 @@ impl<T: HoldsPortalTables> PortalStore for T {
             .collect())
     }
 
-    async fn partners(&self) -> Result<Vec<Partner>, BackendError> {
+    async fn partners_page(
+        &self,
+        after: Option<(DateTime<Utc>, &str)>,
+        limit: u32,
+    ) -> Result<Vec<Partner>, BackendError> {
         let mut all: Vec<Partner> = self.portal_up()?.partners.values().cloned().collect();
         all.sort_by(|a, b| (a.created_at, &a.id).cmp(&(b.created_at, &b.id)));
+        all.retain(|p| after.is_none_or(|(at, id)| (p.created_at, p.id.as_str()) > (at, id)));
+        all.truncate(limit as usize);
         Ok(all)
     }
 
