@@ -323,6 +323,31 @@ impl PortalStore for WorkerBackend {
         .await
     }
 
+    async fn sweep(
+        &self,
+        sessions_before: DateTime<Utc>,
+        keys_before: DateTime<Utc>,
+    ) -> Result<(u32, u32), BackendError> {
+        let db = self.db()?;
+        let sessions = db
+            .prepare("DELETE FROM sessions WHERE created_at < ?1 OR ended_at < ?1")
+            .bind(&[time(sessions_before)])
+            .map_err(fail)?;
+        let keys = db
+            .prepare("DELETE FROM api_keys WHERE revoked_at < ?1 OR expires_at < ?1")
+            .bind(&[time(keys_before)])
+            .map_err(fail)?;
+        let results = db.batch(vec![sessions, keys]).await.map_err(fail)?;
+        let changes = |i: usize| {
+            results
+                .get(i)
+                .and_then(|r| r.meta().ok().flatten())
+                .and_then(|m| m.changes)
+                .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
+        };
+        Ok((changes(0), changes(1)))
+    }
+
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError> {
         let rows: Vec<KeyListRow> = self
             .all(

@@ -361,6 +361,15 @@ pub trait PortalStore {
         at: DateTime<Utc>,
     ) -> Result<(), BackendError>;
 
+    /// Deletes what no request can use any more: sessions ended, or begun, before
+    /// `sessions_before`, and keys revoked or expired before `keys_before`. Returns
+    /// how many of each went.
+    async fn sweep(
+        &self,
+        sessions_before: DateTime<Utc>,
+        keys_before: DateTime<Utc>,
+    ) -> Result<(u32, u32), BackendError>;
+
     /// A partner's keys, newest first.
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError>;
 

@@ -188,6 +188,15 @@ pub(super) async fn start_session<B: PortalBackend>(
             .await
             .map_err(super::stored(backend))?;
     }
+    // What no request can use any more goes as sessions start: dead sessions, and
+    // keys that stopped long ago (so no table only grows).
+    backend
+        .sweep(
+            caller.now - sessions::ABSOLUTE_TIMEOUT,
+            caller.now - sessions::KEYS_KEPT,
+        )
+        .await
+        .map_err(super::stored(backend))?;
     let (id, digest) = sessions::new_id().map_err(super::randomness(backend))?;
     backend
         .put_session(&Session {

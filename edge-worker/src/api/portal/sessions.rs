@@ -26,6 +26,10 @@ pub const ABSOLUTE_TIMEOUT: TimeDelta = TimeDelta::hours(12);
 /// ceremony this recent: the sign-in that started the session, or a fresh one.
 pub const STEP_UP_WINDOW: TimeDelta = TimeDelta::minutes(5);
 
+/// A key revoked or expired this long ago is deleted from the store (its usage is
+/// kept as long: `gate::KEEP_DAYS`).
+pub const KEYS_KEPT: TimeDelta = TimeDelta::days(crate::api::gate::KEEP_DAYS as i64);
+
 /// How stale a session's last use may be in the store: a busy session is written
 /// at most once a minute, which bounds the idle timeout's error to a minute.
 pub const TOUCH_EVERY: TimeDelta = TimeDelta::minutes(1);

@@ -226,6 +226,27 @@ impl<T: HoldsPortalTables> PortalStore for T {
         Ok(())
     }
 
+    async fn sweep(
+        &self,
+        sessions_before: DateTime<Utc>,
+        keys_before: DateTime<Utc>,
+    ) -> Result<(u32, u32), BackendError> {
+        let mut tables = self.portal_up()?;
+        let (sessions, keys) = (tables.sessions.len(), tables.keys.len());
+        tables.sessions.retain(|_, s| {
+            s.created_at >= sessions_before && s.ended_at.is_none_or(|t| t >= sessions_before)
+        });
+        tables.keys.retain(|k| {
+            k.key.revoked_at.is_none_or(|t| t >= keys_before)
+                && k.key.expires_at.is_none_or(|t| t >= keys_before)
+        });
+        let gone = |before: usize, after: usize| u32::try_from(before - after).unwrap_or(u32::MAX);
+        Ok((
+            gone(sessions, tables.sessions.len()),
+            gone(keys, tables.keys.len()),
+        ))
+    }
+
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError> {
         let mut keys: Vec<PartnerKey> = self
             .portal_up()?

@@ -258,3 +258,51 @@ fn the_session_state_is_answered_200_signed_in_or_not() {
         )
     );
 }
+
+#[test]
+fn a_sign_in_sweeps_dead_sessions_and_keys_that_stopped_long_ago() {
+    let backend = MemoryBackend::new();
+    let (mut device, first, id, _) = applicant_and_operator(&backend);
+    {
+        let mut tables = backend.portal_tables.borrow_mut();
+        tables.partners.get_mut(&id).unwrap().status = PartnerStatus::Approved;
+    }
+    let (status, old) = super::partner_keys::make(
+        &backend,
+        &first,
+        json!({ "kind": "sandbox", "apis": ["prediction"] }),
+    );
+    assert_eq!(status, 201, "{old}");
+    // A day later the first session is dead; 131 days later the sandbox key stopped
+    // more than 100 days ago.
+    let day = now() + chrono::TimeDelta::days(1);
+    assert_eq!(sign_in(&backend, &mut device, day).0, 200);
+    let digest = super::super::sessions::digest(&first);
+    assert!(
+        !backend
+            .portal_tables
+            .borrow()
+            .sessions
+            .contains_key(&digest)
+    );
+    assert_eq!(backend.portal_tables.borrow().keys.len(), 1, "not yet");
+    let later = now() + chrono::TimeDelta::days(131);
+    assert_eq!(sign_in(&backend, &mut device, later).0, 200);
+    assert!(backend.portal_tables.borrow().keys.is_empty());
+    // The live session just started stays.
+    assert_eq!(live_sessions_at(&backend, &id, later), 1);
+}
+
+fn live_sessions_at(
+    backend: &MemoryBackend,
+    partner_id: &str,
+    at: chrono::DateTime<chrono::Utc>,
+) -> usize {
+    backend
+        .portal_tables
+        .borrow()
+        .sessions
+        .values()
+        .filter(|s| s.partner_id == partner_id && s.is_live(at))
+        .count()
+}

@@ -252,13 +252,35 @@ fn the_operator_reads_the_accounts_a_page_at_a_time_each_once() {
     }
     let mut unique = seen.clone();
     unique.dedup();
-    assert_eq!((seen.len(), unique.len()), (total, total), "each account once");
+    assert_eq!(
+        (seen.len(), unique.len()),
+        (total, total),
+        "each account once"
+    );
     // The default page holds them all here; bad pages are refused naming the field.
-    let (_, all) = send(&backend, Method::GET, "/portal/api/operator/partners", None, &operator);
-    assert_eq!((all["partners"].as_array().unwrap().len(), &all["next"]), (total, &Value::Null));
-    for (query, field) in [("limit=0", "limit"), ("limit=501", "limit"), ("after=nope", "after"), ("after=1_xyz", "after")] {
+    let (_, all) = send(
+        &backend,
+        Method::GET,
+        "/portal/api/operator/partners",
+        None,
+        &operator,
+    );
+    assert_eq!(
+        (all["partners"].as_array().unwrap().len(), &all["next"]),
+        (total, &Value::Null)
+    );
+    for (query, field) in [
+        ("limit=0", "limit"),
+        ("limit=501", "limit"),
+        ("after=nope", "after"),
+        ("after=1_xyz", "after"),
+    ] {
         let path = format!("/portal/api/operator/partners?{query}");
         let (status, refused) = send(&backend, Method::GET, &path, None, &operator);
-        assert_eq!((status, refused["details"]["field"].as_str()), (400, Some(field)), "{query}");
+        assert_eq!(
+            (status, refused["details"]["field"].as_str()),
+            (400, Some(field)),
+            "{query}"
+        );
     }
 }
