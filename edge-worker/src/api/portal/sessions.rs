@@ -26,9 +26,9 @@ pub const ABSOLUTE_TIMEOUT: TimeDelta = TimeDelta::hours(12);
 /// ceremony this recent: the sign-in that started the session, or a fresh one.
 pub const STEP_UP_WINDOW: TimeDelta = TimeDelta::minutes(5);
 
-/// A key revoked or expired this long ago is deleted from the store (its usage is
-/// kept as long: `gate::KEEP_DAYS`).
-pub const KEYS_KEPT: TimeDelta = TimeDelta::days(crate::api::gate::KEEP_DAYS as i64);
+/// A key revoked or expired this long ago is deleted from the store: as long as its
+/// gate keeps its usage (`gate::KEEP_DAYS`, checked in the tests below).
+pub const KEYS_KEPT: TimeDelta = TimeDelta::days(100);
 
 /// How stale a session's last use may be in the store: a busy session is written
 /// at most once a minute, which bounds the idle timeout's error to a minute.
@@ -137,6 +137,10 @@ mod tests {
         assert!(!ended.is_live(at(2)));
         assert!(!s.needs_touch(at(0)) && s.needs_touch(at(1)));
         assert!(s.is_recently_verified(at(5)) && !s.is_recently_verified(at(6)));
+        assert_eq!(
+            KEYS_KEPT.num_days(),
+            i64::try_from(crate::api::gate::KEEP_DAYS).unwrap()
+        );
     }
 
     #[test]
