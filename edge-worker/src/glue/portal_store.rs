@@ -4,8 +4,8 @@
 
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
-use worker::D1Database;
 use worker::wasm_bindgen::JsValue;
+use worker::{D1Database, D1PreparedStatement};
 
 use super::WorkerBackend;
 use super::portal_rows::{
@@ -359,17 +359,24 @@ impl PortalStore for WorkerBackend {
         rows.into_iter().map(KeyListRow::into_key).collect()
     }
 
-    async fn insert_key(&self, key: &NewKey, cap: KeyCap) -> Result<bool, BackendError> {
+    async fn insert_key(
+        &self,
+        key: &NewKey,
+        cap: KeyCap,
+        audit: &[AuditEntry],
+    ) -> Result<bool, BackendError> {
         // The count and the insert are one statement: concurrent creates cannot pass
         // the cap together.
         // Values ?1 to ?12 are the key's (?10 its partner); ?13 the time, ?14 the cap.
+        let db = self.db()?;
         let mut values = insert_key_values(key);
         values.extend([time(cap.now), JsValue::from(cap.max as f64)]);
         let guard = format!("({}) < ?14", in_force_count("?10", "?13"));
-        let stored: Option<serde_json::Value> = self
-            .first(&format!("{} RETURNING id", insert_key_sql(&guard)), &values)
-            .await?;
-        Ok(stored.is_some())
+        let insert = db
+            .prepare(insert_key_sql(&guard))
+            .bind(&values)
+            .map_err(fail)?;
+        with_audit(&db, insert, audit).await
     }
 
     async fn revoke_key(
@@ -377,15 +384,17 @@ impl PortalStore for WorkerBackend {
         partner_id: &str,
         id: &str,
         at: DateTime<Utc>,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError> {
-        let revoked: Option<serde_json::Value> = self
-            .first(
+        let db = self.db()?;
+        let revoke = db
+            .prepare(
                 "UPDATE api_keys SET revoked_at = ?3 WHERE partner_id = ?1 AND id = ?2 \
-                 AND revoked_at IS NULL RETURNING id",
-                &[partner_id.into(), id.into(), time(at)],
+                 AND revoked_at IS NULL",
             )
-            .await?;
-        Ok(revoked.is_some())
+            .bind(&[partner_id.into(), id.into(), time(at)])
+            .map_err(fail)?;
+        with_audit(&db, revoke, audit).await
     }
 
     async fn roll_key(
@@ -395,6 +404,7 @@ impl PortalStore for WorkerBackend {
         new: &NewKey,
         old_expires_at: DateTime<Utc>,
         cap: KeyCap,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError> {
         let db = self.db()?;
         // The cap is checked in the update that the insert depends on: a roll is a
@@ -425,13 +435,10 @@ impl PortalStore for WorkerBackend {
             ))
             .bind(&values)
             .map_err(fail)?;
-        let results = db.batch(vec![update, insert]).await.map_err(fail)?;
-        let changed = results
-            .get(1)
-            .and_then(|r| r.meta().ok().flatten())
-            .and_then(|m| m.changes)
-            .unwrap_or(0);
-        Ok(changed > 0)
+        let mut batch = vec![update, insert];
+        batch.extend(audit_statements(&db, audit)?);
+        let results = db.batch(batch).await.map_err(fail)?;
+        Ok(changes(&results, 1) > 0)
     }
 
     async fn count_request(
@@ -463,14 +470,7 @@ impl PortalStore for WorkerBackend {
     async fn audit(&self, e: &AuditEntry) -> Result<(), BackendError> {
         self.run(
             "INSERT INTO audit_log (at, partner_id, actor, action, subject, address) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            &[
-                time(e.at),
-                e.partner_id.as_str().into(),
-                e.actor.as_str().into(),
-                e.action.as_str().into(),
-                e.subject.as_deref().map_or(JsValue::NULL, Into::into),
-                e.address.as_deref().map_or(JsValue::NULL, Into::into),
-            ],
+            &audit_values(e),
         )
         .await
     }
@@ -527,22 +527,22 @@ impl PortalStore for WorkerBackend {
         id: &str,
         from: &[PartnerStatus],
         to: PartnerStatus,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError> {
         // One statement: the status it checks is the one it changes.
         let allowed = from
             .iter()
             .map(|s| format!("'{}'", s.code()))
             .collect::<Vec<_>>();
-        let changed: Option<serde_json::Value> = self
-            .first(
-                &format!(
-                    "UPDATE partners SET status = ?2 WHERE id = ?1 AND status IN ({}) RETURNING id",
-                    allowed.join(", ")
-                ),
-                &[id.into(), to.code().into()],
-            )
-            .await?;
-        Ok(changed.is_some())
+        let db = self.db()?;
+        let update = db
+            .prepare(format!(
+                "UPDATE partners SET status = ?2 WHERE id = ?1 AND status IN ({})",
+                allowed.join(", ")
+            ))
+            .bind(&[id.into(), to.code().into()])
+            .map_err(fail)?;
+        with_audit(&db, update, audit).await
     }
 
     async fn set_partner_tier(
@@ -550,13 +550,15 @@ impl PortalStore for WorkerBackend {
         id: &str,
         tier: Tier,
         daily_limit: Option<u32>,
+        audit: &[AuditEntry],
     ) -> Result<(), BackendError> {
         let limit = daily_limit.map_or(JsValue::NULL, |n| f64::from(n).into());
-        self.run(
-            "UPDATE partners SET tier = ?2, daily_limit = ?3 WHERE id = ?1",
-            &[id.into(), tier.code().into(), limit],
-        )
-        .await
+        let db = self.db()?;
+        let update = db
+            .prepare("UPDATE partners SET tier = ?2, daily_limit = ?3 WHERE id = ?1")
+            .bind(&[id.into(), tier.code().into(), limit])
+            .map_err(fail)?;
+        with_audit(&db, update, audit).await.map(drop)
     }
 }
 
@@ -567,4 +569,56 @@ fn in_force_count(partner: &str, now: &str) -> String {
         "SELECT COUNT(*) FROM api_keys WHERE partner_id = {partner} \
          AND (revoked_at IS NULL OR revoked_at > {now}) AND (expires_at IS NULL OR expires_at > {now})"
     )
+}
+
+/// Runs `change` and, in the same batch (one transaction), `audit`'s lines if it
+/// changed a row; whether it did.
+async fn with_audit(
+    db: &D1Database,
+    change: D1PreparedStatement,
+    audit: &[AuditEntry],
+) -> Result<bool, BackendError> {
+    let mut batch = vec![change];
+    batch.extend(audit_statements(db, audit)?);
+    let results = db.batch(batch).await.map_err(fail)?;
+    Ok(changes(&results, 0) > 0)
+}
+
+/// Statements writing `audit`'s lines when the statement before them in a batch
+/// changed a row (`changes()`; each line written makes it true for the next).
+fn audit_statements(
+    db: &D1Database,
+    audit: &[AuditEntry],
+) -> Result<Vec<D1PreparedStatement>, BackendError> {
+    audit
+        .iter()
+        .map(|e| {
+            db.prepare(
+                "INSERT INTO audit_log (at, partner_id, actor, action, subject, address) \
+                 SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE changes() > 0",
+            )
+            .bind(&audit_values(e))
+            .map_err(fail)
+        })
+        .collect()
+}
+
+fn audit_values(e: &AuditEntry) -> [JsValue; 6] {
+    [
+        time(e.at),
+        e.partner_id.as_str().into(),
+        e.actor.as_str().into(),
+        e.action.as_str().into(),
+        e.subject.as_deref().map_or(JsValue::NULL, Into::into),
+        e.address.as_deref().map_or(JsValue::NULL, Into::into),
+    ]
+}
+
+/// The rows the batch's statement `i` changed.
+fn changes(results: &[worker::D1Result], i: usize) -> usize {
+    results
+        .get(i)
+        .and_then(|r| r.meta().ok().flatten())
+        .and_then(|m| m.changes)
+        .unwrap_or(0)
 }

@@ -375,7 +375,14 @@ pub trait PortalStore {
 
     /// Stores a new key unless its account already holds `cap.max` keys in force at
     /// `cap.now`, counted in the same transaction as the insert; whether it was stored.
-    async fn insert_key(&self, key: &NewKey, cap: KeyCap) -> Result<bool, BackendError>;
+    /// `audit`'s lines are written with it, in the same transaction, or not at all
+    /// (so for every change below that takes them).
+    async fn insert_key(
+        &self,
+        key: &NewKey,
+        cap: KeyCap,
+        audit: &[AuditEntry],
+    ) -> Result<bool, BackendError>;
 
     /// Revokes the partner's key `id` at `at`; whether it was the partner's and not
     /// yet revoked.
@@ -384,6 +391,7 @@ pub trait PortalStore {
         partner_id: &str,
         id: &str,
         at: DateTime<Utc>,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError>;
 
     /// Stores `new` as the replacement of the partner's key `old`, which stops at
@@ -397,6 +405,7 @@ pub trait PortalStore {
         new: &NewKey,
         old_expires_at: DateTime<Utc>,
         cap: KeyCap,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError>;
 
     /// Counts one request in `bucket`'s window starting at `window` and returns the
@@ -429,6 +438,7 @@ pub trait PortalStore {
         id: &str,
         from: &[PartnerStatus],
         to: PartnerStatus,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError>;
 
     /// Sets the tier of the account `id`'s live keys made from now on, and an
@@ -438,5 +448,6 @@ pub trait PortalStore {
         id: &str,
         tier: Tier,
         daily_limit: Option<u32>,
+        audit: &[AuditEntry],
     ) -> Result<(), BackendError>;
 }

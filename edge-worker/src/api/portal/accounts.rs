@@ -407,19 +407,31 @@ pub(super) fn account_json(partner: &Partner) -> Value {
 /// `INTERNAL_ERROR` when storage fails.
 pub(super) async fn audit<B: PortalBackend>(
     backend: &B,
-    (partner_id, actor): (&str, &str),
-    (action, subject): (&str, Option<&str>),
+    who: (&str, &str),
+    what: (&str, Option<&str>),
     caller: &Caller<'_>,
 ) -> Result<(), ApiError> {
     backend
-        .audit(&AuditEntry {
-            at: caller.now,
-            partner_id: partner_id.to_owned(),
-            actor: actor.to_owned(),
-            action: action.to_owned(),
-            subject: subject.map(str::to_owned),
-            address: caller.address.map(str::to_owned),
-        })
+        .audit(&entry(who, what, caller))
         .await
         .map_err(super::stored(backend))
+}
+
+/// An audit line of `partner_id`'s account by `actor`: `action` on `subject`, at
+/// the caller's time and from its address. The changes that take their lines write
+/// them in the same transaction ([`crate::api::partners::store::PortalStore`]).
+#[must_use]
+pub(super) fn entry(
+    (partner_id, actor): (&str, &str),
+    (action, subject): (&str, Option<&str>),
+    caller: &Caller<'_>,
+) -> AuditEntry {
+    AuditEntry {
+        at: caller.now,
+        partner_id: partner_id.to_owned(),
+        actor: actor.to_owned(),
+        action: action.to_owned(),
+        subject: subject.map(str::to_owned),
+        address: caller.address.map(str::to_owned),
+    }
 }

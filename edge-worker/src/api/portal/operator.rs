@@ -209,8 +209,9 @@ pub async fn decide<B: Backend>(
             .with("field", "decision")
         })?;
     let mut account = partner_account(backend, id).await?;
+    let line = accounts::entry((id, &operator.id), (decision.to().code(), None), caller);
     let changed = backend
-        .set_partner_status(id, decision.from(), decision.to())
+        .set_partner_status(id, decision.from(), decision.to(), &[line])
         .await
         .map_err(super::stored(backend))?;
     if !changed {
@@ -236,13 +237,6 @@ pub async fn decide<B: Backend>(
             .await
             .map_err(super::stored(backend))?;
     }
-    accounts::audit(
-        backend,
-        (id, &operator.id),
-        (decision.to().code(), None),
-        caller,
-    )
-    .await?;
     account.status = decision.to();
     Ok(Answer::ok(listed(&account)))
 }
@@ -294,17 +288,11 @@ pub async fn set_tier<B: Backend>(
         (_, None) => None,
     };
     let mut account = partner_account(backend, id).await?;
+    let line = accounts::entry((id, &operator.id), ("tier_set", Some(tier.code())), caller);
     backend
-        .set_partner_tier(id, tier, daily_limit)
+        .set_partner_tier(id, tier, daily_limit, &[line])
         .await
         .map_err(super::stored(backend))?;
-    accounts::audit(
-        backend,
-        (id, &operator.id),
-        ("tier_set", Some(tier.code())),
-        caller,
-    )
-    .await?;
     account.tier = tier;
     account.daily_limit = daily_limit;
     Ok(Answer::ok(listed(&account)))

@@ -367,20 +367,15 @@ pub async fn create<B: Backend>(
     let settings = KeySettings::parse(body, caller.now)?;
     let tier = tier_for(&partner, settings.kind)?;
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
+    let own = (partner.id.as_str(), partner.id.as_str());
+    let line = accounts::entry(own, ("key_created", Some(&new.key.id)), caller);
     if !backend
-        .insert_key(&new, cap(caller.now))
+        .insert_key(&new, cap(caller.now), &[line])
         .await
         .map_err(super::stored(backend))?
     {
         return Err(at_cap());
     }
-    accounts::audit(
-        backend,
-        (&partner.id, &partner.id),
-        ("key_created", Some(&new.key.id)),
-        caller,
-    )
-    .await?;
     Ok(Answer::created(shown_once(
         &text, &new.key, origin, caller.now,
     )))
@@ -457,8 +452,13 @@ pub async fn roll<B: Backend>(
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
     let grace_end = caller.now + TimeDelta::hours(i64::try_from(hours).unwrap_or(0));
     let old_end = old.expires_at.map_or(grace_end, |t| t.min(grace_end));
+    let own = (partner.id.as_str(), partner.id.as_str());
+    let lines = [
+        accounts::entry(own, ("key_rolled", Some(id)), caller),
+        accounts::entry(own, ("key_created", Some(&new.key.id)), caller),
+    ];
     if !backend
-        .roll_key(&partner.id, id, &new, old_end, cap(caller.now))
+        .roll_key(&partner.id, id, &new, old_end, cap(caller.now), &lines)
         .await
         .map_err(super::stored(backend))?
     {
@@ -472,20 +472,6 @@ pub async fn roll<B: Backend>(
             .any(|k| k.id == id && k.is_in_force(caller.now) && k.rolled_to.is_none());
         return Err(if still { at_cap() } else { no_such_key(id) });
     }
-    accounts::audit(
-        backend,
-        (&partner.id, &partner.id),
-        ("key_rolled", Some(id)),
-        caller,
-    )
-    .await?;
-    accounts::audit(
-        backend,
-        (&partner.id, &partner.id),
-        ("key_created", Some(&new.key.id)),
-        caller,
-    )
-    .await?;
     let mut body = shown_once(&text, &new.key, origin, caller.now);
     body["replaces"] = json!({ "id": id, "expires_at": old_end });
     Ok(Answer::created(body))
@@ -504,20 +490,15 @@ pub async fn revoke<B: Backend>(
     record_ttl_seconds: i64,
 ) -> Result<Answer, ApiError> {
     let (_, partner) = accounts::signed_in(backend, caller).await?;
+    let own = (partner.id.as_str(), partner.id.as_str());
+    let line = accounts::entry(own, ("key_revoked", Some(id)), caller);
     if !backend
-        .revoke_key(&partner.id, id, caller.now)
+        .revoke_key(&partner.id, id, caller.now, &[line])
         .await
         .map_err(super::stored(backend))?
     {
         return Err(no_such_key(id));
     }
-    accounts::audit(
-        backend,
-        (&partner.id, &partner.id),
-        ("key_revoked", Some(id)),
-        caller,
-    )
-    .await?;
     Ok(Answer::ok(json!({
         "revoked": id,
         "refused_within_seconds": record_ttl_seconds,

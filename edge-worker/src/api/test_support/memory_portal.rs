@@ -260,12 +260,18 @@ impl<T: HoldsPortalTables> PortalStore for T {
         Ok(keys)
     }
 
-    async fn insert_key(&self, key: &NewKey, cap: KeyCap) -> Result<bool, BackendError> {
+    async fn insert_key(
+        &self,
+        key: &NewKey,
+        cap: KeyCap,
+        audit: &[AuditEntry],
+    ) -> Result<bool, BackendError> {
         let mut tables = self.portal_up()?;
         if !cap.allows(in_force(&tables.keys, &key.partner_id, cap.now), 0) {
             return Ok(false);
         }
         tables.keys.push(key.clone());
+        tables.audit.extend_from_slice(audit);
         Ok(true)
     }
 
@@ -274,13 +280,18 @@ impl<T: HoldsPortalTables> PortalStore for T {
         partner_id: &str,
         id: &str,
         at: DateTime<Utc>,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError> {
         let mut tables = self.portal_up()?;
         let found = tables
             .keys
             .iter_mut()
             .find(|k| k.partner_id == partner_id && k.key.id == id && k.key.revoked_at.is_none());
-        Ok(found.map(|k| k.key.revoked_at = Some(at)).is_some())
+        let revoked = found.map(|k| k.key.revoked_at = Some(at)).is_some();
+        if revoked {
+            tables.audit.extend_from_slice(audit);
+        }
+        Ok(revoked)
     }
 
     async fn roll_key(
@@ -290,6 +301,7 @@ impl<T: HoldsPortalTables> PortalStore for T {
         new: &NewKey,
         old_expires_at: DateTime<Utc>,
         cap: KeyCap,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError> {
         let mut tables = self.portal_up()?;
         let held = in_force(&tables.keys, partner_id, cap.now);
@@ -307,6 +319,7 @@ impl<T: HoldsPortalTables> PortalStore for T {
         found.key.rolled_to = Some(new.key.id.clone());
         found.key.expires_at = Some(old_expires_at);
         tables.keys.push(new.clone());
+        tables.audit.extend_from_slice(audit);
         Ok(true)
     }
 
@@ -376,6 +389,7 @@ impl<T: HoldsPortalTables> PortalStore for T {
         id: &str,
         from: &[PartnerStatus],
         to: PartnerStatus,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError> {
         let mut tables = self.portal_up()?;
         let Some(partner) = tables
@@ -386,6 +400,7 @@ impl<T: HoldsPortalTables> PortalStore for T {
             return Ok(false);
         };
         partner.status = to;
+        tables.audit.extend_from_slice(audit);
         Ok(true)
     }
 
@@ -394,10 +409,13 @@ impl<T: HoldsPortalTables> PortalStore for T {
         id: &str,
         tier: Tier,
         daily_limit: Option<u32>,
+        audit: &[AuditEntry],
     ) -> Result<(), BackendError> {
-        if let Some(partner) = self.portal_up()?.partners.get_mut(id) {
+        let mut tables = self.portal_up()?;
+        if let Some(partner) = tables.partners.get_mut(id) {
             partner.tier = tier;
             partner.daily_limit = daily_limit;
+            tables.audit.extend_from_slice(audit);
         }
         Ok(())
     }
