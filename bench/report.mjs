@@ -471,6 +471,10 @@ function soakScores() {
     const late = figures(`soak-${c}`);
     const onTime = figures(`soak-${c}-on-time`);
     const cost = latenessCost(late?.scores, onTime?.scores);
+    if (late && !late.scores && !onTime) {
+      rows.push([late.city, 'late reports', `– (its soak of ${late.start} ran before the loop scored what it served)`, '–', '–', '–', '–']);
+      continue;
+    }
     for (const run of [late, onTime]) {
       if (!run?.scores) continue;
       const b = run.scores.besideOffline;
