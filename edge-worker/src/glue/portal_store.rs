@@ -179,33 +179,38 @@ impl PortalStore for WorkerBackend {
         rows.into_iter().map(PasskeyRow::into_passkey).collect()
     }
 
-    async fn add_passkey(&self, key: &Passkey) -> Result<(), BackendError> {
-        self.run(
-            &format!("INSERT INTO passkeys ({PASSKEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, NULL)"),
-            &[
+    async fn add_passkey(&self, key: &Passkey, audit: &[AuditEntry]) -> Result<(), BackendError> {
+        let db = self.db()?;
+        let insert = db
+            .prepare(format!(
+                "INSERT INTO passkeys ({PASSKEY_COLUMNS}) VALUES (?1, ?2, ?3, ?4, NULL)"
+            ))
+            .bind(&[
                 key.credential_id.as_str().into(),
                 key.partner_id.as_str().into(),
                 key.stored.as_str().into(),
                 time(key.created_at),
-            ],
-        )
-        .await
+            ])
+            .map_err(fail)?;
+        with_audit(&db, insert, audit).await.map(drop)
     }
 
     async fn remove_passkey(
         &self,
         partner_id: &str,
         credential_id: &str,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError> {
         // One statement: the count it checks is the one it changes.
-        let removed: Option<serde_json::Value> = self
-            .first(
+        let db = self.db()?;
+        let delete = db
+            .prepare(
                 "DELETE FROM passkeys WHERE partner_id = ?1 AND credential_id = ?2 \
-                 AND (SELECT COUNT(*) FROM passkeys WHERE partner_id = ?1) > 1 RETURNING credential_id",
-                &[partner_id.into(), credential_id.into()],
+                 AND (SELECT COUNT(*) FROM passkeys WHERE partner_id = ?1) > 1",
             )
-            .await?;
-        Ok(removed.is_some())
+            .bind(&[partner_id.into(), credential_id.into()])
+            .map_err(fail)?;
+        with_audit(&db, delete, audit).await
     }
 
     async fn enrolment(

@@ -306,15 +306,21 @@ pub trait PortalStore {
     /// An account's passkeys, oldest first.
     async fn passkeys_of(&self, partner_id: &str) -> Result<Vec<Passkey>, BackendError>;
 
-    /// Adds a passkey to an existing account.
-    async fn add_passkey(&self, passkey: &Passkey) -> Result<(), BackendError>;
+    /// Adds a passkey to an existing account, with `audit`'s lines in the same
+    /// transaction.
+    async fn add_passkey(
+        &self,
+        passkey: &Passkey,
+        audit: &[AuditEntry],
+    ) -> Result<(), BackendError>;
 
-    /// Removes the account's passkey `credential_id` if the account keeps another;
-    /// whether it was removed.
+    /// Removes the account's passkey `credential_id` if the account keeps another,
+    /// with `audit`'s lines in the same transaction; whether it was removed.
     async fn remove_passkey(
         &self,
         partner_id: &str,
         credential_id: &str,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError>;
 
     /// The account of an unused, unexpired enrolment link (by the digest of its

@@ -137,17 +137,12 @@ async fn add_and_audit<B: Backend>(
     caller: &Caller<'_>,
 ) -> Result<(), ApiError> {
     not_registered(backend, passkey).await?;
+    let own = (passkey.partner_id.as_str(), passkey.partner_id.as_str());
+    let line = accounts::entry(own, ("passkey_added", Some(how)), caller);
     backend
-        .add_passkey(passkey)
+        .add_passkey(passkey, &[line])
         .await
-        .map_err(super::stored(backend))?;
-    accounts::audit(
-        backend,
-        (&passkey.partner_id, &passkey.partner_id),
-        ("passkey_added", Some(how)),
-        caller,
-    )
-    .await
+        .map_err(super::stored(backend))
 }
 
 /// `POST /portal/api/passkeys/options`: starts registering another passkey of the
@@ -213,7 +208,15 @@ pub async fn remove<B: Backend>(
         );
     }
     if !backend
-        .remove_passkey(&partner.id, id)
+        .remove_passkey(
+            &partner.id,
+            id,
+            &[accounts::entry(
+                (&partner.id, &partner.id),
+                ("passkey_removed", None),
+                caller,
+            )],
+        )
         .await
         .map_err(super::stored(backend))?
     {
@@ -228,13 +231,6 @@ pub async fn remove<B: Backend>(
         .end_sessions(&partner.id, Some(id), caller.now)
         .await
         .map_err(super::stored(backend))?;
-    accounts::audit(
-        backend,
-        (&partner.id, &partner.id),
-        ("passkey_removed", None),
-        caller,
-    )
-    .await?;
     let own = session.credential_id.as_deref() == Some(id);
     let mut answer = Answer::ok(json!({ "removed": id, "signed_out": own }));
     if own {

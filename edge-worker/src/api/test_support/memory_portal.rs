@@ -114,8 +114,14 @@ impl<T: HoldsPortalTables> PortalStore for T {
             .collect())
     }
 
-    async fn add_passkey(&self, passkey: &Passkey) -> Result<(), BackendError> {
-        self.portal_up()?.passkeys.push(passkey.clone());
+    async fn add_passkey(
+        &self,
+        passkey: &Passkey,
+        audit: &[AuditEntry],
+    ) -> Result<(), BackendError> {
+        let mut tables = self.portal_up()?;
+        tables.passkeys.push(passkey.clone());
+        tables.audit.extend_from_slice(audit);
         Ok(())
     }
 
@@ -123,6 +129,7 @@ impl<T: HoldsPortalTables> PortalStore for T {
         &self,
         partner_id: &str,
         credential_id: &str,
+        audit: &[AuditEntry],
     ) -> Result<bool, BackendError> {
         let mut tables = self.portal_up()?;
         let held = tables
@@ -136,7 +143,11 @@ impl<T: HoldsPortalTables> PortalStore for T {
                 .passkeys
                 .retain(|p| !(p.partner_id == partner_id && p.credential_id == credential_id));
         }
-        Ok(tables.passkeys.len() < before)
+        let removed = tables.passkeys.len() < before;
+        if removed {
+            tables.audit.extend_from_slice(audit);
+        }
+        Ok(removed)
     }
 
     async fn enrolment(

@@ -181,6 +181,23 @@ fn removing_a_passkey_ends_the_sessions_it_started_and_keeps_the_others() {
     assert_eq!(me(&backend, &phone_session, now()).0, 401);
     assert_eq!(me(&backend, &laptop_again, now()).0, 200);
     assert_eq!(me(&backend, &laptop_session, now()).0, 200);
+    // Its line is written with it; the refused removal of the last passkey writes none.
+    let removed_lines = || {
+        let tables = backend.portal_tables.borrow();
+        tables
+            .audit
+            .iter()
+            .filter(|e| e.action == "passkey_removed")
+            .count()
+    };
+    assert_eq!(removed_lines(), 1);
+    let laptop_id = backend.portal_tables.borrow().passkeys[0]
+        .credential_id
+        .clone();
+    let path = format!("/portal/api/passkeys/{laptop_id}");
+    let (status, _, _) = keys_call(Method::DELETE, &path, None, &laptop_again).send(&backend);
+    assert_eq!(status, 400, "the last passkey");
+    assert_eq!(removed_lines(), 1);
 }
 
 #[test]
