@@ -63,6 +63,31 @@ pub fn query_param<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a 
         .map(|(_, v)| v.as_str())
 }
 
+/// A count parameter `name`: a whole number from 1 to `max`, `default` when absent.
+///
+/// # Errors
+/// `INVALID_REQUEST` naming the parameter for anything else.
+pub fn query_count(
+    pairs: &[(String, String)],
+    name: &str,
+    (default, max): (u32, u32),
+) -> Result<u32, ApiError> {
+    match query_param(pairs, name) {
+        None => Ok(default),
+        Some(text) => text
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    format!("`{name}` must be a whole number from 1 to {max}"),
+                )
+                .with("field", name)
+            }),
+    }
+}
+
 /// Query-string pairs as the parameter object the engine's GET operations take
 /// (the first of repeated names wins).
 #[must_use]

@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 use super::accounts::{self, account_json};
 use super::handler::{Answer, Caller};
 use crate::api::backend::Backend;
+use crate::api::input;
 use crate::api::keys::Tier;
 use crate::api::partners::store::{Partner, PartnerStatus, Role};
 use crate::api::{ApiError, ErrorCode};
@@ -146,22 +147,9 @@ pub async fn partners<B: Backend>(
     query: Option<&str>,
     _: &Operator,
 ) -> Result<Answer, ApiError> {
-    let pairs = crate::api::input::query_pairs(query);
-    let limit = match crate::api::input::query_param(&pairs, "limit") {
-        None => DEFAULT_PAGE,
-        Some(text) => text
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=MAX_PAGE).contains(n))
-            .ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    format!("`limit` must be a whole number from 1 to {MAX_PAGE}"),
-                )
-                .with("field", "limit")
-            })?,
-    };
-    let after = match crate::api::input::query_param(&pairs, "after") {
+    let pairs = input::query_pairs(query);
+    let limit = input::query_count(&pairs, "limit", (DEFAULT_PAGE, MAX_PAGE))?;
+    let after = match input::query_param(&pairs, "after") {
         None => None,
         Some(text) => Some(parse_cursor(text).ok_or_else(|| {
             ApiError::new(
@@ -312,21 +300,8 @@ pub async fn audit<B: Backend>(
     query: Option<&str>,
     _: &Operator,
 ) -> Result<Answer, ApiError> {
-    let pairs = crate::api::input::query_pairs(query);
-    let limit = match crate::api::input::query_param(&pairs, "limit") {
-        None => DEFAULT_AUDIT_LINES,
-        Some(text) => text
-            .parse::<u32>()
-            .ok()
-            .filter(|n| (1..=MAX_AUDIT_LINES).contains(n))
-            .ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    format!("`limit` must be a whole number from 1 to {MAX_AUDIT_LINES}"),
-                )
-                .with("field", "limit")
-            })?,
-    };
+    let pairs = input::query_pairs(query);
+    let limit = input::query_count(&pairs, "limit", (DEFAULT_AUDIT_LINES, MAX_AUDIT_LINES))?;
     let lines = backend
         .audit_all(limit)
         .await

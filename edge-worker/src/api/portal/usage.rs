@@ -45,21 +45,7 @@ pub fn days_of(log: &UsageLog, today: NaiveDate, days: u32) -> Vec<DayUsage> {
 }
 
 fn requested_days(query: Option<&str>) -> Result<u32, ApiError> {
-    let pairs = input::query_pairs(query);
-    match input::query_param(&pairs, "days") {
-        None => Ok(DEFAULT_DAYS),
-        Some(text) => text
-            .parse::<u32>()
-            .ok()
-            .filter(|d| (1..=MAX_DAYS).contains(d))
-            .ok_or_else(|| {
-                ApiError::new(
-                    ErrorCode::InvalidRequest,
-                    format!("`days` must be a whole number from 1 to {MAX_DAYS}"),
-                )
-                .with("field", "days")
-            }),
-    }
+    input::query_count(&input::query_pairs(query), "days", (DEFAULT_DAYS, MAX_DAYS))
 }
 
 /// The key `id` of the signed-in partner and its gate's log.
