@@ -239,8 +239,10 @@ async function showUsage() {
   if (!id) return undefined;
   const answer = await api('GET', `keys/${id}/usage`);
   if (answer.status !== 200) return say(problem(answer));
-  const { today, days } = answer.body;
-  $('usage-today').textContent = `Today (UTC): ${today.used} counted, ${today.remaining} remaining; the count resets at ${new Date(today.resets_at).toLocaleString()}.`;
+  const { today, days, account } = answer.body;
+  $('usage-today').textContent = `Today (UTC): ${today.used} counted with this key, ${today.remaining} remaining; `
+    + `the account's ${account.kind} keys share ${account.daily_limit} a day (${account.used} used); `
+    + `the count resets at ${new Date(today.resets_at).toLocaleString()}.`;
   $('usage-csv').href = `/portal/api/keys/${id}/usage.csv`;
   const chart = $('usage-chart');
   const refusedOf = (d) => d.refused_quota + d.refused_origin + d.refused_api + d.refused_key + d.refused_address;

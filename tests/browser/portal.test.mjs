@@ -119,6 +119,8 @@ test('a partner applies, is approved, signs in with the passkey and manages a ke
   await page.waitForSelector('#usage:not([hidden]) #usage-table tbody tr');
   const today = await page.locator('#usage-table tbody tr').first().locator('td').allTextContents();
   assert.deepEqual(today.slice(1), ['2', '0', '1', '0', '0', '0'], today.join(' | '));
+  // The one quota the account's sandbox keys share, told beside the key's own.
+  assert.match(await page.locator('#usage-today').textContent(), /2 counted with this key, 98 remaining; the account's sandbox keys share 100 a day \(2 used\)/);
   assert.equal(await page.locator('#usage-chart rect').count(), 60);
   assert.deepEqual(await violations(page), [], 'usage shown');
 

@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 
 use super::backend_error::BackendError;
-use super::gate::{Admission, GateRequest, UsageLog};
+use super::gate::{Admission, GateRequest, KeyUsage};
 use super::leases::LeaseBook;
 use super::models::{ModelEnvironment, ModelStore};
 use super::partners::config::PortalConfig;
@@ -20,17 +20,19 @@ pub trait Backend: ModelEnvironment + PortalStore {
     /// portal (`HEXRISK_PORTAL_ORIGIN`).
     fn portal(&self) -> Option<&PortalConfig>;
 
-    /// Asks the gate of the key whose digest is `request.digest` to check and count
-    /// one request ([`super::gate::admit`]): the one storage round trip of an
-    /// authenticated request that has no block of the key's quota to spend.
+    /// Asks the gate of the account of the key whose digest is `request.digest` to
+    /// check and count one request ([`super::gate::admit`]): the one storage round
+    /// trip of an authenticated request that has no block of the key's quota to
+    /// spend (and, the first time an isolate sees the key, a read of the key store
+    /// to learn its account: [`super::gate::directory`]).
     async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError>;
 
     /// The isolate's blocks of keys' quotas ([`LeaseBook`]), kept across requests.
     fn leases(&self) -> &RefCell<LeaseBook>;
 
-    /// The usage log the gate of the key whose digest is `digest` keeps (empty for a
-    /// key never asked about).
-    async fn usage(&self, digest: &str) -> Result<UsageLog, BackendError>;
+    /// The usage logs of the key whose digest is `digest` and of its account, as
+    /// their gate keeps them (empty for a key never asked about).
+    async fn usage(&self, digest: &str) -> Result<KeyUsage, BackendError>;
 
     /// The isolate's model store, which reads through this backend's
     /// [`ModelEnvironment`].

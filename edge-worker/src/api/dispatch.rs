@@ -158,6 +158,7 @@ async fn authenticate<B: Backend>(
         api,
         returned: Vec::new(),
         want_block: false,
+        record: None,
     };
     // A block of the key's quota decides most requests here, without the gate.
     let local = backend.leases().borrow_mut().admit(&asked);
@@ -190,7 +191,7 @@ async fn authenticate<B: Backend>(
             add_headers(&mut answer, quota::headers(state, now));
             Err(answer)
         }
-        Ok(Admission::Counted { record, quota, .. }) => Ok((record, quota)),
+        Ok(Admission::Counted { record, quota, .. }) => Ok((*record, quota)),
     }
 }
 

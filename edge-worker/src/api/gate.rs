@@ -1,23 +1,31 @@
-//! The key gate: what a key's own Durable Object decides for each metered request.
+//! The account gate: what the Durable Object of a key's account decides for each
+//! metered request.
 //!
-//! An authenticated request costs the Worker one storage round trip: it sends the
-//! digest of the presented key, the time and the browser origin to the key's gate
-//! (one object per digest). The gate holds the key's record, read from the key store
-//! (D1, which stays the index for issuing, listing and revoking) and kept for at most
-//! the record's time to live, and the key's count for the day. It checks that the key
-//! is usable at that time (expiry takes effect at once, revocation within the time to
-//! live, suspension of its partner likewise), that it may call the request's API,
-//! that a browser origin is one the key lists, and only then counts the request.
+//! Every key of an account and kind draws on one daily quota
+//! ([`AccountQuota`](super::keys::AccountQuota)), counted by one object named after
+//! it; a key issued outside the portal is an account of its own. An authenticated
+//! request costs the Worker one storage round trip: it sends the digest of the
+//! presented key, the time and the browser origin to the account's gate (which the
+//! isolate learns once per key: [`directory`]). The gate holds its keys' records,
+//! read from the key store (D1, which stays the index for issuing, listing and
+//! revoking) and each kept for at most the record's time to live, the account's
+//! count for the day and each key's. It checks that the key is usable at that time
+//! (expiry takes effect at once, revocation within the time to live, suspension of
+//! its partner likewise), that it may call the request's API, that a browser origin
+//! is one the key lists, and only then counts the request, against the key's own
+//! limit and the account's at once.
 //!
 //! Most requests never reach the gate: with an admitted request the gate grants the
-//! asking isolate a block of the key's quota ([`blocks`]), counted at once, which the
-//! isolate spends on its own (`api/leases.rs`) and returns what it did not spend.
+//! asking isolate a block of the key's quota ([`blocks`]), counted at once in the
+//! key's count and the account's, which the isolate spends on its own
+//! (`api/leases.rs`) and returns what it did not spend.
 //!
 //! The count is exact: workerd runs an object's events one at a time between awaits,
-//! [`admit`] changes the count in memory before anything is awaited, and the object
-//! awaits the write of the new count before answering, so a restart loses no counted
-//! request. The same log ([`UsageLog`]) keeps each day's count and the requests
-//! refused by reason for [`KEEP_DAYS`] days: the partner portal's usage figures.
+//! [`admit`] changes the counts in memory before anything is awaited, and the object
+//! awaits the write of the new counts before answering, so a restart loses no
+//! counted request, and no key, roll or isolate takes the account past its limit.
+//! The same logs ([`UsageLog`]) keep each day's count and the requests refused by
+//! reason for [`KEEP_DAYS`] days: the partner portal's usage figures.
 
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
@@ -28,6 +36,7 @@ use super::keys::{KeyApi, KeyRecord, KeyRefusal};
 use super::quota::{self, QuotaState};
 
 pub mod blocks;
+pub mod directory;
 
 use blocks::{Grant, Return};
 
@@ -52,7 +61,7 @@ pub fn record_ttl(var: Option<&str>) -> TimeDelta {
     TimeDelta::seconds(i64::from(seconds))
 }
 
-/// What the Worker asks a key's gate about one request.
+/// What the Worker asks a key's account gate about one request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct GateRequest {
     /// SHA-256 digest of the presented key, lowercase hex (the object's name).
@@ -74,6 +83,11 @@ pub struct GateRequest {
     /// Whether the isolate would take a block with this request.
     #[serde(default)]
     pub want_block: bool,
+    /// The key's record as the Worker read it from the key store for this request
+    /// (to learn its account), which a gate without a current record of the key
+    /// keeps as read at `now` rather than reading it again.
+    #[serde(default)]
+    pub record: Option<KeyRecord>,
 }
 
 /// The gate's answer.
@@ -98,7 +112,7 @@ pub enum Admission {
     /// over the daily limit.
     Counted {
         /// The key.
-        record: KeyRecord,
+        record: Box<KeyRecord>,
         /// The count after this request.
         quota: QuotaState,
         /// A block granted with it (asked for, and the key far enough from its
@@ -108,7 +122,7 @@ pub enum Admission {
     },
 }
 
-/// What a key's gate counted on one UTC day: the requests admitted (the count the
+/// What a gate counted of a key, or of an account, on one UTC day: the requests admitted (the count the
 /// daily limit applies to) and those refused, by reason.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DayUsage {
@@ -133,7 +147,7 @@ pub struct DayUsage {
 /// Days of usage a gate keeps (the portal shows 30; at least 90 are kept).
 pub const KEEP_DAYS: usize = 100;
 
-/// A key's usage, day by day, oldest first, at most [`KEEP_DAYS`] days: what its gate
+/// A key's or an account's usage, day by day, oldest first, at most [`KEEP_DAYS`] days: what a gate
 /// stores, and the one source of the quota's count and the portal's figures.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UsageLog {
@@ -184,6 +198,12 @@ impl UsageLog {
         &mut self.days[at]
     }
 
+    /// Adds `used` requests to the count of `day`.
+    pub fn add_used(&mut self, day: NaiveDate, used: u32) {
+        let entry = self.today(day);
+        entry.used = entry.used.saturating_add(used);
+    }
+
     /// The log a gate stored before it kept one: its count of one day.
     #[must_use]
     pub fn from_count(day: NaiveDate, used: u32) -> Self {
@@ -198,15 +218,42 @@ impl UsageLog {
     }
 }
 
+/// What an account's gate keeps: the account's usage log (its quota's count, the
+/// blocks it granted and settled) and the usage log of each of its keys.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GateLogs {
+    /// The account's log: `used` is the count its daily quota applies to.
+    pub account: UsageLog,
+    /// Each key's log, by digest: its own count and its refusals by reason.
+    pub keys: std::collections::BTreeMap<String, UsageLog>,
+}
+
+impl GateLogs {
+    /// The log of the key `digest`, made empty if needed.
+    pub fn key(&mut self, digest: &str) -> &mut UsageLog {
+        self.keys.entry(digest.to_owned()).or_default()
+    }
+}
+
+/// What a gate tells of one key: its own log and its account's.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyUsage {
+    /// The key's log.
+    pub key: UsageLog,
+    /// Its account's log (every key of the account and kind).
+    pub account: UsageLog,
+}
+
 /// Decides one request with the key's `record` (`None`: no such key), read from
-/// the store until `record_until`, and its usage `log`, which it updates: the
-/// blocks returned are settled first, an admitted request is counted (with a block
-/// granted and counted when asked for), a refused one of a known key is counted by
-/// its reason. Returns the answer and whether the log changed (and must be stored
-/// before answering).
+/// the store until `record_until`, and the account gate's `logs`, which it updates:
+/// the blocks returned are settled first, an admitted request is counted in the
+/// key's log and its account's (with a block granted and counted in both when
+/// asked for), a refused one of a known key is counted by its reason in the key's.
+/// Returns the answer and whether the logs changed (and must be stored before
+/// answering).
 pub fn admit(
     record: Option<&KeyRecord>,
-    log: &mut UsageLog,
+    logs: &mut GateLogs,
     request: &GateRequest,
     record_until: DateTime<Utc>,
 ) -> (Admission, bool) {
@@ -215,48 +262,66 @@ pub fn admit(
     let Some(record) = record else {
         return (Admission::UnknownKey, false);
     };
-    settle(log, &request.returned);
+    settle(logs, &request.digest, &request.returned);
+    let key_log = logs.key(&request.digest);
     if let Some(reason) = record.refusal(request.now) {
-        log.today(day).refused_key += 1;
+        key_log.today(day).refused_key += 1;
         return (Admission::KeyRefused { reason }, true);
     }
     if !record.may_call(request.api) {
-        log.today(day).refused_api += 1;
+        key_log.today(day).refused_api += 1;
         return (Admission::ApiRefused, true);
     }
     if let Some(origin) = &request.origin
         && !cors::origin_listed(&record.origins, origin)
     {
-        log.today(day).refused_origin += 1;
+        key_log.today(day).refused_origin += 1;
         return (Admission::OriginRefused, true);
     }
     if !record.ip_ranges.is_empty()
         && !ip_ranges::listed(&record.ip_ranges, request.address.as_deref())
     {
-        log.today(day).refused_address += 1;
+        key_log.today(day).refused_address += 1;
         return (Admission::AddressRefused, true);
     }
-    let used = log.on(day).map_or(0, |d| d.used);
-    let state = quota::decide(used, record.daily_limit);
-    let today = log.today(day);
-    let mut block = None;
-    if state.allowed {
-        block = request
-            .want_block
-            .then(|| blocks::grant(record.daily_limit, state.used, request.now, record_until))
-            .flatten();
-        today.used = state.used + block.map_or(0, |b| b.size);
-    } else {
-        today.refused_quota += 1;
+    let key_used = key_log.on(day).map_or(0, |d| d.used);
+    let account_used = logs.account.on(day).map_or(0, |d| d.used);
+    let (key_limit, account_limit) = (record.daily_limit, record.account.daily_limit);
+    let state = quota::decide_with_account(key_used, key_limit, account_used, account_limit);
+    if !state.allowed {
+        logs.key(&request.digest).today(day).refused_quota += 1;
+        logs.account.today(day).refused_quota += 1;
+        let answer = Admission::Counted {
+            record: Box::new(record.clone()),
+            quota: state,
+            block: None,
+        };
+        return (answer, true);
     }
+    let mut block = request
+        .want_block
+        .then(|| {
+            blocks::grant_within(
+                (key_limit, key_used + 1),
+                (account_limit, account_used + 1),
+                state,
+                request.now,
+                record_until,
+            )
+        })
+        .flatten();
+    let taken = 1 + block.map_or(0, |b| b.size);
+    logs.key(&request.digest).today(day).used = key_used + taken;
+    logs.account.today(day).used = account_used + taken;
     if let Some(granted) = &mut block {
-        log.next_block = log.next_block.max(1);
-        granted.id = log.next_block;
-        log.next_block += 1;
+        let account = &mut logs.account;
+        account.next_block = account.next_block.max(1);
+        granted.id = account.next_block;
+        account.next_block += 1;
     }
     (
         Admission::Counted {
-            record: record.clone(),
+            record: Box::new(record.clone()),
             quota: state,
             block,
         },
@@ -265,7 +330,7 @@ pub fn admit(
 }
 
 /// Blocks of a key's quota an isolate gives back without a request to decide: what
-/// it sends the key's gate once its blocks end (`glue/block_returns.rs`).
+/// it sends the key's account gate once its blocks end (`glue/block_returns.rs`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BlockReturns {
     /// SHA-256 digest of the key, lowercase hex (the gate's name).
@@ -274,23 +339,28 @@ pub struct BlockReturns {
     pub returned: Vec<Return>,
 }
 
-/// Settles returned blocks in `log`: their unspent requests are no longer counted
-/// as used on their day, and the requests they refused are counted by reason.
-/// Returns whether the log changed.
-pub fn settle(log: &mut UsageLog, returned: &[Return]) -> bool {
+/// Settles blocks of the key `digest` returned in `logs`: their unspent requests
+/// are no longer counted as used on their day, by the key or its account, and the
+/// requests they refused are counted by reason in the key's log. A block the
+/// account's log lists as settled is not settled again. Returns whether the logs
+/// changed.
+pub fn settle(logs: &mut GateLogs, digest: &str, returned: &[Return]) -> bool {
     let mut changed = false;
     for back in returned {
+        let account = &mut logs.account;
         if back.block != 0 {
-            if log.settled.contains(&back.block) {
+            if account.settled.contains(&back.block) {
                 continue;
             }
-            if log.settled.len() >= SETTLED_KEPT {
-                log.settled.remove(0);
+            if account.settled.len() >= SETTLED_KEPT {
+                account.settled.remove(0);
             }
-            log.settled.push(back.block);
+            account.settled.push(back.block);
         }
         changed = true;
-        let entry = log.today(back.day);
+        let entry = account.today(back.day);
+        entry.used = entry.used.saturating_sub(back.unspent);
+        let entry = logs.key(digest).today(back.day);
         entry.used = entry.used.saturating_sub(back.unspent);
         entry.refused_origin += back.refused_origin;
         entry.refused_api += back.refused_api;

@@ -41,6 +41,15 @@ impl KeyKind {
             Self::Live => "hexrisk_live_",
         }
     }
+
+    /// The stored name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Sandbox => "sandbox",
+            Self::Live => "live",
+        }
+    }
 }
 
 /// Access tier. The Worker enforces the daily limit stored with each key
@@ -150,6 +159,51 @@ pub struct KeyRecord {
     /// The server addresses it may be used from (`api/ip_ranges.rs`); empty: any.
     #[serde(default)]
     pub ip_ranges: Vec<IpRange>,
+    /// The account's daily quota the key draws on, with every key of its account
+    /// and kind.
+    pub account: AccountQuota,
+}
+
+/// The daily quota an account's keys of one kind share: what the gate named
+/// [`AccountQuota::gate`] counts. A key's own `daily_limit` may be lower; it is
+/// never more than the account's.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AccountQuota {
+    /// The name of the gate that counts it: `account:<partner id>:<kind>` for the
+    /// portal's keys, `key:<key id>` for a key issued outside the portal (an account
+    /// of its own).
+    pub gate: String,
+    /// Requests the account's keys of this kind may make per UTC day, together.
+    pub daily_limit: u32,
+}
+
+impl AccountQuota {
+    /// The quota a key draws on: its partner's (the tier's limit for live keys,
+    /// an enterprise partner's agreed limit, the sandbox tier's for sandbox keys),
+    /// or the key's own when it has no partner.
+    #[must_use]
+    pub fn of_key(
+        key_id: &str,
+        kind: KeyKind,
+        key_limit: u32,
+        partner: Option<(&str, Tier, Option<u32>)>,
+    ) -> Self {
+        let Some((partner_id, tier, agreed)) = partner else {
+            return Self {
+                gate: format!("key:{key_id}"),
+                daily_limit: key_limit,
+            };
+        };
+        let daily_limit = match kind {
+            KeyKind::Sandbox => Tier::Sandbox.default_limit(),
+            KeyKind::Live => tier.default_limit().or(agreed),
+        }
+        .unwrap_or(key_limit);
+        Self {
+            gate: format!("account:{partner_id}:{}", kind.code()),
+            daily_limit,
+        }
+    }
 }
 
 /// Whether a key neither revoked nor expired by `now` is in force: the one rule of
@@ -234,12 +288,22 @@ pub struct KeyRow {
     /// JSON array of the server address ranges it may be used from, if any.
     #[serde(default)]
     pub ip_ranges: Option<String>,
+    /// Its partner, for keys made in the portal.
+    #[serde(default)]
+    pub partner_id: Option<String>,
+    /// Its partner's tier.
+    #[serde(default)]
+    pub partner_tier: Option<String>,
+    /// Its partner's agreed daily limit (enterprise).
+    #[serde(default)]
+    pub partner_limit: Option<u32>,
 }
 
 /// The columns of a [`KeyRow`] from `api_keys k LEFT JOIN partners p`, for the
 /// Worker's queries (`glue/`).
 pub const KEY_ROW_COLUMNS: &str = "k.id, k.digest, k.kind, k.tier, k.daily_limit, k.issued_at, \
-     k.expires_at, k.revoked_at, k.origins, k.apis, k.ip_ranges, p.status AS partner_status";
+     k.expires_at, k.revoked_at, k.origins, k.apis, k.ip_ranges, p.status AS partner_status, \
+     k.partner_id, p.tier AS partner_tier, p.daily_limit AS partner_limit";
 
 /// The tables a [`KEY_ROW_COLUMNS`] query reads.
 pub const KEY_ROW_TABLES: &str = "api_keys k LEFT JOIN partners p ON p.id = k.partner_id";
@@ -257,8 +321,16 @@ impl KeyRow {
             None => Some(None),
             Some(text) => time(text).map(Some),
         };
+        let kind: KeyKind = serde_json::from_value(serde_json::Value::String(self.kind)).ok()?;
+        let partner = match (&self.partner_id, &self.partner_tier) {
+            (None, _) => None,
+            (Some(id), Some(tier)) => Some((id.as_str(), Tier::parse(tier)?, self.partner_limit)),
+            // A key whose partner row is gone draws on nothing it can name: refused.
+            (Some(_), None) => return None,
+        };
+        let account = AccountQuota::of_key(&self.id, kind, self.daily_limit, partner);
         Some(KeyRecord {
-            kind: serde_json::from_value(serde_json::Value::String(self.kind)).ok()?,
+            kind,
             tier: serde_json::from_value(serde_json::Value::String(self.tier)).ok()?,
             daily_limit: self.daily_limit,
             issued_at: time(&self.issued_at)?,
@@ -276,6 +348,7 @@ impl KeyRow {
                 None => Vec::new(),
                 Some(text) => serde_json::from_str(text).ok()?,
             },
+            account,
             id: self.id,
         })
     }
@@ -549,6 +622,7 @@ mod tests {
             apis: both_apis(),
             suspended: false,
             ip_ranges: Vec::new(),
+            account: AccountQuota::of_key("k1", KeyKind::Sandbox, 100, None),
         };
         assert!(record.is_usable(now));
         record.expires_at = Some(now);
@@ -577,6 +651,9 @@ mod tests {
             apis: apis.map(Into::into),
             partner_status: status.map(Into::into),
             ip_ranges: None,
+            partner_id: None,
+            partner_tier: None,
+            partner_limit: None,
         };
         let old = row(None, None).into_record("d").unwrap();
         assert!(old.may_call(KeyApi::Prediction) && old.may_call(KeyApi::Router));
@@ -610,6 +687,9 @@ mod tests {
             apis: None,
             partner_status: None,
             ip_ranges: None,
+            partner_id: None,
+            partner_tier: None,
+            partner_limit: None,
         };
         let record = row.clone().into_record(&digest).unwrap();
         assert_eq!(
@@ -633,6 +713,66 @@ mod tests {
             }
             .into_record(&digest)
             .is_none()
+        );
+    }
+
+    #[test]
+    fn keys_of_one_account_and_kind_share_its_tier_quota() {
+        let live = |id: &str, tier: Tier, agreed: Option<u32>| {
+            AccountQuota::of_key(id, KeyKind::Live, 10_000, Some(("p1", tier, agreed)))
+        };
+        let a = live("k1", Tier::Partner, None);
+        let b = live("k2", Tier::Partner, None);
+        assert_eq!(a, b, "two live keys of one partner: one quota");
+        assert_eq!(
+            (a.gate.as_str(), a.daily_limit),
+            ("account:p1:live", 10_000)
+        );
+        assert_eq!(
+            live("k1", Tier::Enterprise, Some(250_000)).daily_limit,
+            250_000
+        );
+        let sandbox = AccountQuota::of_key(
+            "k3",
+            KeyKind::Sandbox,
+            100,
+            Some(("p1", Tier::Partner, None)),
+        );
+        assert_eq!(
+            (sandbox.gate.as_str(), sandbox.daily_limit),
+            ("account:p1:sandbox", 100)
+        );
+        let alone = AccountQuota::of_key("k4", KeyKind::Live, 7, None);
+        assert_eq!((alone.gate.as_str(), alone.daily_limit), ("key:k4", 7));
+        let row = KeyRow {
+            id: "k5".into(),
+            digest: "d".into(),
+            kind: "live".into(),
+            tier: "enterprise".into(),
+            daily_limit: 5_000,
+            issued_at: "2026-01-01T00:00:00Z".into(),
+            expires_at: None,
+            revoked_at: None,
+            origins: "[]".into(),
+            apis: None,
+            partner_status: Some("approved".into()),
+            ip_ranges: None,
+            partner_id: Some("p9".into()),
+            partner_tier: Some("enterprise".into()),
+            partner_limit: Some(40_000),
+        };
+        let account = row.clone().into_record("d").unwrap().account;
+        assert_eq!(
+            (account.gate.as_str(), account.daily_limit),
+            ("account:p9:live", 40_000)
+        );
+        let orphan = KeyRow {
+            partner_tier: None,
+            ..row
+        };
+        assert!(
+            orphan.into_record("d").is_none(),
+            "a key whose partner is gone is no key"
         );
     }
 

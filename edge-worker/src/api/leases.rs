@@ -96,11 +96,11 @@ impl LeaseBook {
         }
         lease.spent += 1;
         Some(Admission::Counted {
-            record: record.clone(),
+            record: Box::new(record.clone()),
             quota: QuotaState {
                 allowed: true,
                 used: lease.grant.used_before + lease.spent,
-                limit: record.daily_limit,
+                limit: lease.grant.limit,
             },
             block: None,
         })
@@ -135,7 +135,7 @@ impl LeaseBook {
         } = answer
         {
             let lease = Lease {
-                record: record.clone(),
+                record: (**record).clone(),
                 grant: *grant,
                 spent: 0,
                 refused: Return::default(),

@@ -21,11 +21,11 @@ pub mod cors;
 pub mod ip_ranges;
 // ETags and Cache-Control.
 pub mod caching;
-// Access: API keys, quotas, each key's gate and an isolate's leases of a quota.
+// Access: API keys, quotas, each account's gate and an isolate's leases of a quota.
 pub mod keys;
 // Daily quotas.
 pub mod quota;
-// What a key's Durable Object decides.
+// What an account's Durable Object decides.
 pub mod gate;
 // An isolate's blocks of busy keys' quotas.
 pub mod leases;

@@ -59,6 +59,31 @@ pub fn decide(used: u32, limit: u32) -> QuotaState {
     }
 }
 
+/// The decision for one request of a key with `key_used` of its own `key_limit`
+/// counted today, whose account has `account_used` of `account_limit`: allowed only
+/// if both are under their limits. The state told (headers, 429) is the one that
+/// binds: the refusing quota, else the one with fewer requests left (the account's
+/// on a tie).
+#[must_use]
+pub fn decide_with_account(
+    key_used: u32,
+    key_limit: u32,
+    account_used: u32,
+    account_limit: u32,
+) -> QuotaState {
+    let key = decide(key_used, key_limit);
+    let account = decide(account_used, account_limit);
+    let left = |s: QuotaState| s.limit.saturating_sub(s.used);
+    match (key.allowed, account.allowed) {
+        (true, true) if left(key) < left(account) => key,
+        (true, true) | (_, false) => QuotaState {
+            allowed: key.allowed && account.allowed,
+            ..account
+        },
+        (false, true) => key,
+    }
+}
+
 /// The 429 answer.
 #[must_use]
 pub fn rate_limited(state: QuotaState, now: DateTime<Utc>) -> ApiError {
@@ -120,6 +145,19 @@ mod tests {
             at("2026-11-23T00:00:00Z")
         );
         assert_eq!(day_of(at("2026-11-22T23:59:59Z")).to_string(), "2026-11-22");
+    }
+
+    #[test]
+    fn a_request_needs_room_in_the_key_and_in_its_account() {
+        let state = decide_with_account(3, 100, 99, 100);
+        assert_eq!((state.allowed, state.used, state.limit), (true, 100, 100));
+        let state = decide_with_account(3, 100, 100, 100);
+        assert_eq!((state.allowed, state.used, state.limit), (false, 100, 100));
+        // The key's own lower limit binds, and is what the answer tells.
+        let state = decide_with_account(10, 10, 50, 100);
+        assert_eq!((state.allowed, state.used, state.limit), (false, 10, 10));
+        let state = decide_with_account(8, 10, 50, 100);
+        assert_eq!((state.allowed, state.used, state.limit), (true, 9, 10));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! Gives each block of quota this isolate was granted back to its key's gate once the
+//! Gives each block of quota this isolate was granted back to its account's gate once the
 //! block ends, from `ctx.wait_until`, so that a key's count settles even when no
 //! request of it follows (a block lasts at most `BLOCK_SECONDS`, 20 s, within the 30 s
 //! a Worker may run after its answer). What is owed is the isolate's [`LeaseBook`];
@@ -9,17 +9,23 @@ use std::rc::Rc;
 
 use worker::{Context, Env, Request};
 
-use super::key_gate;
+use super::account_gate;
 use crate::api::gate::BlockReturns;
+use crate::api::gate::directory::GateDirectory;
 use crate::api::leases::LeaseBook;
 
 /// A little past a block's end, so the clock has moved beyond it.
 const AFTER_END_MS: i64 = 50;
 
 /// Schedules the return of every block granted during this request.
-pub(super) fn schedule(ctx: &Context, env: &Env, leases: &Rc<RefCell<LeaseBook>>) {
+pub(super) fn schedule(
+    ctx: &Context,
+    env: &Env,
+    leases: &Rc<RefCell<LeaseBook>>,
+    directory: &Rc<RefCell<GateDirectory>>,
+) {
     for (digest, until) in leases.borrow_mut().take_granted() {
-        let (env, leases) = (env.clone(), Rc::clone(leases));
+        let (env, leases, directory) = (env.clone(), Rc::clone(leases), Rc::clone(directory));
         ctx.wait_until(async move {
             let wait = (until - super::now()).num_milliseconds().max(0) + AFTER_END_MS;
             worker::Delay::from(std::time::Duration::from_millis(wait.unsigned_abs())).await;
@@ -28,7 +34,7 @@ pub(super) fn schedule(ctx: &Context, env: &Env, leases: &Rc<RefCell<LeaseBook>>
                 return;
             }
             let returns = BlockReturns { digest, returned };
-            if let Err(err) = send(&env, &returns).await {
+            if let Err(err) = send(&env, &directory, &returns).await {
                 worker::console_error!("keys: returning a block to its gate: {err}");
                 leases.borrow_mut().owe(&returns.digest, returns.returned);
             }
@@ -36,17 +42,28 @@ pub(super) fn schedule(ctx: &Context, env: &Env, leases: &Rc<RefCell<LeaseBook>>
     }
 }
 
-async fn send(env: &Env, returns: &BlockReturns) -> worker::Result<()> {
-    let stub = env
-        .durable_object(key_gate::BINDING)?
-        .get_by_name(&returns.digest)?;
+async fn send(
+    env: &Env,
+    directory: &RefCell<GateDirectory>,
+    returns: &BlockReturns,
+) -> worker::Result<()> {
+    let Some((gate, _)) =
+        account_gate::gate_of(env, directory, &returns.digest, super::now()).await?
+    else {
+        // The key is gone from the store: nothing counts its blocks any more.
+        return Ok(());
+    };
+    let stub = account_gate::stub(env, &gate)?;
     let body =
         serde_json::to_string(returns).map_err(|e| worker::Error::RustError(e.to_string()))?;
     let mut init = worker::RequestInit::new();
     init.with_method(worker::Method::Post)
         .with_body(Some(body.into()));
     let answer = stub
-        .fetch_with_request(Request::new_with_init(key_gate::RETURN_URL, &init)?)
+        .fetch_with_request(Request::new_with_init(
+            &account_gate::url(account_gate::RETURN),
+            &init,
+        )?)
         .await?;
     if answer.status_code() == 200 {
         Ok(())

@@ -1,14 +1,14 @@
 //! The workerd entry point and the [`Backend`] over workerd's services: a Durable
-//! Object per key digest (`KEY_GATE`, [`key_gate`]) that checks and counts each
-//! metered request, D1 (`KEYS`) for the key store behind it and for browser origins,
+//! Object per account and key kind (`ACCOUNT_GATE`, [`account_gate`]) that checks
+//! and counts each metered request, D1 (`KEYS`) for the key store behind it and for browser origins,
 //! the R2 bucket (`MODELS`) for the model files, D1 again for the partner portal's
 //! accounts and sessions ([`portal_store`]), Web Crypto and
 //! `DecompressionStream` to check and inflate them in native code ([`runtime`]), and
 //! the Workers console (`console_error!`) for the failures the API layer logs through
 //! [`ModelEnvironment::log_failure`]. Everything else lives in [`crate::api`].
 
+mod account_gate;
 mod block_returns;
-mod key_gate;
 mod portal_rows;
 mod portal_store;
 mod runtime;
@@ -23,7 +23,8 @@ use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
-use crate::api::gate::{Admission, GateRequest, UsageLog};
+use crate::api::gate::directory::GateDirectory;
+use crate::api::gate::{Admission, GateRequest, KeyUsage};
 use crate::api::leases::LeaseBook;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::partners::config::PortalConfig;
@@ -35,6 +36,9 @@ thread_local! {
     static STORE: OnceCell<Rc<ModelStore>> = const { OnceCell::new() };
     /// The isolate's blocks of keys' quotas, kept across requests likewise.
     static LEASES: Rc<RefCell<LeaseBook>> = Rc::new(RefCell::new(LeaseBook::default()));
+    /// The isolate's map of key digests to their account's gate, likewise.
+    static DIRECTORY: Rc<RefCell<GateDirectory>> =
+        Rc::new(RefCell::new(GateDirectory::default()));
 }
 
 /// The isolate's store, made on first use with the Worker's settings.
@@ -54,6 +58,7 @@ struct WorkerBackend {
     env: Env,
     store: Rc<ModelStore>,
     leases: Rc<RefCell<LeaseBook>>,
+    directory: Rc<RefCell<GateDirectory>>,
     portal: Option<PortalConfig>,
 }
 
@@ -111,21 +116,35 @@ impl ModelEnvironment for WorkerBackend {
 impl Backend for WorkerBackend {
     async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
         let fail = |e: worker::Error| BackendError::new("keys", e.to_string());
-        let stub = self
-            .env
-            .durable_object(key_gate::BINDING)
-            .map_err(fail)?
-            .get_by_name(&request.digest)
-            .map_err(fail)?;
-        let body =
-            serde_json::to_string(request).map_err(|e| BackendError::new("keys", e.to_string()))?;
+        let Some((gate, read)) =
+            account_gate::gate_of(&self.env, &self.directory, &request.digest, request.now)
+                .await
+                .map_err(fail)?
+        else {
+            return Ok(Admission::UnknownKey);
+        };
+        let body = if read.is_some() {
+            let asked = GateRequest {
+                record: read,
+                ..request.clone()
+            };
+            serde_json::to_string(&asked)
+        } else {
+            serde_json::to_string(request)
+        }
+        .map_err(|e| BackendError::new("keys", e.to_string()))?;
         let mut init = worker::RequestInit::new();
         init.with_method(worker::Method::Post)
             .with_body(Some(body.into()));
-        let asked = Request::new_with_init(key_gate::URL, &init).map_err(fail)?;
-        let mut answer = stub.fetch_with_request(asked).await.map_err(fail)?;
+        let asked =
+            Request::new_with_init(&account_gate::url(account_gate::ADMIT), &init).map_err(fail)?;
+        let mut answer = account_gate::stub(&self.env, &gate)
+            .map_err(fail)?
+            .fetch_with_request(asked)
+            .await
+            .map_err(fail)?;
         if answer.status_code() != 200 {
-            // The gate's own failure, with its cause (see `KeyGate::fetch`).
+            // The gate's own failure, with its cause (see `AccountGate::fetch`).
             let status = answer.status_code();
             let text = answer.text().await.unwrap_or_default();
             return Err(BackendError::new(
@@ -136,16 +155,18 @@ impl Backend for WorkerBackend {
         answer.json::<Admission>().await.map_err(fail)
     }
 
-    async fn usage(&self, digest: &str) -> Result<UsageLog, BackendError> {
+    async fn usage(&self, digest: &str) -> Result<KeyUsage, BackendError> {
         let fail = |e: worker::Error| BackendError::new("keys", e.to_string());
-        let stub = self
-            .env
-            .durable_object(key_gate::BINDING)
+        let Some((gate, _)) = account_gate::gate_of(&self.env, &self.directory, digest, now())
+            .await
             .map_err(fail)?
-            .get_by_name(digest)
-            .map_err(fail)?;
-        let mut answer = stub
-            .fetch_with_str(key_gate::USAGE_URL)
+        else {
+            return Ok(KeyUsage::default());
+        };
+        let address = format!("{}?digest={digest}", account_gate::url(account_gate::USAGE));
+        let mut answer = account_gate::stub(&self.env, &gate)
+            .map_err(fail)?
+            .fetch_with_str(&address)
             .await
             .map_err(fail)?;
         if answer.status_code() != 200 {
@@ -156,7 +177,7 @@ impl Backend for WorkerBackend {
                 format!("gate answered HTTP {status}: {text}"),
             ));
         }
-        answer.json::<UsageLog>().await.map_err(fail)
+        answer.json::<KeyUsage>().await.map_err(fail)
     }
 
     fn leases(&self) -> &RefCell<LeaseBook> {
@@ -324,15 +345,20 @@ async fn fetch(
             let var = |name: &str| env.var(name).ok().map(|v| v.to_string());
             let portal = PortalConfig::from_var(var("HEXRISK_PORTAL_ORIGIN").as_deref())
                 .map(|c| c.with_record_ttl(var("HEXRISK_KEY_RECORD_TTL_SECONDS").as_deref()));
-            let leases = LEASES.with(Rc::clone);
             let backend = WorkerBackend {
                 env,
                 store,
-                leases,
+                leases: LEASES.with(Rc::clone),
+                directory: DIRECTORY.with(Rc::clone),
                 portal,
             };
             let answer = api::handle(&request, ctx, &backend).await;
-            block_returns::schedule(&worker_ctx, &backend.env, &backend.leases);
+            block_returns::schedule(
+                &worker_ctx,
+                &backend.env,
+                &backend.leases,
+                &backend.directory,
+            );
             answer
         }
         Err(err) => response::error(&err),

@@ -53,6 +53,10 @@ pub struct Grant {
     /// The day's count after the request the block came with (the block not
     /// included), for the quota headers of the requests spent from it.
     pub used_before: u32,
+    /// The daily limit that count is of (the binding one of the key's and its
+    /// account's), for the same headers.
+    #[serde(default)]
+    pub limit: u32,
     /// The gate's number for the block (one higher for each it grants), which its
     /// return carries so that a return sent twice is settled once.
     #[serde(default)]
@@ -102,6 +106,29 @@ pub fn grant(
         day: crate::api::quota::day_of(now),
         until,
         used_before: used,
+        limit: daily_limit,
         id: 0,
+    })
+}
+
+/// The block to grant with a request admitted under two quotas at once, a key's
+/// own and its account's, each as `(daily_limit, used)`: one each would grant,
+/// the smaller, or `None` if either would grant none. Its `used_before` and
+/// `limit` are those of `told`, the quota the request's answer tells.
+#[must_use]
+pub fn grant_within(
+    key: (u32, u32),
+    account: (u32, u32),
+    told: crate::api::quota::QuotaState,
+    now: DateTime<Utc>,
+    record_until: DateTime<Utc>,
+) -> Option<Grant> {
+    let by_key = grant(key.0, key.1, now, record_until)?;
+    let by_account = grant(account.0, account.1, now, record_until)?;
+    Some(Grant {
+        size: by_key.size.min(by_account.size),
+        used_before: told.used,
+        limit: told.limit,
+        ..by_key
     })
 }

@@ -4,10 +4,10 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::{
-    Admission, DEFAULT_RECORD_TTL_SECONDS, GateRequest, KEEP_DAYS, RecordCache, UsageLog,
+    Admission, DEFAULT_RECORD_TTL_SECONDS, GateLogs, GateRequest, KEEP_DAYS, RecordCache, UsageLog,
     record_ttl,
 };
-use crate::api::keys::{KeyApi, KeyKind, KeyRecord, KeyRefusal, Tier};
+use crate::api::keys::{AccountQuota, KeyApi, KeyKind, KeyRecord, KeyRefusal, Tier};
 
 /// The one browser origin the test key lists.
 pub(crate) const ORIGIN: &str = "https://maps.example.org";
@@ -31,25 +31,37 @@ pub(crate) fn key(limit: u32) -> KeyRecord {
         apis: KeyApi::ALL.to_vec(),
         suspended: false,
         ip_ranges: Vec::new(),
+        account: AccountQuota::of_key("key-1", KeyKind::Live, limit, None),
     }
+}
+
+/// The digest of the test requests' key.
+fn digest() -> String {
+    "ab".repeat(32)
+}
+
+/// The test key's own log in `logs`.
+fn of_key(logs: &GateLogs) -> &UsageLog {
+    &logs.keys[&digest()]
 }
 
 fn request(now: &str, origin: Option<&str>) -> GateRequest {
     GateRequest {
-        digest: "ab".repeat(32),
+        digest: digest(),
         now: at(now),
         origin: origin.map(Into::into),
         address: None,
         api: KeyApi::Router,
         returned: Vec::new(),
         want_block: false,
+        record: None,
     }
 }
 
 /// [`super::admit`] by a gate whose record is a minute fresh.
 fn admit(
     record: Option<&KeyRecord>,
-    log: &mut UsageLog,
+    log: &mut GateLogs,
     request: &GateRequest,
 ) -> (Admission, bool) {
     super::admit(record, log, request, request.now + TimeDelta::seconds(60))
@@ -65,7 +77,7 @@ fn used(admission: &Admission) -> Option<(bool, u32)> {
 #[test]
 fn exactly_the_limit_is_admitted_each_day_and_the_count_starts_again_at_midnight_utc() {
     let record = key(3);
-    let mut count = UsageLog::default();
+    let mut count = GateLogs::default();
     let answers: Vec<_> = (0..5)
         .map(|_| {
             admit(
@@ -90,7 +102,10 @@ fn exactly_the_limit_is_admitted_each_day_and_the_count_starts_again_at_midnight
             (Some((false, 3)), true),
         ]
     );
-    let day = count.on("2026-11-23".parse().unwrap()).copied().unwrap();
+    let day = of_key(&count)
+        .on("2026-11-23".parse().unwrap())
+        .copied()
+        .unwrap();
     assert_eq!((day.used, day.refused_quota), (3, 2));
     let (next_day, stored) = admit(
         Some(&record),
@@ -99,7 +114,11 @@ fn exactly_the_limit_is_admitted_each_day_and_the_count_starts_again_at_midnight
     );
     assert_eq!((used(&next_day), stored), (Some((true, 1)), true));
     assert_eq!(
-        count.days.iter().map(|d| d.used).collect::<Vec<_>>(),
+        of_key(&count)
+            .days
+            .iter()
+            .map(|d| d.used)
+            .collect::<Vec<_>>(),
         [3, 1]
     );
 }
@@ -107,7 +126,7 @@ fn exactly_the_limit_is_admitted_each_day_and_the_count_starts_again_at_midnight
 #[test]
 fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_and_counted_by_reason() {
     let now = "2026-11-23T12:00:00Z";
-    let mut count = UsageLog::default();
+    let mut count = GateLogs::default();
     let revoked = KeyRecord {
         revoked_at: Some(at("2026-11-23T11:00:00Z")),
         ..key(10)
@@ -124,7 +143,7 @@ fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_and_counted
     // A digest that is no key leaves nothing in the log.
     let (answer, stored) = admit(None, &mut count, &request(now, None));
     assert_eq!((answer, stored), (Admission::UnknownKey, false));
-    assert_eq!(count, UsageLog::default());
+    assert_eq!(count, GateLogs::default());
     // A known key refused says why.
     for (record, reason) in [
         (&revoked, KeyRefusal::Revoked),
@@ -147,7 +166,7 @@ fn unknown_revoked_and_expired_keys_and_unlisted_origins_are_refused_and_counted
         &request(now, Some("https://other.example")),
     );
     assert_eq!((answer, stored), (Admission::OriginRefused, true));
-    let day = count.on(at(now).date_naive()).copied().unwrap();
+    let day = of_key(&count).on(at(now).date_naive()).copied().unwrap();
     assert_eq!(
         (
             day.used,
@@ -205,7 +224,7 @@ fn the_time_to_live_comes_from_its_variable_within_bounds() {
 
 #[test]
 fn answers_cross_the_object_boundary_as_json_unchanged() {
-    let mut count = UsageLog::default();
+    let mut count = GateLogs::default();
     let (answer, _) = admit(
         Some(&key(10)),
         &mut count,
@@ -223,18 +242,20 @@ fn answers_cross_the_object_boundary_as_json_unchanged() {
 #[test]
 fn the_log_keeps_its_days_in_order_and_drops_those_past_its_length() {
     let record = key(1_000);
-    let mut log = UsageLog::default();
+    let mut logs = GateLogs::default();
     let at_day = |d: u64| {
         let day = at("2026-01-01T12:00:00Z") + chrono::Days::new(d);
         request(&day.to_rfc3339(), None)
     };
     for d in 0..KEEP_DAYS as u64 + 10 {
-        admit(Some(&record), &mut log, &at_day(d));
+        admit(Some(&record), &mut logs, &at_day(d));
     }
+    let log = of_key(&logs);
     assert_eq!(log.days.len(), KEEP_DAYS);
     assert_eq!(log.days[0].day, at_day(10).now.date_naive());
     // A request stamped a day behind counts on its own day, not a new one.
-    admit(Some(&record), &mut log, &at_day(KEEP_DAYS as u64 + 8));
+    admit(Some(&record), &mut logs, &at_day(KEEP_DAYS as u64 + 8));
+    let log = of_key(&logs);
     assert_eq!(log.days.len(), KEEP_DAYS);
     assert_eq!(
         log.on(at_day(KEEP_DAYS as u64 + 8).now.date_naive())

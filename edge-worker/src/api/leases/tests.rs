@@ -6,16 +6,16 @@ use chrono::{DateTime, TimeDelta, Utc};
 use super::LeaseBook;
 use crate::api::gate::blocks::{BLOCK_SECONDS, EXACT_BLOCKS, block_size};
 use crate::api::gate::tests::{at, key};
-use crate::api::gate::{self, Admission, GateRequest, UsageLog};
-use crate::api::keys::{KeyApi, KeyRecord, KeyRefusal};
+use crate::api::gate::{self, Admission, GateLogs, GateRequest};
+use crate::api::keys::{AccountQuota, KeyApi, KeyRecord, KeyRefusal};
 
 /// The digest of the test key, half of it (repeated to 64 hex digits).
 const DIGEST: &str = "cd";
 
-/// One key's gate: its record, read afresh every `ttl`, and its log.
+/// One key's account gate: the key's record, read afresh every `ttl`, and the logs.
 struct Gate {
     record: KeyRecord,
-    log: UsageLog,
+    log: GateLogs,
     ttl: TimeDelta,
     calls: u32,
 }
@@ -24,7 +24,7 @@ impl Gate {
     fn new(record: KeyRecord) -> Self {
         Self {
             record,
-            log: UsageLog::default(),
+            log: GateLogs::default(),
             ttl: TimeDelta::seconds(60),
             calls: 0,
         }
@@ -32,6 +32,7 @@ impl Gate {
 
     fn used(&self, now: DateTime<Utc>) -> u32 {
         self.log
+            .account
             .on(crate::api::quota::day_of(now))
             .map_or(0, |d| d.used)
     }
@@ -52,6 +53,7 @@ fn call(
         api: KeyApi::Router,
         returned: Vec::new(),
         want_block: false,
+        record: None,
     };
     if let Some(local) = book.admit(&request) {
         return local;
@@ -173,7 +175,9 @@ fn refusals_decided_with_a_block_reach_the_gate_with_the_block() {
     assert_eq!(gate.calls, calls, "refused with the block, not by the gate");
     let later = now + TimeDelta::seconds(BLOCK_SECONDS + 1);
     call(&mut book, &mut gate, later, None);
-    let day = gate.log.on(crate::api::quota::day_of(now)).unwrap();
+    let day = gate.log.keys[&DIGEST.repeat(32)]
+        .on(crate::api::quota::day_of(now))
+        .unwrap();
     assert_eq!(day.refused_origin, 3);
 }
 
@@ -211,6 +215,7 @@ fn a_key_asks_for_one_block_at_a_time() {
         api: KeyApi::Router,
         returned: Vec::new(),
         want_block: want,
+        record: None,
     };
     let (mut first, mut second) = (request(false), request(false));
     book.prepare(&mut first);
@@ -247,18 +252,21 @@ fn an_ended_block_is_owed_to_its_gate_without_another_request() {
     assert!(book.due(&digest, until).is_empty(), "owed once");
     // Settled at the gate on their own, the count is what was admitted.
     let mut settled = gate.log.clone();
-    assert!(gate::settle(&mut settled, &owed));
-    assert_eq!(
-        settled.on(crate::api::quota::day_of(now)).unwrap().used,
-        before - owed[0].unspent
-    );
+    assert!(gate::settle(&mut settled, &digest, &owed));
+    let day = crate::api::quota::day_of(now);
+    let used = |logs: &GateLogs| {
+        let key = logs.keys[&digest].on(day).unwrap().used;
+        (key, logs.account.on(day).unwrap().used)
+    };
+    let expected = before - owed[0].unspent;
+    assert_eq!(used(&settled), (expected, expected));
     // Sent again after its answer was lost, it is settled once: the block's number.
     assert_ne!(owed[0].block, 0);
-    assert!(!gate::settle(&mut settled, &owed), "nothing changed");
-    assert_eq!(
-        settled.on(crate::api::quota::day_of(now)).unwrap().used,
-        before - owed[0].unspent
+    assert!(
+        !gate::settle(&mut settled, &digest, &owed),
+        "nothing changed"
     );
+    assert_eq!(used(&settled), (expected, expected));
     // Or, sending them failed: still owed, they go with the key's next gate call.
     book.owe(&digest, owed.clone());
     let later = until + TimeDelta::seconds(1);
@@ -267,4 +275,108 @@ fn an_ended_block_is_owed_to_its_gate_without_another_request() {
         gate.used(later) - unspent(&book),
         before - owed[0].unspent + 1
     );
+}
+
+/// A request of the key `digest` whose record is `record` (as its account's gate
+/// reads it now), through an isolate's `book`, decided with the account gate's
+/// `logs`.
+fn call_key(
+    book: &mut LeaseBook,
+    logs: &mut GateLogs,
+    record: &KeyRecord,
+    digest: &str,
+    now: DateTime<Utc>,
+) -> Admission {
+    let mut request = GateRequest {
+        digest: digest.to_owned(),
+        now,
+        origin: None,
+        address: None,
+        api: KeyApi::Router,
+        returned: Vec::new(),
+        want_block: false,
+        record: None,
+    };
+    if let Some(local) = book.admit(&request) {
+        return local;
+    }
+    book.prepare(&mut request);
+    let read_at = now - TimeDelta::seconds(now.timestamp() % 60);
+    let (answer, _) = gate::admit(
+        Some(record),
+        logs,
+        &request,
+        read_at + TimeDelta::seconds(60),
+    );
+    book.settle(&request, Some(&answer));
+    answer
+}
+
+#[test]
+fn isolates_hammering_keys_of_one_account_made_and_rolled_meanwhile_admit_its_limit_once() {
+    let limit = 3_000;
+    let account = AccountQuota {
+        gate: "account:p1:live".into(),
+        daily_limit: limit,
+    };
+    let new_key = |n: usize| {
+        let record = KeyRecord {
+            id: format!("key-{n}"),
+            account: account.clone(),
+            ..key(limit)
+        };
+        (format!("{n:064x}"), record)
+    };
+    let mut keys: Vec<(String, KeyRecord)> = (0..2).map(new_key).collect();
+    let mut logs = GateLogs::default();
+    let mut books: Vec<LeaseBook> = (0..5).map(|_| LeaseBook::default()).collect();
+    let start = at("2026-11-26T10:00:00Z");
+    let day = crate::api::quota::day_of(start);
+    let used = |logs: &GateLogs| logs.account.on(day).map_or(0, |d| d.used);
+    let mut admitted_total = 0;
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    for i in 0..8_000_i64 {
+        let now = start + TimeDelta::milliseconds(3 * i);
+        // While the load runs the partner makes a key now and then, and rolls its
+        // oldest in force with a minute's grace.
+        if i % 900 == 450 {
+            keys.push(new_key(keys.len()));
+        }
+        if i % 900 == 0 && i > 0 {
+            if let Some((_, old)) = keys.iter_mut().find(|(_, r)| r.revoked_at.is_none()) {
+                old.revoked_at = Some(now + TimeDelta::seconds(60));
+            }
+            keys.push(new_key(keys.len()));
+        }
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let (digest, record) = &keys[(seed >> 8) as usize % keys.len()];
+        let book = &mut books[(seed % 5) as usize];
+        if admitted(&call_key(book, &mut logs, record, digest, now)) {
+            admitted_total += 1;
+        }
+        assert!(used(&logs) <= limit, "count {} over the limit", used(&logs));
+    }
+    assert!(keys.len() > 10, "{} keys", keys.len());
+    // Every isolate's blocks end and come back: the count is what was admitted,
+    // the account's limit exactly (the demand was well above it), and the keys'
+    // own counts add up to the account's.
+    let later = start + TimeDelta::seconds(60);
+    let out_before: u32 = books.iter().map(unspent).sum();
+    assert!(out_before > 0 || used(&logs) == admitted_total);
+    for book in &mut books {
+        for (digest, _) in &keys {
+            let returned = book.due(digest, later);
+            gate::settle(&mut logs, digest, &returned);
+        }
+    }
+    assert_eq!(used(&logs), admitted_total);
+    assert_eq!(admitted_total, limit);
+    let by_keys: u32 = logs
+        .keys
+        .values()
+        .map(|log| log.on(day).map_or(0, |d| d.used))
+        .sum();
+    assert_eq!(by_keys, limit);
 }

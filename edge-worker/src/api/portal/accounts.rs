@@ -82,6 +82,13 @@ pub async fn sign_in<B: PortalBackend>(
         Ok(id) => id,
         Err(e) => return Err(refused(None, "malformed", e.to_string()).await),
     };
+    if let Err(over) = super::limits::check_passkey(backend, &credential_id, caller.now).await {
+        backend.log_refusal(
+            "portal",
+            &format!("sign-in refused: over the passkey's limit: {credential_id}"),
+        );
+        return Err(over);
+    }
     let Some(passkey) = backend
         .passkey(&credential_id)
         .await

@@ -18,6 +18,11 @@ pub const WINDOW: TimeDelta = TimeDelta::minutes(1);
 /// Sign-in and application requests (options and answers) per address and window.
 pub const SIGN_IN_PER_ADDRESS: u32 = 20;
 
+/// Sign-in answers naming one passkey per window, from any addresses: counted
+/// before the passkey is looked up, so an id no account has is counted alike and
+/// the answer tells nothing of whether it exists.
+pub const SIGN_IN_PER_PASSKEY: u32 = 10;
+
 /// Every state-changing request per address and window.
 pub const CHANGES_PER_ADDRESS: u32 = 60;
 
@@ -100,6 +105,27 @@ pub async fn check<B: Backend>(
         if count > limit {
             return Err(limited(scope, limit, now));
         }
+    }
+    Ok(())
+}
+
+/// Counts a sign-in answer naming the passkey `credential_id` and refuses it over
+/// [`SIGN_IN_PER_PASSKEY`] (`details.scope` `passkey`): what stops guesses at one
+/// account spread over many addresses.
+///
+/// # Errors
+/// `RATE_LIMITED` over the limit; `INTERNAL_ERROR` when the store fails.
+pub async fn check_passkey<B: Backend>(
+    backend: &B,
+    credential_id: &str,
+    now: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let count = backend
+        .count_request(&format!("sign-in-passkey:{credential_id}"), window_of(now))
+        .await
+        .map_err(super::stored(backend))?;
+    if count > SIGN_IN_PER_PASSKEY {
+        return Err(limited("passkey", SIGN_IN_PER_PASSKEY, now));
     }
     Ok(())
 }

@@ -68,7 +68,7 @@ impl Decision {
     }
 }
 
-/// The operator's signed-in account: made only by [`signed_in`], which the portal
+/// The operator's signed-in account: made only by `signed_in`, which the portal
 /// calls for every route the route table marks `OperatorSession`, so an operator
 /// handler cannot be reached without it.
 #[derive(Debug)]

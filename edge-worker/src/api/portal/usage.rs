@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 use super::accounts;
 use super::handler::{Answer, Caller, File};
 use crate::api::backend::Backend;
-use crate::api::gate::{DayUsage, KEEP_DAYS, UsageLog};
+use crate::api::gate::{DayUsage, KEEP_DAYS, KeyUsage, UsageLog};
+use crate::api::keys::AccountQuota;
 use crate::api::{ApiError, ErrorCode, input, quota};
 
 /// Days shown when the request names none.
@@ -48,12 +49,20 @@ fn requested_days(query: Option<&str>) -> Result<u32, ApiError> {
     input::query_count(&input::query_pairs(query), "days", (DEFAULT_DAYS, MAX_DAYS))
 }
 
-/// The key `id` of the signed-in partner and its gate's log.
+/// The key `id` of the signed-in partner, the quota its account shares, and their
+/// gate's logs.
 async fn log_of<B: Backend>(
     backend: &B,
     id: &str,
     caller: &Caller<'_>,
-) -> Result<(crate::api::partners::store::PartnerKey, UsageLog), ApiError> {
+) -> Result<
+    (
+        crate::api::partners::store::PartnerKey,
+        AccountQuota,
+        KeyUsage,
+    ),
+    ApiError,
+> {
     let (_, partner) = accounts::signed_in(backend, caller).await?;
     let key = backend
         .keys_of(&partner.id)
@@ -68,7 +77,13 @@ async fn log_of<B: Backend>(
         .usage(&key.digest)
         .await
         .map_err(|e| super::internal(backend, "keys", &e))?;
-    Ok((key, log))
+    let account = AccountQuota::of_key(
+        &key.id,
+        key.kind,
+        key.daily_limit,
+        Some((&partner.id, partner.tier, partner.daily_limit)),
+    );
+    Ok((key, account, log))
 }
 
 fn day_json(d: &DayUsage) -> Value {
@@ -97,19 +112,27 @@ pub async fn usage<B: Backend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let days = requested_days(query)?;
-    let (key, log) = log_of(backend, id, caller).await?;
+    let (key, account, log) = log_of(backend, id, caller).await?;
     let today = quota::day_of(caller.now);
-    let used = log.on(today).map_or(0, |d| d.used);
+    let used = log.key.on(today).map_or(0, |d| d.used);
+    let account_used = log.account.on(today).map_or(0, |d| d.used);
+    let account_left = account.daily_limit.saturating_sub(account_used);
     Ok(Answer::ok(json!({
         "id": key.id,
         "daily_limit": key.daily_limit,
         "today": {
             "day": today.to_string(),
             "used": used,
-            "remaining": key.daily_limit.saturating_sub(used),
+            "remaining": key.daily_limit.saturating_sub(used).min(account_left),
             "resets_at": reset_at(caller.now),
         },
-        "days": days_of(&log, today, days).iter().map(day_json).collect::<Vec<_>>(),
+        "account": {
+            "kind": key.kind.code(),
+            "daily_limit": account.daily_limit,
+            "used": account_used,
+            "remaining": account_left,
+        },
+        "days": days_of(&log.key, today, days).iter().map(day_json).collect::<Vec<_>>(),
     })))
 }
 
@@ -129,9 +152,9 @@ pub async fn usage_csv<B: Backend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let days = requested_days(query)?;
-    let (key, log) = log_of(backend, id, caller).await?;
+    let (key, _, log) = log_of(backend, id, caller).await?;
     let mut text = format!("{CSV_HEADER}\n");
-    for d in days_of(&log, quota::day_of(caller.now), days) {
+    for d in days_of(&log.key, quota::day_of(caller.now), days) {
         let _ = writeln!(
             text,
             "{},{},{},{},{},{},{}",

@@ -14,8 +14,8 @@ use super::fixtures::{atlas, bucket, now};
 use super::memory_portal::{HoldsPortalTables, PortalTables};
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
-use crate::api::gate::{self, Admission, GateRequest, UsageLog};
-use crate::api::keys::{KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
+use crate::api::gate::{self, Admission, GateLogs, GateRequest, KeyUsage};
+use crate::api::keys::{AccountQuota, KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
 use crate::api::leases::LeaseBook;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::partners::config::{ClientAddress, PortalConfig};
@@ -32,8 +32,8 @@ pub(crate) const PORTAL_ORIGIN: &str = "http://localhost:8787";
 /// An in-memory backend that keeps the failures it is asked to log.
 pub(crate) struct MemoryBackend {
     pub(crate) keys: HashMap<String, KeyRecord>,
-    /// Each key's daily count, by digest, as its gate keeps it.
-    pub(crate) counts: RefCell<HashMap<String, UsageLog>>,
+    /// What each account's gate keeps, by the gate's name.
+    pub(crate) gates: RefCell<HashMap<String, GateLogs>>,
     /// The model bucket: file name to bytes.
     pub(crate) files: RefCell<HashMap<String, Vec<u8>>>,
     /// The bucket files read, in order.
@@ -89,6 +89,7 @@ fn record(id: &str, kind: KeyKind, tier: Tier, limit: u32) -> KeyRecord {
         apis: KeyApi::ALL.to_vec(),
         suspended: false,
         ip_ranges: Vec::new(),
+        account: AccountQuota::of_key(id, kind, limit, None),
     }
 }
 
@@ -109,7 +110,7 @@ impl MemoryBackend {
         );
         Self {
             keys,
-            counts: RefCell::new(HashMap::new()),
+            gates: RefCell::new(HashMap::new()),
             leases: RefCell::new(LeaseBook::default()),
             files: RefCell::new(bucket(&atlas())),
             reads: RefCell::new(Vec::new()),
@@ -133,6 +134,15 @@ impl MemoryBackend {
     pub(crate) fn without_models(self) -> Self {
         self.files.borrow_mut().clear();
         self
+    }
+
+    /// The record of the key whose digest is `digest`: one of the two fixed keys
+    /// or one made in the portal.
+    pub(crate) fn record(&self, digest: &str) -> Option<KeyRecord> {
+        self.keys
+            .get(digest)
+            .cloned()
+            .or_else(|| self.portal_tables.borrow().key_record(digest))
     }
 
     /// The failures logged so far.
@@ -206,33 +216,36 @@ impl Backend for MemoryBackend {
         if !self.database_up {
             return Err(BackendError::new("database", "down"));
         }
-        let record = self
-            .keys
-            .get(&request.digest)
-            .cloned()
-            .or_else(|| self.portal_tables.borrow().key_record(&request.digest));
-        let mut counts = self.counts.borrow_mut();
-        let count = counts.entry(request.digest.clone()).or_default();
+        let Some(record) = self.record(&request.digest) else {
+            return Ok(Admission::UnknownKey);
+        };
+        let mut gates = self.gates.borrow_mut();
+        let logs = gates.entry(record.account.gate.clone()).or_default();
         // A gate that rereads its record every minute, as the Worker's default.
         let record_until =
             request.now + chrono::TimeDelta::seconds(i64::from(gate::DEFAULT_RECORD_TTL_SECONDS));
-        Ok(gate::admit(record.as_ref(), count, request, record_until).0)
+        Ok(gate::admit(Some(&record), logs, request, record_until).0)
     }
 
     fn leases(&self) -> &RefCell<LeaseBook> {
         &self.leases
     }
 
-    async fn usage(&self, digest: &str) -> Result<UsageLog, BackendError> {
+    async fn usage(&self, digest: &str) -> Result<KeyUsage, BackendError> {
         if !self.gates_up {
             return Err(BackendError::new("keys", "gate unreachable"));
         }
-        Ok(self
-            .counts
-            .borrow()
-            .get(digest)
-            .cloned()
-            .unwrap_or_default())
+        let Some(record) = self.record(digest) else {
+            return Ok(KeyUsage::default());
+        };
+        let gates = self.gates.borrow();
+        let Some(logs) = gates.get(&record.account.gate) else {
+            return Ok(KeyUsage::default());
+        };
+        Ok(KeyUsage {
+            key: logs.keys.get(digest).cloned().unwrap_or_default(),
+            account: logs.account.clone(),
+        })
     }
 
     fn models(&self) -> &ModelStore {

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use chrono::{DateTime, Utc};
 
 use crate::api::backend_error::BackendError;
-use crate::api::keys::{KeyRecord, Tier};
+use crate::api::keys::{AccountQuota, KeyRecord, Tier};
 use crate::api::partners::store::{
     AuditEntry, Ceremony, KeyCap, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, PortalStore,
     Session,
@@ -47,11 +47,15 @@ impl PortalTables {
     /// The record a gate would read of a key made in the portal, with its digest.
     pub(crate) fn key_record(&self, digest: &str) -> Option<KeyRecord> {
         let new = self.keys.iter().find(|k| k.key.digest == digest)?;
-        let suspended = self
-            .partners
-            .get(&new.partner_id)
-            .is_some_and(|p| p.status == PartnerStatus::Suspended);
+        let partner = self.partners.get(&new.partner_id)?;
+        let suspended = partner.status == PartnerStatus::Suspended;
         let k = &new.key;
+        let account = AccountQuota::of_key(
+            &k.id,
+            k.kind,
+            k.daily_limit,
+            Some((&partner.id, partner.tier, partner.daily_limit)),
+        );
         Some(KeyRecord {
             id: k.id.clone(),
             kind: k.kind,
@@ -64,6 +68,7 @@ impl PortalTables {
             apis: k.apis.clone(),
             suspended,
             ip_ranges: k.ip_ranges.clone(),
+            account,
         })
     }
 }

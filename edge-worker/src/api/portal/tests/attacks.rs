@@ -191,3 +191,51 @@ fn a_passkey_registered_twice_is_a_conflict_not_a_failure_of_the_service() {
     let tables = backend.portal_tables.borrow();
     assert_eq!((tables.partners.len(), tables.passkeys.len()), (1, 1));
 }
+
+#[test]
+fn guesses_at_one_passkey_from_many_addresses_are_limited_alike_whether_it_exists_or_not() {
+    use super::super::limits::SIGN_IN_PER_PASSKEY;
+    let backend = MemoryBackend::new();
+    let mut device = SoftAuthenticator::new(1, PORTAL_ORIGIN);
+    let (_, partner_id) = super::apply_as(&backend, &mut device);
+    let forged = Forgery {
+        flags: FLAG_UP,
+        ..Forgery::default()
+    };
+    // The same answers, each from an address of its own, for the real passkey and
+    // for one no account has.
+    let attempt = |device: &mut SoftAuthenticator, n: u32| {
+        let mut asked = Call::new(Method::POST, "/portal/api/sessions/options", None);
+        asked.address = Some(format!("198.51.100.{n}"));
+        let (_, options, _) = asked.send(&backend);
+        let credential = device.get_forged(&options["publicKey"], &forged);
+        let body = json!({ "ceremony": options["ceremony"], "credential": credential });
+        let mut call = Call::new(Method::POST, "/portal/api/sessions", Some(body));
+        call.address = Some(format!("198.51.100.{n}"));
+        let (status, answer, _) = call.send(&backend);
+        (status, answer)
+    };
+    let mut unknown_device = SoftAuthenticator::new(2, PORTAL_ORIGIN);
+    let mut answers = Vec::new();
+    for n in 0..=SIGN_IN_PER_PASSKEY {
+        answers.push((
+            attempt(&mut device, n),
+            attempt(&mut unknown_device, n + 100),
+        ));
+    }
+    for (real, unknown) in &answers[..SIGN_IN_PER_PASSKEY as usize] {
+        assert_eq!((real.0, unknown.0), (401, 401));
+    }
+    let (real, unknown) = &answers[SIGN_IN_PER_PASSKEY as usize];
+    assert_eq!((real.0, unknown.0), (429, 429), "{real:?} {unknown:?}");
+    assert_eq!(
+        real.1, unknown.1,
+        "nothing tells the real passkey from the made-up one"
+    );
+    assert_eq!(real.1["details"]["scope"], "passkey");
+    // Even the honest passkey waits out the window: the guesses cannot go on.
+    assert_eq!(
+        failures(&backend, &partner_id).len(),
+        SIGN_IN_PER_PASSKEY as usize
+    );
+}

@@ -1,6 +1,7 @@
 //! The portal against the in-memory store and a software authenticator: what the
 //! suites share (requests at a chosen time, applying, signing in).
 
+mod account_quota;
 mod accounts;
 mod attacks;
 mod hostile;

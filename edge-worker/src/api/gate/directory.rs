@@ -1,0 +1,114 @@
+//! Which account's gate a key's requests go to, as an isolate learns it: one read
+//! of the key store the first time the isolate sees a digest, then none.
+//!
+//! A key belongs to one account for its whole life, so a digest's gate is kept as
+//! long as the isolate lives. A digest that is no key is kept for
+//! [`UNKNOWN_SECONDS`], so that a flood of made-up keys costs one read each a
+//! minute rather than one a request; a key made after its digest was first tried
+//! is not a case to serve (its secret has 190 random bits). At most
+//! [`MAX_DIGESTS`] digests are kept; past that the isolate starts afresh.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, TimeDelta, Utc};
+
+use crate::api::keys::KeyRecord;
+
+/// Digests an isolate keeps at most.
+pub const MAX_DIGESTS: usize = 10_000;
+
+/// How long a digest that is no key is taken as none without asking the store.
+pub const UNKNOWN_SECONDS: i64 = 60;
+
+/// What the directory knows of a digest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lookup<'a> {
+    /// The key's account gate.
+    Gate(&'a str),
+    /// No key has this digest (asked lately).
+    NoKey,
+    /// Not known: read the key store and [`GateDirectory::learn`].
+    Ask,
+}
+
+/// An isolate's map of key digests to the name of their account's gate.
+#[derive(Debug, Default)]
+pub struct GateDirectory {
+    entries: HashMap<String, Entry>,
+}
+
+#[derive(Debug)]
+enum Entry {
+    Gate(String),
+    NoKeyUntil(DateTime<Utc>),
+}
+
+impl GateDirectory {
+    /// What is known of `digest` at `now`.
+    #[must_use]
+    pub fn lookup(&self, digest: &str, now: DateTime<Utc>) -> Lookup<'_> {
+        match self.entries.get(digest) {
+            Some(Entry::Gate(name)) => Lookup::Gate(name),
+            Some(Entry::NoKeyUntil(until)) if now < *until => Lookup::NoKey,
+            _ => Lookup::Ask,
+        }
+    }
+
+    /// Keeps what the key store said of `digest` at `now`: its record, or none.
+    pub fn learn(&mut self, digest: &str, record: Option<&KeyRecord>, now: DateTime<Utc>) {
+        if self.entries.len() >= MAX_DIGESTS && !self.entries.contains_key(digest) {
+            self.entries.clear();
+        }
+        let entry = match record {
+            Some(record) => Entry::Gate(record.account.gate.clone()),
+            None => Entry::NoKeyUntil(now + TimeDelta::seconds(UNKNOWN_SECONDS)),
+        };
+        self.entries.insert(digest.to_owned(), entry);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::gate::tests::key;
+
+    #[test]
+    fn a_digest_is_asked_about_once_and_a_made_up_one_once_a_minute() {
+        let now: DateTime<Utc> = "2026-11-27T10:00:00Z".parse().unwrap();
+        let mut directory = GateDirectory::default();
+        assert_eq!(directory.lookup("a", now), Lookup::Ask);
+        let record = key(10);
+        directory.learn("a", Some(&record), now);
+        let much_later = now + TimeDelta::days(30);
+        assert_eq!(
+            directory.lookup("a", much_later),
+            Lookup::Gate(&record.account.gate)
+        );
+        directory.learn("b", None, now);
+        assert_eq!(
+            directory.lookup("b", now + TimeDelta::seconds(59)),
+            Lookup::NoKey
+        );
+        assert_eq!(
+            directory.lookup("b", now + TimeDelta::seconds(60)),
+            Lookup::Ask
+        );
+    }
+
+    #[test]
+    fn a_full_directory_starts_afresh() {
+        let now: DateTime<Utc> = "2026-11-27T10:00:00Z".parse().unwrap();
+        let mut directory = GateDirectory::default();
+        for i in 0..MAX_DIGESTS {
+            directory.learn(&i.to_string(), None, now);
+        }
+        assert_eq!(directory.lookup("0", now), Lookup::NoKey);
+        directory.learn("new", None, now);
+        assert_eq!(
+            directory.lookup("0", now),
+            Lookup::Ask,
+            "the old entries went"
+        );
+        assert_eq!(directory.lookup("new", now), Lookup::NoKey);
+    }
+}
