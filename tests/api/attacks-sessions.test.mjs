@@ -68,4 +68,8 @@ test('removing a passkey ends the sessions it started; sign out everywhere ends 
   const everywhere = await call('DELETE', '/portal/api/sessions', { cookie: again });
   assert.deepEqual([everywhere.status, everywhere.json], [200, { signed_out: true, everywhere: true }]);
   for (const cookie of [laptopSession, again]) assert.equal((await call('GET', '/portal/api/me', { cookie })).status, 401);
+  // Each step's line was written with its change, in D1's one batch, once.
+  const back = cookieOf(await signIn(laptop));
+  const audit = (await call('GET', '/portal/api/me', { cookie: back })).json.audit.map((line) => line.action).reverse();
+  assert.deepEqual(audit, ['applied', 'passkey_added', 'signed_in', 'passkey_removed', 'signed_in', 'signed_out_everywhere', 'signed_in'], audit.join(' '));
 });

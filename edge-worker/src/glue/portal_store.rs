@@ -110,7 +110,12 @@ impl PortalStore for WorkerBackend {
         .transpose()
     }
 
-    async fn create_partner(&self, p: &Partner, key: &Passkey) -> Result<(), BackendError> {
+    async fn create_partner(
+        &self,
+        p: &Partner,
+        key: &Passkey,
+        audit: &[AuditEntry],
+    ) -> Result<(), BackendError> {
         let db = self.db()?;
         let partner = db
             .prepare(
@@ -141,8 +146,11 @@ impl PortalStore for WorkerBackend {
                 time(key.created_at),
             ])
             .map_err(fail)?;
-        // One transaction: an account never exists without its passkey.
-        db.batch(vec![partner, passkey]).await.map_err(fail)?;
+        // One transaction: an account never exists without its passkey, nor
+        // without the line saying it applied.
+        let mut batch = vec![partner, passkey];
+        batch.extend(audit_statements(&db, audit)?);
+        db.batch(batch).await.map_err(fail)?;
         Ok(())
     }
 
@@ -259,19 +267,22 @@ impl PortalStore for WorkerBackend {
         Ok(written.is_some())
     }
 
-    async fn put_session(&self, s: &Session) -> Result<(), BackendError> {
-        self.run(
-            "INSERT INTO sessions (digest, partner_id, created_at, last_seen_at, ended_at, credential_id) \
-             VALUES (?1, ?2, ?3, ?4, NULL, ?5)",
-            &[
+    async fn put_session(&self, s: &Session, audit: &[AuditEntry]) -> Result<(), BackendError> {
+        let db = self.db()?;
+        let insert = db
+            .prepare(
+                "INSERT INTO sessions (digest, partner_id, created_at, last_seen_at, ended_at, credential_id) \
+                 VALUES (?1, ?2, ?3, ?4, NULL, ?5)",
+            )
+            .bind(&[
                 s.digest.as_str().into(),
                 s.partner_id.as_str().into(),
                 time(s.created_at),
                 time(s.last_seen_at),
                 s.credential_id.as_deref().map_or(JsValue::NULL, JsValue::from),
-            ],
-        )
-        .await
+            ])
+            .map_err(fail)?;
+        with_audit(&db, insert, audit).await.map(|_| ())
     }
 
     async fn session(&self, digest: &str) -> Result<Option<Session>, BackendError> {
@@ -302,12 +313,18 @@ impl PortalStore for WorkerBackend {
         .await
     }
 
-    async fn end_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError> {
-        self.run(
-            "UPDATE sessions SET ended_at = ?2 WHERE digest = ?1 AND ended_at IS NULL",
-            &[digest.into(), time(at)],
-        )
-        .await
+    async fn end_session(
+        &self,
+        digest: &str,
+        at: DateTime<Utc>,
+        audit: &[AuditEntry],
+    ) -> Result<(), BackendError> {
+        let db = self.db()?;
+        let end = db
+            .prepare("UPDATE sessions SET ended_at = ?2 WHERE digest = ?1 AND ended_at IS NULL")
+            .bind(&[digest.into(), time(at)])
+            .map_err(fail)?;
+        with_audit(&db, end, audit).await.map(|_| ())
     }
 
     async fn end_sessions(
@@ -315,17 +332,21 @@ impl PortalStore for WorkerBackend {
         partner_id: &str,
         started_by: Option<&str>,
         at: DateTime<Utc>,
+        audit: &[AuditEntry],
     ) -> Result<(), BackendError> {
-        self.run(
-            "UPDATE sessions SET ended_at = ?2 WHERE partner_id = ?1 AND ended_at IS NULL \
-             AND (?3 IS NULL OR credential_id = ?3)",
-            &[
+        let db = self.db()?;
+        let end = db
+            .prepare(
+                "UPDATE sessions SET ended_at = ?2 WHERE partner_id = ?1 AND ended_at IS NULL \
+                 AND (?3 IS NULL OR credential_id = ?3)",
+            )
+            .bind(&[
                 partner_id.into(),
                 time(at),
                 started_by.map_or(JsValue::NULL, JsValue::from),
-            ],
-        )
-        .await
+            ])
+            .map_err(fail)?;
+        with_audit(&db, end, audit).await.map(|_| ())
     }
 
     async fn sweep(

@@ -290,11 +290,13 @@ pub trait PortalStore {
     /// most once, whatever its outcome.
     async fn take_ceremony(&self, id: &str) -> Result<Option<Ceremony>, BackendError>;
 
-    /// Creates an account with its first passkey.
+    /// Creates an account with its first passkey, with `audit`'s lines in the same
+    /// transaction.
     async fn create_partner(
         &self,
         partner: &Partner,
         passkey: &Passkey,
+        audit: &[AuditEntry],
     ) -> Result<(), BackendError>;
 
     /// The account `id`.
@@ -346,8 +348,12 @@ pub trait PortalStore {
         at: DateTime<Utc>,
     ) -> Result<bool, BackendError>;
 
-    /// Starts a session.
-    async fn put_session(&self, session: &Session) -> Result<(), BackendError>;
+    /// Starts a session, with `audit`'s lines in the same transaction.
+    async fn put_session(
+        &self,
+        session: &Session,
+        audit: &[AuditEntry],
+    ) -> Result<(), BackendError>;
 
     /// The session with this digest.
     async fn session(&self, digest: &str) -> Result<Option<Session>, BackendError>;
@@ -355,16 +361,24 @@ pub trait PortalStore {
     /// Marks a session used at `at`.
     async fn touch_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError>;
 
-    /// Ends a session at `at`.
-    async fn end_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError>;
+    /// Ends a session at `at`, with `audit`'s lines in the same transaction if it
+    /// was live.
+    async fn end_session(
+        &self,
+        digest: &str,
+        at: DateTime<Utc>,
+        audit: &[AuditEntry],
+    ) -> Result<(), BackendError>;
 
     /// Ends at `at` every session of the account not yet ended, or only those the
     /// passkey `started_by` started.
+    /// `audit`'s lines are written in the same transaction if any session ended.
     async fn end_sessions(
         &self,
         partner_id: &str,
         started_by: Option<&str>,
         at: DateTime<Utc>,
+        audit: &[AuditEntry],
     ) -> Result<(), BackendError>;
 
     /// Deletes what no request can use any more: sessions ended, or begun, before

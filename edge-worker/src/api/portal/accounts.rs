@@ -145,14 +145,15 @@ pub async fn sign_in<B: PortalBackend>(
         .await?;
         return Err(err);
     }
-    audit(
+    let signed_in = entry((&partner.id, &partner.id), ("signed_in", None), caller);
+    start_session(
         backend,
-        (&partner.id, &partner.id),
-        ("signed_in", None),
+        &partner,
+        &passkey.credential_id,
         caller,
+        &[signed_in],
     )
-    .await?;
-    start_session(backend, &partner, &passkey.credential_id, caller).await
+    .await
 }
 
 /// Whether `partner` may hold a session: not while suspended or rejected, with the
@@ -187,11 +188,12 @@ pub(super) async fn start_session<B: PortalBackend>(
     partner: &Partner,
     credential_id: &str,
     caller: &Caller<'_>,
+    audit: &[AuditEntry],
 ) -> Result<Answer, ApiError> {
     may_sign_in(partner)?;
     if let Some(previous) = caller.session_id {
         backend
-            .end_session(&sessions::digest(previous), caller.now)
+            .end_session(&sessions::digest(previous), caller.now, &[])
             .await
             .map_err(super::stored(backend))?;
     }
@@ -205,15 +207,16 @@ pub(super) async fn start_session<B: PortalBackend>(
         .await
         .map_err(super::stored(backend))?;
     let (id, digest) = sessions::new_id().map_err(super::randomness(backend))?;
+    let session = Session {
+        digest,
+        partner_id: partner.id.clone(),
+        credential_id: Some(credential_id.to_owned()),
+        created_at: caller.now,
+        last_seen_at: caller.now,
+        ended_at: None,
+    };
     backend
-        .put_session(&Session {
-            digest,
-            partner_id: partner.id.clone(),
-            credential_id: Some(credential_id.to_owned()),
-            created_at: caller.now,
-            last_seen_at: caller.now,
-            ended_at: None,
-        })
+        .put_session(&session, audit)
         .await
         .map_err(super::stored(backend))?;
     let mut answer = Answer::ok(account_json(partner));
@@ -338,17 +341,11 @@ pub async fn sign_out<B: PortalBackend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let (session, partner) = signed_in(backend, caller).await?;
+    let signed_out = entry((&partner.id, &partner.id), ("signed_out", None), caller);
     backend
-        .end_session(&session.digest, caller.now)
+        .end_session(&session.digest, caller.now, &[signed_out])
         .await
         .map_err(super::stored(backend))?;
-    audit(
-        backend,
-        (&partner.id, &partner.id),
-        ("signed_out", None),
-        caller,
-    )
-    .await?;
     let mut answer = Answer::ok(json!({ "signed_out": true }));
     answer.cookie = Some(sessions::clear_cookie());
     Ok(answer)
@@ -364,17 +361,15 @@ pub async fn sign_out_everywhere<B: PortalBackend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let (_, partner) = signed_in(backend, caller).await?;
-    backend
-        .end_sessions(&partner.id, None, caller.now)
-        .await
-        .map_err(super::stored(backend))?;
-    audit(
-        backend,
+    let line = entry(
         (&partner.id, &partner.id),
         ("signed_out_everywhere", None),
         caller,
-    )
-    .await?;
+    );
+    backend
+        .end_sessions(&partner.id, None, caller.now, &[line])
+        .await
+        .map_err(super::stored(backend))?;
     let mut answer = Answer::ok(json!({ "signed_out": true, "everywhere": true }));
     answer.cookie = Some(sessions::clear_cookie());
     Ok(answer)

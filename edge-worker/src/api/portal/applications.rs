@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::accounts::{audit, start_session};
+use super::accounts::{entry, start_session};
 use super::ceremonies::{CeremonyError, RelyingParty};
 use super::handler::{Answer, Caller, ceremony_field, registration_refused, take};
 use super::random;
@@ -172,18 +172,12 @@ pub async fn apply<B: PortalBackend>(
         last_used_at: None,
     };
     super::passkeys::not_registered(backend, &passkey).await?;
+    let applied = entry((&partner.id, &partner.id), ("applied", None), caller);
     backend
-        .create_partner(&partner, &passkey)
+        .create_partner(&partner, &passkey, &[applied])
         .await
         .map_err(super::stored(backend))?;
-    audit(
-        backend,
-        (&partner.id, &partner.id),
-        ("applied", None),
-        caller,
-    )
-    .await?;
-    let mut answer = start_session(backend, &partner, &passkey.credential_id, caller).await?;
+    let mut answer = start_session(backend, &partner, &passkey.credential_id, caller, &[]).await?;
     answer.status = http::StatusCode::CREATED;
     Ok(answer)
 }

@@ -221,7 +221,7 @@ pub async fn decide<B: Backend>(
     .is_err()
     {
         backend
-            .end_sessions(id, None, caller.now)
+            .end_sessions(id, None, caller.now, &[])
             .await
             .map_err(super::stored(backend))?;
     }

@@ -228,7 +228,7 @@ pub async fn remove<B: Backend>(
     }
     // What the passkey started ends with it: a session a thief began with it too.
     backend
-        .end_sessions(&partner.id, Some(id), caller.now)
+        .end_sessions(&partner.id, Some(id), caller.now, &[])
         .await
         .map_err(super::stored(backend))?;
     let own = session.credential_id.as_deref() == Some(id);
@@ -313,7 +313,7 @@ pub async fn enrol<B: Backend>(
     }
     add_and_audit(backend, &passkey, "enrolment", caller).await?;
     let mut answer =
-        accounts::start_session(backend, &partner, &passkey.credential_id, caller).await?;
+        accounts::start_session(backend, &partner, &passkey.credential_id, caller, &[]).await?;
     answer.status = http::StatusCode::CREATED;
     Ok(answer)
 }

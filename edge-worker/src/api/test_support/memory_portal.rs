@@ -89,10 +89,12 @@ impl<T: HoldsPortalTables> PortalStore for T {
         &self,
         partner: &Partner,
         passkey: &Passkey,
+        audit: &[AuditEntry],
     ) -> Result<(), BackendError> {
         let mut tables = self.portal_up()?;
         tables.partners.insert(partner.id.clone(), partner.clone());
         tables.passkeys.push(passkey.clone());
+        tables.audit.extend_from_slice(audit);
         Ok(())
     }
 
@@ -199,10 +201,16 @@ impl<T: HoldsPortalTables> PortalStore for T {
         Ok(true)
     }
 
-    async fn put_session(&self, session: &Session) -> Result<(), BackendError> {
-        self.portal_up()?
+    async fn put_session(
+        &self,
+        session: &Session,
+        audit: &[AuditEntry],
+    ) -> Result<(), BackendError> {
+        let mut tables = self.portal_up()?;
+        tables
             .sessions
             .insert(session.digest.clone(), session.clone());
+        tables.audit.extend_from_slice(audit);
         Ok(())
     }
 
@@ -219,9 +227,18 @@ impl<T: HoldsPortalTables> PortalStore for T {
         Ok(())
     }
 
-    async fn end_session(&self, digest: &str, at: DateTime<Utc>) -> Result<(), BackendError> {
-        if let Some(s) = self.portal_up()?.sessions.get_mut(digest) {
-            s.ended_at.get_or_insert(at);
+    async fn end_session(
+        &self,
+        digest: &str,
+        at: DateTime<Utc>,
+        audit: &[AuditEntry],
+    ) -> Result<(), BackendError> {
+        let mut tables = self.portal_up()?;
+        if let Some(s) = tables.sessions.get_mut(digest)
+            && s.ended_at.is_none()
+        {
+            s.ended_at = Some(at);
+            tables.audit.extend_from_slice(audit);
         }
         Ok(())
     }
@@ -231,13 +248,21 @@ impl<T: HoldsPortalTables> PortalStore for T {
         partner_id: &str,
         started_by: Option<&str>,
         at: DateTime<Utc>,
+        audit: &[AuditEntry],
     ) -> Result<(), BackendError> {
-        for s in self.portal_up()?.sessions.values_mut() {
+        let mut tables = self.portal_up()?;
+        let mut ended = false;
+        for s in tables.sessions.values_mut() {
             if s.partner_id == partner_id
                 && started_by.is_none_or(|c| s.credential_id.as_deref() == Some(c))
+                && s.ended_at.is_none()
             {
-                s.ended_at.get_or_insert(at);
+                s.ended_at = Some(at);
+                ended = true;
             }
+        }
+        if ended {
+            tables.audit.extend_from_slice(audit);
         }
         Ok(())
     }
