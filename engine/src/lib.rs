@@ -75,6 +75,9 @@ pub mod directions;
 
 pub mod plan;
 
+// Mapbox Vector Tiles: the pyramid, clipping and the encoding.
+pub mod tiles;
+
 pub mod api;
 
 #[cfg(feature = "wasm")]

@@ -61,7 +61,9 @@ impl Endpoint {
             | Self::Classes
             | Self::Cities
             | Self::Coverage
-            | Self::Precincts => Some(CachePolicy::PrivateRevalidate),
+            | Self::Precincts
+            | Self::Tile
+            | Self::TileJson => Some(CachePolicy::PrivateRevalidate),
             _ => None,
         }
     }
@@ -73,7 +75,7 @@ impl Endpoint {
             Self::Cities | Self::PrecinctsStatus | Self::PrecinctsAllScores | Self::Precincts => {
                 Some(Reach::Everywhere)
             }
-            Self::Coverage | Self::Places => Some(Reach::NamedCity),
+            Self::Coverage | Self::Places | Self::Tile | Self::TileJson => Some(Reach::NamedCity),
             Self::HexesAll | Self::Streets => Some(Reach::Viewport),
             Self::RouteRisk => Some(Reach::Lines),
             Self::Predict
@@ -254,21 +256,14 @@ fn forecast_clock(ctx: RequestContext, newest: Option<chrono::NaiveDate>) -> Dat
 }
 
 async fn run<B: Backend>(
-    endpoint: Endpoint,
+    (endpoint, found): (Endpoint, routes::Found<'_>),
     request: &Request<Bytes>,
     backend: &B,
     ctx: RequestContext,
     versions: &mut Option<HeaderValue>,
 ) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    let query = input::query_pairs(request.uri().query());
-    let read_body = || -> Result<_, ApiError> {
-        let content_type = request
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok());
-        input::require_json(content_type)?;
-        input::json_object(request.body())
-    };
+    let query = query_of(request, endpoint, found);
+    let read_body = || json_body(request);
     // Parsed once: the cities a request needs are found in the body its handler reads.
     let mut parsed = (request.method() == Method::POST).then(read_body);
     if let Some(answer) = fixed_answer(endpoint) {
@@ -347,6 +342,9 @@ async fn run<B: Backend>(
             uncounted(engine::precincts_all_scores(atlas, &params(), seconds))
         }
         Endpoint::Precincts => uncounted(engine::precincts_geojson(atlas, &params(), seconds)),
+        Endpoint::Tile | Endpoint::TileJson => {
+            tile_answer(endpoint, found, request, atlas, seconds)
+        }
         Endpoint::Classes
         | Endpoint::HexesConfig
         | Endpoint::RouteConfig
@@ -358,6 +356,67 @@ async fn run<B: Backend>(
             "unreachable endpoint",
         )),
     }
+}
+
+/// A POST's JSON object, its content type checked.
+fn json_body(request: &Request<Bytes>) -> Result<serde_json::Map<String, Value>, ApiError> {
+    let content_type = request
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    input::require_json(content_type)?;
+    input::json_object(request.body())
+}
+
+/// The query's pairs; a tile's city, which is in its path, as `city=` (the cities
+/// a request needs are found from it).
+fn query_of(
+    request: &Request<Bytes>,
+    endpoint: Endpoint,
+    found: routes::Found<'_>,
+) -> Vec<(String, String)> {
+    let mut query = input::query_pairs(request.uri().query());
+    if let (Endpoint::Tile | Endpoint::TileJson, Some(city)) = (endpoint, found.id) {
+        query.retain(|(name, _)| name != "city");
+        query.push(("city".to_owned(), city.to_owned()));
+    }
+    query
+}
+
+/// A tile's bytes, or its city's `TileJSON`.
+fn tile_answer(
+    endpoint: Endpoint,
+    found: routes::Found<'_>,
+    request: &Request<Bytes>,
+    atlas: &hexrisk_engine::city::Atlas,
+    seconds: i64,
+) -> Result<(SuccessBody, Option<usize>), ApiError> {
+    let params = input::query_object(&query_of(request, endpoint, found));
+    let city = found.id.unwrap_or_default();
+    if endpoint == Endpoint::TileJson {
+        return uncounted(engine::tilejson(atlas, city, &tiles_url(request, city)));
+    }
+    let [z, x, y] = found.tile.unwrap_or_default();
+    let id = engine::tile_id(z, x, y)?;
+    let bytes = engine::tile(atlas, city, id, &params, seconds)?;
+    Ok((SuccessBody::Tile(Bytes::from(bytes)), None))
+}
+
+/// The URL template of a city's tiles for a `TileJSON` answer: the request's own
+/// origin (when it names one) and options, with `{z}/{x}/{y}`.
+fn tiles_url(request: &Request<Bytes>, city: &str) -> String {
+    let uri = request.uri();
+    let origin = match (uri.scheme_str(), uri.authority()) {
+        (Some(scheme), Some(authority)) => format!("{scheme}://{authority}"),
+        _ => request
+            .headers()
+            .get(http::header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .map(|host| format!("https://{host}"))
+            .unwrap_or_default(),
+    };
+    let query = uri.query().map(|q| format!("?{q}")).unwrap_or_default();
+    format!("{origin}/tiles/{city}/{{z}}/{{x}}/{{y}}.mvt{query}")
 }
 
 /// A successful answer that may be cached, as `answer` marks it for `handle`.
@@ -439,9 +498,9 @@ async fn answer<B: Backend>(
     } else {
         request.method()
     };
-    let (endpoint, access) = match routes::find(path, method) {
+    let (endpoint, access, found) = match routes::find(path, method) {
         Ok(found) => match found.route.handler {
-            routes::Handler::Api(endpoint) => (endpoint, found.route.access),
+            routes::Handler::Api(endpoint) => (endpoint, found.route.access, found),
             routes::Handler::Portal(_) => return response::error(&ApiError::not_found(path)),
         },
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
@@ -481,10 +540,20 @@ async fn answer<B: Backend>(
         Err(answer) => return answer,
     };
     let mut versions = None;
-    let mut answer = match run(endpoint, request, backend, ctx, &mut versions).await {
+    let mut answer = match run((endpoint, found), request, backend, ctx, &mut versions).await {
+        Ok((SuccessBody::Tile(bytes), _)) if bytes.is_empty() => {
+            // Nothing of the city in the tile: no content, and nothing to cache.
+            response::empty(StatusCode::NO_CONTENT)
+        }
         Ok((body, hex_count)) => {
             let mut answer =
                 response::json_bytes(StatusCode::OK, body.to_json(key.kind == KeyKind::Sandbox));
+            if matches!(body, SuccessBody::Tile(_)) {
+                answer.headers_mut().insert(
+                    CONTENT_TYPE,
+                    HeaderValue::from_static(super::success_body::MVT_CONTENT_TYPE),
+                );
+            }
             if let Some(policy) = endpoint.cache_policy() {
                 answer.extensions_mut().insert(Cacheable {
                     policy,

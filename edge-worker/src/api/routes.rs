@@ -65,6 +65,10 @@ pub enum Endpoint {
     HexesAll,
     /// `GET /streets`.
     Streets,
+    /// `GET /tiles/{city}/{z}/{x}/{y}.mvt`.
+    Tile,
+    /// `GET /tiles/{city}.json`: the city's `TileJSON`.
+    TileJson,
     /// `GET /places`.
     Places,
     /// `GET /places/reverse`.
@@ -150,7 +154,9 @@ pub enum Handler {
 /// One row of the table.
 #[derive(Debug)]
 pub struct Route {
-    /// The path; `{id}` stands for one segment naming a key, a passkey or an account.
+    /// The path; `{id}` stands for one segment naming a key, a passkey or an account,
+    /// `{city}` for a city's code (`{city}.json`: that and `.json`), `{z}/{x}/{y}.mvt`
+    /// for a tile's numbers.
     pub path: &'static str,
     /// The method (`HEAD` is answered as `GET` on the APIs).
     pub method: Method,
@@ -182,7 +188,7 @@ const PREDICTION: Access = Access::Key(KeyApi::Prediction);
 const ROUTER: Access = Access::Key(KeyApi::Router);
 
 /// Every route, each API's in the order of its documentation.
-pub static ROUTES: [Route; 50] = {
+pub static ROUTES: [Route; 52] = {
     use Access::{OperatorSession, Public, Session};
     use Endpoint as E;
     use Method as M;
@@ -210,6 +216,8 @@ pub static ROUTES: [Route; 50] = {
         api("/hexes/breakdown", M::GET, ROUTER, E::HexesBreakdown),
         api("/hexes/all", M::GET, ROUTER, E::HexesAll),
         api("/streets", M::GET, ROUTER, E::Streets),
+        api("/tiles/{city}/{z}/{x}/{y}.mvt", M::GET, ROUTER, E::Tile),
+        api("/tiles/{city}.json", M::GET, ROUTER, E::TileJson),
         api("/places", M::GET, ROUTER, E::Places),
         api("/places/reverse", M::GET, ROUTER, E::PlacesReverse),
         api("/route/config", M::GET, ROUTER, E::RouteConfig),
@@ -316,8 +324,10 @@ pub static ROUTES: [Route; 50] = {
 pub struct Found<'a> {
     /// The route.
     pub route: &'static Route,
-    /// The `{id}` segment of the path, when the route has one.
+    /// The `{id}` or `{city}` segment of the path, when the route has one.
     pub id: Option<&'a str>,
+    /// The `{z}`, `{x}` and `{y}` of a tile's path, as written.
+    pub tile: Option<[&'a str; 3]>,
 }
 
 /// The route at a path (a trailing `/` ignored) for a method, or the methods the
@@ -356,6 +366,7 @@ fn at_path(path: &str) -> Vec<Found<'_>> {
             matches(route.path, path).map(|matched| Found {
                 route,
                 id: matched.id,
+                tile: matched.tile,
             })
         })
         .collect();
@@ -365,35 +376,79 @@ fn at_path(path: &str) -> Vec<Found<'_>> {
     at
 }
 
-/// A path that fits a route's pattern: the segment in place of `{id}`, if it has one.
+/// A path that fits a route's pattern: the segment in place of `{id}`, if it has one,
+/// and a tile's numbers.
 struct Matched<'a> {
     id: Option<&'a str>,
+    tile: Option<[&'a str; 3]>,
+}
+
+/// Whether `segment` may stand for `{id}`. Key ids are hex; passkey ids base64url,
+/// up to 1,023 bytes; city codes lowercase words.
+fn is_id(segment: &str) -> bool {
+    (1..=1_400).contains(&segment.len())
+        && segment
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+}
+
+/// Whether `segment` may stand for a tile's number: at most 7 digits (2^22).
+fn is_number(segment: &str) -> bool {
+    (1..=7).contains(&segment.len()) && segment.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// Whether `path` fits `pattern`, and the `{id}` segment it carries.
 fn matches<'a>(pattern: &str, path: &'a str) -> Option<Matched<'a>> {
     // Most routes have no id: one comparison, on every request's way in.
     if !pattern.contains('{') {
-        return (pattern == path).then_some(Matched { id: None });
+        return (pattern == path).then_some(Matched {
+            id: None,
+            tile: None,
+        });
     }
     let (mut pattern, mut path) = (pattern.split('/'), path.split('/'));
     let mut id = None;
+    let mut numbers: [&str; 3] = [""; 3];
+    let mut tile = false;
     loop {
         match (pattern.next(), path.next()) {
-            (None, None) => return Some(Matched { id }),
-            // Key ids are hex; passkey ids base64url, up to 1,023 bytes.
-            (Some("{id}"), Some(segment))
-                if (1..=1_400).contains(&segment.len())
-                    && segment
-                        .bytes()
-                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_') =>
+            (None, None) => {
+                return Some(Matched {
+                    id,
+                    tile: tile.then_some(numbers),
+                });
+            }
+            (Some("{id}" | "{city}"), Some(segment)) if is_id(segment) => id = Some(segment),
+            (Some("{city}.json"), Some(segment))
+                if segment.strip_suffix(".json").is_some_and(is_id) =>
             {
-                id = Some(segment);
+                id = segment.strip_suffix(".json");
+            }
+            (Some("{z}"), Some(segment)) if is_number(segment) => numbers[0] = segment,
+            (Some("{x}"), Some(segment)) if is_number(segment) => numbers[1] = segment,
+            (Some("{y}.mvt"), Some(segment))
+                if segment.strip_suffix(".mvt").is_some_and(is_number) =>
+            {
+                numbers[2] = segment.strip_suffix(".mvt").unwrap_or_default();
+                tile = true;
             }
             (Some(a), Some(b)) if a == b => {}
             _ => return None,
         }
     }
+}
+
+/// A path of `route` with its placeholders filled in: `k1` for an id, Toronto for a
+/// city, `14/4579/5979` for a tile (what the tests that take their endpoints from the table send).
+#[must_use]
+pub fn example_path(route: &Route) -> String {
+    route
+        .path
+        .replace("{id}", "k1")
+        .replace("{city}", "city_ca_tor")
+        .replace("{z}", "14")
+        .replace("{x}", "4579")
+        .replace("{y}", "5979")
 }
 
 #[cfg(test)]
@@ -403,10 +458,14 @@ mod tests {
     #[test]
     fn every_route_is_found_at_its_own_path_and_method() {
         for route in &ROUTES {
-            let path = route.path.replace("{id}", "k1");
+            let path = example_path(route);
             let found = find(&path, &route.method).unwrap();
             assert!(std::ptr::eq(found.route, route), "{}", route.path);
-            assert_eq!(found.id.is_some(), route.path.contains("{id}"));
+            assert_eq!(
+                found.id.is_some(),
+                route.path.contains("{id}") || route.path.contains("{city}")
+            );
+            assert_eq!(found.tile.is_some(), route.path.contains("{z}"));
         }
     }
 

@@ -16,7 +16,12 @@ pub enum SuccessBody {
     ScoreRows(ScoreRows),
     /// `POST /hexes/lookup`.
     RingLookup(RingLookup),
+    /// `GET /tiles/...mvt`: a vector tile's bytes (empty: nothing in the tile).
+    Tile(Bytes),
 }
+
+/// The media type of a Mapbox Vector Tile.
+pub const MVT_CONTENT_TYPE: &str = "application/vnd.mapbox-vector-tile";
 
 impl From<Value> for SuccessBody {
     fn from(value: Value) -> Self {
@@ -50,6 +55,8 @@ impl SuccessBody {
                 sandbox_mode: true,
             }),
             (Self::RingLookup(ring), false) => serde_json::to_vec(ring),
+            // Not JSON: `dispatch` sends a tile's bytes as they are.
+            (Self::Tile(bytes), _) => return bytes.clone(),
         };
         Bytes::from(text.unwrap_or_default())
     }

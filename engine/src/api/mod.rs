@@ -25,6 +25,7 @@ mod route_json;
 pub mod route_request;
 mod score_rows;
 mod streets;
+mod tiles;
 
 /// The H3 resolution of every cell the operations take and answer.
 pub use crate::grid::RESOLUTION;
@@ -51,3 +52,4 @@ pub use reverse_place::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
 pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};
 pub use score_rows::{RingLookup, ScoreRows};
 pub use streets::{MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, streets};
+pub use tiles::{BUFFER, MAX_ZOOM, MIN_ZOOM, STREETS_MIN_ZOOM, tile, tile_id, tilejson};

@@ -389,6 +389,31 @@ impl HexRisk {
         })
     }
 
+    /// A Mapbox Vector Tile of a city's risk (`{city, z, x, y}` and the scoring
+    /// options of `hexesInBox`): byte for byte what `GET
+    /// /tiles/{city}/{z}/{x}/{y}.mvt` answers; empty when nothing of the city is in
+    /// the tile.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` for a tile outside the pyramid served (zoom 8 to 16) or bad
+    /// options; `NOT_FOUND` for a city not added.
+    #[wasm_bindgen]
+    pub fn tile(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "TileRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<Vec<u8>, JsValue> {
+        let body = request_object(request)?;
+        let text = |name: &str| match body.get(name) {
+            Some(serde_json::Value::Number(n)) => n.to_string(),
+            Some(serde_json::Value::String(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let id = api::tile_id(&text("z"), &text("x"), &text("y")).map_err(|e| query_error(&e))?;
+        api::tile(&self.atlas, &text("city"), id, &body, now_seconds(now_ms))
+            .map_err(|e| query_error(&e))
+    }
+
     /// Places by name in one city, best first: the answer of `GET /places` (request
     /// `{q, city?, lat?, lng?, limit?}`). Needs the city's full file (the grid file
     /// has no street names).

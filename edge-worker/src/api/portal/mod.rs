@@ -106,6 +106,7 @@ pub async fn handle<B: Backend>(
                     ..
                 },
             id,
+            ..
         }) => (*operation, *access, id),
         // The APIs' routes are not under the portal's prefix.
         Ok(_) => return response::error(&ApiError::not_found(path)),

@@ -53,7 +53,9 @@ fn valid_body(endpoint: Endpoint) -> Option<Value> {
         | Endpoint::RouteConfig
         | Endpoint::PrecinctsStatus
         | Endpoint::PrecinctsAllScores
-        | Endpoint::Precincts => return None,
+        | Endpoint::Precincts
+        | Endpoint::Tile
+        | Endpoint::TileJson => return None,
     };
     Some(body)
 }

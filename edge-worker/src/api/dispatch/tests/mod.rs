@@ -5,3 +5,4 @@ mod caching;
 mod hardening;
 mod requests;
 mod router_api;
+mod tiles;

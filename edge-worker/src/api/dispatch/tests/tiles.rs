@@ -1,0 +1,119 @@
+//! The tile endpoints through the whole request path: a tile of the test city as
+//! Mapbox Vector Tile bytes with its `ETag` (304 on the same), nothing in a tile far
+//! away (204), tiles outside the pyramid served and unknown cities refused in the
+//! error shape, and the city's `TileJSON` naming its tiles.
+
+use http::StatusCode;
+
+use crate::api::test_support::{LIVE_KEY, MemoryBackend, get_with, json_of};
+
+/// The test city's code and the z14 tile holding its first cell.
+fn city_tile() -> (String, String) {
+    let atlas = crate::api::test_support::atlas();
+    let city = &atlas.cities()[0];
+    let code = city.artifact().city.code.clone();
+    let (lat, lng) = hexrisk_engine::grid::cell_centre(city.cell(0).unwrap());
+    let n = f64::from(1_u32 << 14);
+    let x = ((lng + 180.0) / 360.0 * n) as u64;
+    let sin = lat.to_radians().sin();
+    let y = ((0.5 - ((1.0 + sin) / (1.0 - sin)).ln() / (4.0 * std::f64::consts::PI)) * n) as u64;
+    (
+        code.clone(),
+        format!("http://x/tiles/{code}/14/{x}/{y}.mvt"),
+    )
+}
+
+#[test]
+fn a_tile_is_vector_tile_bytes_with_an_etag_and_an_empty_one_is_no_content() {
+    let backend = MemoryBackend::new();
+    let (code, uri) = city_tile();
+    let answer = get_with(&backend, &uri, &[("x-api-key", LIVE_KEY)]);
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert_eq!(
+        answer.headers()["content-type"],
+        "application/vnd.mapbox-vector-tile"
+    );
+    assert!(!answer.body().is_empty());
+    let etag = answer.headers()["etag"].to_str().unwrap().to_owned();
+    let again = get_with(
+        &backend,
+        &uri,
+        &[("x-api-key", LIVE_KEY), ("if-none-match", &etag)],
+    );
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    // Other options, another picture: another ETag.
+    let nights = get_with(
+        &backend,
+        &format!("{uri}?intent=night"),
+        &[("x-api-key", LIVE_KEY)],
+    );
+    assert_eq!(nights.status(), StatusCode::OK, "{:?}", nights.body());
+    assert_ne!(nights.headers()["etag"].to_str().unwrap(), etag);
+    let empty = get_with(
+        &backend,
+        &format!("http://x/tiles/{code}/14/0/0.mvt"),
+        &[("x-api-key", LIVE_KEY)],
+    );
+    assert_eq!(empty.status(), StatusCode::NO_CONTENT);
+    assert!(empty.body().is_empty());
+    // Without a key, as every router API call.
+    assert_eq!(
+        get_with(&backend, &uri, &[]).status(),
+        StatusCode::UNAUTHORIZED
+    );
+}
+
+#[test]
+fn tiles_outside_the_pyramid_and_unknown_cities_are_refused_in_the_error_shape() {
+    let backend = MemoryBackend::new();
+    let (code, _) = city_tile();
+    for (path, status, field) in [
+        (format!("/tiles/{code}/7/0/0.mvt"), 400, "z"),
+        (format!("/tiles/{code}/17/0/0.mvt"), 400, "z"),
+        (format!("/tiles/{code}/8/256/0.mvt"), 400, "x,y"),
+        ("/tiles/city_xx_nowhere/8/0/0.mvt".to_owned(), 404, "city"),
+    ] {
+        let answer = get_with(
+            &backend,
+            &format!("http://x{path}"),
+            &[("x-api-key", LIVE_KEY)],
+        );
+        assert_eq!(answer.status().as_u16(), status, "{path}");
+        let body = json_of(&answer);
+        assert_eq!(body["status"], "error", "{path}: {body}");
+        assert_eq!(body["details"]["field"], field, "{path}: {body}");
+    }
+    // Not a tile's path at all.
+    let odd = get_with(
+        &backend,
+        &format!("http://x/tiles/{code}/8/x/0.mvt"),
+        &[("x-api-key", LIVE_KEY)],
+    );
+    assert_eq!(odd.status(), StatusCode::NOT_FOUND);
+}
+
+#[test]
+fn the_tilejson_names_the_tiles_with_the_request_s_options() {
+    let backend = MemoryBackend::new();
+    let (code, _) = city_tile();
+    let answer = get_with(
+        &backend,
+        &format!("https://api.example/tiles/{code}.json?intent=night"),
+        &[("x-api-key", LIVE_KEY)],
+    );
+    assert_eq!(answer.status(), StatusCode::OK);
+    let doc = json_of(&answer);
+    assert_eq!(doc["tilejson"], "3.0.0");
+    assert_eq!(
+        doc["tiles"][0],
+        format!("https://api.example/tiles/{code}/{{z}}/{{x}}/{{y}}.mvt?intent=night")
+    );
+    assert_eq!(doc["minzoom"], 8);
+    let layers: Vec<&str> = doc["vector_layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(layers, ["hexes", "streets"]);
+}

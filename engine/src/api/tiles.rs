@@ -1,0 +1,281 @@
+//! `GET /tiles/{city}/{z}/{x}/{y}.mvt`: a city's risk as a Mapbox Vector Tile, the
+//! picture of one `/hexes/score` request (its scoring options as query
+//! parameters). Two layers: `hexes`, every covered cell the tile meets, clipped to
+//! the tile and its buffer, with `h3`, `safetyScore`, `colorIndex`, `tier` and
+//! `expectedCount` (the week's expected incidents in the request's hours); and,
+//! from [`STREETS_MIN_ZOOM`], `streets`, every way the tile meets with `name`,
+//! `incidentsPerKm` and `band` (the colour index of its safety score). The npm
+//! package makes the same bytes offline (`engine.tile`).
+
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value};
+
+use super::hexes::scoring_from_params;
+use super::{ErrorCode, QueryError};
+use crate::city::Atlas;
+use crate::scoring::{CityScores, ColourIndex, StreetRisk, tier};
+use crate::tiles::clip::ClipBox;
+use crate::tiles::mvt::{self, Layer, PropertyValue, Shape};
+use crate::tiles::{EXTENT, TileId, TilePoint};
+
+/// The shallowest zoom served: a city fits in a tile or two.
+pub const MIN_ZOOM: u8 = 8;
+
+/// The deepest zoom served; maps draw deeper zooms from these tiles (overzoom).
+pub const MAX_ZOOM: u8 = 16;
+
+/// The shallowest zoom with the `streets` layer.
+pub const STREETS_MIN_ZOOM: u8 = 14;
+
+/// Units of the neighbouring tiles a tile's shapes reach into, so that a renderer
+/// never draws a clipped edge inside the tile.
+pub const BUFFER: f64 = 64.0;
+
+/// The tile `z/x/y` of a city as the three path parts give them.
+///
+/// # Errors
+/// `INVALID_REQUEST` on `z`, `x` or `y` for a part that is not a whole number or a
+/// tile outside the pyramid this API serves ([`MIN_ZOOM`] to [`MAX_ZOOM`]).
+pub fn tile_id(z: &str, x: &str, y: &str) -> Result<TileId, QueryError> {
+    let number = |field: &str, text: &str| {
+        text.parse::<u64>().map_err(|_| {
+            QueryError::invalid(field, alloc::format!("{field} must be a whole number"))
+        })
+    };
+    let (z, x, y) = (number("z", z)?, number("x", x)?, number("y", y)?);
+    if !(u64::from(MIN_ZOOM)..=u64::from(MAX_ZOOM)).contains(&z) {
+        return Err(QueryError::invalid(
+            "z",
+            alloc::format!("tiles are served from zoom {MIN_ZOOM} to {MAX_ZOOM}"),
+        )
+        .with("valid_range", [MIN_ZOOM, MAX_ZOOM]));
+    }
+    TileId::new(z as u32, x, y).map_err(|e| QueryError::invalid("x,y", e.to_string()))
+}
+
+/// The tile's bytes (empty when nothing of the city is in it).
+///
+/// # Errors
+/// `NOT_FOUND` for a city the atlas does not hold; bad scoring options as
+/// `/hexes/score`.
+pub fn tile(
+    atlas: &Atlas,
+    city_code: &str,
+    id: TileId,
+    params: &Map<String, Value>,
+    now: i64,
+) -> Result<Vec<u8>, QueryError> {
+    let city = atlas.city(city_code).ok_or_else(|| {
+        QueryError::new(ErrorCode::NotFound, "city", "no such city").with("city", city_code)
+    })?;
+    let scoring = scoring_from_params(params)?;
+    scoring.params()?;
+    let resolved = scoring.resolve(city, now)?;
+    let scores = CityScores::kept(city, resolved.week, &resolved.params);
+    let [west, south, east, north] = id.bounds(BUFFER);
+    let clip = ClipBox {
+        min: -BUFFER,
+        max: f64::from(EXTENT) + BUFFER,
+    };
+    let mut hexes = Layer::new("hexes");
+    let b = &city.artifact().bounds;
+    let meets_city = !(b.east < west || b.west > east || b.north < south || b.south > north);
+    for position in (0..city.cell_count()).filter(|_| meets_city) {
+        let Some(cell) = city.cell(position) else {
+            continue;
+        };
+        let boundary = city.cell_boundary(cell);
+        let (mut lo_lat, mut hi_lat, mut lo_lng, mut hi_lng) = (90.0, -90.0, 180.0, -180.0);
+        for v in boundary.iter() {
+            let (lat, lng) = (v.lat(), v.lng());
+            lo_lat = f64::min(lo_lat, lat);
+            hi_lat = f64::max(hi_lat, lat);
+            lo_lng = f64::min(lo_lng, lng);
+            hi_lng = f64::max(hi_lng, lng);
+        }
+        if hi_lng < west || lo_lng > east || hi_lat < south || lo_lat > north {
+            continue;
+        }
+        let ring: Vec<TilePoint> = boundary
+            .iter()
+            .map(|v| id.project(v.lng(), v.lat()))
+            .collect();
+        let clipped = clip.ring(&ring);
+        if clipped.len() < 3 {
+            continue;
+        }
+        let safety = scores.safety(position);
+        let expected: f64 = city
+            .window_rates(position, resolved.week, resolved.params.window)
+            .iter()
+            .sum();
+        hexes.add(
+            u64::from(cell),
+            &[
+                ("h3", PropertyValue::Text(cell.to_string())),
+                ("safetyScore", PropertyValue::Double(safety)),
+                (
+                    "colorIndex",
+                    PropertyValue::Int(i64::from(ColourIndex::from_safety_score(safety).get())),
+                ),
+                ("tier", PropertyValue::Uint(u64::from(tier(safety)))),
+                ("expectedCount", PropertyValue::Double(expected)),
+            ],
+            &Shape::Polygon(alloc::vec![clipped]),
+        );
+    }
+    let mut streets = Layer::new("streets");
+    if id.z >= STREETS_MIN_ZOOM
+        && meets_city
+        && let Some(network) = city.road_network()
+        && network.graph.kind == crate::roads::NetworkKind::Roads
+    {
+        let graph = network.graph;
+        let risk = StreetRisk::of(city, &scores, &network);
+        let mut safety: Option<Vec<f64>> = None;
+        for way in 0..graph.way_count() {
+            let points: Vec<_> = graph
+                .way_points(way, network.index.way_nodes(way))
+                .collect();
+            if !meets(&points, [west, south, east, north]) {
+                continue;
+            }
+            let line: Vec<TilePoint> = points
+                .iter()
+                .map(|p| id.project(p.lng(), p.lat()))
+                .collect();
+            let parts = clip.line(&line);
+            if parts.is_empty() {
+                continue;
+            }
+            let safety = safety.get_or_insert_with(|| risk.safety_scores(graph));
+            let mut properties = Vec::with_capacity(3);
+            if let Some(name) = graph.way_name(way) {
+                properties.push(("name", PropertyValue::Text(name.to_string())));
+            }
+            properties.push(("incidentsPerKm", PropertyValue::Double(risk.per_km(way))));
+            properties.push((
+                "band",
+                PropertyValue::Int(i64::from(ColourIndex::from_safety_score(safety[way]).get())),
+            ));
+            streets.add(way as u64, &properties, &Shape::Lines(parts));
+        }
+    }
+    Ok(mvt::encode(&[hexes, streets]))
+}
+
+/// `GET /tiles/{city}.json`: the city's `TileJSON` 3.0, its tiles at `tiles_url` (a
+/// URL template with `{z}`, `{x}` and `{y}`, carrying the request's options).
+///
+/// # Errors
+/// `NOT_FOUND` for a city the atlas does not hold.
+pub fn tilejson(atlas: &Atlas, city_code: &str, tiles_url: &str) -> Result<Value, QueryError> {
+    let city = atlas.city(city_code).ok_or_else(|| {
+        QueryError::new(ErrorCode::NotFound, "city", "no such city").with("city", city_code)
+    })?;
+    let artifact = city.artifact();
+    let b = &artifact.bounds;
+    let hexes_fields = serde_json::json!({
+        "h3": "String: the H3 cell (resolution 8)",
+        "safetyScore": "Number: 0 (least safe) to 100 (safest) among the city's cells",
+        "colorIndex": "Number: the colour band, 0 to 16 (-1: no data); GET /hexes/config",
+        "tier": "Number: 0 (score 80 or more) to 4 (under 20)",
+        "expectedCount": "Number: expected incidents in the week and hours asked",
+    });
+    let streets_fields = serde_json::json!({
+        "name": "String: the street's name, where it has one",
+        "incidentsPerKm": "Number: expected incidents per kilometre in the week and hours asked",
+        "band": "Number: the colour band of the street's safety score, as colorIndex",
+    });
+    Ok(serde_json::json!({
+        "tilejson": "3.0.0",
+        "name": alloc::format!("hexrisk: {}", artifact.city.name),
+        "description": "Forecast crime risk on H3 cells and streets (the picture of one POST /hexes/score request)",
+        "version": artifact.model.version,
+        "attribution": alloc::format!(
+            "Risk forecast by hexrisk (model {}) from police-reported incidents of {}, data through {}",
+            artifact.model.version, artifact.city.name, artifact.model.last_updated
+        ),
+        "scheme": "xyz",
+        "tiles": [tiles_url],
+        "minzoom": MIN_ZOOM,
+        "maxzoom": MAX_ZOOM,
+        "bounds": [b.west, b.south, b.east, b.north],
+        "center": [f64::midpoint(b.west, b.east), f64::midpoint(b.south, b.north), 12],
+        "vector_layers": [
+            { "id": "hexes", "fields": hexes_fields, "minzoom": MIN_ZOOM, "maxzoom": MAX_ZOOM },
+            { "id": "streets", "fields": streets_fields, "minzoom": STREETS_MIN_ZOOM, "maxzoom": MAX_ZOOM },
+        ],
+    }))
+}
+
+/// Whether a segment of the line may meet the box: its own box does (the clip
+/// decides the rest; a long straight way may cross a deep tile with no point in it).
+fn meets(points: &[crate::grid::MicroDegrees], [west, south, east, north]: [f64; 4]) -> bool {
+    points.windows(2).any(|pair| {
+        let (a, b) = (&pair[0], &pair[1]);
+        let (lo_lng, hi_lng) = (a.lng().min(b.lng()), a.lng().max(b.lng()));
+        let (lo_lat, hi_lat) = (a.lat().min(b.lat()), a.lat().max(b.lat()));
+        !(hi_lng < west || lo_lng > east || hi_lat < south || lo_lat > north)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use super::*;
+    use crate::artifact::fixture::CityFixture;
+    use crate::city::CityModel;
+
+    const NOW: i64 = 1_640_995_200; // 2022-01-01
+
+    fn atlas() -> Atlas {
+        Atlas::new(vec![CityModel::from_artifact(
+            CityFixture::default().build(),
+        )])
+    }
+
+    fn code(atlas: &Atlas) -> alloc::string::String {
+        atlas.cities()[0].artifact().city.code.clone()
+    }
+
+    #[test]
+    fn a_tile_over_the_city_holds_its_hexes_and_one_far_away_holds_nothing() {
+        let atlas = atlas();
+        let city = &atlas.cities()[0];
+        let (lat, lng) = crate::grid::cell_centre(city.cell(0).unwrap());
+        let n = f64::from(1_u32 << 14);
+        let x = ((lng + 180.0) / 360.0 * n) as u64;
+        let y_of = |lat: f64| {
+            let sin = libm::sin(lat.to_radians());
+            ((0.5 - libm::log((1.0 + sin) / (1.0 - sin)) / (4.0 * core::f64::consts::PI)) * n)
+                as u64
+        };
+        let here = tile_id("14", &x.to_string(), &y_of(lat).to_string()).unwrap();
+        let bytes = tile(&atlas, &code(&atlas), here, &Map::new(), NOW).unwrap();
+        assert!(!bytes.is_empty());
+        let text = alloc::string::String::from_utf8_lossy(&bytes);
+        assert!(text.contains("hexes") && text.contains(&city.cell(0).unwrap().to_string()));
+        let far = TileId::new(14, 0, 0).unwrap();
+        assert!(
+            tile(&atlas, &code(&atlas), far, &Map::new(), NOW)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn tiles_outside_the_served_pyramid_and_unknown_cities_are_refused() {
+        assert_eq!(tile_id("7", "0", "0").unwrap_err().field, "z");
+        assert_eq!(tile_id("17", "0", "0").unwrap_err().field, "z");
+        assert_eq!(tile_id("8", "256", "0").unwrap_err().field, "x,y");
+        assert_eq!(tile_id("8", "-1", "0").unwrap_err().field, "x");
+        let atlas = atlas();
+        let id = TileId::new(8, 0, 0).unwrap();
+        let err = tile(&atlas, "city_xx_nowhere", id, &Map::new(), NOW).unwrap_err();
+        assert_eq!(err.code, ErrorCode::NotFound);
+    }
+}
