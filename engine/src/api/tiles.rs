@@ -4,7 +4,9 @@
 //! the tile and its buffer, with `h3`, `safetyScore`, `colorIndex`, `tier` and
 //! `expectedCount` (the week's expected incidents in the request's hours); and,
 //! from [`STREETS_MIN_ZOOM`], `streets`, every way the tile meets with `name`,
-//! `incidentsPerKm` and `band` (the colour index of its safety score). The npm
+//! `incidentsPerKm` and `band` (the colour index of its safety score). Feature ids
+//! are the cell's position in the city's grid and the way's number in its network,
+//! both stable within a model version. The npm
 //! package makes the same bytes offline (`engine.tile`).
 
 use alloc::string::ToString;
@@ -111,8 +113,10 @@ pub fn tile(
             .window_rates(position, resolved.week, resolved.params.window)
             .iter()
             .sum();
+        // Not the H3 index as the id: JavaScript numbers (and map libraries'
+        // feature state) hold 53 bits.
         hexes.add(
-            u64::from(cell),
+            position as u64,
             &[
                 ("h3", PropertyValue::Text(cell.to_string())),
                 ("safetyScore", PropertyValue::Double(safety)),
