@@ -213,6 +213,8 @@ load: tools tools-wrk artifacts worker
 define run-bench-scoring
 cargo bench -p hexrisk-engine --bench scoring
 $(NODE) bench/wasm/scoring.mjs
+cargo bench -p hexrisk-engine --bench tiles
+$(NODE) bench/wasm/tiles.mjs
 endef
 define run-bench-routing
 cargo bench -p hexrisk-builder --bench routing

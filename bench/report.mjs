@@ -385,9 +385,30 @@ function places() {
     ]),
   ].join('\n');
 }
+function tiles() {
+  const native = figures('tiles-native');
+  const wasm = figures('tiles-wasm');
+  if (!native || !wasm) return null;
+  const rows = native.tiles.map((n, i) => {
+    const w = wasm.tiles[i];
+    return [`${n.z}/${n.x}/${n.y}${n.z >= 14 ? ' (hexes and streets)' : ' (hexes)'}`, ms(n.kept.median_ms, 3), ms(w.kept.median_ms, 3),
+      (n.bytes / 1024).toFixed(1), (w.gzip_bytes / 1024).toFixed(1)];
+  });
+  const z14 = native.tiles.findIndex((t) => t.z === 14);
+  const [n14, w14] = [native.tiles[z14], wasm.tiles[z14]];
+  return [
+    `Toronto, downtown (Union Station), the city's scores kept from the previous tile, ${today}.`,
+    '',
+    table(['tile z/x/y', 'native median ms', 'wasm median ms', 'KB', 'KB gzipped'], rows),
+    '',
+    `Aims for the z14 tile: at most 3 ms natively, ${ms(n14.kept.median_ms)} ms (${met(n14.kept.median_ms <= 3)}); ` +
+      `at most 5 ms in wasm, ${ms(w14.kept.median_ms)} ms (${met(w14.kept.median_ms <= 5)}); ` +
+      `at most 50 KB gzipped, ${(w14.gzip_bytes / 1024).toFixed(1)} KB (${met(w14.gzip_bytes <= 50 * 1024)}).`,
+  ].join('\n');
+}
 
 // Only the blocks whose figures are all here; the machine line when every table is new.
-const blocks = { scoring: scoring(), routing: routing(), http: http(), cold: cold(), map: mapApp(), places: places() };
+const blocks = { scoring: scoring(), tiles: tiles(), routing: routing(), http: http(), cold: cold(), map: mapApp(), places: places() };
 blocks.machine = Object.values(blocks).every((b) => b !== null) ? machine() : null;
 for (const [name, body] of Object.entries(blocks)) {
   const pattern = new RegExp(`(<!-- bench:${name} -->)[\\s\\S]*?(<!-- /bench:${name} -->)`);

@@ -138,23 +138,22 @@ pub fn tile(
     {
         let graph = network.graph;
         let risk = StreetRisk::of(city, &scores, &network);
-        let mut safety: Option<Vec<f64>> = None;
+        let mut safety: Option<alloc::sync::Arc<[f64]>> = None;
+        let bounds = [west, south, east, north];
         for way in 0..graph.way_count() {
-            let points: Vec<_> = graph
-                .way_points(way, network.index.way_nodes(way))
-                .collect();
-            if !meets(&points, [west, south, east, north]) {
+            let ends = network.index.way_nodes(way);
+            if !meets(graph.way_points(way, ends), bounds) {
                 continue;
             }
-            let line: Vec<TilePoint> = points
-                .iter()
+            let line: Vec<TilePoint> = graph
+                .way_points(way, ends)
                 .map(|p| id.project(p.lng(), p.lat()))
                 .collect();
             let parts = clip.line(&line);
             if parts.is_empty() {
                 continue;
             }
-            let safety = safety.get_or_insert_with(|| risk.safety_scores(graph));
+            let safety = safety.get_or_insert_with(|| risk.kept_safety_scores(&scores, graph));
             let mut properties = Vec::with_capacity(3);
             if let Some(name) = graph.way_name(way) {
                 properties.push(("name", PropertyValue::Text(name.to_string())));
@@ -217,11 +216,17 @@ pub fn tilejson(atlas: &Atlas, city_code: &str, tiles_url: &str) -> Result<Value
 
 /// Whether a segment of the line may meet the box: its own box does (the clip
 /// decides the rest; a long straight way may cross a deep tile with no point in it).
-fn meets(points: &[crate::grid::MicroDegrees], [west, south, east, north]: [f64; 4]) -> bool {
-    points.windows(2).any(|pair| {
-        let (a, b) = (&pair[0], &pair[1]);
+fn meets(
+    mut points: impl Iterator<Item = crate::grid::MicroDegrees>,
+    [west, south, east, north]: [f64; 4],
+) -> bool {
+    let Some(mut a) = points.next() else {
+        return false;
+    };
+    points.any(|b| {
         let (lo_lng, hi_lng) = (a.lng().min(b.lng()), a.lng().max(b.lng()));
         let (lo_lat, hi_lat) = (a.lat().min(b.lat()), a.lat().max(b.lat()));
+        a = b;
         !(hi_lng < west || lo_lng > east || hi_lat < south || lo_lat > north)
     })
 }

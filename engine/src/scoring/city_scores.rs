@@ -178,6 +178,9 @@ pub struct CityScores {
     // The risks of the city's own network's ways under these scores: a request
     // that finds its week's scores kept finds them too (`StreetRisk::of`).
     own_way_risks: Derived<Arc<[f64]>>,
+    // Those ways' safety scores, likewise (a map's street tiles ask for them tile
+    // after tile: `StreetRisk::kept_safety_scores`).
+    own_way_safety: Derived<Arc<[f64]>>,
 }
 
 impl CityScores {
@@ -250,6 +253,7 @@ impl CityScores {
             density: cells.map(|p| pick(p).density(p)).collect(),
             mean_density: parts[0].mean_density,
             own_way_risks: Derived::new(),
+            own_way_safety: Derived::new(),
         }
     }
 
@@ -265,6 +269,7 @@ impl CityScores {
             density: Vec::new(),
             mean_density: 0.0,
             own_way_risks: Derived::new(),
+            own_way_safety: Derived::new(),
         };
         scores.safety = scores
             .harms
@@ -331,6 +336,12 @@ impl CityScores {
     /// `compute` the first time and kept with the scores from then on.
     pub(super) fn own_way_risks(&self, compute: impl FnOnce() -> Vec<f64>) -> Arc<[f64]> {
         Arc::clone(self.own_way_risks.get_or_init(|| Arc::from(compute())))
+    }
+
+    /// The safety scores of the city's own network's ways under these scores, worked
+    /// out by `compute` the first time and kept with the scores from then on.
+    pub(super) fn own_way_safety(&self, compute: impl FnOnce() -> Vec<f64>) -> Arc<[f64]> {
+        Arc::clone(self.own_way_safety.get_or_init(|| Arc::from(compute())))
     }
 
     /// Counted incidents per metre of a cell for a line through it: its density, or

@@ -141,6 +141,13 @@ impl StreetRisk {
         scores
     }
 
+    /// [`Self::safety_scores`] of the city's own network under `scores` (the scores
+    /// these risks come from), worked out once and kept with them.
+    #[must_use]
+    pub fn kept_safety_scores(&self, scores: &CityScores, graph: &RoadGraph) -> Arc<[f64]> {
+        scores.own_way_safety(|| self.safety_scores(graph))
+    }
+
     /// Expected incidents per kilometre of a way.
     #[must_use]
     pub fn per_km(&self, way: usize) -> f64 {
