@@ -11,6 +11,7 @@ import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { hexriskProtocol, tileRequest } from '../../pkg/maplibre.js';
 
 const CLOCK = '2022-01-03';
 // The Worker's pinned clock: noon UTC of the day (a Monday in Toronto too).
@@ -90,6 +91,14 @@ test('the package makes the Worker\'s bytes, tile for tile, and the Worker gzips
   const night = await served(t, '?intent=night');
   assert.ok(Buffer.from(engine.tile({ city: TORONTO, ...t, intent: 'night' }, NOW)).equals(night.bytes));
   assert.ok(!night.bytes.equals((await served(t)).bytes));
+  // The package's MapLibre protocol handler answers hexrisk:// URLs with the same.
+  const handler = hexriskProtocol(engine, { now: () => NOW });
+  const { data } = await handler({ url: `hexrisk://${TORONTO}/${t.z}/${t.x}/${t.y}?intent=night` });
+  assert.ok(Buffer.from(data).equals(night.bytes));
+  assert.deepEqual(tileRequest('hexrisk://city_ca_tor/14/1/2.mvt?activeCodes=THEFT_BURGLARY%2COTHER'), {
+    activeCodes: 'THEFT_BURGLARY,OTHER', city: 'city_ca_tor', z: 14, x: 1, y: 2,
+  });
+  assert.throws(() => tileRequest('https://example.org/14/1/2'), /not a hexrisk tile URL/);
 });
 
 test('each hex is its cell\'s outline in the tile\'s units, cut only at the buffer', async () => {

@@ -63,7 +63,8 @@ impl Endpoint {
             | Self::Coverage
             | Self::Precincts
             | Self::Tile
-            | Self::TileJson => Some(CachePolicy::PrivateRevalidate),
+            | Self::TileJson
+            | Self::TileStyle => Some(CachePolicy::PrivateRevalidate),
             _ => None,
         }
     }
@@ -75,7 +76,9 @@ impl Endpoint {
             Self::Cities | Self::PrecinctsStatus | Self::PrecinctsAllScores | Self::Precincts => {
                 Some(Reach::Everywhere)
             }
-            Self::Coverage | Self::Places | Self::Tile | Self::TileJson => Some(Reach::NamedCity),
+            Self::Coverage | Self::Places | Self::Tile | Self::TileJson | Self::TileStyle => {
+                Some(Reach::NamedCity)
+            }
             Self::HexesAll | Self::Streets => Some(Reach::Viewport),
             Self::RouteRisk => Some(Reach::Lines),
             Self::Predict
@@ -342,7 +345,7 @@ async fn run<B: Backend>(
             uncounted(engine::precincts_all_scores(atlas, &params(), seconds))
         }
         Endpoint::Precincts => uncounted(engine::precincts_geojson(atlas, &params(), seconds)),
-        Endpoint::Tile | Endpoint::TileJson => {
+        Endpoint::Tile | Endpoint::TileJson | Endpoint::TileStyle => {
             tile_answer(endpoint, found, request, atlas, seconds)
         }
         Endpoint::Classes
@@ -376,7 +379,9 @@ fn query_of(
     found: routes::Found<'_>,
 ) -> Vec<(String, String)> {
     let mut query = input::query_pairs(request.uri().query());
-    if let (Endpoint::Tile | Endpoint::TileJson, Some(city)) = (endpoint, found.id) {
+    if let (Endpoint::Tile | Endpoint::TileJson | Endpoint::TileStyle, Some(city)) =
+        (endpoint, found.id)
+    {
         query.retain(|(name, _)| name != "city");
         query.push(("city".to_owned(), city.to_owned()));
     }
@@ -393,8 +398,21 @@ fn tile_answer(
 ) -> Result<(SuccessBody, Option<usize>), ApiError> {
     let params = input::query_object(&query_of(request, endpoint, found));
     let city = found.id.unwrap_or_default();
-    if endpoint == Endpoint::TileJson {
-        return uncounted(engine::tilejson(atlas, city, &tiles_url(request, city)));
+    match endpoint {
+        Endpoint::TileJson => {
+            return uncounted(engine::tilejson(atlas, city, &tiles_url(request, city)));
+        }
+        Endpoint::TileStyle => {
+            // The city must be one served; the style names its TileJSON.
+            engine::tilejson(atlas, city, "")?;
+            let (origin, query) = origin_and_query(request);
+            let source = serde_json::json!({
+                "type": "vector",
+                "url": format!("{origin}/tiles/{city}.json{query}"),
+            });
+            return Ok((engine::tile_style(&source).into(), None));
+        }
+        _ => {}
     }
     let [z, x, y] = found.tile.unwrap_or_default();
     let id = engine::tile_id(z, x, y)?;
@@ -405,6 +423,12 @@ fn tile_answer(
 /// The URL template of a city's tiles for a `TileJSON` answer: the request's own
 /// origin (when it names one) and options, with `{z}/{x}/{y}`.
 fn tiles_url(request: &Request<Bytes>, city: &str) -> String {
+    let (origin, query) = origin_and_query(request);
+    format!("{origin}/tiles/{city}/{{z}}/{{x}}/{{y}}.mvt{query}")
+}
+
+/// The request's own origin (when it names one) and its query with its `?`.
+fn origin_and_query(request: &Request<Bytes>) -> (String, String) {
     let uri = request.uri();
     let origin = match (uri.scheme_str(), uri.authority()) {
         (Some(scheme), Some(authority)) => format!("{scheme}://{authority}"),
@@ -416,7 +440,7 @@ fn tiles_url(request: &Request<Bytes>, city: &str) -> String {
             .unwrap_or_default(),
     };
     let query = uri.query().map(|q| format!("?{q}")).unwrap_or_default();
-    format!("{origin}/tiles/{city}/{{z}}/{{x}}/{{y}}.mvt{query}")
+    (origin, query)
 }
 
 /// A successful answer that may be cached, as `answer` marks it for `handle`.

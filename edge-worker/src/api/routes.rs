@@ -69,6 +69,8 @@ pub enum Endpoint {
     Tile,
     /// `GET /tiles/{city}.json`: the city's `TileJSON`.
     TileJson,
+    /// `GET /tiles/{city}/style.json`: a `MapLibre` style fragment of its tiles.
+    TileStyle,
     /// `GET /places`.
     Places,
     /// `GET /places/reverse`.
@@ -188,7 +190,7 @@ const PREDICTION: Access = Access::Key(KeyApi::Prediction);
 const ROUTER: Access = Access::Key(KeyApi::Router);
 
 /// Every route, each API's in the order of its documentation.
-pub static ROUTES: [Route; 52] = {
+pub static ROUTES: [Route; 53] = {
     use Access::{OperatorSession, Public, Session};
     use Endpoint as E;
     use Method as M;
@@ -218,6 +220,7 @@ pub static ROUTES: [Route; 52] = {
         api("/streets", M::GET, ROUTER, E::Streets),
         api("/tiles/{city}/{z}/{x}/{y}.mvt", M::GET, ROUTER, E::Tile),
         api("/tiles/{city}.json", M::GET, ROUTER, E::TileJson),
+        api("/tiles/{city}/style.json", M::GET, ROUTER, E::TileStyle),
         api("/places", M::GET, ROUTER, E::Places),
         api("/places/reverse", M::GET, ROUTER, E::PlacesReverse),
         api("/route/config", M::GET, ROUTER, E::RouteConfig),

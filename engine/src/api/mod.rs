@@ -11,6 +11,7 @@
 //! Worker's.
 
 mod columns;
+pub mod dates;
 mod error;
 mod hexes;
 mod json;
@@ -52,4 +53,7 @@ pub use reverse_place::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
 pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};
 pub use score_rows::{RingLookup, ScoreRows};
 pub use streets::{MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, streets};
-pub use tiles::{BUFFER, MAX_ZOOM, MIN_ZOOM, STREETS_MIN_ZOOM, tile, tile_id, tilejson};
+pub use tiles::{
+    BUFFER, MAX_ZOOM, MIN_ZOOM, NO_DATA_COLOUR, STREETS_MIN_ZOOM, served_tile, tile, tile_id,
+    tile_style, tilejson,
+};

@@ -24,7 +24,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use chrono::{Datelike, NaiveDate, Timelike};
+use chrono::{Datelike, Timelike};
 use serde::Deserialize;
 
 use super::prediction::When;
@@ -185,7 +185,7 @@ impl ScoringQuery {
             overrides[position] = weight;
         }
         if let Some(text) = self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
-            NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+            super::dates::parse_date(text).ok_or_else(|| {
                 QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
             })?;
         }
@@ -293,7 +293,7 @@ impl ScoringQuery {
         }
         let week = match self.modifiers.as_ref().and_then(|m| m.week.as_ref()) {
             Some(text) => {
-                let date = NaiveDate::parse_from_str(text, "%Y-%m-%d").map_err(|_| {
+                let date = super::dates::parse_date(text).ok_or_else(|| {
                     QueryError::invalid("modifiers.week", "week must be a date, YYYY-MM-DD")
                 })?;
                 model.week_index(date).map_err(|e| {

@@ -38,23 +38,29 @@ pub const BUFFER: f64 = 64.0;
 /// The tile `z/x/y` of a city as the three path parts give them.
 ///
 /// # Errors
-/// `INVALID_REQUEST` on `z`, `x` or `y` for a part that is not a whole number or a
-/// tile outside the pyramid this API serves ([`MIN_ZOOM`] to [`MAX_ZOOM`]).
+/// `INVALID_REQUEST` on `z`, `x` or `y` for a part that is not a whole number, and
+/// as [`served_tile`].
 pub fn tile_id(z: &str, x: &str, y: &str) -> Result<TileId, QueryError> {
-    let number = |field: &str, text: &str| {
-        text.parse::<u64>().map_err(|_| {
-            QueryError::invalid(field, alloc::format!("{field} must be a whole number"))
-        })
+    let number = |field: &'static str, text: &str| {
+        text.parse::<u64>()
+            .map_err(|_| QueryError::invalid(field, "z, x and y must be whole numbers"))
     };
-    let (z, x, y) = (number("z", z)?, number("x", x)?, number("y", y)?);
+    served_tile(number("z", z)?, number("x", x)?, number("y", y)?)
+}
+
+/// The tile `z/x/y`, if it is in the pyramid this API serves.
+///
+/// # Errors
+/// `INVALID_REQUEST` on `z` outside [`MIN_ZOOM`] to [`MAX_ZOOM`] (with
+/// `valid_range`), on `x,y` for a column or row past `2^z - 1`.
+pub fn served_tile(z: u64, x: u64, y: u64) -> Result<TileId, QueryError> {
     if !(u64::from(MIN_ZOOM)..=u64::from(MAX_ZOOM)).contains(&z) {
-        return Err(QueryError::invalid(
-            "z",
-            alloc::format!("tiles are served from zoom {MIN_ZOOM} to {MAX_ZOOM}"),
-        )
-        .with("valid_range", [MIN_ZOOM, MAX_ZOOM]));
+        return Err(
+            QueryError::invalid("z", "tiles are served from zoom 8 to 16")
+                .with("valid_range", [MIN_ZOOM, MAX_ZOOM]),
+        );
     }
-    TileId::new(z as u32, x, y).map_err(|e| QueryError::invalid("x,y", e.to_string()))
+    TileId::new(z as u32, x, y).map_err(|_| QueryError::invalid("x,y", "x and y must be below 2^z"))
 }
 
 /// The tile's bytes (empty when nothing of the city is in it).
@@ -214,6 +220,59 @@ pub fn tilejson(atlas: &Atlas, city_code: &str, tiles_url: &str) -> Result<Value
     }))
 }
 
+/// A `MapLibre` style fragment (style spec version 8) drawing a city's tiles from
+/// `source` (a vector source: the Worker's `TileJSON` URL, or the package's
+/// `hexrisk://` tiles): hexes filled by `colorIndex` with the 17-colour palette of
+/// `/hexes/config` (no data grey), streets from zoom 14 coloured by `band`, wider as
+/// the map zooms in. Its layer ids start `hexrisk-`, so an app adds them to its own
+/// style.
+#[must_use]
+pub fn tile_style(source: &Value) -> Value {
+    let by_band = |property: &str| {
+        let mut expression =
+            alloc::vec![Value::from("match"), serde_json::json!(["get", property])];
+        for (band, colour) in crate::scoring::PALETTE.iter().enumerate() {
+            expression.push(Value::from(band));
+            expression.push(Value::from(*colour));
+        }
+        expression.push(Value::from(NO_DATA_COLOUR));
+        Value::Array(expression)
+    };
+    serde_json::json!({
+        "version": 8,
+        "name": "hexrisk",
+        "sources": { "hexrisk": source },
+        "layers": [
+            {
+                "id": "hexrisk-hexes",
+                "type": "fill",
+                "source": "hexrisk",
+                "source-layer": "hexes",
+                "paint": {
+                    "fill-color": by_band("colorIndex"),
+                    "fill-opacity": ["interpolate", ["linear"], ["zoom"], 10, 0.6, 16, 0.35],
+                    "fill-outline-color": "rgba(255,255,255,0.4)",
+                },
+            },
+            {
+                "id": "hexrisk-streets",
+                "type": "line",
+                "source": "hexrisk",
+                "source-layer": "streets",
+                "minzoom": STREETS_MIN_ZOOM,
+                "layout": { "line-cap": "round", "line-join": "round" },
+                "paint": {
+                    "line-color": by_band("band"),
+                    "line-width": ["interpolate", ["exponential", 1.6], ["zoom"], 14, 1.5, 18, 8],
+                },
+            },
+        ],
+    })
+}
+
+/// The colour of a cell without data (`colorIndex` -1).
+pub const NO_DATA_COLOUR: &str = "#9e9e9e";
+
 /// Whether a segment of the line may meet the box: its own box does (the clip
 /// decides the rest; a long straight way may cross a deep tile with no point in it).
 fn meets(
@@ -234,6 +293,24 @@ fn meets(
 #[cfg(test)]
 mod tests {
     use alloc::vec;
+
+    #[test]
+    fn the_style_fills_hexes_and_draws_streets_with_the_palette() {
+        let style = super::tile_style(&serde_json::json!({"type": "vector", "url": "u"}));
+        assert_eq!(style["version"], 8);
+        assert_eq!(style["sources"]["hexrisk"]["url"], "u");
+        let fill = style["layers"][0]["paint"]["fill-color"]
+            .as_array()
+            .unwrap();
+        assert_eq!(fill.len(), 2 + 2 * crate::scoring::PALETTE.len() + 1);
+        assert_eq!(fill[3], crate::scoring::PALETTE[0]);
+        assert_eq!(style["layers"][1]["paint"]["line-color"][1][1], "band");
+        assert_eq!(style["layers"][1]["minzoom"], super::STREETS_MIN_ZOOM);
+        assert_eq!(
+            style["layers"][0]["paint"]["fill-opacity"][0],
+            "interpolate"
+        );
+    }
 
     use super::*;
     use crate::artifact::fixture::CityFixture;
@@ -282,6 +359,12 @@ mod tests {
         assert_eq!(tile_id("17", "0", "0").unwrap_err().field, "z");
         assert_eq!(tile_id("8", "256", "0").unwrap_err().field, "x,y");
         assert_eq!(tile_id("8", "-1", "0").unwrap_err().field, "x");
+        // The message names the served zooms: the constants, written out once.
+        let message = tile_id("7", "0", "0").unwrap_err().message;
+        assert!(
+            message.contains(&alloc::format!("zoom {MIN_ZOOM} to {MAX_ZOOM}")),
+            "{message}"
+        );
         let atlas = atlas();
         let id = TileId::new(8, 0, 0).unwrap();
         let err = tile(&atlas, "city_xx_nowhere", id, &Map::new(), NOW).unwrap_err();

@@ -106,61 +106,55 @@ fn doubled_area(ring: &[(i64, i64)]) -> i64 {
         .sum()
 }
 
+/// Draws one part: a `MoveTo` its first point, a `LineTo` the rest, each point a
+/// zigzag delta from the cursor.
+#[inline(never)]
+fn draw(out: &mut Vec<u32>, cursor: &mut (i64, i64), points: &[(i64, i64)]) {
+    for (i, &q) in points.iter().enumerate() {
+        match i {
+            0 => out.push(command(MOVE_TO, 1)),
+            1 => out.push(command(LINE_TO, points.len() - 1)),
+            _ => {}
+        }
+        out.push(zigzag(q.0 - cursor.0) as u32);
+        out.push(zigzag(q.1 - cursor.1) as u32);
+        *cursor = q;
+    }
+}
+
 /// The geometry commands of a shape, or `None` when nothing of it is left at
 /// integer precision (a ring collapsed to a line, a line to a point).
 fn geometry(shape: &Shape) -> Option<(u32, Vec<u32>)> {
     let mut out = Vec::new();
     let mut cursor = (0_i64, 0_i64);
-    let put = |out: &mut Vec<u32>, cursor: &mut (i64, i64), q: (i64, i64)| {
-        out.push(zigzag(q.0 - cursor.0) as u32);
-        out.push(zigzag(q.1 - cursor.1) as u32);
-        *cursor = q;
-    };
-    let kind = match shape {
-        Shape::Lines(parts) => {
-            for part in parts {
-                let points = integer_points(part);
-                if points.len() < 2 {
-                    continue;
-                }
-                out.push(command(MOVE_TO, 1));
-                put(&mut out, &mut cursor, points[0]);
-                out.push(command(LINE_TO, points.len() - 1));
-                for &q in &points[1..] {
-                    put(&mut out, &mut cursor, q);
-                }
+    let (Shape::Lines(parts) | Shape::Polygon(parts)) = shape;
+    let polygon = matches!(shape, Shape::Polygon(_));
+    for (i, part) in parts.iter().enumerate() {
+        let mut points = integer_points(part);
+        if polygon {
+            if points.len() > 1 && points.first() == points.last() {
+                points.pop();
             }
-            2
-        }
-        Shape::Polygon(rings) => {
-            for (i, ring) in rings.iter().enumerate() {
-                let mut points = integer_points(ring);
-                if points.len() > 1 && points.first() == points.last() {
-                    points.pop();
+            let area = doubled_area(&points);
+            if points.len() < 3 || area == 0 {
+                if i == 0 {
+                    return None;
                 }
-                let area = doubled_area(&points);
-                if points.len() < 3 || area == 0 {
-                    if i == 0 {
-                        return None;
-                    }
-                    continue;
-                }
-                // Exterior rings clockwise on screen (positive), holes the other way.
-                if (area > 0) != (i == 0) {
-                    points.reverse();
-                }
-                out.push(command(MOVE_TO, 1));
-                put(&mut out, &mut cursor, points[0]);
-                out.push(command(LINE_TO, points.len() - 1));
-                for &q in &points[1..] {
-                    put(&mut out, &mut cursor, q);
-                }
-                out.push(command(CLOSE_PATH, 1));
+                continue;
             }
-            3
+            // Exterior rings clockwise on screen (positive), holes the other way.
+            if (area > 0) != (i == 0) {
+                points.reverse();
+            }
+        } else if points.len() < 2 {
+            continue;
         }
-    };
-    (!out.is_empty()).then_some((kind, out))
+        draw(&mut out, &mut cursor, &points);
+        if polygon {
+            out.push(command(CLOSE_PATH, 1));
+        }
+    }
+    (!out.is_empty()).then_some((if polygon { 3 } else { 2 }, out))
 }
 
 impl Layer {

@@ -404,14 +404,23 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<Vec<u8>, JsValue> {
         let body = request_object(request)?;
-        let text = |name: &str| match body.get(name) {
-            Some(serde_json::Value::Number(n)) => n.to_string(),
-            Some(serde_json::Value::String(s)) => s.clone(),
-            _ => String::new(),
+        let number = |name: &'static str| {
+            body.get(name)
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| {
+                    query_error(&api::QueryError::invalid(
+                        name,
+                        "z, x and y must be whole numbers",
+                    ))
+                })
         };
-        let id = api::tile_id(&text("z"), &text("x"), &text("y")).map_err(|e| query_error(&e))?;
-        api::tile(&self.atlas, &text("city"), id, &body, now_seconds(now_ms))
-            .map_err(|e| query_error(&e))
+        let id = api::served_tile(number("z")?, number("x")?, number("y")?)
+            .map_err(|e| query_error(&e))?;
+        let city = body
+            .get("city")
+            .and_then(serde_json::Value::as_str)
+            .unwrap_or_default();
+        api::tile(&self.atlas, city, id, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))
     }
 
     /// Places by name in one city, best first: the answer of `GET /places` (request
@@ -557,8 +566,8 @@ impl HexRisk {
     /// date) or `DATE_OUT_OF_RANGE`.
     #[wasm_bindgen(unchecked_return_type = "CellForecast")]
     pub fn forecast(&self, latitude: f64, longitude: f64, date: &str) -> Result<JsValue, JsValue> {
-        let date = chrono::NaiveDate::parse_from_str(date, "%Y-%m-%d")
-            .map_err(|_| api_error(ErrorCode::InvalidRequest, "date must be YYYY-MM-DD"))?;
+        let date = api::dates::parse_date(date)
+            .ok_or_else(|| api_error(ErrorCode::InvalidRequest, "date must be YYYY-MM-DD"))?;
         let (city, cell, position) =
             self.atlas
                 .locate(latitude, longitude)

@@ -472,6 +472,8 @@ export interface CellBreakdown extends Breakdown {
 }
 /** Parameters of `hexesInBox()` and GET /hexes/all; each side at most 2 degrees. */
 export interface BoxRequest { west: number | string; south: number | string; east: number | string; north: number | string; intent?: string; activeCodes?: string | string[]; week?: string; /** As `modifiers.time`. */ time?: string; }
+/** Scoring options of a tile: those of GET /tiles/{city}/{z}/{x}/{y}.mvt's query. */
+export interface TileOptions { intent?: string; activeCodes?: string | string[]; week?: string; /** As `modifiers.time`. */ time?: string; }
 /** Request of `tile()`: a city's tile z/x/y (zoom 8 to 16) and the scoring options of GET /tiles/{city}/{z}/{x}/{y}.mvt. */
 export interface TileRequest { city: string; z: number; x: number; y: number; intent?: string; activeCodes?: string | string[]; week?: string; /** As `modifiers.time`. */ time?: string; }
 /** A street of `streetsInBox()` and GET /streets. */

@@ -14,7 +14,7 @@ use alloc::vec;
 use chrono::{DateTime, NaiveDate, NaiveDateTime, SecondsFormat, Utc};
 use serde_json::{Map, Value, json};
 
-use super::{ErrorCode, QueryError, coordinate_error, malformed, missing};
+use super::{ErrorCode, QueryError, coordinate_error, dates, malformed, missing};
 use crate::CellIndex;
 use crate::city::{Atlas, CityModel, Forecast, LocateError};
 use crate::forecast::CrimeClass;
@@ -50,13 +50,10 @@ impl When {
         if let Ok(instant) = DateTime::parse_from_rfc3339(text) {
             return Some(Self::Instant(instant.with_timezone(&Utc)));
         }
-        for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%dT%H:%M"] {
-            if let Ok(local) = NaiveDateTime::parse_from_str(text, format) {
-                return Some(Self::Local(local));
-            }
+        if let Some(local) = dates::parse_local(text) {
+            return Some(Self::Local(local));
         }
-        NaiveDate::parse_from_str(text, "%Y-%m-%d")
-            .ok()
+        dates::parse_date(text)
             .and_then(|d| d.and_hms_opt(0, 0, 0))
             .map(Self::Local)
     }
@@ -220,7 +217,7 @@ pub fn applies_at(city: Option<&CityModel>, when: Option<When>, now: i64) -> Str
             let offset = i64::from(city.utc_offset(guess));
             DateTime::from_timestamp(guess - offset, 0).map_or_else(|| iso(instant(now)), iso)
         }
-        (Some(When::Local(local)), None) => local.format("%Y-%m-%dT%H:%M:%S").to_string(),
+        (Some(When::Local(local)), None) => dates::local_text(local),
         (None, _) => iso(instant(now)),
     }
 }
@@ -258,7 +255,7 @@ fn local_iso(city: &CityModel, local: NaiveDateTime) -> String {
     chrono::FixedOffset::east_opt(offset)
         .and_then(|zone| local.and_local_timezone(zone).single())
         .map_or_else(
-            || local.format("%Y-%m-%dT%H:%M:%S").to_string(),
+            || dates::local_text(local),
             |at| at.to_rfc3339_opts(SecondsFormat::Secs, true),
         )
 }
@@ -285,8 +282,8 @@ pub fn time_of_day(
         "band": format!(
             "{} {}-{}",
             band.band.kind.code(),
-            band.start.format("%H:%M"),
-            band.end.format("%H:%M")
+            dates::hours_minutes(band.start.time()),
+            dates::hours_minutes(band.end.time())
         ),
         "day_type": band.band.kind.code(),
         "start": local_iso(city, band.start),

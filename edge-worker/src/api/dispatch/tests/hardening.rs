@@ -55,7 +55,8 @@ fn valid_body(endpoint: Endpoint) -> Option<Value> {
         | Endpoint::PrecinctsAllScores
         | Endpoint::Precincts
         | Endpoint::Tile
-        | Endpoint::TileJson => return None,
+        | Endpoint::TileJson
+        | Endpoint::TileStyle => return None,
     };
     Some(body)
 }

@@ -117,3 +117,34 @@ fn the_tilejson_names_the_tiles_with_the_request_s_options() {
         .collect();
     assert_eq!(layers, ["hexes", "streets"]);
 }
+
+#[test]
+fn the_style_draws_the_city_s_tilejson_with_the_request_s_options() {
+    let backend = MemoryBackend::new();
+    let (code, _) = city_tile();
+    let answer = get_with(
+        &backend,
+        &format!("https://api.example/tiles/{code}/style.json?intent=night"),
+        &[("x-api-key", LIVE_KEY)],
+    );
+    assert_eq!(answer.status(), StatusCode::OK);
+    let style = json_of(&answer);
+    assert_eq!(style["version"], 8);
+    assert_eq!(
+        style["sources"]["hexrisk"]["url"],
+        format!("https://api.example/tiles/{code}.json?intent=night")
+    );
+    let ids: Vec<&str> = style["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["hexrisk-hexes", "hexrisk-streets"]);
+    let unknown = get_with(
+        &backend,
+        "https://api.example/tiles/city_xx_nowhere/style.json",
+        &[("x-api-key", LIVE_KEY)],
+    );
+    assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
+}
