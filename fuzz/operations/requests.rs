@@ -1,5 +1,6 @@
 //! The operations of the `requests` fuzz target: the first byte of an input picks one
-//! of both APIs' request-body parsers, the rest is its JSON body.
+//! of both APIs' request-body parsers (and the vector tiles'), the rest is its JSON
+//! body.
 //!
 //! Shared (by `#[path]`) between the fuzz target and the builder's native test of the
 //! committed seeds (`builder/tests/fuzz_seeds.rs`), so the seeds are checked against
@@ -10,7 +11,7 @@ use hexrisk_engine::city::Atlas;
 use serde_json::{Map, Value};
 
 /// How many operations there are; the first byte picks one modulo this.
-pub(crate) const OPERATIONS: u8 = 15;
+pub(crate) const OPERATIONS: u8 = 16;
 
 /// The clock of every operation: 2022-01-03 12:00 UTC.
 pub(crate) const NOW: i64 = 1_641_211_200;
@@ -63,6 +64,14 @@ pub(crate) fn run(atlas: &Atlas, which: u8, body: &Map<String, Value>) -> Result
         11 => engine(api::precincts_geojson(atlas, body, now)),
         12 => engine(api::reach(atlas, body, now)),
         13 => engine(api::search_places(atlas, body)),
-        _ => engine(api::reverse_place(atlas, body)),
+        14 => engine(api::reverse_place(atlas, body)),
+        // A vector tile as the package asks for it: `{city, z, x, y, ...options}`.
+        _ => {
+            let number = |name| body.get(name).and_then(Value::as_u64).unwrap_or(u64::MAX);
+            let city = body.get("city").and_then(Value::as_str).unwrap_or_default();
+            let tile = api::served_tile(number("z"), number("x"), number("y"))
+                .and_then(|id| api::tile(atlas, city, id, body, now));
+            tile.map(|_| ()).map_err(Refusal)
+        }
     }
 }

@@ -400,11 +400,12 @@ fn tile_answer(
     let city = found.id.unwrap_or_default();
     match endpoint {
         Endpoint::TileJson => {
-            return uncounted(engine::tilejson(atlas, city, &tiles_url(request, city)));
+            let template = tiles_url(request, city);
+            return uncounted(engine::tilejson(atlas, city, &params, &template, seconds));
         }
         Endpoint::TileStyle => {
             // The city must be one served; the style names its TileJSON.
-            engine::tilejson(atlas, city, "")?;
+            engine::tilejson(atlas, city, &params, "", seconds)?;
             let (origin, query) = origin_and_query(request);
             let source = serde_json::json!({
                 "type": "vector",

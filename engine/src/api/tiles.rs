@@ -9,7 +9,7 @@
 //! both stable within a model version. The npm
 //! package makes the same bytes offline (`engine.tile`).
 
-use alloc::string::ToString;
+use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
@@ -176,14 +176,24 @@ pub fn tile(
 }
 
 /// `GET /tiles/{city}.json`: the city's `TileJSON` 3.0, its tiles at `tiles_url` (a
-/// URL template with `{z}`, `{x}` and `{y}`, carrying the request's options).
+/// URL template with `{z}`, `{x}` and `{y}`, carrying the request's options
+/// `params`, which are checked as a tile's are at `now`).
 ///
 /// # Errors
-/// `NOT_FOUND` for a city the atlas does not hold.
-pub fn tilejson(atlas: &Atlas, city_code: &str, tiles_url: &str) -> Result<Value, QueryError> {
+/// `NOT_FOUND` for a city the atlas does not hold; bad scoring options as
+/// `/hexes/score`.
+pub fn tilejson(
+    atlas: &Atlas,
+    city_code: &str,
+    params: &Map<String, Value>,
+    tiles_url: &str,
+    now: i64,
+) -> Result<Value, QueryError> {
     let city = atlas.city(city_code).ok_or_else(|| {
         QueryError::new(ErrorCode::NotFound, "city", "no such city").with("city", city_code)
     })?;
+    // The tiles it names would all be refused: refuse it.
+    scoring_from_params(params)?.resolve(city, now)?;
     let artifact = city.artifact();
     let b = &artifact.bounds;
     let hexes_fields = serde_json::json!({

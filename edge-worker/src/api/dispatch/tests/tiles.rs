@@ -148,3 +148,43 @@ fn the_style_draws_the_city_s_tilejson_with_the_request_s_options() {
     );
     assert_eq!(unknown.status(), StatusCode::NOT_FOUND);
 }
+
+#[test]
+fn hostile_tile_paths_and_options_get_a_client_error_in_the_error_shape() {
+    let backend = MemoryBackend::new();
+    let (code, _) = city_tile();
+    let long = "a".repeat(2_000);
+    for path in [
+        format!("/tiles/{code}/99999999/0/0.mvt"),
+        format!("/tiles/{code}/16/99999999/0.mvt"),
+        format!("/tiles/{code}/16/0/18446744073709551616.mvt"),
+        format!("/tiles/{code}/-1/0/0.mvt"),
+        format!("/tiles/{code}/14/0/0.png"),
+        format!("/tiles/{code}/14/0/0.mvt.mvt"),
+        format!("/tiles/{code}/14/0/%30.mvt"),
+        format!("/tiles/../{code}/14/0/0.mvt"),
+        format!("/tiles/{long}/14/0/0.mvt"),
+        format!("/tiles/{long}.json"),
+        "/tiles/%F0%9F%92%A5/14/0/0.mvt".to_owned(),
+        format!("/tiles/{code}/14/4579/5979.mvt?intent=nope"),
+        format!("/tiles/{code}/14/4579/5979.mvt?week=2099-01-01"),
+        format!("/tiles/{code}/14/4579/5979.mvt?activeCodes=%00"),
+        format!("/tiles/{code}/14/4579/5979.mvt?time=%FF"),
+        format!("/tiles/{code}.json?intent=nope"),
+        format!("/tiles/{code}/style.json?week=yesterday"),
+    ] {
+        let answer = get_with(
+            &backend,
+            &format!("http://x{path}"),
+            &[("x-api-key", LIVE_KEY)],
+        );
+        let status = answer.status();
+        assert!(status.is_client_error(), "{path}: {status}");
+        let body = json_of(&answer);
+        assert_eq!(body["status"], "error", "{path}: {body}");
+        assert!(
+            body["code"].is_string() && body["details"].is_object(),
+            "{path}: {body}"
+        );
+    }
+}
