@@ -13,8 +13,8 @@
 //!
 //! Run: `cargo bench -p hexrisk-engine --bench scoring` (after `make artifacts`).
 
+mod support;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use hexrisk_engine::api::options::ScoringQuery;
 use hexrisk_engine::api::{self, ScoreMemo, ScoredCells};
@@ -53,22 +53,9 @@ fn object(value: Value) -> Map<String, Value> {
     }
 }
 
-/// Median, 90th percentile and runs of timed calls, in milliseconds; runs until
-/// both 200 calls and half a second have passed.
-fn time(mut call: impl FnMut()) -> Value {
-    for _ in 0..5 {
-        call();
-    }
-    let started = Instant::now();
-    let mut ms = Vec::new();
-    while ms.len() < 200 || started.elapsed().as_secs_f64() < 0.5 {
-        let t = Instant::now();
-        call();
-        ms.push(t.elapsed().as_secs_f64() * 1e3);
-    }
-    ms.sort_by(f64::total_cmp);
-    let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
-    json!({"median_ms": at(0.5), "p90_ms": at(0.9), "n": ms.len()})
+/// [`support::time`] with at least 200 calls.
+fn time(call: impl FnMut()) -> Value {
+    support::time(200, call)
 }
 
 // The engine has no file-writing code to share (clippy.toml sends the builder's

@@ -8,8 +8,8 @@
 //!
 //! Run: `cargo bench -p hexrisk-engine --bench tiles` (after `make artifacts`).
 
+mod support;
 use std::path::PathBuf;
-use std::time::Instant;
 
 use hexrisk_engine::api;
 use hexrisk_engine::artifact::Manifest;
@@ -37,21 +37,9 @@ fn toronto() -> CityModel {
         .expect("a valid artifact")
 }
 
-/// Median and 90th percentile of timed calls, in milliseconds.
-fn time(mut call: impl FnMut()) -> Value {
-    for _ in 0..5 {
-        call();
-    }
-    let started = Instant::now();
-    let mut ms = Vec::new();
-    while ms.len() < 100 || started.elapsed().as_secs_f64() < 0.5 {
-        let t = Instant::now();
-        call();
-        ms.push(t.elapsed().as_secs_f64() * 1e3);
-    }
-    ms.sort_by(f64::total_cmp);
-    let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
-    json!({"median_ms": at(0.5), "p90_ms": at(0.9), "n": ms.len()})
+/// [`support::time`] with at least 100 calls.
+fn time(call: impl FnMut()) -> Value {
+    support::time(100, call)
 }
 
 // These figures are rewritten whole on every run (as the scoring benchmark's).

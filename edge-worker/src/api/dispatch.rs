@@ -266,7 +266,7 @@ async fn run<B: Backend>(
     versions: &mut Option<HeaderValue>,
 ) -> Result<(SuccessBody, Option<usize>), ApiError> {
     let query = query_of(request, endpoint, found);
-    let read_body = || json_body(request);
+    let read_body = || input::json_body(request);
     // Parsed once: the cities a request needs are found in the body its handler reads.
     let mut parsed = (request.method() == Method::POST).then(read_body);
     if let Some(answer) = fixed_answer(endpoint) {
@@ -359,16 +359,6 @@ async fn run<B: Backend>(
             "unreachable endpoint",
         )),
     }
-}
-
-/// A POST's JSON object, its content type checked.
-fn json_body(request: &Request<Bytes>) -> Result<serde_json::Map<String, Value>, ApiError> {
-    let content_type = request
-        .headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok());
-    input::require_json(content_type)?;
-    input::json_object(request.body())
 }
 
 /// The query's pairs; a tile's city, which is in its path, as `city=` (the cities

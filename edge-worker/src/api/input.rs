@@ -46,6 +46,19 @@ pub fn json_object(body: &[u8]) -> Result<Map<String, Value>, ApiError> {
     }
 }
 
+/// A request's JSON object body, its `Content-Type` checked first.
+///
+/// # Errors
+/// As [`require_json`], then as [`json_object`].
+pub fn json_body(request: &http::Request<bytes::Bytes>) -> Result<Map<String, Value>, ApiError> {
+    let content_type = request
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    require_json(content_type)?;
+    json_object(request.body())
+}
+
 /// Query-string parameters, percent-decoded.
 #[must_use]
 pub fn query_pairs(query: Option<&str>) -> Vec<(String, String)> {

@@ -239,14 +239,7 @@ async fn run<B: Backend>(
     let operator = || {
         operator.ok_or_else(|| ApiError::new(ErrorCode::InternalError, "operator route unchecked"))
     };
-    let body = || -> Result<_, ApiError> {
-        let content_type = request
-            .headers()
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok());
-        input::require_json(content_type)?;
-        input::json_object(request.body())
-    };
+    let body = || input::json_body(request);
     match operation {
         Operation::ApplicationOptions => {
             applications::application_options(backend, rp, &body()?, caller).await
