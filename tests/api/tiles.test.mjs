@@ -5,7 +5,7 @@
 // draws no seam; the streets layer starts at zoom 14; the TileJSON names the tiles.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import * as h3 from 'h3-js';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
@@ -172,7 +172,24 @@ test('the TileJSON names the tiles with the options asked', async () => {
   assert.equal(response.status, 200);
   const doc = await response.json();
   assert.equal(doc.tilejson, '3.0.0');
-  assert.equal(doc.tiles[0], `${worker.url}/tiles/${TORONTO}/{z}/{x}/{y}.mvt?intent=night`);
+  const version = manifest.cities.find((c) => c.code === TORONTO).version;
+  assert.equal(doc.tiles[0], `${worker.url}/tiles/${TORONTO}/{z}/{x}/{y}.mvt?intent=night&v=${version}`);
   assert.deepEqual(doc.vector_layers.map((l) => [l.id, l.minzoom]), [['hexes', 8], ['streets', 14]]);
   assert.match(doc.attribution, /Toronto/);
+  // A tile at the URL the TileJSON names may be kept by the browser; the same tile
+  // asked for without the version (made once, then kept at the edge) is the same
+  // bytes, revalidated on each use.
+  const { z, x, y } = tileOf(43.6532, -79.3832, 14);
+  const at = (template) => template.replace('{z}', z).replace('{x}', x).replace('{y}', y);
+  const pinned = await fetch(at(doc.tiles[0]), { headers: { 'x-api-key': key } });
+  assert.equal(pinned.status, 200);
+  assert.equal(pinned.headers.get('cache-control'), 'private, max-age=3600');
+  const plain = await fetch(at(doc.tiles[0]).replace(/&v=.*$/, ''), { headers: { 'x-api-key': key } });
+  assert.equal(plain.headers.get('cache-control'), 'private, no-cache');
+  assert.deepEqual(Buffer.from(await plain.arrayBuffer()), Buffer.from(await pinned.arrayBuffer()));
+  // The Workers cache kept the tiles (wrangler's local cache writes each kept body
+  // as a blob under the persisted state) and logged no failure.
+  const kept = readdirSync(new URL('v3/cache/default/blobs/', `file://${worker.state}/`));
+  assert.ok(kept.length > 0);
+  assert.doesNotMatch(worker.output(), /answer cache/);
 });

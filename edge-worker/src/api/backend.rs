@@ -5,12 +5,19 @@
 
 use std::cell::RefCell;
 
+use bytes::Bytes;
+
 use super::backend_error::BackendError;
 use super::gate::{Admission, GateRequest, KeyUsage};
 use super::leases::LeaseBook;
 use super::models::{ModelEnvironment, ModelStore};
 use super::partners::config::PortalConfig;
 use super::partners::store::PortalStore;
+
+/// How long the data centre's cache keeps a computed answer. Its key names the
+/// artifact and the code it was made from, so a new model or deploy never meets an
+/// old answer; the lifetime only bounds what the cache holds.
+pub const CACHED_ANSWER_SECONDS: u32 = 7 * 24 * 3600;
 
 /// The environment of the API: the model store's environment, the portal's
 /// store, and the rest.
@@ -37,6 +44,15 @@ pub trait Backend: ModelEnvironment + PortalStore {
     /// The isolate's model store, which reads through this backend's
     /// [`ModelEnvironment`].
     fn models(&self) -> &ModelStore;
+
+    /// The bytes the data centre's cache of computed answers (the Workers cache)
+    /// keeps under `key`, a URL; `None` on a miss. A cache that fails is a miss,
+    /// logged: the answer is computed again.
+    async fn cached_answer(&self, key: &str) -> Option<Bytes>;
+
+    /// Keeps `bytes` under `key` in that cache for [`CACHED_ANSWER_SECONDS`]. A
+    /// failure is logged and otherwise ignored, as a miss is.
+    async fn keep_answer(&self, key: &str, bytes: &Bytes);
 
     /// Whether the key store answers, and if not why.
     async fn check_database(&self) -> Result<(), BackendError>;

@@ -24,10 +24,19 @@ pub enum CachePolicy {
     /// again before each use (so every use is authenticated and counted, and a revoked
     /// key stops working at once); the answer to that question is a body-less 304.
     PrivateRevalidate,
+    /// Answers to a key at a URL naming the artifact version they were made from
+    /// (tiles asked for with `v=`, as their `TileJSON` names them): the client's
+    /// own cache may keep them for [`PINNED_MAX_AGE_SECONDS`] without asking, as
+    /// a new version brings new URLs. The bound is for the answers that follow
+    /// the clock (a tile of "this week" changes on Monday).
+    PrivatePinned,
     /// Public documents (the OpenAPI descriptions): any cache may keep them for
     /// [`PUBLIC_MAX_AGE_SECONDS`], then revalidate. A deploy shows within that time.
     Public,
 }
+
+/// How long a client may use a version-pinned answer without asking.
+pub const PINNED_MAX_AGE_SECONDS: u32 = 3600;
 
 /// How long a shared cache may serve a public document without asking.
 pub const PUBLIC_MAX_AGE_SECONDS: u32 = 300;
@@ -38,6 +47,7 @@ impl CachePolicy {
     pub const fn cache_control(self) -> &'static str {
         match self {
             Self::PrivateRevalidate => "private, no-cache",
+            Self::PrivatePinned => "private, max-age=3600",
             Self::Public => "public, max-age=300",
         }
     }
@@ -94,7 +104,9 @@ pub fn apply(
         CACHE_CONTROL,
         HeaderValue::from_static(policy.cache_control()),
     );
-    if let (CachePolicy::PrivateRevalidate, Some(key_header)) = (policy, key_header) {
+    if let (CachePolicy::PrivateRevalidate | CachePolicy::PrivatePinned, Some(key_header)) =
+        (policy, key_header)
+    {
         let vary = headers
             .get(VARY)
             .and_then(|v| v.to_str().ok())
@@ -192,6 +204,18 @@ mod tests {
             format!("public, max-age={PUBLIC_MAX_AGE_SECONDS}").as_str()
         );
         assert!(!changed.headers().contains_key(VARY));
+    }
+
+    #[test]
+    fn the_cache_control_values_state_their_lifetimes() {
+        assert_eq!(
+            CachePolicy::PrivatePinned.cache_control(),
+            format!("private, max-age={PINNED_MAX_AGE_SECONDS}")
+        );
+        assert_eq!(
+            CachePolicy::Public.cache_control(),
+            format!("public, max-age={PUBLIC_MAX_AGE_SECONDS}")
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ use http::header::{
 };
 use http::{Method, Request, Response, StatusCode};
 use serde_json::Value;
+use sha2::{Digest, Sha256};
 
 use hexrisk_engine::api as engine;
 
@@ -18,6 +19,7 @@ use super::caching::{self, CachePolicy};
 use super::gate::{Admission, GateRequest};
 use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyApi, KeyKind, KeyRecord};
+use super::models::Snapshot;
 use super::models::needs::{self, Reach};
 use super::partners::config::ClientAddress;
 use super::routes::{self, Access, Endpoint};
@@ -52,8 +54,12 @@ pub struct RequestContext {
 
 /// What dispatch needs of each endpoint besides its row in [`ROUTES`].
 impl Endpoint {
-    /// How the endpoint's successful answers may be cached (`None`: `no-store`).
-    const fn cache_policy(self) -> Option<CachePolicy> {
+    /// How the endpoint's successful answer `body` may be cached (`None`:
+    /// `no-store`).
+    const fn cache_policy(self, body: &SuccessBody) -> Option<CachePolicy> {
+        if let SuccessBody::Tile { pinned: true, .. } = body {
+            return Some(CachePolicy::PrivatePinned);
+        }
         match self {
             Self::PredictionOpenApi | Self::RouterOpenApi => Some(CachePolicy::Public),
             Self::HexesConfig
@@ -345,8 +351,9 @@ async fn run<B: Backend>(
             uncounted(engine::precincts_all_scores(atlas, &params(), seconds))
         }
         Endpoint::Precincts => uncounted(engine::precincts_geojson(atlas, &params(), seconds)),
-        Endpoint::Tile | Endpoint::TileJson | Endpoint::TileStyle => {
-            tile_answer(endpoint, found, request, atlas, seconds)
+        Endpoint::Tile => tile(found, request, backend, &snapshot, seconds).await,
+        Endpoint::TileJson | Endpoint::TileStyle => {
+            tile_description(endpoint, found, request, &snapshot, seconds)
         }
         Endpoint::Classes
         | Endpoint::HexesConfig
@@ -378,47 +385,105 @@ fn query_of(
     query
 }
 
-/// A tile's bytes, or its city's `TileJSON`.
-fn tile_answer(
+/// A city's `TileJSON`, or its style.
+fn tile_description(
     endpoint: Endpoint,
     found: routes::Found<'_>,
     request: &Request<Bytes>,
-    atlas: &hexrisk_engine::city::Atlas,
+    snapshot: &Snapshot,
     seconds: i64,
 ) -> Result<(SuccessBody, Option<usize>), ApiError> {
     let params = input::query_object(&query_of(request, endpoint, found));
     let city = found.id.unwrap_or_default();
-    match endpoint {
-        Endpoint::TileJson => {
-            let template = tiles_url(request, city);
-            return uncounted(engine::tilejson(atlas, city, &params, &template, seconds));
-        }
-        Endpoint::TileStyle => {
-            // The city must be one served; the style names its TileJSON.
-            engine::tilejson(atlas, city, &params, "", seconds)?;
-            let (origin, query) = origin_and_query(request);
-            let source = serde_json::json!({
-                "type": "vector",
-                "url": format!("{origin}/tiles/{city}.json{query}"),
-            });
-            return Ok((engine::tile_style(&source).into(), None));
-        }
-        _ => {}
+    let atlas = &snapshot.atlas;
+    if endpoint == Endpoint::TileJson {
+        let template = tiles_url(request, city, artifact_version(snapshot, city));
+        return uncounted(engine::tilejson(atlas, city, &params, &template, seconds));
     }
+    // The city must be one served; the style names its TileJSON.
+    engine::tilejson(atlas, city, &params, "", seconds)?;
+    let (origin, query) = origin_and_query(request);
+    let source = serde_json::json!({
+        "type": "vector",
+        "url": format!("{origin}/tiles/{city}.json{query}"),
+    });
+    Ok((engine::tile_style(&source).into(), None))
+}
+
+/// A tile's bytes, from the data centre's cache when the same tile of the same
+/// artifact was made there before (by any key: a tile holds nothing of its
+/// requester), else made and kept.
+async fn tile<B: Backend>(
+    found: routes::Found<'_>,
+    request: &Request<Bytes>,
+    backend: &B,
+    snapshot: &Snapshot,
+    seconds: i64,
+) -> Result<(SuccessBody, Option<usize>), ApiError> {
+    let params = input::query_object(&query_of(request, Endpoint::Tile, found));
+    let city = found.id.unwrap_or_default();
     let [z, x, y] = found.tile.unwrap_or_default();
     let id = engine::tile_id(z, x, y)?;
-    let bytes = engine::tile(atlas, city, id, &params, seconds)?;
-    Ok((SuccessBody::Tile(Bytes::from(bytes)), None))
+    let tile = engine::TileRequest::new(&snapshot.atlas, city, id, &params, seconds)?;
+    let artifact = artifact_version(snapshot, city);
+    let pinned = !artifact.is_empty()
+        && input::query_param(&query_of(request, Endpoint::Tile, found), VERSION_PARAM)
+            == Some(artifact);
+    let key = answer_cache_key(request, artifact, &tile.content_key());
+    let bytes = if let Some(kept) = backend.cached_answer(&key).await {
+        kept
+    } else {
+        let made = Bytes::from(tile.render());
+        backend.keep_answer(&key, &made).await;
+        made
+    };
+    Ok((SuccessBody::Tile { bytes, pinned }, None))
+}
+
+/// The query parameter naming the artifact version a tile URL was made for.
+const VERSION_PARAM: &str = "v";
+
+/// The version of `city`'s artifact in `snapshot` (empty for a city it lacks).
+fn artifact_version<'a>(snapshot: &'a Snapshot, city: &str) -> &'a str {
+    snapshot
+        .versions
+        .iter()
+        .find(|(code, _)| code == city)
+        .map_or("", |(_, version)| version.as_str())
+}
+
+/// The data centre's cache key of an answer made by this build from `artifact`
+/// (the city's artifact version) for `content` (what the answer is made from): a
+/// URL on the request's own host, as the Workers cache keeps answers per zone.
+fn answer_cache_key(request: &Request<Bytes>, artifact: &str, content: &str) -> String {
+    let (origin, _) = origin_and_query(request);
+    let origin = if origin.is_empty() {
+        "https://hexrisk.invalid"
+    } else {
+        origin.as_str()
+    };
+    let digest = Sha256::digest(format!(
+        "{}\n{artifact}\n{content}",
+        hexrisk_engine::VERSION
+    ));
+    format!("{origin}/__answers/{}", hex::encode(digest))
 }
 
 /// The URL template of a city's tiles for a `TileJSON` answer: the request's own
-/// origin (when it names one) and options, with `{z}/{x}/{y}`.
-fn tiles_url(request: &Request<Bytes>, city: &str) -> String {
-    let (origin, query) = origin_and_query(request);
-    format!("{origin}/tiles/{city}/{{z}}/{{x}}/{{y}}.mvt{query}")
+/// origin (when it names one) and options, with `{z}/{x}/{y}`, and `v=` the city's
+/// artifact `version` (in place of any `v` asked), so that the URLs change with it.
+fn tiles_url(request: &Request<Bytes>, city: &str, version: &str) -> String {
+    let (origin, _) = origin_and_query(request);
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in input::query_pairs(request.uri().query()) {
+        if name != VERSION_PARAM {
+            query.append_pair(&name, &value);
+        }
+    }
+    let query = query.append_pair(VERSION_PARAM, version).finish();
+    format!("{origin}/tiles/{city}/{{z}}/{{x}}/{{y}}.mvt?{query}")
 }
 
-/// The request's own origin (when it names one) and its query with its `?`.
 fn origin_and_query(request: &Request<Bytes>) -> (String, String) {
     let uri = request.uri();
     let origin = match (uri.scheme_str(), uri.authority()) {
@@ -556,20 +621,20 @@ async fn answer<B: Backend>(
     };
     let mut versions = None;
     let mut answer = match run((endpoint, found), request, backend, ctx, &mut versions).await {
-        Ok((SuccessBody::Tile(bytes), _)) if bytes.is_empty() => {
+        Ok((SuccessBody::Tile { bytes, .. }, _)) if bytes.is_empty() => {
             // Nothing of the city in the tile: no content, and nothing to cache.
             response::empty(StatusCode::NO_CONTENT)
         }
         Ok((body, hex_count)) => {
             let mut answer =
                 response::json_bytes(StatusCode::OK, body.to_json(key.kind == KeyKind::Sandbox));
-            if matches!(body, SuccessBody::Tile(_)) {
+            if matches!(body, SuccessBody::Tile { .. }) {
                 answer.headers_mut().insert(
                     CONTENT_TYPE,
                     HeaderValue::from_static(super::success_body::MVT_CONTENT_TYPE),
                 );
             }
-            if let Some(policy) = endpoint.cache_policy() {
+            if let Some(policy) = endpoint.cache_policy(&body) {
                 answer.extensions_mut().insert(Cacheable {
                     policy,
                     key_header: Some(match api {

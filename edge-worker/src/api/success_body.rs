@@ -17,7 +17,14 @@ pub enum SuccessBody {
     /// `POST /hexes/lookup`.
     RingLookup(RingLookup),
     /// `GET /tiles/...mvt`: a vector tile's bytes (empty: nothing in the tile).
-    Tile(Bytes),
+    Tile {
+        /// The tile.
+        bytes: Bytes,
+        /// Whether the request named the city's artifact version in force (`v=`, as
+        /// the `TileJSON`'s tile URLs do), so that a browser may keep the answer:
+        /// a new version brings new URLs.
+        pinned: bool,
+    },
 }
 
 /// The media type of a Mapbox Vector Tile.
@@ -56,7 +63,7 @@ impl SuccessBody {
             }),
             (Self::RingLookup(ring), false) => serde_json::to_vec(ring),
             // Not JSON: `dispatch` sends a tile's bytes as they are.
-            (Self::Tile(bytes), _) => return bytes.clone(),
+            (Self::Tile { bytes, .. }, _) => return bytes.clone(),
         };
         Bytes::from(text.unwrap_or_default())
     }

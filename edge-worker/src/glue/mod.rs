@@ -21,7 +21,7 @@ use futures_util::StreamExt;
 use http_body_util::Full;
 use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 
-use crate::api::backend::Backend;
+use crate::api::backend::{Backend, CACHED_ANSWER_SECONDS};
 use crate::api::backend_error::BackendError;
 use crate::api::gate::directory::GateDirectory;
 use crate::api::gate::{Admission, GateRequest, KeyUsage};
@@ -190,6 +190,32 @@ impl Backend for WorkerBackend {
 
     fn portal(&self) -> Option<&PortalConfig> {
         self.portal.as_ref()
+    }
+
+    async fn cached_answer(&self, key: &str) -> Option<Bytes> {
+        let kept = match worker::Cache::default().get(key, false).await {
+            Ok(Some(mut kept)) => kept.bytes().await,
+            Ok(None) => return None,
+            Err(e) => Err(e),
+        };
+        kept.map(Bytes::from)
+            .inspect_err(|e| worker::console_warn!("answer cache: read {key}: {e}"))
+            .ok()
+    }
+
+    async fn keep_answer(&self, key: &str, bytes: &Bytes) {
+        let kept = async {
+            let headers = worker::Headers::new();
+            headers.set(
+                "Cache-Control",
+                &format!("public, max-age={CACHED_ANSWER_SECONDS}"),
+            )?;
+            let response = worker::Response::from_bytes(bytes.to_vec())?.with_headers(headers);
+            worker::Cache::default().put(key, response).await
+        };
+        if let Err(e) = kept.await {
+            worker::console_warn!("answer cache: keep {key}: {e}");
+        }
     }
 
     fn log_refusal(&self, area: &str, why: &str) {

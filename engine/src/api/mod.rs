@@ -54,6 +54,6 @@ pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_confi
 pub use score_rows::{RingLookup, ScoreRows};
 pub use streets::{MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, streets};
 pub use tiles::{
-    BUFFER, MAX_ZOOM, MIN_ZOOM, NO_DATA_COLOUR, STREETS_MIN_ZOOM, served_tile, tile, tile_id,
-    tile_style, tilejson,
+    BUFFER, MAX_ZOOM, MIN_ZOOM, NO_DATA_COLOUR, STREETS_MIN_ZOOM, TileRequest, served_tile, tile,
+    tile_id, tile_style, tilejson,
 };

@@ -15,9 +15,10 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 use super::hexes::scoring_from_params;
+use super::options::Scoring;
 use super::{ErrorCode, QueryError};
-use crate::city::Atlas;
-use crate::scoring::{CityScores, ColourIndex, StreetRisk, tier};
+use crate::city::{Atlas, CityModel};
+use crate::scoring::{CityScores, ColourIndex, ScoringParams, StreetRisk, tier};
 use crate::tiles::clip::ClipBox;
 use crate::tiles::mvt::{self, Layer, PropertyValue, Shape};
 use crate::tiles::{EXTENT, TileId, TilePoint};
@@ -66,8 +67,7 @@ pub fn served_tile(z: u64, x: u64, y: u64) -> Result<TileId, QueryError> {
 /// The tile's bytes (empty when nothing of the city is in it).
 ///
 /// # Errors
-/// `NOT_FOUND` for a city the atlas does not hold; bad scoring options as
-/// `/hexes/score`.
+/// As [`TileRequest::new`].
 pub fn tile(
     atlas: &Atlas,
     city_code: &str,
@@ -75,12 +75,74 @@ pub fn tile(
     params: &Map<String, Value>,
     now: i64,
 ) -> Result<Vec<u8>, QueryError> {
-    let city = atlas.city(city_code).ok_or_else(|| {
-        QueryError::new(ErrorCode::NotFound, "city", "no such city").with("city", city_code)
-    })?;
-    let scoring = scoring_from_params(params)?;
-    scoring.params()?;
-    let resolved = scoring.resolve(city, now)?;
+    Ok(TileRequest::new(atlas, city_code, id, params, now)?.render())
+}
+
+/// A checked tile request: the city, the tile and the scoring resolved at the
+/// request's instant, which is all a tile's bytes are made from.
+#[derive(Debug, Clone, Copy)]
+pub struct TileRequest<'a> {
+    city: &'a CityModel,
+    id: TileId,
+    scoring: Scoring,
+}
+
+impl<'a> TileRequest<'a> {
+    /// Checks a request for tile `id` of `city_code` with scoring options `params`
+    /// at `now` (seconds since the epoch, which sets the default week).
+    ///
+    /// # Errors
+    /// `NOT_FOUND` for a city the atlas does not hold; bad scoring options as
+    /// `/hexes/score`.
+    pub fn new(
+        atlas: &'a Atlas,
+        city_code: &str,
+        id: TileId,
+        params: &Map<String, Value>,
+        now: i64,
+    ) -> Result<Self, QueryError> {
+        let city = atlas.city(city_code).ok_or_else(|| {
+            QueryError::new(ErrorCode::NotFound, "city", "no such city").with("city", city_code)
+        })?;
+        let scoring = scoring_from_params(params)?;
+        scoring.params()?;
+        Ok(Self {
+            city,
+            id,
+            scoring: scoring.resolve(city, now)?,
+        })
+    }
+
+    /// What the tile's bytes depend on besides the city's artifact and this code:
+    /// the city, the tile, the resolved scoring and the week. Requests whose keys
+    /// are equal get equal bytes from one artifact, however their options were
+    /// spelt (`week` left out or named, classes in any order), so a cache keyed by
+    /// it and the artifact's version computes a tile once.
+    #[must_use]
+    pub fn content_key(&self) -> String {
+        let TileId { z, x, y } = self.id;
+        let ScoringParams {
+            intent,
+            active,
+            overrides,
+            window,
+        } = self.scoring.params;
+        alloc::format!(
+            "{}/{z}/{x}/{y}/{intent:?}/{active:?}/{overrides:?}/{window:?}/{}",
+            self.city.artifact().city.code,
+            self.scoring.week
+        )
+    }
+
+    /// The tile's bytes (empty when nothing of the city is in it).
+    #[must_use]
+    pub fn render(&self) -> Vec<u8> {
+        let Self { city, id, scoring } = *self;
+        render(city, id, scoring)
+    }
+}
+
+fn render(city: &CityModel, id: TileId, resolved: Scoring) -> Vec<u8> {
     let scores = CityScores::kept(city, resolved.week, &resolved.params);
     let [west, south, east, north] = id.bounds(BUFFER);
     let clip = ClipBox {
@@ -172,7 +234,7 @@ pub fn tile(
             streets.add(way as u64, &properties, &Shape::Lines(parts));
         }
     }
-    Ok(mvt::encode(&[hexes, streets]))
+    mvt::encode(&[hexes, streets])
 }
 
 /// `GET /tiles/{city}.json`: the city's `TileJSON` 3.0, its tiles at `tiles_url` (a
@@ -379,5 +441,55 @@ mod tests {
         let id = TileId::new(8, 0, 0).unwrap();
         let err = tile(&atlas, "city_xx_nowhere", id, &Map::new(), NOW).unwrap_err();
         assert_eq!(err.code, ErrorCode::NotFound);
+    }
+
+    #[test]
+    fn content_keys_follow_what_the_bytes_are_made_from_not_how_options_are_spelt() {
+        let atlas = atlas();
+        let city = code(&atlas);
+        let id = TileId::new(8, 71, 93).unwrap();
+        let request = |pairs: &[(&str, &str)]| {
+            let params: Map<String, Value> = pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), Value::from(*v)))
+                .collect();
+            TileRequest::new(&atlas, &city, id, &params, NOW).unwrap()
+        };
+        let plain = request(&[]);
+        let week = atlas.cities()[0]
+            .week_monday(plain.scoring.week)
+            .to_string();
+        // The default week named, and the classes in another order: the same tile.
+        let named = request(&[("week", &week)]);
+        assert_eq!(plain.content_key(), named.content_key());
+        let codes = request(&[("activeCodes", "THEFT_BURGLARY,BATTERY_ASSAULT")]);
+        let reordered = request(&[("activeCodes", "BATTERY_ASSAULT, THEFT_BURGLARY")]);
+        assert_eq!(codes.content_key(), reordered.content_key());
+        // Each option that changes the picture changes the key.
+        let keys = [
+            plain.content_key(),
+            codes.content_key(),
+            request(&[("intent", "night")]).content_key(),
+            request(&[("time", "30")]).content_key(),
+            TileRequest::new(
+                &atlas,
+                &city,
+                TileId::new(8, 71, 94).unwrap(),
+                &Map::new(),
+                NOW,
+            )
+            .unwrap()
+            .content_key(),
+        ];
+        for (i, a) in keys.iter().enumerate() {
+            for b in &keys[i + 1..] {
+                assert_ne!(a, b);
+            }
+        }
+        assert!(
+            plain
+                .content_key()
+                .starts_with(&alloc::format!("{city}/8/71/93/"))
+        );
     }
 }

@@ -58,6 +58,10 @@ pub(crate) struct MemoryBackend {
     pub(crate) portal: Option<PortalConfig>,
     /// The portal's tables.
     pub(crate) portal_tables: RefCell<PortalTables>,
+    /// The data centre's cache of computed answers, by key.
+    pub(crate) answers: RefCell<HashMap<String, bytes::Bytes>>,
+    /// How many answers that cache gave back.
+    pub(crate) answer_hits: Cell<usize>,
 }
 
 /// A future that is pending once, then ready.
@@ -127,6 +131,8 @@ impl MemoryBackend {
                 ..c
             }),
             portal_tables: RefCell::new(PortalTables::default()),
+            answers: RefCell::new(HashMap::new()),
+            answer_hits: Cell::new(0),
         }
     }
 
@@ -254,6 +260,20 @@ impl Backend for MemoryBackend {
 
     fn portal(&self) -> Option<&PortalConfig> {
         self.portal.as_ref()
+    }
+
+    async fn cached_answer(&self, key: &str) -> Option<bytes::Bytes> {
+        let kept = self.answers.borrow().get(key).cloned();
+        if kept.is_some() {
+            self.answer_hits.set(self.answer_hits.get() + 1);
+        }
+        kept
+    }
+
+    async fn keep_answer(&self, key: &str, bytes: &bytes::Bytes) {
+        self.answers
+            .borrow_mut()
+            .insert(key.to_owned(), bytes.clone());
     }
 
     fn log_refusal(&self, area: &str, why: &str) {

@@ -5,7 +5,7 @@
 
 use http::StatusCode;
 
-use crate::api::test_support::{LIVE_KEY, MemoryBackend, get_with, json_of};
+use crate::api::test_support::{LIVE_KEY, MemoryBackend, SANDBOX_KEY, get_with, json_of};
 
 /// The test city's code and the z14 tile holding its first cell.
 fn city_tile() -> (String, String) {
@@ -96,17 +96,24 @@ fn tiles_outside_the_pyramid_and_unknown_cities_are_refused_in_the_error_shape()
 fn the_tilejson_names_the_tiles_with_the_request_s_options() {
     let backend = MemoryBackend::new();
     let (code, _) = city_tile();
+    // A `v` asked for is replaced by the version in force.
     let answer = get_with(
         &backend,
-        &format!("https://api.example/tiles/{code}.json?intent=night"),
+        &format!("https://api.example/tiles/{code}.json?intent=night&v=old"),
         &[("x-api-key", LIVE_KEY)],
     );
     assert_eq!(answer.status(), StatusCode::OK);
+    let version = answer.headers()["hexrisk-model-version"]
+        .to_str()
+        .unwrap()
+        .strip_prefix(&format!("{code}="))
+        .unwrap()
+        .to_owned();
     let doc = json_of(&answer);
     assert_eq!(doc["tilejson"], "3.0.0");
     assert_eq!(
         doc["tiles"][0],
-        format!("https://api.example/tiles/{code}/{{z}}/{{x}}/{{y}}.mvt?intent=night")
+        format!("https://api.example/tiles/{code}/{{z}}/{{x}}/{{y}}.mvt?intent=night&v={version}")
     );
     assert_eq!(doc["minzoom"], 8);
     let layers: Vec<&str> = doc["vector_layers"]
@@ -185,6 +192,81 @@ fn hostile_tile_paths_and_options_get_a_client_error_in_the_error_shape() {
         assert!(
             body["code"].is_string() && body["details"].is_object(),
             "{path}: {body}"
+        );
+    }
+}
+
+#[test]
+fn a_tile_is_made_once_per_artifact_and_served_from_the_data_centre_cache_to_any_key() {
+    let backend = MemoryBackend::new();
+    let (_, uri) = city_tile();
+    let first = get_with(&backend, &uri, &[("x-api-key", LIVE_KEY)]);
+    assert_eq!(first.status(), StatusCode::OK);
+    assert_eq!(backend.answers.borrow().len(), 1);
+    assert_eq!(backend.answer_hits.get(), 0);
+    // The same tile however its options are spelt (the default week named), and
+    // for another key: the kept bytes.
+    for (query, key) in [
+        ("", LIVE_KEY),
+        ("?week=2022-01-03", LIVE_KEY),
+        ("", SANDBOX_KEY),
+    ] {
+        let again = get_with(&backend, &format!("{uri}{query}"), &[("x-api-key", key)]);
+        assert_eq!(again.status(), StatusCode::OK);
+        assert_eq!(again.body(), first.body());
+    }
+    assert_eq!(backend.answer_hits.get(), 3);
+    assert_eq!(backend.answers.borrow().len(), 1);
+    // What the cache holds is what is served: nothing is made again.
+    for kept in backend.answers.borrow_mut().values_mut() {
+        *kept = bytes::Bytes::from_static(b"kept");
+    }
+    let served = get_with(&backend, &uri, &[("x-api-key", LIVE_KEY)]);
+    assert_eq!(served.body().as_ref(), b"kept");
+    // A new artifact of the city never meets the old one's tiles.
+    let republished = MemoryBackend::new();
+    *republished.files.borrow_mut() =
+        crate::api::test_support::bucket(&crate::api::test_support::atlas_with_roads());
+    *republished.answers.borrow_mut() = backend.answers.borrow().clone();
+    let fresh = get_with(&republished, &uri, &[("x-api-key", LIVE_KEY)]);
+    assert_eq!(fresh.status(), StatusCode::OK);
+    assert_ne!(fresh.body().as_ref(), b"kept");
+    assert_eq!(republished.answer_hits.get(), 0);
+    assert_eq!(republished.answers.borrow().len(), 2);
+}
+
+#[test]
+fn a_tile_at_its_tilejson_url_may_be_kept_by_the_browser_and_any_other_is_revalidated() {
+    let backend = MemoryBackend::new();
+    let (_, uri) = city_tile();
+    let version =
+        get_with(&backend, &uri, &[("x-api-key", LIVE_KEY)]).headers()["hexrisk-model-version"]
+            .to_str()
+            .unwrap()
+            .split_once('=')
+            .unwrap()
+            .1
+            .to_owned();
+    for (query, cache_control) in [
+        (format!("?v={version}"), "private, max-age=3600"),
+        (
+            format!("?intent=night&v={version}"),
+            "private, max-age=3600",
+        ),
+        (String::new(), "private, no-cache"),
+        ("?v=2021-01-01.000000000000".to_owned(), "private, no-cache"),
+    ] {
+        let answer = get_with(
+            &backend,
+            &format!("{uri}{query}"),
+            &[("x-api-key", LIVE_KEY)],
+        );
+        assert_eq!(answer.status(), StatusCode::OK, "{query}");
+        assert_eq!(answer.headers()["cache-control"], cache_control, "{query}");
+        assert_eq!(
+            answer.headers()["vary"],
+            "Accept-Encoding, X-API-Key",
+            "{query}"
         );
     }
 }
