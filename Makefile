@@ -68,7 +68,7 @@ tools-test:
 # Each build step below reruns only when one of its inputs is newer than its outputs
 # (make's own rule), so a second `make run` or `make test` with nothing changed skips
 # it. Sources are listed with find, so new files count as soon as they exist.
-RUST_SOURCES = $(shell find engine/src engine/Cargo.toml Cargo.toml Cargo.lock -type f)
+RUST_SOURCES = $(shell find engine/src engine/examples engine/Cargo.toml Cargo.toml Cargo.lock -type f)
 
 pkg: tools pkg/dist/web/hexrisk_engine_bg.wasm
 

@@ -8,3 +8,14 @@ export function hexriskProtocol(
 
 /** The `tile()` request a `hexrisk://` URL names; throws on another form. */
 export function tileRequest(url: string): TileRequest;
+
+/** A MapLibre style fragment (version 8): the source `hexrisk` and the layers `hexrisk-hexes` and `hexrisk-streets`. */
+export interface HexRiskStyle {
+  version: 8;
+  name: string;
+  sources: { hexrisk: object };
+  layers: Array<{ id: string; type: 'fill' | 'line'; source: 'hexrisk'; 'source-layer': string; [property: string]: unknown }>;
+}
+
+/** The style that draws hexrisk tiles from `source` (a vector source), as GET /tiles/{city}/style.json serves it. */
+export function hexriskStyle(source: object): HexRiskStyle;

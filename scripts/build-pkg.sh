@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the npm package in pkg/dist from the engine: one wasm-bindgen build for
 # browsers and bundlers (ES module, `web` target) and one for Node (ES module that
-# loads the wasm synchronously), each shrunk with wasm-opt from the npm `binaryen`.
+# loads the wasm synchronously), each shrunk with wasm-opt from the npm `binaryen`,
+# and the tile style `hexrisk/maplibre` exports.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -15,6 +16,9 @@ wasm=target/wasm32-unknown-unknown/wasm-release/hexrisk_engine.wasm
 rm -rf pkg/dist
 "$wasm_bindgen" --target web --out-dir pkg/dist/web --out-name hexrisk_engine "$wasm"
 "$wasm_bindgen" --target experimental-nodejs-module --out-dir pkg/dist/node --out-name hexrisk_engine "$wasm"
+# The tile style, from the engine natively: JSON the wasm need not carry.
+cargo run -p hexrisk-engine --example tile_style --quiet > pkg/dist/style.js.partial
+mv pkg/dist/style.js.partial pkg/dist/style.js
 # The Rust toolchain's default wasm features; wasm-opt must accept what it emits.
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext
   --enable-mutable-globals --enable-reference-types --enable-multivalue)

@@ -11,7 +11,7 @@ import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
-import { hexriskProtocol, tileRequest } from '../../pkg/maplibre.js';
+import { hexriskProtocol, hexriskStyle, tileRequest } from '../../pkg/maplibre.js';
 
 const CLOCK = '2022-01-03';
 // The Worker's pinned clock: noon UTC of the day (a Monday in Toronto too).
@@ -192,4 +192,19 @@ test('the TileJSON names the tiles with the options asked', async () => {
   const kept = readdirSync(new URL('v3/cache/default/blobs/', `file://${worker.state}/`));
   assert.ok(kept.length > 0);
   assert.doesNotMatch(worker.output(), /answer cache/);
+});
+
+test('the package exports the style the Worker serves', async () => {
+  const response = await fetch(`${worker.url}/tiles/${TORONTO}/style.json?intent=night`, { headers: { 'x-api-key': key } });
+  assert.equal(response.status, 200);
+  const served = await response.json();
+  assert.deepEqual(served.sources.hexrisk, { type: 'vector', url: `${worker.url}/tiles/${TORONTO}.json?intent=night` });
+  assert.deepEqual(hexriskStyle(served.sources.hexrisk), served);
+  const offline = { type: 'vector', tiles: [`hexrisk://${TORONTO}/{z}/{x}/{y}`], minzoom: 8, maxzoom: 16 };
+  const style = hexriskStyle(offline);
+  assert.equal(style.sources.hexrisk, offline);
+  assert.deepEqual(style.layers.map((l) => l.id), ['hexrisk-hexes', 'hexrisk-streets']);
+  // Each call is the caller's own copy.
+  style.layers.pop();
+  assert.equal(hexriskStyle(offline).layers.length, 2);
 });

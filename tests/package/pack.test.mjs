@@ -50,7 +50,7 @@ const MAX_WASM_GZIPPED = 400 * 1024;
 test('the tarball holds the builds, types and README, and the wasm is under 400 KB gzipped', async () => {
   const { stdout } = await run('tar', ['-tzf', tarball]);
   const files = stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
-  for (const file of ['package.json', 'README.md', 'dist/web/hexrisk_engine.js', 'dist/web/hexrisk_engine.d.ts', 'dist/web/hexrisk_engine_bg.wasm', 'dist/node/hexrisk_engine.js']) {
+  for (const file of ['package.json', 'README.md', 'dist/web/hexrisk_engine.js', 'dist/web/hexrisk_engine.d.ts', 'dist/web/hexrisk_engine_bg.wasm', 'dist/node/hexrisk_engine.js', 'dist/style.js', 'maplibre.js', 'maplibre.d.ts']) {
     assert.ok(files.includes(file), `${file} missing from the tarball`);
   }
   const wasm = readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine_bg.wasm'));
