@@ -2,7 +2,9 @@
 // (@mapbox/vector-tile): the npm package makes the Worker's bytes exactly; each hex
 // is its H3 cell's outline (h3-js) in the tile's units, within one unit, cut only at
 // the tile's buffer; neighbouring tiles overlap across their shared edge, so a map
-// draws no seam; the streets layer starts at zoom 14; the TileJSON names the tiles.
+// draws no seam; the streets layer starts at zoom 14; the TileJSON names the tiles;
+// the package's style is the Worker's; and /hexes/all and /streets as GeoJSON, the
+// Worker's and the package's alike, each cell its h3-js outline.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -207,4 +209,33 @@ test('the package exports the style the Worker serves', async () => {
   // Each call is the caller's own copy.
   style.layers.pop();
   assert.equal(hexriskStyle(offline).layers.length, 2);
+});
+
+test('GeoJSON lists: the Worker\'s and the package\'s alike, each cell its H3 outline', async () => {
+  const box = { west: -79.42, south: 43.63, east: -79.38, north: 43.67 };
+  const query = new URLSearchParams(box).toString();
+  const asked = async (path, accept) => {
+    const response = await fetch(`${worker.url}${path}?${query}`, { headers: { 'x-api-key': key, accept } });
+    assert.equal(response.status, 200, path);
+    return response;
+  };
+  const hexes = await asked('/hexes/all', 'application/geo+json');
+  assert.equal(hexes.headers.get('content-type'), 'application/geo+json');
+  const collection = await hexes.json();
+  assert.deepEqual(collection, engine.hexesInBoxGeoJSON(box, NOW));
+  const rows = await (await asked('/hexes/all', 'application/json')).json();
+  assert.equal(collection.features.length, rows.length);
+  assert.ok(rows.length > 10);
+  for (const feature of collection.features) {
+    // h3-js's outline in GeoJSON order, closed: the same points.
+    const outline = h3.cellToBoundary(feature.id, true);
+    assert.equal(feature.geometry.coordinates[0].length, outline.length);
+    feature.geometry.coordinates[0].forEach(([lng, lat], i) => {
+      assert.ok(Math.abs(lng - outline[i][0]) < 1e-9 && Math.abs(lat - outline[i][1]) < 1e-9, feature.id);
+    });
+  }
+  const streets = await (await asked('/streets', 'application/geo+json')).json();
+  assert.deepEqual(streets, engine.streetsInBoxGeoJSON(box, NOW));
+  assert.ok(streets.features.length > 50);
+  assert.ok(streets.features.every((f) => f.geometry.type === 'LineString' && f.properties.incidentsPerKm >= 0));
 });

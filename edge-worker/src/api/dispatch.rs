@@ -5,7 +5,8 @@
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use http::header::{
-    ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, IF_NONE_MATCH, ORIGIN,
+    ACCEPT, ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, IF_NONE_MATCH,
+    ORIGIN, VARY,
 };
 use http::{Method, Request, Response, StatusCode};
 use serde_json::Value;
@@ -323,13 +324,27 @@ async fn run<B: Backend>(
         }
         Endpoint::HexesBreakdown => uncounted(engine::hexes_breakdown(atlas, &params(), seconds)),
         Endpoint::HexesAll => {
-            let (hexes, count) = engine::hexes_all(atlas, &params(), seconds)?;
-            Ok((hexes.into(), Some(count)))
+            let params = list_params(request, &query);
+            let geojson = engine::wants_geojson(&params)?;
+            let (hexes, count) = engine::hexes_all(atlas, &params, seconds)?;
+            let body = if geojson {
+                SuccessBody::GeoJson(engine::hexes_feature_collection(&hexes))
+            } else {
+                hexes.into()
+            };
+            Ok((body, Some(count)))
         }
         Endpoint::Streets => {
-            let answer = engine::streets(atlas, &params(), seconds)?;
+            let params = list_params(request, &query);
+            let geojson = engine::wants_geojson(&params)?;
+            let answer = engine::streets(atlas, &params, seconds)?;
             let count = answer.streets.len();
-            Ok((engine::with_status(&answer).into(), Some(count)))
+            let body = if geojson {
+                SuccessBody::GeoJson(engine::streets_feature_collection(&answer))
+            } else {
+                engine::with_status(&answer).into()
+            };
+            Ok((body, Some(count)))
         }
         Endpoint::Places => {
             let answer = engine::search_places(atlas, &params())?;
@@ -366,6 +381,43 @@ async fn run<B: Backend>(
             "unreachable endpoint",
         )),
     }
+}
+
+/// A list endpoint's query as the engine's parameters, with `format=geojson` when
+/// the request's `Accept` asks for `application/geo+json` and the query names no
+/// format of its own.
+fn list_params(
+    request: &Request<Bytes>,
+    query: &[(String, String)],
+) -> serde_json::Map<String, Value> {
+    let mut params = input::query_object(query);
+    if !params.contains_key("format") && accepts_geojson(request) {
+        params.insert("format".to_owned(), Value::from("geojson"));
+    }
+    params
+}
+
+/// Whether the request's `Accept` lists `application/geo+json` with a non-zero
+/// weight (RFC 9110 section 12.5.1; `*/*` alone is the JSON the specification
+/// shows).
+fn accepts_geojson(request: &Request<Bytes>) -> bool {
+    request
+        .headers()
+        .get_all(ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|range| {
+            let mut parts = range.split(';').map(str::trim);
+            let media = parts.next().unwrap_or_default();
+            let refused = parts.any(|p| {
+                p.split_once('=').is_some_and(|(name, weight)| {
+                    name.trim().eq_ignore_ascii_case("q")
+                        && weight.trim().parse::<f64>().is_ok_and(|q| q <= 0.0)
+                })
+            });
+            media.eq_ignore_ascii_case(engine::GEOJSON_MEDIA_TYPE) && !refused
+        })
 }
 
 /// The query's pairs; a tile's city, which is in its path, as `city=` (the cities
@@ -628,11 +680,26 @@ async fn answer<B: Backend>(
         Ok((body, hex_count)) => {
             let mut answer =
                 response::json_bytes(StatusCode::OK, body.to_json(key.kind == KeyKind::Sandbox));
-            if matches!(body, SuccessBody::Tile { .. }) {
-                answer.headers_mut().insert(
-                    CONTENT_TYPE,
-                    HeaderValue::from_static(super::success_body::MVT_CONTENT_TYPE),
-                );
+            match body {
+                SuccessBody::Tile { .. } => {
+                    answer.headers_mut().insert(
+                        CONTENT_TYPE,
+                        HeaderValue::from_static(super::success_body::MVT_CONTENT_TYPE),
+                    );
+                }
+                SuccessBody::GeoJson(_) => {
+                    answer.headers_mut().insert(
+                        CONTENT_TYPE,
+                        HeaderValue::from_static(engine::GEOJSON_MEDIA_TYPE),
+                    );
+                }
+                _ => {}
+            }
+            if matches!(endpoint, Endpoint::HexesAll | Endpoint::Streets) {
+                // The same URL answers JSON or GeoJSON by `Accept`.
+                answer
+                    .headers_mut()
+                    .insert(VARY, HeaderValue::from_static("Accept"));
             }
             if let Some(policy) = endpoint.cache_policy(&body) {
                 answer.extensions_mut().insert(Cacheable {

@@ -16,6 +16,9 @@ pub enum SuccessBody {
     ScoreRows(ScoreRows),
     /// `POST /hexes/lookup`.
     RingLookup(RingLookup),
+    /// `GET /hexes/all` or `/streets` asked for as GeoJSON: a FeatureCollection,
+    /// sent as `application/geo+json`.
+    GeoJson(Value),
     /// `GET /tiles/...mvt`: a vector tile's bytes (empty: nothing in the tile).
     Tile {
         /// The tile.
@@ -51,11 +54,13 @@ impl SuccessBody {
     pub fn to_json(&self, sandbox: bool) -> Bytes {
         // None of these can fail to serialise: map keys are strings, numbers finite.
         let text = match (self, sandbox) {
-            (Self::Value(Value::Object(map)), true) => serde_json::to_vec(&Sandboxed {
-                body: map,
-                sandbox_mode: true,
-            }),
-            (Self::Value(value), _) => serde_json::to_vec(value),
+            (Self::Value(Value::Object(map)) | Self::GeoJson(Value::Object(map)), true) => {
+                serde_json::to_vec(&Sandboxed {
+                    body: map,
+                    sandbox_mode: true,
+                })
+            }
+            (Self::Value(value) | Self::GeoJson(value), _) => serde_json::to_vec(value),
             (Self::ScoreRows(rows), _) => serde_json::to_vec(rows),
             (Self::RingLookup(ring), true) => serde_json::to_vec(&Sandboxed {
                 body: ring,

@@ -13,6 +13,7 @@
 mod columns;
 pub mod dates;
 mod error;
+mod geojson;
 mod hexes;
 mod json;
 pub mod options;
@@ -33,6 +34,9 @@ pub use crate::grid::RESOLUTION;
 pub use columns::{ScoreMemo, ScoredCells};
 pub use error::{
     ErrorCode, QueryError, array, coordinate_error, malformed, missing, optional_text,
+};
+pub use geojson::{
+    GEOJSON_MEDIA_TYPE, hexes_feature_collection, streets_feature_collection, wants_geojson,
 };
 pub use hexes::{
     HEX_COUNT_HEADER, MAX_BOX_SIDE_DEG, MAX_SCORE_IDS, box_scores, cell_scores, hexes_all,

@@ -389,6 +389,40 @@ impl HexRisk {
         })
     }
 
+    /// `hexesInBox` as RFC 7946 GeoJSON, what `GET /hexes/all` answers to `Accept:
+    /// application/geo+json`: a FeatureCollection of the cells' polygons, with
+    /// properties `h3`, `colorIndex`, `crimeRates` and `safetyScores`.
+    ///
+    /// # Errors
+    /// As `hexesInBox`.
+    #[wasm_bindgen(js_name = hexesInBoxGeoJSON, unchecked_return_type = "HexFeatureCollection")]
+    pub fn hexes_in_box_geojson(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, |atlas, params, now| {
+            api::hexes_all(atlas, params, now).map(|(list, _)| api::hexes_feature_collection(&list))
+        })
+    }
+
+    /// `streetsInBox` as RFC 7946 GeoJSON, what `GET /streets` answers to `Accept:
+    /// application/geo+json`: a FeatureCollection of the streets' lines, with what
+    /// they were scored with as its foreign members.
+    ///
+    /// # Errors
+    /// As `streetsInBox`.
+    #[wasm_bindgen(js_name = streetsInBoxGeoJSON, unchecked_return_type = "StreetFeatureCollection")]
+    pub fn streets_in_box_geojson(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
+        now_ms: Option<f64>,
+    ) -> Result<JsValue, JsValue> {
+        self.call(request, now_ms, |atlas, params, now| {
+            api::streets(atlas, params, now).map(|answer| api::streets_feature_collection(&answer))
+        })
+    }
+
     /// A Mapbox Vector Tile of a city's risk (`{city, z, x, y}` and the scoring
     /// options of `hexesInBox`): byte for byte what `GET
     /// /tiles/{city}/{z}/{x}/{y}.mvt` answers; empty when nothing of the city is in

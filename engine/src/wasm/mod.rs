@@ -476,6 +476,20 @@ export interface BoxRequest { west: number | string; south: number | string; eas
 export interface TileOptions { intent?: string; activeCodes?: string | string[]; week?: string; /** As `modifiers.time`. */ time?: string; }
 /** Request of `tile()`: a city's tile z/x/y (zoom 8 to 16) and the scoring options of GET /tiles/{city}/{z}/{x}/{y}.mvt. */
 export interface TileRequest { city: string; z: number; x: number; y: number; intent?: string; activeCodes?: string | string[]; week?: string; /** As `modifiers.time`. */ time?: string; }
+/** `hexesInBoxGeoJSON()`: GET /hexes/all as GeoJSON, one polygon per cell. */
+export interface HexFeatureCollection {
+  type: 'FeatureCollection';
+  features: Array<{ type: 'Feature'; id: string; geometry: { type: 'Polygon'; coordinates: [number, number][][] };
+    properties: { h3: string; colorIndex: number; crimeRates: Record<string, number>; safetyScores: Record<string, number> } }>;
+}
+/** `streetsInBoxGeoJSON()`: GET /streets as GeoJSON, one line per street; `StreetsAnswer`'s other members on the collection. */
+export interface StreetFeatureCollection {
+  type: 'FeatureCollection';
+  features: Array<{ type: 'Feature'; id: number; geometry: { type: 'LineString'; coordinates: [number, number][] };
+    properties: Omit<StreetRow, 'id' | 'coordinates'> }>;
+  meanIncidentsPerKm: number;
+  [member: string]: unknown;
+}
 /** A street of `streetsInBox()` and GET /streets. */
 export interface StreetRow {
   /** The way's number in the city's network, stable within a model version. */ id: number;

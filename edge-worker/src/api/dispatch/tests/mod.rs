@@ -2,6 +2,7 @@
 //! [`crate::api::test_support`].
 
 mod caching;
+mod geojson;
 mod hardening;
 mod requests;
 mod router_api;
