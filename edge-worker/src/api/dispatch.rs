@@ -323,28 +323,8 @@ async fn run<B: Backend>(
             Ok((SuccessBody::RingLookup(ring), Some(count)))
         }
         Endpoint::HexesBreakdown => uncounted(engine::hexes_breakdown(atlas, &params(), seconds)),
-        Endpoint::HexesAll => {
-            let params = list_params(request, &query);
-            let geojson = engine::wants_geojson(&params)?;
-            let (hexes, count) = engine::hexes_all(atlas, &params, seconds)?;
-            let body = if geojson {
-                SuccessBody::GeoJson(engine::hexes_feature_collection(&hexes))
-            } else {
-                hexes.into()
-            };
-            Ok((body, Some(count)))
-        }
-        Endpoint::Streets => {
-            let params = list_params(request, &query);
-            let geojson = engine::wants_geojson(&params)?;
-            let answer = engine::streets(atlas, &params, seconds)?;
-            let count = answer.streets.len();
-            let body = if geojson {
-                SuccessBody::GeoJson(engine::streets_feature_collection(&answer))
-            } else {
-                engine::with_status(&answer).into()
-            };
-            Ok((body, Some(count)))
+        Endpoint::HexesAll | Endpoint::Streets => {
+            list_answer(endpoint, &list_params(request, &query), atlas, seconds)
         }
         Endpoint::Places => {
             let answer = engine::search_places(atlas, &params())?;
@@ -381,6 +361,33 @@ async fn run<B: Backend>(
             "unreachable endpoint",
         )),
     }
+}
+
+/// `/hexes/all` or `/streets`, as JSON or, when `params` ask for it, GeoJSON.
+fn list_answer(
+    endpoint: Endpoint,
+    params: &serde_json::Map<String, Value>,
+    atlas: &hexrisk_engine::city::Atlas,
+    seconds: i64,
+) -> Result<(SuccessBody, Option<usize>), ApiError> {
+    let geojson = engine::wants_geojson(params)?;
+    if endpoint == Endpoint::HexesAll {
+        let (hexes, count) = engine::hexes_all(atlas, params, seconds)?;
+        let body = if geojson {
+            SuccessBody::GeoJson(engine::hexes_feature_collection(&hexes))
+        } else {
+            hexes.into()
+        };
+        return Ok((body, Some(count)));
+    }
+    let answer = engine::streets(atlas, params, seconds)?;
+    let count = answer.streets.len();
+    let body = if geojson {
+        SuccessBody::GeoJson(engine::streets_feature_collection(&answer))
+    } else {
+        engine::with_status(&answer).into()
+    };
+    Ok((body, Some(count)))
 }
 
 /// A list endpoint's query as the engine's parameters, with `format=geojson` when
