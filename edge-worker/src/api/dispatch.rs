@@ -687,20 +687,10 @@ async fn answer<B: Backend>(
         Ok((body, hex_count)) => {
             let mut answer =
                 response::json_bytes(StatusCode::OK, body.to_json(key.kind == KeyKind::Sandbox));
-            match body {
-                SuccessBody::Tile { .. } => {
-                    answer.headers_mut().insert(
-                        CONTENT_TYPE,
-                        HeaderValue::from_static(super::success_body::MVT_CONTENT_TYPE),
-                    );
-                }
-                SuccessBody::GeoJson(_) => {
-                    answer.headers_mut().insert(
-                        CONTENT_TYPE,
-                        HeaderValue::from_static(engine::GEOJSON_MEDIA_TYPE),
-                    );
-                }
-                _ => {}
+            if let Some(media_type) = body.media_type() {
+                answer
+                    .headers_mut()
+                    .insert(CONTENT_TYPE, HeaderValue::from_static(media_type));
             }
             if matches!(endpoint, Endpoint::HexesAll | Endpoint::Streets) {
                 // The same URL answers JSON or GeoJSON by `Accept`.

@@ -48,6 +48,16 @@ struct Sandboxed<'a, T: Serialize> {
 }
 
 impl SuccessBody {
+    /// The media type of the body when it is not plain JSON.
+    #[must_use]
+    pub const fn media_type(&self) -> Option<&'static str> {
+        match self {
+            Self::Tile { .. } => Some(MVT_CONTENT_TYPE),
+            Self::GeoJson(_) => Some(hexrisk_engine::api::GEOJSON_MEDIA_TYPE),
+            Self::Value(_) | Self::ScoreRows(_) | Self::RingLookup(_) => None,
+        }
+    }
+
     /// The JSON text; an object body of a sandbox key ends with
     /// `"sandbox_mode": true` (a bare array has no place for it).
     #[must_use]
