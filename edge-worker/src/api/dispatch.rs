@@ -684,36 +684,7 @@ async fn answer<B: Backend>(
             // Nothing of the city in the tile: no content, and nothing to cache.
             response::empty(StatusCode::NO_CONTENT)
         }
-        Ok((body, hex_count)) => {
-            let mut answer =
-                response::json_bytes(StatusCode::OK, body.to_json(key.kind == KeyKind::Sandbox));
-            if let Some(media_type) = body.media_type() {
-                answer
-                    .headers_mut()
-                    .insert(CONTENT_TYPE, HeaderValue::from_static(media_type));
-            }
-            if matches!(endpoint, Endpoint::HexesAll | Endpoint::Streets) {
-                // The same URL answers JSON or GeoJSON by `Accept`.
-                answer
-                    .headers_mut()
-                    .insert(VARY, HeaderValue::from_static("Accept"));
-            }
-            if let Some(policy) = endpoint.cache_policy(&body) {
-                answer.extensions_mut().insert(Cacheable {
-                    policy,
-                    key_header: Some(match api {
-                        KeyApi::Prediction => "Authorization",
-                        KeyApi::Router => "X-API-Key",
-                    }),
-                });
-            }
-            if let Some(count) = hex_count {
-                answer
-                    .headers_mut()
-                    .insert(engine::HEX_COUNT_HEADER, HeaderValue::from(count));
-            }
-            answer
-        }
+        Ok((body, hex_count)) => success(endpoint, &body, hex_count, api, key.kind),
         Err(err) => response::error(&err),
     };
     add_headers(&mut answer, quota::headers(state, ctx.now));
@@ -723,6 +694,45 @@ async fn answer<B: Backend>(
     if let (KeyApi::Router, Some(origin)) = (api, origin) {
         // `authenticate` refused origins the key does not list.
         add_headers(&mut answer, cors::allow_headers(origin));
+    }
+    answer
+}
+
+/// A successful answer of `endpoint` to a key of `api` and `kind`: the body with its
+/// media type, `Vary: Accept` where the body's form follows it, the cache marking
+/// and `X-Hex-Count`.
+fn success(
+    endpoint: Endpoint,
+    body: &SuccessBody,
+    hex_count: Option<usize>,
+    api: KeyApi,
+    kind: KeyKind,
+) -> Response<Bytes> {
+    let mut answer = response::json_bytes(StatusCode::OK, body.to_json(kind == KeyKind::Sandbox));
+    if let Some(media_type) = body.media_type() {
+        answer
+            .headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static(media_type));
+    }
+    if matches!(endpoint, Endpoint::HexesAll | Endpoint::Streets) {
+        // The same URL answers JSON or GeoJSON by `Accept`.
+        answer
+            .headers_mut()
+            .insert(VARY, HeaderValue::from_static("Accept"));
+    }
+    if let Some(policy) = endpoint.cache_policy(body) {
+        answer.extensions_mut().insert(Cacheable {
+            policy,
+            key_header: Some(match api {
+                KeyApi::Prediction => "Authorization",
+                KeyApi::Router => "X-API-Key",
+            }),
+        });
+    }
+    if let Some(count) = hex_count {
+        answer
+            .headers_mut()
+            .insert(engine::HEX_COUNT_HEADER, HeaderValue::from(count));
     }
     answer
 }

@@ -1,5 +1,5 @@
-//! `/hexes/all` and `/streets` as GeoJSON: asked for by `Accept:
-//! application/geo+json` or `format=geojson`, answered as FeatureCollections of
+//! `/hexes/all` and `/streets` as GeoJSON: asked for by
+//! `Accept: application/geo+json` or `format=geojson`, answered as feature collections of
 //! the same rows with the GeoJSON media type; anything else keeps the JSON the
 //! specification shows, and a bad `format` is refused in the error shape.
 
