@@ -37,6 +37,12 @@ cat <<MSG
     map app         http://127.0.0.1:${DEMO_PORT}/  (the engine in the page; installable, and works with
                     no network once opened; with the online switch to the APIs:
                     http://127.0.0.1:${DEMO_PORT}/?api=http://127.0.0.1:${PORT}&key=${live_key}&clock=${clock})
+    risk as map layers, one small page per library (tiles made in the page; add
+                    ?api=http://127.0.0.1:${PORT}&key=${live_key} for the API's tiles):
+                    http://127.0.0.1:${DEMO_PORT}/examples/maplibre.html?clock=${clock}
+                    http://127.0.0.1:${DEMO_PORT}/examples/deckgl.html?clock=${clock}
+                    http://127.0.0.1:${DEMO_PORT}/examples/openlayers.html?clock=${clock}
+                    http://127.0.0.1:${DEMO_PORT}/examples/leaflet.html?clock=${clock}
     partner portal  http://localhost:${PORT}/portal   (apply and sign in with a passkey; approve an
                     application with: node scripts/operator.mjs partners, then approve --partner ID)
                     operator's passkey, once: ${operator_link}
