@@ -20,7 +20,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test publish update soak tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test publish update soak tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places bench-tiles fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -37,6 +37,7 @@ help:
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
 	@echo "make bench-map     - the map app in Chromium: first grid and recolours, canvas beside SVG hexes"
 	@echo "make bench-places  - place search: campus intersections as OpenStreetMap spells them, index sizes, wasm speed"
+	@echo "make bench-tiles   - vector tiles over HTTP beside /hexes/score, and the MapLibre example drawn in Chromium"
 
 # What running needs (npm packages, wasm-bindgen, worker-build); the test-only tools
 # come with the targets that use them. Each install happens only when it is missing.
@@ -224,6 +225,9 @@ endef
 define run-bench-map
 $(NODE) bench/browser/map.mjs
 endef
+define run-bench-tiles
+$(NODE) bench/browser/tiles.mjs
+endef
 define run-bench-holdout
 $(BUILD_TOOL) holdout-routes --city toronto --cut 2019-12-31 --pairs 300 --seed 2020 --out build/bench/holdout-routes.json
 endef
@@ -248,6 +252,7 @@ bench: tools tools-wrk tools-browser artifacts pkg worker
 	$(run-bench-holdout)
 	$(run-bench-http)
 	$(run-bench-map)
+	$(run-bench-tiles)
 	$(run-bench-places)
 	$(NODE) bench/report.mjs
 
@@ -281,6 +286,9 @@ bench-holdout:
 # recolours of Toronto and Houston, with canvas hexes beside SVG ones.
 bench-map: tools tools-browser artifacts pkg
 	$(run-bench-map)
+
+bench-tiles: tools tools-browser artifacts pkg worker
+	$(run-bench-tiles)
 
 # Both APIs over HTTP (wrk) beside the no-op route, then the router handlers called
 # directly, so the HTTP overhead shows; a cold Worker; its memory once it routes.

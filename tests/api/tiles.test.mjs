@@ -200,7 +200,9 @@ test('the package exports the style the Worker serves', async () => {
   const response = await fetch(`${worker.url}/tiles/${TORONTO}/style.json?intent=night`, { headers: { 'x-api-key': key } });
   assert.equal(response.status, 200);
   const served = await response.json();
-  assert.deepEqual(served.sources.hexrisk, { type: 'vector', url: `${worker.url}/tiles/${TORONTO}.json?intent=night` });
+  const tilejson = await (await fetch(`${worker.url}/tiles/${TORONTO}.json?intent=night`, { headers: { 'x-api-key': key } })).json();
+  const { tiles, minzoom, maxzoom, bounds, attribution } = tilejson;
+  assert.deepEqual(served.sources.hexrisk, { type: 'vector', tiles, minzoom, maxzoom, bounds, attribution });
   assert.deepEqual(hexriskStyle(served.sources.hexrisk), served);
   const offline = { type: 'vector', tiles: [`hexrisk://${TORONTO}/{z}/{x}/{y}`], minzoom: 8, maxzoom: 16 };
   const style = hexriskStyle(offline);

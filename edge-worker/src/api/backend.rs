@@ -50,8 +50,9 @@ pub trait Backend: ModelEnvironment + PortalStore {
     /// logged: the answer is computed again.
     async fn cached_answer(&self, key: &str) -> Option<Bytes>;
 
-    /// Keeps `bytes` under `key` in that cache for [`CACHED_ANSWER_SECONDS`]. A
-    /// failure is logged and otherwise ignored, as a miss is.
+    /// Keeps `bytes` under `key` in that cache for [`CACHED_ANSWER_SECONDS`], at
+    /// the latest once the answer is sent (the Worker writes after it). A failure is
+    /// logged and otherwise ignored, as a miss is.
     async fn keep_answer(&self, key: &str, bytes: &Bytes);
 
     /// Whether the key store answers, and if not why.

@@ -454,19 +454,21 @@ fn tile_description(
 ) -> Result<(SuccessBody, Option<usize>), ApiError> {
     let params = input::query_object(&query_of(request, endpoint, found));
     let city = found.id.unwrap_or_default();
-    let atlas = &snapshot.atlas;
+    let template = tiles_url(request, city, artifact_version(snapshot, city));
+    let tilejson = engine::tilejson(&snapshot.atlas, city, &params, &template, seconds)?;
     if endpoint == Endpoint::TileJson {
-        let template = tiles_url(request, city, artifact_version(snapshot, city));
-        return uncounted(engine::tilejson(atlas, city, &params, &template, seconds));
+        return Ok((tilejson.into(), None));
     }
-    // The city must be one served; the style names its TileJSON.
-    engine::tilejson(atlas, city, &params, "", seconds)?;
-    let (origin, query) = origin_and_query(request);
-    let source = serde_json::json!({
-        "type": "vector",
-        "url": format!("{origin}/tiles/{city}.json{query}"),
-    });
-    Ok((engine::tile_style(&source).into(), None))
+    // The style's source carries the TileJSON's members itself, so that a map asks
+    // for tiles without one more round trip for it.
+    let mut source = serde_json::Map::new();
+    source.insert("type".to_owned(), Value::from("vector"));
+    for member in ["tiles", "minzoom", "maxzoom", "bounds", "attribution"] {
+        if let Some(value) = tilejson.get(member) {
+            source.insert(member.to_owned(), value.clone());
+        }
+    }
+    Ok((engine::tile_style(&Value::Object(source)).into(), None))
 }
 
 /// A tile's bytes, from the data centre's cache when the same tile of the same

@@ -56,6 +56,8 @@ fn model_store(env: &Env) -> Rc<ModelStore> {
 
 struct WorkerBackend {
     env: Env,
+    /// The request's context: work that may finish after the answer is sent.
+    context: Context,
     store: Rc<ModelStore>,
     leases: Rc<RefCell<LeaseBook>>,
     directory: Rc<RefCell<GateDirectory>>,
@@ -204,18 +206,22 @@ impl Backend for WorkerBackend {
     }
 
     async fn keep_answer(&self, key: &str, bytes: &Bytes) {
-        let kept = async {
-            let headers = worker::Headers::new();
-            headers.set(
-                "Cache-Control",
-                &format!("public, max-age={CACHED_ANSWER_SECONDS}"),
-            )?;
-            let response = worker::Response::from_bytes(bytes.to_vec())?.with_headers(headers);
-            worker::Cache::default().put(key, response).await
-        };
-        if let Err(e) = kept.await {
-            worker::console_warn!("answer cache: keep {key}: {e}");
-        }
+        // After the answer: the client does not wait for the cache's write.
+        let (key, bytes) = (key.to_owned(), bytes.to_vec());
+        self.context.wait_until(async move {
+            let kept = async {
+                let headers = worker::Headers::new();
+                headers.set(
+                    "Cache-Control",
+                    &format!("public, max-age={CACHED_ANSWER_SECONDS}"),
+                )?;
+                let response = worker::Response::from_bytes(bytes)?.with_headers(headers);
+                worker::Cache::default().put(key.as_str(), response).await
+            };
+            if let Err(e) = kept.await {
+                worker::console_warn!("answer cache: keep {key}: {e}");
+            }
+        });
     }
 
     fn log_refusal(&self, area: &str, why: &str) {
@@ -373,6 +379,7 @@ async fn fetch(
                 .map(|c| c.with_record_ttl(var("HEXRISK_KEY_RECORD_TTL_SECONDS").as_deref()));
             let backend = WorkerBackend {
                 env,
+                context: worker_ctx,
                 store,
                 leases: LEASES.with(Rc::clone),
                 directory: DIRECTORY.with(Rc::clone),
@@ -380,7 +387,7 @@ async fn fetch(
             };
             let answer = api::handle(&request, ctx, &backend).await;
             block_returns::schedule(
-                &worker_ctx,
+                &backend.context,
                 &backend.env,
                 &backend.leases,
                 &backend.directory,

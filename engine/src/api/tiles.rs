@@ -293,7 +293,7 @@ pub fn tilejson(
 }
 
 /// A `MapLibre` style fragment (style spec version 8) drawing a city's tiles from
-/// `source` (a vector source: the Worker's `TileJSON` URL, or the package's
+/// `source` (a vector source: the Worker's tiles with its `TileJSON`'s members, or the package's
 /// `hexrisk://` tiles): hexes filled by `colorIndex` with the 17-colour palette of
 /// `/hexes/config` (no data grey), streets from zoom 14 coloured by `band`, wider as
 /// the map zooms in. Its layer ids start `hexrisk-`, so an app adds them to its own

@@ -126,7 +126,7 @@ fn the_tilejson_names_the_tiles_with_the_request_s_options() {
 }
 
 #[test]
-fn the_style_draws_the_city_s_tilejson_with_the_request_s_options() {
+fn the_style_draws_the_city_s_tiles_with_the_request_s_options() {
     let backend = MemoryBackend::new();
     let (code, _) = city_tile();
     let answer = get_with(
@@ -137,10 +137,20 @@ fn the_style_draws_the_city_s_tilejson_with_the_request_s_options() {
     assert_eq!(answer.status(), StatusCode::OK);
     let style = json_of(&answer);
     assert_eq!(style["version"], 8);
-    assert_eq!(
-        style["sources"]["hexrisk"]["url"],
-        format!("https://api.example/tiles/{code}.json?intent=night")
-    );
+    // The source is the TileJSON's, inline: no round trip for it.
+    let tilejson = json_of(&get_with(
+        &backend,
+        &format!("https://api.example/tiles/{code}.json?intent=night"),
+        &[("x-api-key", LIVE_KEY)],
+    ));
+    let source = &style["sources"]["hexrisk"];
+    assert_eq!(source["type"], "vector");
+    for member in ["tiles", "minzoom", "maxzoom", "bounds", "attribution"] {
+        assert_eq!(source[member], tilejson[member], "{member}");
+    }
+    assert!(source["tiles"][0].as_str().unwrap().starts_with(&format!(
+        "https://api.example/tiles/{code}/{{z}}/{{x}}/{{y}}.mvt?intent=night&v="
+    )));
     let ids: Vec<&str> = style["layers"]
         .as_array()
         .unwrap()
