@@ -5,6 +5,7 @@
 //! request member).
 
 use alloc::borrow::ToOwned;
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use serde_json::{Map, Value, json};
