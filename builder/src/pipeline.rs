@@ -268,6 +268,7 @@ pub fn build_city_with(
     let (default_hour_leaks, grid_leak) = leaks_of(city, &ingested, start);
     Ok(CityBuild {
         artifact,
+        attribution: city.attribution.clone(),
         sources: ingested.reports,
         incidents: ingested.incidents,
         backtest: BacktestSummary {

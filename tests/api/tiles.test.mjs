@@ -177,7 +177,9 @@ test('the TileJSON names the tiles with the options asked', async () => {
   const version = manifest.cities.find((c) => c.code === TORONTO).version;
   assert.equal(doc.tiles[0], `${worker.url}/tiles/${TORONTO}/{z}/{x}/{y}.mvt?intent=night&v=${version}`);
   assert.deepEqual(doc.vector_layers.map((l) => [l.id, l.minzoom]), [['hexes', 8], ['streets', 14]]);
-  assert.match(doc.attribution, /Toronto/);
+  // The publisher the city's configuration names, through the manifest.
+  assert.equal(manifest.cities.find((c) => c.code === TORONTO).attribution, 'Toronto Police Service Major Crime Indicators (Toronto Police open data)');
+  assert.match(doc.attribution, /from Toronto Police Service Major Crime Indicators \(Toronto Police open data\), data through \d{4}-\d{2}-\d{2}$/);
   // A tile at the URL the TileJSON names may be kept by the browser; the same tile
   // asked for without the version (made once, then kept at the edge) is the same
   // bytes, revalidated on each use.

@@ -61,6 +61,9 @@ pub struct BacktestSummary {
 pub struct CityBuild {
     /// The artifact.
     pub artifact: CityArtifact,
+    /// Who publishes the city's incident data (the configuration's `attribution`),
+    /// for the manifest.
+    pub attribution: Option<String>,
     /// Per-source accounting.
     pub sources: BTreeMap<String, SourceReport>,
     /// The clean incidents (the sources' ledgers point into them), for the exports.

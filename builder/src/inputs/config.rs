@@ -251,6 +251,9 @@ pub struct CityConfig {
     /// What the incident locations are (intersections, geocoded addresses...),
     /// shown in the model card's street-level section.
     pub location_note: Option<String>,
+    /// Who publishes the incident data, as maps credit it (the vector tiles'
+    /// `TileJSON` names it in its attribution).
+    pub attribution: Option<String>,
     /// Boundary source.
     pub boundary: BoundaryConfig,
     /// Source data sets by name.

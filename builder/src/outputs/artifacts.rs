@@ -103,7 +103,10 @@ pub fn stage_artifacts(dir: &Path, builds: &[CityBuild]) -> anyhow::Result<Stage
     let mut cities = carried_over(dir, builds)?;
     for build in builds {
         let bytes = artifact::encode(&build.artifact)?;
-        let mut entry = manifest_entry(&build.artifact, &bytes);
+        let mut entry = ManifestCity {
+            attribution: build.attribution.clone(),
+            ..manifest_entry(&build.artifact, &bytes)
+        };
         write_unless_unchanged(&dir.join(&entry.file), &bytes)?;
         if build.artifact.road_graph.is_some() {
             let grid = artifact::encode(&CityArtifact {

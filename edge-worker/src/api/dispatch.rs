@@ -455,7 +455,19 @@ fn tile_description(
     let params = input::query_object(&query_of(request, endpoint, found));
     let city = found.id.unwrap_or_default();
     let template = tiles_url(request, city, artifact_version(snapshot, city));
-    let tilejson = engine::tilejson(&snapshot.atlas, city, &params, &template, seconds)?;
+    let publisher = snapshot
+        .publishers
+        .iter()
+        .find(|(code, _)| code == city)
+        .map(|(_, publisher)| publisher.as_str());
+    let tilejson = engine::tilejson(
+        &snapshot.atlas,
+        city,
+        &params,
+        &template,
+        publisher,
+        seconds,
+    )?;
     if endpoint == Endpoint::TileJson {
         return Ok((tilejson.into(), None));
     }

@@ -239,7 +239,8 @@ fn render(city: &CityModel, id: TileId, resolved: Scoring) -> Vec<u8> {
 
 /// `GET /tiles/{city}.json`: the city's `TileJSON` 3.0, its tiles at `tiles_url` (a
 /// URL template with `{z}`, `{x}` and `{y}`, carrying the request's options
-/// `params`, which are checked as a tile's are at `now`).
+/// `params`, which are checked as a tile's are at `now`); its attribution credits
+/// `publisher`, who publishes the city's incident data, when known.
 ///
 /// # Errors
 /// `NOT_FOUND` for a city the atlas does not hold; bad scoring options as
@@ -249,6 +250,7 @@ pub fn tilejson(
     city_code: &str,
     params: &Map<String, Value>,
     tiles_url: &str,
+    publisher: Option<&str>,
     now: i64,
 ) -> Result<Value, QueryError> {
     let city = atlas.city(city_code).ok_or_else(|| {
@@ -275,10 +277,16 @@ pub fn tilejson(
         "name": alloc::format!("hexrisk: {}", artifact.city.name),
         "description": "Forecast crime risk on H3 cells and streets (the picture of one POST /hexes/score request)",
         "version": artifact.model.version,
-        "attribution": alloc::format!(
-            "Risk forecast by hexrisk (model {}) from police-reported incidents of {}, data through {}",
-            artifact.model.version, artifact.city.name, artifact.model.last_updated
-        ),
+        "attribution": match publisher {
+            Some(publisher) => alloc::format!(
+                "Risk forecast by hexrisk (model {}) from {publisher}, data through {}",
+                artifact.model.version, artifact.model.last_updated
+            ),
+            None => alloc::format!(
+                "Risk forecast by hexrisk (model {}) from police-reported incidents of {}, data through {}",
+                artifact.model.version, artifact.city.name, artifact.model.last_updated
+            ),
+        },
         "scheme": "xyz",
         "tiles": [tiles_url],
         "minzoom": MIN_ZOOM,
@@ -491,5 +499,29 @@ mod tests {
                 .content_key()
                 .starts_with(&alloc::format!("{city}/8/71/93/"))
         );
+    }
+
+    #[test]
+    fn the_tilejson_credits_the_data_s_publisher_when_known() {
+        let atlas = atlas();
+        let city = code(&atlas);
+        let credited = tilejson(
+            &atlas,
+            &city,
+            &Map::new(),
+            "u",
+            Some("City Police open data"),
+            NOW,
+        )
+        .unwrap();
+        let text = credited["attribution"].as_str().unwrap();
+        assert!(
+            text.contains("from City Police open data, data through"),
+            "{text}"
+        );
+        let unnamed = tilejson(&atlas, &city, &Map::new(), "u", None, NOW).unwrap();
+        let text = unnamed["attribution"].as_str().unwrap();
+        assert!(text.contains("from police-reported incidents of"), "{text}");
+        assert_eq!(unnamed["tiles"][0], "u");
     }
 }

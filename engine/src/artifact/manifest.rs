@@ -63,6 +63,10 @@ pub struct ManifestCity {
     /// The same version without its road network, if the build wrote one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grid: Option<GridFile>,
+    /// Who publishes the city's incident data, as maps credit it (the city
+    /// configuration's `attribution`); none when the configuration names none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<String>,
     /// How the city's feeds stand, for a city fed from open-data services
     /// (`hexrisk-build update` writes it); none for a city built from files only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -162,6 +166,7 @@ impl ManifestCity {
             sha256,
             version,
             grid: None,
+            attribution: None,
             freshness: None,
         }
     }
@@ -340,29 +345,32 @@ impl Manifest {
     }
 
     /// What the publication label hashes: one `<code>=<version>` line per city, in
-    /// code order, with the city's freshness record where it has one, so the label
-    /// changes exactly when some city's version or feed state does (the Worker
-    /// takes a manifest up when its label changes).
+    /// code order, with the city's freshness record and publisher where it has
+    /// them, so the label changes exactly when some city's version, feed state or
+    /// credit does (the Worker takes a manifest up when its label changes).
     #[must_use]
     pub fn label_input(cities: &[ManifestCity]) -> String {
         let mut lines: Vec<String> = cities
             .iter()
-            .map(|c| match &c.freshness {
-                None => format!("{}={}\n", c.code, c.version),
-                Some(f) => {
-                    let mut failing = String::new();
-                    for feed in &f.failing {
-                        // Writing to a String cannot fail.
-                        let _ = write!(failing, " {}@{}:{}", feed.source, feed.since, feed.error);
-                    }
-                    format!(
-                        "{}={} synced={} stale_after={}{failing}\n",
-                        c.code,
-                        c.version,
+            .map(|c| {
+                let mut line = format!("{}={}", c.code, c.version);
+                if let Some(f) = &c.freshness {
+                    // Writing to a String cannot fail.
+                    let _ = write!(
+                        line,
+                        " synced={} stale_after={}",
                         f.last_sync.as_deref().unwrap_or("never"),
                         f.stale_after_days
-                    )
+                    );
+                    for feed in &f.failing {
+                        let _ = write!(line, " {}@{}:{}", feed.source, feed.since, feed.error);
+                    }
                 }
+                if let Some(publisher) = &c.attribution {
+                    let _ = write!(line, " attribution={publisher}");
+                }
+                line.push('\n');
+                line
             })
             .collect();
         lines.sort();
@@ -393,6 +401,7 @@ mod tests {
             precincts: 1,
             sha256: sha.into(),
             version,
+            attribution: None,
             grid: None,
             freshness: None,
         }
@@ -495,6 +504,25 @@ mod tests {
         assert_eq!(
             Manifest::label(&[a, b], &"0123456789abcdef".repeat(4)),
             "2021-12-26.0123456789ab"
+        );
+    }
+
+    #[test]
+    fn the_label_changes_with_a_city_s_publisher() {
+        let plain = entry("city_ca_tor", &"ab".repeat(32));
+        let credited = |publisher: &str| ManifestCity {
+            attribution: Some(publisher.into()),
+            ..plain.clone()
+        };
+        let label = |city: &ManifestCity| Manifest::label_input(core::slice::from_ref(city));
+        assert_ne!(label(&credited("City Police")), label(&plain));
+        assert_ne!(
+            label(&credited("City Police")),
+            label(&credited("Town Police"))
+        );
+        assert_eq!(
+            label(&plain),
+            alloc::format!("city_ca_tor={}\n", plain.version)
         );
     }
 

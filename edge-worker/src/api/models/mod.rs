@@ -101,6 +101,9 @@ pub struct Snapshot {
     pub manifest_version: String,
     /// `(code, version)` of each city in the atlas, by code.
     pub versions: Vec<(String, String)>,
+    /// `(code, publisher)` of each city in the atlas whose manifest entry names who
+    /// publishes its incident data.
+    pub publishers: Vec<(String, String)>,
 }
 
 /// A version that could not be used, and why.
@@ -351,18 +354,23 @@ impl ModelStore {
         };
         let mut atlas = Atlas::default();
         let mut versions = Vec::with_capacity(codes.len());
+        let mut publishers = Vec::new();
         for code in codes {
             let Some(entry) = manifest.city(&code) else {
                 continue;
             };
             let (model, version) = self.city(env, entry, now).await?;
             atlas.insert_shared(model);
+            if let Some(publisher) = &entry.attribution {
+                publishers.push((code.clone(), publisher.clone()));
+            }
             versions.push((code, version));
         }
         Ok(Snapshot {
             atlas,
             manifest_version: manifest.version.clone(),
             versions,
+            publishers,
         })
     }
 

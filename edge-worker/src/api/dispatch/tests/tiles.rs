@@ -280,3 +280,44 @@ fn a_tile_at_its_tilejson_url_may_be_kept_by_the_browser_and_any_other_is_revali
         );
     }
 }
+
+#[test]
+fn the_tilejson_credits_the_publisher_the_manifest_names() {
+    use hexrisk_engine::artifact::Manifest;
+    use sha2::{Digest, Sha256};
+
+    let backend = MemoryBackend::new();
+    let (code, _) = city_tile();
+    let tilejson = |backend: &MemoryBackend| {
+        json_of(&get_with(
+            backend,
+            &format!("https://api.example/tiles/{code}.json"),
+            &[("x-api-key", LIVE_KEY)],
+        ))
+    };
+    let unnamed = tilejson(&backend);
+    assert!(
+        unnamed["attribution"]
+            .as_str()
+            .unwrap()
+            .contains("police-reported incidents")
+    );
+    let credited = MemoryBackend::new();
+    let mut manifest: Manifest =
+        serde_json::from_slice(&credited.files.borrow()[Manifest::FILE_NAME]).unwrap();
+    manifest.cities[0].attribution = Some("The City's Police open data".into());
+    let digest = hex::encode(Sha256::digest(Manifest::label_input(&manifest.cities)));
+    let manifest = Manifest::over(manifest.cities, "test", &digest);
+    credited.files.borrow_mut().insert(
+        Manifest::FILE_NAME.to_owned(),
+        serde_json::to_vec(&manifest).unwrap(),
+    );
+    let text = tilejson(&credited)["attribution"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(
+        text.contains("from The City's Police open data, data through"),
+        "{text}"
+    );
+}

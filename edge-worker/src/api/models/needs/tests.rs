@@ -22,6 +22,7 @@ fn city(code: &str, [south, west, north, east]: [f64; 4]) -> ManifestCity {
         precincts: 0,
         sha256: String::new(),
         version: String::new(),
+        attribution: None,
         grid: None,
         freshness: None,
     }
