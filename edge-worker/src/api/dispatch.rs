@@ -5,12 +5,10 @@
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use http::header::{
-    ACCEPT, ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, IF_NONE_MATCH,
-    ORIGIN, VARY,
+    ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, IF_NONE_MATCH, ORIGIN, VARY,
 };
 use http::{Method, Request, Response, StatusCode};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use hexrisk_engine::api as engine;
 
@@ -20,7 +18,6 @@ use super::caching::{self, CachePolicy};
 use super::gate::{Admission, GateRequest};
 use super::health::{self, ServiceHealth};
 use super::keys::{self, KeyApi, KeyKind, KeyRecord};
-use super::models::Snapshot;
 use super::models::needs::{self, Reach};
 use super::partners::config::ClientAddress;
 use super::routes::{self, Access, Endpoint};
@@ -323,9 +320,12 @@ async fn run<B: Backend>(
             Ok((SuccessBody::RingLookup(ring), Some(count)))
         }
         Endpoint::HexesBreakdown => uncounted(engine::hexes_breakdown(atlas, &params(), seconds)),
-        Endpoint::HexesAll | Endpoint::Streets => {
-            list_answer(endpoint, &list_params(request, &query), atlas, seconds)
-        }
+        Endpoint::HexesAll | Endpoint::Streets => map_layers::list_answer(
+            endpoint,
+            &map_layers::list_params(request, &query),
+            atlas,
+            seconds,
+        ),
         Endpoint::Places => {
             let answer = engine::search_places(atlas, &params())?;
             Ok((
@@ -346,9 +346,13 @@ async fn run<B: Backend>(
             uncounted(engine::precincts_all_scores(atlas, &params(), seconds))
         }
         Endpoint::Precincts => uncounted(engine::precincts_geojson(atlas, &params(), seconds)),
-        Endpoint::Tile => tile(found, request, backend, &snapshot, seconds).await,
+        Endpoint::Tile => {
+            let place = map_layers::TilePlace::of(found, request, &query);
+            map_layers::tile(place, backend, &snapshot, seconds).await
+        }
         Endpoint::TileJson | Endpoint::TileStyle => {
-            tile_description(endpoint, found, request, &snapshot, seconds)
+            let place = map_layers::TilePlace::of(found, request, &query);
+            map_layers::tile_description(endpoint, place, &snapshot, seconds)
         }
         Endpoint::Classes
         | Endpoint::HexesConfig
@@ -361,70 +365,6 @@ async fn run<B: Backend>(
             "unreachable endpoint",
         )),
     }
-}
-
-/// `/hexes/all` or `/streets`, as JSON or, when `params` ask for it, GeoJSON.
-fn list_answer(
-    endpoint: Endpoint,
-    params: &serde_json::Map<String, Value>,
-    atlas: &hexrisk_engine::city::Atlas,
-    seconds: i64,
-) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    let geojson = engine::wants_geojson(params)?;
-    if endpoint == Endpoint::HexesAll {
-        let (hexes, count) = engine::hexes_all(atlas, params, seconds)?;
-        let body = if geojson {
-            SuccessBody::GeoJson(engine::hexes_feature_collection(&hexes))
-        } else {
-            hexes.into()
-        };
-        return Ok((body, Some(count)));
-    }
-    let answer = engine::streets(atlas, params, seconds)?;
-    let count = answer.streets.len();
-    let body = if geojson {
-        SuccessBody::GeoJson(engine::streets_feature_collection(&answer))
-    } else {
-        engine::with_status(&answer).into()
-    };
-    Ok((body, Some(count)))
-}
-
-/// A list endpoint's query as the engine's parameters, with `format=geojson` when
-/// the request's `Accept` asks for `application/geo+json` and the query names no
-/// format of its own.
-fn list_params(
-    request: &Request<Bytes>,
-    query: &[(String, String)],
-) -> serde_json::Map<String, Value> {
-    let mut params = input::query_object(query);
-    if !params.contains_key("format") && accepts_geojson(request) {
-        params.insert("format".to_owned(), Value::from("geojson"));
-    }
-    params
-}
-
-/// Whether the request's `Accept` lists `application/geo+json` with a non-zero
-/// weight (RFC 9110 section 12.5.1; `*/*` alone is the JSON the specification
-/// shows).
-fn accepts_geojson(request: &Request<Bytes>) -> bool {
-    request
-        .headers()
-        .get_all(ACCEPT)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .any(|range| {
-            let mut parts = range.split(';').map(str::trim);
-            let media = parts.next().unwrap_or_default();
-            let refused = parts.any(|p| {
-                p.split_once('=').is_some_and(|(name, weight)| {
-                    name.trim().eq_ignore_ascii_case("q")
-                        && weight.trim().parse::<f64>().is_ok_and(|q| q <= 0.0)
-                })
-            });
-            media.eq_ignore_ascii_case(engine::GEOJSON_MEDIA_TYPE) && !refused
-        })
 }
 
 /// The query's pairs; a tile's city, which is in its path, as `city=` (the cities
@@ -442,134 +382,6 @@ fn query_of(
         query.push(("city".to_owned(), city.to_owned()));
     }
     query
-}
-
-/// A city's `TileJSON`, or its style.
-fn tile_description(
-    endpoint: Endpoint,
-    found: routes::Found<'_>,
-    request: &Request<Bytes>,
-    snapshot: &Snapshot,
-    seconds: i64,
-) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    let params = input::query_object(&query_of(request, endpoint, found));
-    let city = found.id.unwrap_or_default();
-    let template = tiles_url(request, city, artifact_version(snapshot, city));
-    let publisher = snapshot
-        .publishers
-        .iter()
-        .find(|(code, _)| code == city)
-        .map(|(_, publisher)| publisher.as_str());
-    let tilejson = engine::tilejson(
-        &snapshot.atlas,
-        city,
-        &params,
-        &template,
-        publisher,
-        seconds,
-    )?;
-    if endpoint == Endpoint::TileJson {
-        return Ok((tilejson.into(), None));
-    }
-    // The style's source carries the TileJSON's members itself, so that a map asks
-    // for tiles without one more round trip for it.
-    let mut source = serde_json::Map::new();
-    source.insert("type".to_owned(), Value::from("vector"));
-    for member in ["tiles", "minzoom", "maxzoom", "bounds", "attribution"] {
-        if let Some(value) = tilejson.get(member) {
-            source.insert(member.to_owned(), value.clone());
-        }
-    }
-    Ok((engine::tile_style(&Value::Object(source)).into(), None))
-}
-
-/// A tile's bytes, from the data centre's cache when the same tile of the same
-/// artifact was made there before (by any key: a tile holds nothing of its
-/// requester), else made and kept.
-async fn tile<B: Backend>(
-    found: routes::Found<'_>,
-    request: &Request<Bytes>,
-    backend: &B,
-    snapshot: &Snapshot,
-    seconds: i64,
-) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    let params = input::query_object(&query_of(request, Endpoint::Tile, found));
-    let city = found.id.unwrap_or_default();
-    let [z, x, y] = found.tile.unwrap_or_default();
-    let id = engine::tile_id(z, x, y)?;
-    let tile = engine::TileRequest::new(&snapshot.atlas, city, id, &params, seconds)?;
-    let artifact = artifact_version(snapshot, city);
-    let pinned = !artifact.is_empty()
-        && input::query_param(&query_of(request, Endpoint::Tile, found), VERSION_PARAM)
-            == Some(artifact);
-    let key = answer_cache_key(request, artifact, &tile.content_key());
-    let bytes = if let Some(kept) = backend.cached_answer(&key).await {
-        kept
-    } else {
-        let made = Bytes::from(tile.render());
-        backend.keep_answer(&key, &made).await;
-        made
-    };
-    Ok((SuccessBody::Tile { bytes, pinned }, None))
-}
-
-/// The query parameter naming the artifact version a tile URL was made for.
-const VERSION_PARAM: &str = "v";
-
-/// The version of `city`'s artifact in `snapshot` (empty for a city it lacks).
-fn artifact_version<'a>(snapshot: &'a Snapshot, city: &str) -> &'a str {
-    snapshot
-        .versions
-        .iter()
-        .find(|(code, _)| code == city)
-        .map_or("", |(_, version)| version.as_str())
-}
-
-/// The data centre's cache key of an answer made by this build from `artifact`
-/// (the city's artifact version) for `content` (what the answer is made from): a
-/// URL on the request's own host, as the Workers cache keeps answers per zone.
-fn answer_cache_key(request: &Request<Bytes>, artifact: &str, content: &str) -> String {
-    let (origin, _) = origin_and_query(request);
-    let origin = if origin.is_empty() {
-        "https://hexrisk.invalid"
-    } else {
-        origin.as_str()
-    };
-    let digest = Sha256::digest(format!(
-        "{}\n{artifact}\n{content}",
-        hexrisk_engine::VERSION
-    ));
-    format!("{origin}/__answers/{}", hex::encode(digest))
-}
-
-/// The URL template of a city's tiles for a `TileJSON` answer: the request's own
-/// origin (when it names one) and options, with `{z}/{x}/{y}`, and `v=` the city's
-/// artifact `version` (in place of any `v` asked), so that the URLs change with it.
-fn tiles_url(request: &Request<Bytes>, city: &str, version: &str) -> String {
-    let (origin, _) = origin_and_query(request);
-    let mut query = form_urlencoded::Serializer::new(String::new());
-    for (name, value) in input::query_pairs(request.uri().query()) {
-        if name != VERSION_PARAM {
-            query.append_pair(&name, &value);
-        }
-    }
-    let query = query.append_pair(VERSION_PARAM, version).finish();
-    format!("{origin}/tiles/{city}/{{z}}/{{x}}/{{y}}.mvt?{query}")
-}
-
-fn origin_and_query(request: &Request<Bytes>) -> (String, String) {
-    let uri = request.uri();
-    let origin = match (uri.scheme_str(), uri.authority()) {
-        (Some(scheme), Some(authority)) => format!("{scheme}://{authority}"),
-        _ => request
-            .headers()
-            .get(http::header::HOST)
-            .and_then(|v| v.to_str().ok())
-            .map(|host| format!("https://{host}"))
-            .unwrap_or_default(),
-    };
-    let query = uri.query().map(|q| format!("?{q}")).unwrap_or_default();
-    (origin, query)
 }
 
 /// A successful answer that may be cached, as `answer` marks it for `handle`.
@@ -818,6 +630,8 @@ fn preflight(path: &str, origin: Option<&str>) -> Response<Bytes> {
         Some(origin) => response::error(&cors::not_a_browser_origin(origin)),
     }
 }
+
+mod map_layers;
 
 #[cfg(test)]
 mod tests;

@@ -1,0 +1,243 @@
+//! The answers that map libraries read: `/hexes/all` and `/streets` as JSON or
+//! GeoJSON (by `Accept` or `format`), a city's vector tiles (through the Workers
+//! cache, with cache lifetimes pinned to the artifact's version), its `TileJSON` and
+//! its style. The operations themselves are the engine's (`hexrisk_engine::api`).
+
+use bytes::Bytes;
+use http::Request;
+use http::header::ACCEPT;
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use hexrisk_engine::api as engine;
+
+use super::super::ApiError;
+use super::super::backend::Backend;
+use super::super::input;
+use super::super::models::Snapshot;
+use super::super::routes::{self, Endpoint};
+use super::super::success_body::SuccessBody;
+
+/// Where a tile request points: the city and tile of its path, the request (for its
+/// origin) and its query's pairs.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct TilePlace<'a> {
+    city: &'a str,
+    tile: Option<[&'a str; 3]>,
+    request: &'a Request<Bytes>,
+    query: &'a [(String, String)],
+}
+
+impl<'a> TilePlace<'a> {
+    /// The place of a tile, `TileJSON` or style request `found` in the route table.
+    pub(super) fn of(
+        found: routes::Found<'a>,
+        request: &'a Request<Bytes>,
+        query: &'a [(String, String)],
+    ) -> Self {
+        Self {
+            city: found.id.unwrap_or_default(),
+            tile: found.tile,
+            request,
+            query,
+        }
+    }
+}
+
+/// `/hexes/all` or `/streets`, as JSON or, when `params` ask for it, GeoJSON.
+pub(super) fn list_answer(
+    endpoint: Endpoint,
+    params: &serde_json::Map<String, Value>,
+    atlas: &hexrisk_engine::city::Atlas,
+    seconds: i64,
+) -> Result<(SuccessBody, Option<usize>), ApiError> {
+    let geojson = engine::wants_geojson(params)?;
+    if endpoint == Endpoint::HexesAll {
+        let (hexes, count) = engine::hexes_all(atlas, params, seconds)?;
+        let body = if geojson {
+            SuccessBody::GeoJson(engine::hexes_feature_collection(&hexes))
+        } else {
+            hexes.into()
+        };
+        return Ok((body, Some(count)));
+    }
+    let answer = engine::streets(atlas, params, seconds)?;
+    let count = answer.streets.len();
+    let body = if geojson {
+        SuccessBody::GeoJson(engine::streets_feature_collection(&answer))
+    } else {
+        engine::with_status(&answer).into()
+    };
+    Ok((body, Some(count)))
+}
+
+/// A list endpoint's query as the engine's parameters, with `format=geojson` when
+/// the request's `Accept` asks for `application/geo+json` and the query names no
+/// format of its own.
+pub(super) fn list_params(
+    request: &Request<Bytes>,
+    query: &[(String, String)],
+) -> serde_json::Map<String, Value> {
+    let mut params = input::query_object(query);
+    if !params.contains_key("format") && accepts_geojson(request) {
+        params.insert("format".to_owned(), Value::from("geojson"));
+    }
+    params
+}
+
+/// Whether the request's `Accept` lists `application/geo+json` with a non-zero
+/// weight (RFC 9110 section 12.5.1; `*/*` alone is the JSON the specification
+/// shows).
+fn accepts_geojson(request: &Request<Bytes>) -> bool {
+    request
+        .headers()
+        .get_all(ACCEPT)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .any(|range| {
+            let mut parts = range.split(';').map(str::trim);
+            let media = parts.next().unwrap_or_default();
+            let refused = parts.any(|p| {
+                p.split_once('=').is_some_and(|(name, weight)| {
+                    name.trim().eq_ignore_ascii_case("q")
+                        && weight.trim().parse::<f64>().is_ok_and(|q| q <= 0.0)
+                })
+            });
+            media.eq_ignore_ascii_case(engine::GEOJSON_MEDIA_TYPE) && !refused
+        })
+}
+
+/// A city's `TileJSON`, or its style.
+pub(super) fn tile_description(
+    endpoint: Endpoint,
+    place: TilePlace<'_>,
+    snapshot: &Snapshot,
+    seconds: i64,
+) -> Result<(SuccessBody, Option<usize>), ApiError> {
+    let TilePlace {
+        city,
+        request,
+        query,
+        ..
+    } = place;
+    let params = input::query_object(query);
+    let template = tiles_url(request, city, artifact_version(snapshot, city));
+    let publisher = snapshot
+        .publishers
+        .iter()
+        .find(|(code, _)| code == city)
+        .map(|(_, publisher)| publisher.as_str());
+    let tilejson = engine::tilejson(
+        &snapshot.atlas,
+        city,
+        &params,
+        &template,
+        publisher,
+        seconds,
+    )?;
+    if endpoint == Endpoint::TileJson {
+        return Ok((tilejson.into(), None));
+    }
+    // The style's source carries the TileJSON's members itself, so that a map asks
+    // for tiles without one more round trip for it.
+    let mut source = serde_json::Map::new();
+    source.insert("type".to_owned(), Value::from("vector"));
+    for member in ["tiles", "minzoom", "maxzoom", "bounds", "attribution"] {
+        if let Some(value) = tilejson.get(member) {
+            source.insert(member.to_owned(), value.clone());
+        }
+    }
+    Ok((engine::tile_style(&Value::Object(source)).into(), None))
+}
+
+/// A tile's bytes, from the data centre's cache when the same tile of the same
+/// artifact was made there before (by any key: a tile holds nothing of its
+/// requester), else made and kept.
+pub(super) async fn tile<B: Backend>(
+    place: TilePlace<'_>,
+    backend: &B,
+    snapshot: &Snapshot,
+    seconds: i64,
+) -> Result<(SuccessBody, Option<usize>), ApiError> {
+    let TilePlace {
+        city,
+        tile,
+        request,
+        query,
+    } = place;
+    let params = input::query_object(query);
+    let [z, x, y] = tile.unwrap_or_default();
+    let id = engine::tile_id(z, x, y)?;
+    let tile = engine::TileRequest::new(&snapshot.atlas, city, id, &params, seconds)?;
+    let artifact = artifact_version(snapshot, city);
+    let pinned = !artifact.is_empty() && input::query_param(query, VERSION_PARAM) == Some(artifact);
+    let key = answer_cache_key(request, artifact, &tile.content_key());
+    let bytes = if let Some(kept) = backend.cached_answer(&key).await {
+        kept
+    } else {
+        let made = Bytes::from(tile.render());
+        backend.keep_answer(&key, &made).await;
+        made
+    };
+    Ok((SuccessBody::Tile { bytes, pinned }, None))
+}
+
+/// The query parameter naming the artifact version a tile URL was made for.
+const VERSION_PARAM: &str = "v";
+
+/// The version of `city`'s artifact in `snapshot` (empty for a city it lacks).
+fn artifact_version<'a>(snapshot: &'a Snapshot, city: &str) -> &'a str {
+    snapshot
+        .versions
+        .iter()
+        .find(|(code, _)| code == city)
+        .map_or("", |(_, version)| version.as_str())
+}
+
+/// The data centre's cache key of an answer made by this build from `artifact`
+/// (the city's artifact version) for `content` (what the answer is made from): a
+/// URL on the request's own host, as the Workers cache keeps answers per zone.
+fn answer_cache_key(request: &Request<Bytes>, artifact: &str, content: &str) -> String {
+    let origin = origin_of(request);
+    let origin = if origin.is_empty() {
+        "https://hexrisk.invalid"
+    } else {
+        origin.as_str()
+    };
+    let digest = Sha256::digest(format!(
+        "{}\n{artifact}\n{content}",
+        hexrisk_engine::VERSION
+    ));
+    format!("{origin}/__answers/{}", hex::encode(digest))
+}
+
+/// The URL template of a city's tiles for a `TileJSON` answer: the request's own
+/// origin (when it names one) and options, with `{z}/{x}/{y}`, and `v=` the city's
+/// artifact `version` (in place of any `v` asked), so that the URLs change with it.
+fn tiles_url(request: &Request<Bytes>, city: &str, version: &str) -> String {
+    let origin = origin_of(request);
+    let mut query = form_urlencoded::Serializer::new(String::new());
+    for (name, value) in input::query_pairs(request.uri().query()) {
+        if name != VERSION_PARAM {
+            query.append_pair(&name, &value);
+        }
+    }
+    let query = query.append_pair(VERSION_PARAM, version).finish();
+    format!("{origin}/tiles/{city}/{{z}}/{{x}}/{{y}}.mvt?{query}")
+}
+
+/// The request's origin: its URI's scheme and authority, else `https://` and its
+/// `Host` (empty when it has neither).
+fn origin_of(request: &Request<Bytes>) -> String {
+    let uri = request.uri();
+    match (uri.scheme_str(), uri.authority()) {
+        (Some(scheme), Some(authority)) => format!("{scheme}://{authority}"),
+        _ => request
+            .headers()
+            .get(http::header::HOST)
+            .and_then(|v| v.to_str().ok())
+            .map(|host| format!("https://{host}"))
+            .unwrap_or_default(),
+    }
+}
