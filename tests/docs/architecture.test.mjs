@@ -57,3 +57,11 @@ for (const doc of ['ARCHITECTURE.md', 'README.md', ...readdirSync(join(root, 'do
     assert.deepEqual(missing(doc), [], `${doc} names paths that do not exist`);
   });
 }
+
+// The code map stays one that a reader takes in at one sitting (issue 43: at most 150
+// lines, none over 100 characters): what changes weekly belongs in the files' docs.
+test('ARCHITECTURE.md is at most 150 lines, none over 100 characters', () => {
+  const lines = readFileSync(join(root, 'ARCHITECTURE.md'), 'utf8').replace(/\n$/, '').split('\n');
+  assert.ok(lines.length <= 150, `${lines.length} lines`);
+  assert.deepEqual(lines.filter((line) => [...line].length > 100), []);
+});
