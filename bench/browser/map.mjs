@@ -10,9 +10,8 @@
 //
 //   node bench/browser/map.mjs            (part of `make bench` and `make bench-map`)
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { openPage } from '../../tests/support/browser.mjs';
+import { startDemoProcess } from './demo-process.mjs';
 
 const RUNS = Number(process.env.MAP_BENCH_RUNS ?? 5);
 const INTENTS = ['night', 'driving', 'walking', 'overall'];
@@ -53,19 +52,7 @@ async function recolour(page, city, count) {
   return timings.recolours.filter((r) => r.city === city && !r.created);
 }
 
-// The demo server in a process of its own, as `make run` starts it: in this process it
-// would share an event loop with Playwright's client.
-async function startServer() {
-  const child = spawn(process.execPath, [new URL('../../scripts/serve-demo.mjs', import.meta.url).pathname], {
-    env: { ...process.env, DEMO_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = await once(child.stdout, 'data');
-  const url = /demo: (\S+)\/\n/.exec(String(line))?.[1];
-  if (!url) throw new Error(`serve-demo.mjs said: ${line}`);
-  return { url, close: () => { child.kill(); return once(child, 'exit'); } };
-}
-
-const server = await startServer();
+const server = await startDemoProcess();
 const results = {};
 for (const renderer of ['hex-canvas', 'canvas', 'svg']) {
   const first = [];

@@ -16,11 +16,10 @@
 //
 //   node bench/browser/tiles.mjs            (part of `make bench`)
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { openPage } from '../../tests/support/browser.mjs';
+import { startDemoProcess } from './demo-process.mjs';
 import { keyStore, startWorker } from '../../tests/support/wrangler.mjs';
 import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
 
@@ -32,18 +31,7 @@ const RUNS = Number(process.env.MAP_BENCH_RUNS ?? 5);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
 const p90 = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(0.9 * s.length) - 1)]; };
 
-// The demo server in a process of its own, as `make run` starts it.
-async function startDemo() {
-  const child = spawn(process.execPath, [new URL('../../scripts/serve-demo.mjs', import.meta.url).pathname], {
-    env: { ...process.env, DEMO_PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const [line] = await once(child.stdout, 'data');
-  const url = /demo: (\S+)\/\n/.exec(String(line))?.[1];
-  if (!url) throw new Error(`serve-demo.mjs said: ${line}`);
-  return { url, close: () => { child.kill(); return once(child, 'exit'); } };
-}
-
-const demo = await startDemo();
+const demo = await startDemoProcess();
 const { state, keys: { key } } = await keyStore('bench-tiles', {
   key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000_000, origins: [demo.url] },
 });
