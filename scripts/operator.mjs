@@ -33,7 +33,7 @@ export const DEFAULT_STATE = path.join(root, '.state/wrangler');
 export const DEPLOY_CONFIG = path.join(root, 'build/wrangler.deploy.toml');
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 // Daily request limits by tier, for the keys issued here. The partner portal makes keys
-// with `Tier::default_limit` (edge-worker/src/api/keys.rs); tests/api/portal.test.mjs
+// with `Tier::default_limit` (edge-worker/src/api/access/keys.rs); tests/api/portal.test.mjs
 // checks that the two agree. Each key's record stores its limit, which the Worker
 // enforces; enterprise keys need --limit.
 export const TIER_LIMITS = { sandbox: 100, partner: 10000 };

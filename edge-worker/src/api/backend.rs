@@ -8,11 +8,11 @@ use std::cell::RefCell;
 use bytes::Bytes;
 
 use super::backend_error::BackendError;
-use super::gate::{Admission, GateRequest, KeyUsage};
-use super::leases::LeaseBook;
 use super::models::{ModelEnvironment, ModelStore};
 use super::partners::config::PortalConfig;
 use super::partners::store::PortalStore;
+use crate::api::access::gate::{Admission, GateRequest, KeyUsage};
+use crate::api::access::leases::LeaseBook;
 
 /// How long the data centre's cache keeps a computed answer. Its key names the
 /// artifact and the code it was made from, so a new model or deploy never meets an
@@ -28,10 +28,10 @@ pub trait Backend: ModelEnvironment + PortalStore {
     fn portal(&self) -> Option<&PortalConfig>;
 
     /// Asks the gate of the account of the key whose digest is `request.digest` to
-    /// check and count one request ([`super::gate::admit`]): the one storage round
+    /// check and count one request ([`crate::api::access::gate::admit`]): the one storage round
     /// trip of an authenticated request that has no block of the key's quota to
     /// spend (and, the first time an isolate sees the key, a read of the key store
-    /// to learn its account: [`super::gate::directory`]).
+    /// to learn its account: [`crate::api::access::gate::directory`]).
     async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError>;
 
     /// The isolate's blocks of keys' quotas ([`LeaseBook`]), kept across requests.

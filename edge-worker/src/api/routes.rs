@@ -9,7 +9,7 @@
 
 use http::Method;
 
-use super::keys::KeyApi;
+use crate::api::access::keys::KeyApi;
 
 /// Who may call an endpoint.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! The account gate Durable Object: one per account and key kind (named
-//! [`AccountQuota::gate`](crate::api::keys::AccountQuota)), holding the records of
+//! [`AccountQuota::gate`](crate::api::access::keys::AccountQuota)), holding the records of
 //! its keys (each read from D1 at most every `HEXRISK_KEY_RECORD_TTL_SECONDS`), the
 //! account's usage log and each key's. What it decides (and the blocks of quota it
-//! grants isolates) is [`crate::api::gate::admit`]; this file only keeps state and
+//! grants isolates) is [`crate::api::access::gate::admit`]; this file only keeps state and
 //! storage.
 //!
 //! Gates were once one per key digest. A key's log stored by such a gate is read
@@ -15,11 +15,11 @@ use std::collections::HashMap;
 use chrono::TimeDelta;
 use worker::{DurableObject, Env, Request, Response, State, durable_object, js_sys, wasm_bindgen};
 
-use crate::api::gate::directory::{GateDirectory, Lookup};
-use crate::api::gate::{
+use crate::api::access::gate::directory::{GateDirectory, Lookup};
+use crate::api::access::gate::{
     self, BlockReturns, GateLogs, GateRequest, KeyUsage, RecordCache, UsageLog,
 };
-use crate::api::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRecord, KeyRow};
+use crate::api::access::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRecord, KeyRow};
 
 /// The Worker's binding of the gates (`wrangler.toml`).
 pub(super) const BINDING: &str = "ACCOUNT_GATE";

@@ -10,9 +10,9 @@ use std::rc::Rc;
 use worker::{Context, Env, Request};
 
 use super::account_gate;
-use crate::api::gate::BlockReturns;
-use crate::api::gate::directory::GateDirectory;
-use crate::api::leases::LeaseBook;
+use crate::api::access::gate::BlockReturns;
+use crate::api::access::gate::directory::GateDirectory;
+use crate::api::access::leases::LeaseBook;
 
 /// A little past a block's end, so the clock has moved beyond it.
 const AFTER_END_MS: i64 = 50;

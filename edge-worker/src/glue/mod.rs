@@ -21,14 +21,15 @@ use futures_util::StreamExt;
 use http_body_util::Full;
 use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 
+use crate::api::access::gate::directory::GateDirectory;
+use crate::api::access::gate::{Admission, GateRequest, KeyUsage};
+use crate::api::access::leases::LeaseBook;
 use crate::api::backend::{Backend, CACHED_ANSWER_SECONDS};
 use crate::api::backend_error::BackendError;
-use crate::api::gate::directory::GateDirectory;
-use crate::api::gate::{Admission, GateRequest, KeyUsage};
-use crate::api::leases::LeaseBook;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::partners::config::PortalConfig;
-use crate::api::{self, ApiError, ErrorCode, RequestContext, clock, response};
+use crate::api::plumbing::{clock, response};
+use crate::api::{self, ApiError, ErrorCode, RequestContext};
 
 thread_local! {
     /// The isolate's model versions, kept across requests (workerd runs one

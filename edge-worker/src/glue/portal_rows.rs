@@ -6,8 +6,8 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use worker::wasm_bindgen::JsValue;
 
+use crate::api::access::keys::{KeyApi, KeyKind, Tier};
 use crate::api::backend_error::BackendError;
-use crate::api::keys::{KeyApi, KeyKind, Tier};
 use crate::api::partners::store::{
     AuditEntry, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, Role,
 };

@@ -14,8 +14,8 @@ use super::portal_rows::{
 };
 use crate::api::portal::ceremonies::CEREMONY_LIFETIME;
 
+use crate::api::access::keys::Tier;
 use crate::api::backend_error::BackendError;
-use crate::api::keys::Tier;
 use crate::api::partners::store::{
     AuditEntry, Ceremony, CeremonyKind, KeyCap, NewKey, Partner, PartnerKey, PartnerStatus,
     Passkey, PortalStore, Session,

@@ -76,7 +76,7 @@ impl PortalConfig {
         (host_ok && scheme_ok).then_some(Self {
             origin,
             rp_id,
-            record_ttl_seconds: crate::api::gate::record_ttl(None).num_seconds(),
+            record_ttl_seconds: crate::api::access::gate::record_ttl(None).num_seconds(),
             client_address,
         })
     }
@@ -84,10 +84,10 @@ impl PortalConfig {
 
 impl PortalConfig {
     /// The same, with the record time to live of `HEXRISK_KEY_RECORD_TTL_SECONDS`
-    /// ([`crate::api::gate::record_ttl`]).
+    /// ([`crate::api::access::gate::record_ttl`]).
     #[must_use]
     pub fn with_record_ttl(mut self, var: Option<&str>) -> Self {
-        self.record_ttl_seconds = crate::api::gate::record_ttl(var).num_seconds();
+        self.record_ttl_seconds = crate::api::access::gate::record_ttl(var).num_seconds();
         self
     }
 }

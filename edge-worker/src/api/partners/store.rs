@@ -5,10 +5,10 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use crate::api::ip_ranges::IpRange;
+use crate::api::access::ip_ranges::IpRange;
 
+use crate::api::access::keys::{KeyApi, KeyKind, Tier, in_force};
 use crate::api::backend_error::BackendError;
-use crate::api::keys::{KeyApi, KeyKind, Tier, in_force};
 
 /// Where an account stands with the operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 use super::ceremonies::RelyingParty;
 use super::handler::{Answer, Caller, ceremony_field, take};
 use super::{random, sessions};
+use crate::api::access::keys::Tier;
 use crate::api::backend::Backend as PortalBackend;
-use crate::api::keys::Tier;
 use crate::api::partners::store::{AuditEntry, CeremonyKind, Partner, PartnerStatus, Session};
 use crate::api::{ApiError, ErrorCode};
 

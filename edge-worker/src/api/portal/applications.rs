@@ -10,8 +10,8 @@ use super::accounts::{entry, start_session};
 use super::ceremonies::{CeremonyError, RelyingParty};
 use super::handler::{Answer, Caller, ceremony_field, registration_refused, take};
 use super::random;
+use crate::api::access::keys::Tier;
 use crate::api::backend::Backend as PortalBackend;
-use crate::api::keys::Tier;
 use crate::api::partners::store::{CeremonyKind, Partner, PartnerStatus, Passkey, Role};
 use crate::api::{ApiError, ErrorCode};
 

@@ -33,7 +33,8 @@ use self::handler::{Answer, Caller};
 use super::backend::Backend;
 use super::backend_error::BackendError;
 use super::routes::{self, Access, Handler, Operation};
-use super::{ApiError, ErrorCode, input, response};
+use crate::api::plumbing::error::{ApiError, ErrorCode};
+use crate::api::plumbing::{input, response};
 
 /// The portal's path prefix.
 pub const PREFIX: &str = "/portal";

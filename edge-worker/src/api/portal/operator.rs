@@ -9,10 +9,10 @@ use serde_json::{Map, Value, json};
 
 use super::accounts::{self, account_json};
 use super::handler::{Answer, Caller};
+use crate::api::access::keys::Tier;
 use crate::api::backend::Backend;
-use crate::api::input;
-use crate::api::keys::Tier;
 use crate::api::partners::store::{Partner, PartnerStatus, Role};
+use crate::api::plumbing::input;
 use crate::api::{ApiError, ErrorCode};
 
 /// Largest enterprise daily limit the operator may set.

@@ -7,7 +7,7 @@ use bytes::Bytes;
 use http::header::{CACHE_CONTROL, CONTENT_SECURITY_POLICY, CONTENT_TYPE, HeaderValue};
 use http::{Response, StatusCode};
 
-use super::super::response;
+use crate::api::plumbing::response;
 
 /// The page's content security policy.
 pub const PAGE_CSP: &str = "default-src 'none'; script-src 'self'; style-src 'self'; \

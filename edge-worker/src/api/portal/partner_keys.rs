@@ -20,9 +20,9 @@ use super::accounts;
 use super::handler::{Answer, Caller};
 use super::origins::{self, MAX_ORIGINS};
 use super::random;
+use crate::api::access::ip_ranges::{IpRange, MAX_RANGES};
+use crate::api::access::keys::{KeyApi, KeyKind, PresentedKey, SECRET_LEN, Tier};
 use crate::api::backend::Backend;
-use crate::api::ip_ranges::{IpRange, MAX_RANGES};
-use crate::api::keys::{KeyApi, KeyKind, PresentedKey, SECRET_LEN, Tier};
 use crate::api::partners::store::{KeyCap, NewKey, Partner, PartnerKey, PartnerStatus};
 use crate::api::{ApiError, ErrorCode};
 
@@ -144,7 +144,7 @@ const ORIGINS: ListField = ListField {
     echo: ("origin", origins::MAX_ORIGIN),
 };
 
-/// Server address ranges, each written one way (`api/ip_ranges.rs`).
+/// Server address ranges, each written one way (`api/access/ip_ranges.rs`).
 const IP_RANGES: ListField = ListField {
     field: "ip_ranges",
     items: "ranges",
@@ -401,7 +401,7 @@ fn no_such_key(id: &str) -> ApiError {
     ApiError::new(ErrorCode::NotFound, "no such key in this account").with("id", id)
 }
 
-/// `POST /portal/api/keys/{id}/roll` `{grace_hours}`: a new key with the same
+/// `POST /portal/api/access/keys/{id}/roll` `{grace_hours}`: a new key with the same
 /// settings, shown once; the old one works for `grace_hours` more (0 to 168), then
 /// stops.
 ///
@@ -477,7 +477,7 @@ pub async fn roll<B: Backend>(
     Ok(Answer::created(body))
 }
 
-/// `DELETE /portal/api/keys/{id}`: revokes the key now; its gates refuse it within
+/// `DELETE /portal/api/access/keys/{id}`: revokes the key now; its gates refuse it within
 /// the record time to live.
 ///
 /// # Errors

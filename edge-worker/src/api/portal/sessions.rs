@@ -139,7 +139,7 @@ mod tests {
         assert!(s.is_recently_verified(at(5)) && !s.is_recently_verified(at(6)));
         assert_eq!(
             KEYS_KEPT.num_days(),
-            i64::try_from(crate::api::gate::KEEP_DAYS).unwrap()
+            i64::try_from(crate::api::access::gate::KEEP_DAYS).unwrap()
         );
     }
 

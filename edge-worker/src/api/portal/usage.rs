@@ -10,10 +10,12 @@ use serde_json::{Value, json};
 
 use super::accounts;
 use super::handler::{Answer, Caller, File};
+use crate::api::access::gate::{DayUsage, KEEP_DAYS, KeyUsage, UsageLog};
+use crate::api::access::keys::AccountQuota;
+use crate::api::access::quota;
 use crate::api::backend::Backend;
-use crate::api::gate::{DayUsage, KEEP_DAYS, KeyUsage, UsageLog};
-use crate::api::keys::AccountQuota;
-use crate::api::{ApiError, ErrorCode, input, quota};
+use crate::api::plumbing::error::{ApiError, ErrorCode};
+use crate::api::plumbing::input;
 
 /// Days shown when the request names none.
 pub const DEFAULT_DAYS: u32 = 30;

@@ -12,11 +12,11 @@ use sha2::{Digest, Sha256};
 
 use super::fixtures::{atlas, bucket, now};
 use super::memory_portal::{HoldsPortalTables, PortalTables};
+use crate::api::access::gate::{self, Admission, GateLogs, GateRequest, KeyUsage};
+use crate::api::access::keys::{AccountQuota, KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
+use crate::api::access::leases::LeaseBook;
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
-use crate::api::gate::{self, Admission, GateLogs, GateRequest, KeyUsage};
-use crate::api::keys::{AccountQuota, KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
-use crate::api::leases::LeaseBook;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::partners::config::{ClientAddress, PortalConfig};
 

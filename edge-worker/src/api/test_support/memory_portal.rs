@@ -6,8 +6,8 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, Utc};
 
+use crate::api::access::keys::{AccountQuota, KeyRecord, Tier};
 use crate::api::backend_error::BackendError;
-use crate::api::keys::{AccountQuota, KeyRecord, Tier};
 use crate::api::partners::store::{
     AuditEntry, Ceremony, KeyCap, NewKey, Partner, PartnerKey, PartnerStatus, Passkey, PortalStore,
     Session,

@@ -1,6 +1,6 @@
 //! What the API's tests share: an in-memory [`Backend`](super::backend::Backend)
 //! with two keys and a model bucket, the small Toronto its bucket serves, and
-//! requests sent through [`handle`](super::dispatch::handle).
+//! requests sent through [`handle`](crate::api::serving::dispatch::handle).
 
 mod authenticator;
 mod fixtures;

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::fixtures::now;
 use super::memory_backend::MemoryBackend;
-use crate::api::dispatch::{RequestContext, handle};
+use crate::api::serving::dispatch::{RequestContext, handle};
 
 /// Both clocks at [`now`], the benchmark routes off.
 pub(crate) fn ctx() -> RequestContext {

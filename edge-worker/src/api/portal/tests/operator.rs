@@ -5,7 +5,7 @@ use http::Method;
 use serde_json::{Value, json};
 
 use super::partner_keys::{keys_call, make, partner, predict_with};
-use crate::api::keys::Tier;
+use crate::api::access::keys::Tier;
 use crate::api::partners::store::{PartnerStatus, Role};
 use crate::api::test_support::{MemoryBackend, now};
 

@@ -8,9 +8,9 @@ use http::{Method, Request};
 use serde_json::{Value, json};
 
 use super::Call;
-use crate::api::dispatch::{RequestContext, handle};
-use crate::api::keys::Tier;
+use crate::api::access::keys::Tier;
 use crate::api::partners::store::PartnerStatus;
+use crate::api::serving::dispatch::{RequestContext, handle};
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
 
 /// A partner that applied with its own device: its session and id.

@@ -7,9 +7,9 @@ use http::{Method, Request};
 use serde_json::json;
 
 use super::partner_keys::{decide, keys_call, make, partner, predict_with};
-use crate::api::dispatch::{RequestContext, handle};
-use crate::api::keys::Tier;
+use crate::api::access::keys::Tier;
 use crate::api::partners::store::PartnerStatus;
+use crate::api::serving::dispatch::{RequestContext, handle};
 use crate::api::test_support::{MemoryBackend, now};
 
 /// The status of `GET /route/config` with `key` (a router API call).

@@ -13,7 +13,7 @@ use hexrisk_engine::grid::{self, MicroDegrees};
 use http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use crate::api::input::{query_object, query_pairs};
+use crate::api::plumbing::input::{query_object, query_pairs};
 use crate::api::test_support::{atlas, body};
 use crate::api::{ApiError, ErrorCode};
 

@@ -1,4 +1,4 @@
-//! The blocks of quota an isolate holds ([`crate::api::gate::blocks`]), one per key
+//! The blocks of quota an isolate holds ([`crate::api::access::gate::blocks`]), one per key
 //! at most, and the requests it decides with them without calling the key's gate.
 //!
 //! A request of a key with a current block is decided here exactly as the gate
@@ -13,12 +13,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
 
-use super::cors;
 use super::gate::blocks::{Grant, Return};
 use super::gate::{Admission, GateRequest};
 use super::ip_ranges;
 use super::keys::KeyRecord;
 use super::quota::{self, QuotaState};
+use crate::api::plumbing::cors;
 
 /// Keys an isolate holds blocks of at most; past that, new keys take none.
 pub const MAX_KEYS: usize = 1_024;

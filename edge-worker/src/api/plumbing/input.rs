@@ -6,7 +6,7 @@
 
 use serde_json::{Map, Value};
 
-use super::{ApiError, ErrorCode};
+use super::error::{ApiError, ErrorCode};
 
 /// Refuses a POST whose `Content-Type` is not JSON.
 ///

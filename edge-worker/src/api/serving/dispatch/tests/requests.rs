@@ -5,10 +5,10 @@ use bytes::Bytes;
 use http::{Method, Request, Response};
 use serde_json::{Value, json};
 
+use crate::api::access::keys::PresentedKey;
 use crate::api::backend_error::BackendError;
-use crate::api::dispatch::{BENCH_MAX_SIZE, MODEL_VERSION_HEADER, RequestContext, handle};
-use crate::api::keys::PresentedKey;
 use crate::api::routes::{Handler, ROUTES};
+use crate::api::serving::dispatch::{BENCH_MAX_SIZE, MODEL_VERSION_HEADER, RequestContext, handle};
 use crate::api::test_support::{
     DEMO_ORIGIN, LIVE_KEY, MemoryBackend, SANDBOX_KEY, call, ctx, get, get_with, json_of, now,
     send, send_bytes,

@@ -11,12 +11,12 @@ use sha2::{Digest, Sha256};
 
 use hexrisk_engine::api as engine;
 
-use super::super::ApiError;
-use super::super::backend::Backend;
-use super::super::input;
-use super::super::models::Snapshot;
-use super::super::routes::{self, Endpoint};
-use super::super::success_body::SuccessBody;
+use crate::api::ApiError;
+use crate::api::backend::Backend;
+use crate::api::models::Snapshot;
+use crate::api::plumbing::input;
+use crate::api::plumbing::success_body::SuccessBody;
+use crate::api::routes::{self, Endpoint};
 
 /// Where a tile request points: the city and tile of its path, the request (for its
 /// origin) and its query's pairs.

@@ -15,7 +15,7 @@
 use http::HeaderValue;
 use http::Method;
 
-use super::{ApiError, ErrorCode};
+use super::error::{ApiError, ErrorCode};
 
 /// Request headers a browser may send.
 pub const ALLOWED_HEADERS: &str = "X-API-Key, Content-Type";

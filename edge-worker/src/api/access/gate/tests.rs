@@ -7,7 +7,7 @@ use super::{
     Admission, DEFAULT_RECORD_TTL_SECONDS, GateLogs, GateRequest, KEEP_DAYS, RecordCache, UsageLog,
     record_ttl,
 };
-use crate::api::keys::{AccountQuota, KeyApi, KeyKind, KeyRecord, KeyRefusal, Tier};
+use crate::api::access::keys::{AccountQuota, KeyApi, KeyKind, KeyRecord, KeyRefusal, Tier};
 
 /// The one browser origin the test key lists.
 pub(crate) const ORIGIN: &str = "https://maps.example.org";

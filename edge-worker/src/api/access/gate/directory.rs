@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use crate::api::keys::KeyRecord;
+use crate::api::access::keys::KeyRecord;
 
 /// Digests an isolate keeps at most.
 pub const MAX_DIGESTS: usize = 10_000;
@@ -70,7 +70,7 @@ impl GateDirectory {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::gate::tests::key;
+    use crate::api::access::gate::tests::key;
 
     #[test]
     fn a_digest_is_asked_about_once_and_a_made_up_one_once_a_minute() {

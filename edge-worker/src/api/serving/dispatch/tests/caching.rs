@@ -3,7 +3,7 @@
 use bytes::Bytes;
 use http::Response;
 
-use crate::api::caching::CachePolicy;
+use crate::api::plumbing::caching::CachePolicy;
 use crate::api::test_support::{LIVE_KEY, MemoryBackend, SANDBOX_KEY, get, get_with};
 
 fn etag(response: &Response<Bytes>) -> String {

@@ -18,7 +18,7 @@
 //! Most requests never reach the gate: with an admitted request the gate grants the
 //! asking isolate a block of the key's quota ([`blocks`]), counted at once in the
 //! key's count and the account's, which the isolate spends on its own
-//! (`api/leases.rs`) and returns what it did not spend.
+//! (`api/access/leases.rs`) and returns what it did not spend.
 //!
 //! The count is exact: workerd runs an object's events one at a time between awaits,
 //! [`admit`] changes the counts in memory before anything is awaited, and the object
@@ -30,10 +30,10 @@
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::cors;
 use super::ip_ranges;
 use super::keys::{KeyApi, KeyRecord, KeyRefusal};
 use super::quota::{self, QuotaState};
+use crate::api::plumbing::cors;
 
 pub mod blocks;
 pub mod directory;

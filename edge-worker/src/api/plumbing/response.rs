@@ -5,7 +5,7 @@ use http::header::{self, HeaderValue};
 use http::{Response, StatusCode};
 use serde_json::Value;
 
-use super::ApiError;
+use crate::api::ApiError;
 
 /// Headers set on every response, success or error (docs/API.md, "Security
 /// headers").

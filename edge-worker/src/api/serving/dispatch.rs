@@ -12,23 +12,25 @@ use serde_json::Value;
 
 use hexrisk_engine::api as engine;
 
-use super::backend::Backend;
-use super::backend_error::BackendError;
-use super::caching::{self, CachePolicy};
-use super::gate::{Admission, GateRequest};
 use super::health::{self, ServiceHealth};
-use super::keys::{self, KeyApi, KeyKind, KeyRecord};
-use super::models::needs::{self, Reach};
-use super::partners::config::ClientAddress;
-use super::routes::{self, Access, Endpoint};
-use super::success_body::SuccessBody;
-use super::{ApiError, ErrorCode, clock, cors, input, quota, response};
+use crate::api::access::gate::{Admission, GateRequest};
+use crate::api::access::keys::{self, KeyApi, KeyKind, KeyRecord};
+use crate::api::access::quota;
+use crate::api::backend::Backend;
+use crate::api::backend_error::BackendError;
+use crate::api::models::needs::{self, Reach};
+use crate::api::partners::config::ClientAddress;
+use crate::api::plumbing::caching::{self, CachePolicy};
+use crate::api::plumbing::error::{ApiError, ErrorCode};
+use crate::api::plumbing::success_body::SuccessBody;
+use crate::api::plumbing::{clock, cors, input, response};
+use crate::api::routes::{self, Access, Endpoint};
 
 /// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
-pub const PREDICTION_OPENAPI: &str = include_str!("../../openapi/prediction-v1.json");
+pub const PREDICTION_OPENAPI: &str = include_str!("../../../openapi/prediction-v1.json");
 
 /// The router API's OpenAPI 3.1 document, served at `GET /openapi.json`.
-pub const ROUTER_OPENAPI: &str = include_str!("../../openapi/router.json");
+pub const ROUTER_OPENAPI: &str = include_str!("../../../openapi/router.json");
 
 /// The header naming the model versions an answer comes from.
 pub const MODEL_VERSION_HEADER: &str = "hexrisk-model-version";
@@ -450,8 +452,8 @@ async fn answer<B: Backend>(
     if ctx.bench_noop && path.starts_with("/__bench/") {
         return bench_answer(request, backend, ctx.now).await;
     }
-    if super::portal::is_portal_path(path) {
-        return super::portal::handle(request, ctx.now, backend).await;
+    if crate::api::portal::is_portal_path(path) {
+        return crate::api::portal::handle(request, ctx.now, backend).await;
     }
     let origin = request.headers().get(ORIGIN).and_then(|v| v.to_str().ok());
     if request.method() == Method::OPTIONS {

@@ -12,7 +12,7 @@ use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
 use http::HeaderValue;
 use serde::{Deserialize, Serialize};
 
-use super::{ApiError, ErrorCode};
+use crate::api::plumbing::error::{ApiError, ErrorCode};
 
 /// The UTC day an instant falls in.
 #[must_use]

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use hexrisk_engine::api::RESOLUTION;
 
-use super::models::{CityStatus, ModelStatus};
+use crate::api::models::{CityStatus, ModelStatus};
 
 /// Health of one component.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,7 +106,7 @@ impl ServiceHealth {
     }
 }
 
-fn unservable(status: &ModelStatus, problem: &super::models::Problem) -> bool {
+fn unservable(status: &ModelStatus, problem: &crate::api::models::Problem) -> bool {
     problem.city.as_ref().is_some_and(|code| {
         status
             .cities

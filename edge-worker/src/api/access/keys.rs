@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::ip_ranges::IpRange;
 use sha2::{Digest, Sha256};
 
-use super::{ApiError, ErrorCode};
+use crate::api::plumbing::error::{ApiError, ErrorCode};
 
 /// The service name in key prefixes.
 pub const SERVICE: &str = "hexrisk";
@@ -156,7 +156,7 @@ pub struct KeyRecord {
     /// Whether its partner is suspended (every key of the partner stops).
     #[serde(default)]
     pub suspended: bool,
-    /// The server addresses it may be used from (`api/ip_ranges.rs`); empty: any.
+    /// The server addresses it may be used from (`api/access/ip_ranges.rs`); empty: any.
     #[serde(default)]
     pub ip_ranges: Vec<IpRange>,
     /// The account's daily quota the key draws on, with every key of its account

@@ -4,10 +4,10 @@
 use chrono::{DateTime, TimeDelta, Utc};
 
 use super::LeaseBook;
-use crate::api::gate::blocks::{BLOCK_SECONDS, EXACT_BLOCKS, block_size};
-use crate::api::gate::tests::{at, key};
-use crate::api::gate::{self, Admission, GateLogs, GateRequest};
-use crate::api::keys::{AccountQuota, KeyApi, KeyRecord, KeyRefusal};
+use crate::api::access::gate::blocks::{BLOCK_SECONDS, EXACT_BLOCKS, block_size};
+use crate::api::access::gate::tests::{at, key};
+use crate::api::access::gate::{self, Admission, GateLogs, GateRequest};
+use crate::api::access::keys::{AccountQuota, KeyApi, KeyRecord, KeyRefusal};
 
 /// The digest of the test key, half of it (repeated to 64 hex digits).
 const DIGEST: &str = "cd";
@@ -33,7 +33,7 @@ impl Gate {
     fn used(&self, now: DateTime<Utc>) -> u32 {
         self.log
             .account
-            .on(crate::api::quota::day_of(now))
+            .on(crate::api::access::quota::day_of(now))
             .map_or(0, |d| d.used)
     }
 }
@@ -176,7 +176,7 @@ fn refusals_decided_with_a_block_reach_the_gate_with_the_block() {
     let later = now + TimeDelta::seconds(BLOCK_SECONDS + 1);
     call(&mut book, &mut gate, later, None);
     let day = gate.log.keys[&DIGEST.repeat(32)]
-        .on(crate::api::quota::day_of(now))
+        .on(crate::api::access::quota::day_of(now))
         .unwrap();
     assert_eq!(day.refused_origin, 3);
 }
@@ -253,7 +253,7 @@ fn an_ended_block_is_owed_to_its_gate_without_another_request() {
     // Settled at the gate on their own, the count is what was admitted.
     let mut settled = gate.log.clone();
     assert!(gate::settle(&mut settled, &digest, &owed));
-    let day = crate::api::quota::day_of(now);
+    let day = crate::api::access::quota::day_of(now);
     let used = |logs: &GateLogs| {
         let key = logs.keys[&digest].on(day).unwrap().used;
         (key, logs.account.on(day).unwrap().used)
@@ -331,7 +331,7 @@ fn isolates_hammering_keys_of_one_account_made_and_rolled_meanwhile_admit_its_li
     let mut logs = GateLogs::default();
     let mut books: Vec<LeaseBook> = (0..5).map(|_| LeaseBook::default()).collect();
     let start = at("2026-11-26T10:00:00Z");
-    let day = crate::api::quota::day_of(start);
+    let day = crate::api::access::quota::day_of(start);
     let used = |logs: &GateLogs| logs.account.on(day).map_or(0, |d| d.used);
     let mut admitted_total = 0;
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;

@@ -8,7 +8,7 @@ use bytes::Bytes;
 use http::{Method, StatusCode};
 use serde_json::{Value, json};
 
-use crate::api::keys::KeyApi;
+use crate::api::access::keys::KeyApi;
 use crate::api::routes::{self, Access, Endpoint, Handler, ROUTES};
 use crate::api::test_support::{LIVE_KEY, MemoryBackend, atlas_with_roads, bucket, send_bytes};
 
