@@ -20,6 +20,7 @@ use crate::api::access::gate::{
     self, BlockReturns, GateLogs, GateRequest, KeyUsage, RecordCache, UsageLog,
 };
 use crate::api::access::keys::{KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyRecord, KeyRow};
+use crate::api::backend_error::BackendError;
 
 /// The Worker's binding of the gates (`wrangler.toml`).
 pub(super) const BINDING: &str = "ACCOUNT_GATE";
@@ -102,6 +103,25 @@ pub(super) async fn gate_of(
 /// The gate named `name`.
 pub(super) fn stub(env: &Env, name: &str) -> worker::Result<worker::Stub> {
     env.durable_object(BINDING)?.get_by_name(name)
+}
+
+/// What a gate answered, read as `T`: anything but a 200 is the gate's own failure,
+/// with the cause its body gives ([`AccountGate::fetch`]).
+pub(super) async fn answer_of<T: serde::de::DeserializeOwned>(
+    mut answer: Response,
+) -> Result<T, BackendError> {
+    if answer.status_code() != 200 {
+        let status = answer.status_code();
+        let text = answer.text().await.unwrap_or_default();
+        return Err(BackendError::new(
+            "keys",
+            format!("gate answered HTTP {status}: {text}"),
+        ));
+    }
+    answer
+        .json::<T>()
+        .await
+        .map_err(|e| BackendError::new("keys", e.to_string()))
 }
 
 /// One account's gate.

@@ -141,21 +141,12 @@ impl Backend for WorkerBackend {
             .with_body(Some(body.into()));
         let asked =
             Request::new_with_init(&account_gate::url(account_gate::ADMIT), &init).map_err(fail)?;
-        let mut answer = account_gate::stub(&self.env, &gate)
+        let answer = account_gate::stub(&self.env, &gate)
             .map_err(fail)?
             .fetch_with_request(asked)
             .await
             .map_err(fail)?;
-        if answer.status_code() != 200 {
-            // The gate's own failure, with its cause (see `AccountGate::fetch`).
-            let status = answer.status_code();
-            let text = answer.text().await.unwrap_or_default();
-            return Err(BackendError::new(
-                "keys",
-                format!("gate answered HTTP {status}: {text}"),
-            ));
-        }
-        answer.json::<Admission>().await.map_err(fail)
+        account_gate::answer_of(answer).await
     }
 
     async fn usage(&self, digest: &str) -> Result<KeyUsage, BackendError> {
@@ -167,20 +158,12 @@ impl Backend for WorkerBackend {
             return Ok(KeyUsage::default());
         };
         let address = format!("{}?digest={digest}", account_gate::url(account_gate::USAGE));
-        let mut answer = account_gate::stub(&self.env, &gate)
+        let answer = account_gate::stub(&self.env, &gate)
             .map_err(fail)?
             .fetch_with_str(&address)
             .await
             .map_err(fail)?;
-        if answer.status_code() != 200 {
-            let status = answer.status_code();
-            let text = answer.text().await.unwrap_or_default();
-            return Err(BackendError::new(
-                "keys",
-                format!("gate answered HTTP {status}: {text}"),
-            ));
-        }
-        answer.json::<KeyUsage>().await.map_err(fail)
+        account_gate::answer_of(answer).await
     }
 
     fn leases(&self) -> &RefCell<LeaseBook> {

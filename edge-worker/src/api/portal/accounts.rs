@@ -9,7 +9,7 @@ use passki::StoredPasskey;
 use serde_json::{Map, Value, json};
 
 use super::ceremonies::RelyingParty;
-use super::handler::{Answer, Caller, ceremony_field, take};
+use super::handler::{Answer, Caller, ceremony_field, ceremony_started, take};
 use super::{random, sessions};
 use crate::api::access::keys::Tier;
 use crate::api::backend::Backend as PortalBackend;
@@ -26,16 +26,7 @@ pub async fn sign_in_options<B: PortalBackend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let id = random::token::<16>().map_err(super::randomness(backend))?;
-    let (options, ceremony) = rp
-        .start_sign_in(id, caller.now)
-        .map_err(|e| super::internal(backend, "passkeys", &e))?;
-    backend
-        .put_ceremony(&ceremony)
-        .await
-        .map_err(super::stored(backend))?;
-    Ok(Answer::ok(
-        json!({ "ceremony": ceremony.id, "publicKey": options }),
-    ))
+    ceremony_started(backend, rp.start_sign_in(id, caller.now), None).await
 }
 
 /// The one answer to every failed sign-in.
@@ -145,7 +136,7 @@ pub async fn sign_in<B: PortalBackend>(
         .await?;
         return Err(err);
     }
-    let signed_in = entry((&partner.id, &partner.id), ("signed_in", None), caller);
+    let signed_in = own_entry(&partner.id, ("signed_in", None), caller);
     start_session(
         backend,
         &partner,
@@ -341,7 +332,7 @@ pub async fn sign_out<B: PortalBackend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let (session, partner) = signed_in(backend, caller).await?;
-    let signed_out = entry((&partner.id, &partner.id), ("signed_out", None), caller);
+    let signed_out = own_entry(&partner.id, ("signed_out", None), caller);
     backend
         .end_session(&session.digest, caller.now, &[signed_out])
         .await
@@ -417,6 +408,16 @@ pub(super) async fn audit<B: PortalBackend>(
         .audit(&entry(who, what, caller))
         .await
         .map_err(super::stored(backend))
+}
+
+/// An audit line of `partner_id`'s account by its own holder (see [`entry`]).
+#[must_use]
+pub(super) fn own_entry(
+    partner_id: &str,
+    what: (&str, Option<&str>),
+    caller: &Caller<'_>,
+) -> AuditEntry {
+    entry((partner_id, partner_id), what, caller)
 }
 
 /// An audit line of `partner_id`'s account by `actor`: `action` on `subject`, at

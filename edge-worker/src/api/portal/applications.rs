@@ -4,11 +4,13 @@
 //! An application is accepted the same way whoever sends it: answers do not tell
 //! whether an email is known (the operator sees duplicates).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::accounts::{entry, start_session};
+use super::accounts::{own_entry, start_session};
 use super::ceremonies::{CeremonyError, RelyingParty};
-use super::handler::{Answer, Caller, ceremony_field, registration_refused, take};
+use super::handler::{
+    Answer, Caller, ceremony_field, ceremony_started, registration_refused, take,
+};
 use super::random;
 use crate::api::access::keys::Tier;
 use crate::api::backend::Backend as PortalBackend;
@@ -102,22 +104,13 @@ pub async fn application_options<B: PortalBackend>(
     let application = Application::parse(body)?;
     let user = random::bytes::<32>().map_err(super::randomness(backend))?;
     let id = random::token::<16>().map_err(super::randomness(backend))?;
-    let (options, mut ceremony) = rp
-        .start_registration(
-            (id, CeremonyKind::Application),
-            (&user, &[]),
-            (&application.email, &application.organisation),
-            caller.now,
-        )
-        .map_err(|e| super::internal(backend, "passkeys", &e))?;
-    ceremony.pending = serde_json::to_string(&application).ok();
-    backend
-        .put_ceremony(&ceremony)
-        .await
-        .map_err(super::stored(backend))?;
-    Ok(Answer::ok(
-        json!({ "ceremony": ceremony.id, "publicKey": options }),
-    ))
+    let started = rp.start_registration(
+        (id, CeremonyKind::Application),
+        (&user, &[]),
+        (&application.email, &application.organisation),
+        caller.now,
+    );
+    ceremony_started(backend, started, serde_json::to_string(&application).ok()).await
 }
 
 /// `POST /portal/api/applications`: verifies the new passkey, creates the
@@ -172,7 +165,7 @@ pub async fn apply<B: PortalBackend>(
         last_used_at: None,
     };
     super::passkeys::not_registered(backend, &passkey).await?;
-    let applied = entry((&partner.id, &partner.id), ("applied", None), caller);
+    let applied = own_entry(&partner.id, ("applied", None), caller);
     backend
         .create_partner(&partner, &passkey, &[applied])
         .await

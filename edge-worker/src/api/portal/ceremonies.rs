@@ -80,17 +80,7 @@ impl RelyingParty {
             .passki
             .start_passkey_registration(user, name, display_name, options)
             .map_err(|e| CeremonyError::Refused(e.to_string()))?;
-        let ceremony = Ceremony {
-            id,
-            kind,
-            state: to_json(&state)?,
-            pending: None,
-            expires_at: now + CEREMONY_LIFETIME,
-        };
-        Ok((
-            serde_json::to_value(&challenge).unwrap_or_default(),
-            ceremony,
-        ))
+        started(&challenge, (id, kind), &state, now)
     }
 
     /// Verifies the credential `navigator.credentials.create()` made for
@@ -127,17 +117,7 @@ impl RelyingParty {
             .passki
             .start_passkey_authentication(&[], options)
             .map_err(|e| CeremonyError::Refused(e.to_string()))?;
-        let ceremony = Ceremony {
-            id,
-            kind: CeremonyKind::SignIn,
-            state: to_json(&state)?,
-            pending: None,
-            expires_at: now + CEREMONY_LIFETIME,
-        };
-        Ok((
-            serde_json::to_value(&challenge).unwrap_or_default(),
-            ceremony,
-        ))
+        started(&challenge, (id, CeremonyKind::SignIn), &state, now)
     }
 
     /// The credential id (base64url) of a sign-in answer, to find its passkey.
@@ -178,6 +158,27 @@ impl<T: serde::de::DeserializeOwned> FromClient for T {
     fn deserialize_from(value: &Value) -> Result<Self, CeremonyError> {
         serde_json::from_value(value.clone()).map_err(|e| CeremonyError::Malformed(e.to_string()))
     }
+}
+
+/// A ceremony started at `now`: the options the browser is sent (`challenge`) and
+/// the ceremony to keep, holding the relying party's `state` until it ends.
+fn started(
+    challenge: &impl serde::Serialize,
+    (id, kind): (String, CeremonyKind),
+    state: &impl serde::Serialize,
+    now: DateTime<Utc>,
+) -> Result<(Value, Ceremony), CeremonyError> {
+    let ceremony = Ceremony {
+        id,
+        kind,
+        state: to_json(state)?,
+        pending: None,
+        expires_at: now + CEREMONY_LIFETIME,
+    };
+    Ok((
+        serde_json::to_value(challenge).unwrap_or_default(),
+        ceremony,
+    ))
 }
 
 fn to_json<T: serde::Serialize>(state: &T) -> Result<String, CeremonyError> {

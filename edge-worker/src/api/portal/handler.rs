@@ -5,12 +5,12 @@
 use std::cell::OnceCell;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use super::ceremonies::CeremonyError;
 use super::sessions;
 use crate::api::backend::Backend as PortalBackend;
-use crate::api::partners::store::{CeremonyKind, Session};
+use crate::api::partners::store::{Ceremony, CeremonyKind, Session};
 use crate::api::{ApiError, ErrorCode};
 
 /// Who is asking and when: what every handler needs besides its body.
@@ -124,13 +124,35 @@ pub(super) fn ceremony_field(body: &Map<String, Value>) -> Result<(&str, &Value)
     Ok((id, credential))
 }
 
+/// Keeps a passkey ceremony just started (`started`, from [`super::ceremonies`]), with
+/// what it is for (`pending`), and answers what the browser goes on with: the
+/// ceremony's id and the `WebAuthn` options. Every `.../options` route ends here.
+///
+/// # Errors
+/// `INTERNAL_ERROR` when the relying party cannot start one or storage fails.
+pub(super) async fn ceremony_started<B: PortalBackend>(
+    backend: &B,
+    started: Result<(Value, Ceremony), CeremonyError>,
+    pending: Option<String>,
+) -> Result<Answer, ApiError> {
+    let (options, mut ceremony) = started.map_err(|e| super::internal(backend, "passkeys", &e))?;
+    ceremony.pending = pending;
+    backend
+        .put_ceremony(&ceremony)
+        .await
+        .map_err(super::stored(backend))?;
+    Ok(Answer::ok(
+        json!({ "ceremony": ceremony.id, "publicKey": options }),
+    ))
+}
+
 /// Takes a ceremony of `kind`; any other answer is `UNAUTHORIZED` (or, for a
 /// registration, `INVALID_REQUEST`), the same whatever went wrong.
 pub(super) async fn take<B: PortalBackend>(
     backend: &B,
     id: &str,
     kind: CeremonyKind,
-) -> Result<Option<crate::api::partners::store::Ceremony>, ApiError> {
+) -> Result<Option<Ceremony>, ApiError> {
     let ceremony = backend
         .take_ceremony(id)
         .await

@@ -367,8 +367,7 @@ pub async fn create<B: Backend>(
     let settings = KeySettings::parse(body, caller.now)?;
     let tier = tier_for(&partner, settings.kind)?;
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
-    let own = (partner.id.as_str(), partner.id.as_str());
-    let line = accounts::entry(own, ("key_created", Some(&new.key.id)), caller);
+    let line = accounts::own_entry(&partner.id, ("key_created", Some(&new.key.id)), caller);
     if !backend
         .insert_key(&new, cap(caller.now), &[line])
         .await
@@ -452,10 +451,9 @@ pub async fn roll<B: Backend>(
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
     let grace_end = caller.now + TimeDelta::hours(i64::try_from(hours).unwrap_or(0));
     let old_end = old.expires_at.map_or(grace_end, |t| t.min(grace_end));
-    let own = (partner.id.as_str(), partner.id.as_str());
     let lines = [
-        accounts::entry(own, ("key_rolled", Some(id)), caller),
-        accounts::entry(own, ("key_created", Some(&new.key.id)), caller),
+        accounts::own_entry(&partner.id, ("key_rolled", Some(id)), caller),
+        accounts::own_entry(&partner.id, ("key_created", Some(&new.key.id)), caller),
     ];
     if !backend
         .roll_key(&partner.id, id, &new, old_end, cap(caller.now), &lines)
@@ -490,8 +488,7 @@ pub async fn revoke<B: Backend>(
     record_ttl_seconds: i64,
 ) -> Result<Answer, ApiError> {
     let (_, partner) = accounts::signed_in(backend, caller).await?;
-    let own = (partner.id.as_str(), partner.id.as_str());
-    let line = accounts::entry(own, ("key_revoked", Some(id)), caller);
+    let line = accounts::own_entry(&partner.id, ("key_revoked", Some(id)), caller);
     if !backend
         .revoke_key(&partner.id, id, caller.now, &[line])
         .await

@@ -56,26 +56,18 @@ async fn start<B: Backend>(
 ) -> Result<Answer, ApiError> {
     let existing = stored_of(backend, partner).await?;
     let id = random::token::<16>().map_err(super::randomness(backend))?;
-    let (options, mut ceremony) = rp
-        .start_registration(
-            (id, kind),
-            (&partner.user_handle, &existing),
-            (&partner.email, &partner.organisation),
-            caller.now,
-        )
-        .map_err(|e| super::internal(backend, "passkeys", &e))?;
-    ceremony.pending = serde_json::to_string(&Pending {
+    let started = rp.start_registration(
+        (id, kind),
+        (&partner.user_handle, &existing),
+        (&partner.email, &partner.organisation),
+        caller.now,
+    );
+    let pending = serde_json::to_string(&Pending {
         partner_id: partner.id.clone(),
         enrolment,
     })
     .ok();
-    backend
-        .put_ceremony(&ceremony)
-        .await
-        .map_err(super::stored(backend))?;
-    Ok(Answer::ok(
-        json!({ "ceremony": ceremony.id, "publicKey": options }),
-    ))
+    handler::ceremony_started(backend, started, pending).await
 }
 
 /// Verifies the new passkey of a ceremony of `kind`; returns it with what the
@@ -137,8 +129,7 @@ async fn add_and_audit<B: Backend>(
     caller: &Caller<'_>,
 ) -> Result<(), ApiError> {
     not_registered(backend, passkey).await?;
-    let own = (passkey.partner_id.as_str(), passkey.partner_id.as_str());
-    let line = accounts::entry(own, ("passkey_added", Some(how)), caller);
+    let line = accounts::own_entry(&passkey.partner_id, ("passkey_added", Some(how)), caller);
     backend
         .add_passkey(passkey, &[line])
         .await

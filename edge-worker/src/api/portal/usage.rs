@@ -14,6 +14,7 @@ use crate::api::access::gate::{DayUsage, KEEP_DAYS, KeyUsage, UsageLog};
 use crate::api::access::keys::AccountQuota;
 use crate::api::access::quota;
 use crate::api::backend::Backend;
+use crate::api::partners::store::PartnerKey;
 use crate::api::plumbing::error::{ApiError, ErrorCode};
 use crate::api::plumbing::input;
 
@@ -47,24 +48,24 @@ pub fn days_of(log: &UsageLog, today: NaiveDate, days: u32) -> Vec<DayUsage> {
         .collect()
 }
 
-fn requested_days(query: Option<&str>) -> Result<u32, ApiError> {
-    input::query_count(&input::query_pairs(query), "days", (DEFAULT_DAYS, MAX_DAYS))
+/// What a usage route asked for: how many `days`, the key `key` of the signed-in
+/// partner, the quota its `account` shares, and their gate's `log`.
+struct AskedUsage {
+    days: u32,
+    key: PartnerKey,
+    account: AccountQuota,
+    log: KeyUsage,
 }
 
-/// The key `id` of the signed-in partner, the quota its account shares, and their
-/// gate's logs.
-async fn log_of<B: Backend>(
+/// Reads what both usage routes answer from: `days` of the query checked first, then
+/// the key `id` of the signed-in partner and its gate's logs.
+async fn asked_usage<B: Backend>(
     backend: &B,
     id: &str,
+    query: Option<&str>,
     caller: &Caller<'_>,
-) -> Result<
-    (
-        crate::api::partners::store::PartnerKey,
-        AccountQuota,
-        KeyUsage,
-    ),
-    ApiError,
-> {
+) -> Result<AskedUsage, ApiError> {
+    let days = input::query_count(&input::query_pairs(query), "days", (DEFAULT_DAYS, MAX_DAYS))?;
     let (_, partner) = accounts::signed_in(backend, caller).await?;
     let key = backend
         .keys_of(&partner.id)
@@ -85,7 +86,12 @@ async fn log_of<B: Backend>(
         key.daily_limit,
         Some((&partner.id, partner.tier, partner.daily_limit)),
     );
-    Ok((key, account, log))
+    Ok(AskedUsage {
+        days,
+        key,
+        account,
+        log,
+    })
 }
 
 fn day_json(d: &DayUsage) -> Value {
@@ -113,8 +119,12 @@ pub async fn usage<B: Backend>(
     query: Option<&str>,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let days = requested_days(query)?;
-    let (key, account, log) = log_of(backend, id, caller).await?;
+    let AskedUsage {
+        days,
+        key,
+        account,
+        log,
+    } = asked_usage(backend, id, query, caller).await?;
     let today = quota::day_of(caller.now);
     let used = log.key.on(today).map_or(0, |d| d.used);
     let account_used = log.account.on(today).map_or(0, |d| d.used);
@@ -153,8 +163,7 @@ pub async fn usage_csv<B: Backend>(
     query: Option<&str>,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let days = requested_days(query)?;
-    let (key, _, log) = log_of(backend, id, caller).await?;
+    let AskedUsage { days, key, log, .. } = asked_usage(backend, id, query, caller).await?;
     let mut text = format!("{CSV_HEADER}\n");
     for d in days_of(&log.key, quota::day_of(caller.now), days) {
         let _ = writeln!(
