@@ -29,6 +29,20 @@ const HOU = { lat: 29.7604, lng: -95.3698 };
 const HOU2 = { lat: 29.7499, lng: -95.3584 };
 const TOR_CELL = '882b9bc46dfffff';
 const line = (a, b) => ({ type: 'LineString', coordinates: [[a.lng, a.lat], [b.lng, b.lat]] });
+// Place searches, each over HTTP and through the package: names whole and begun,
+// misspelt by one and two edits, intersections, places near a point, and refusals.
+const SEARCHES = [
+  { q: 'queen', city: 'city_ca_tor' }, { q: 'quen st w', city: 'city_ca_tor' }, { q: 'q', city: 'city_ca_tor', limit: 20 },
+  { q: 'spadna avenue', city: 'city_ca_tor' }, { q: 'king & bathurst', city: 'city_ca_tor' },
+  { q: 'yonge and bloor', ...TOR }, { q: 'kensingtn market', city: 'city_ca_tor' }, { q: 'st george', ...TOR2 },
+  { q: 'misson st', city: 'city_us_sfo' }, { q: 'valencia', ...SF }, { q: 'van ness & market', city: 'city_us_sfo' },
+  { q: 'westhiemer', city: 'city_us_hou' }, { q: 'montrose blvd', ...HOU }, { q: 'main', city: 'city_us_hou', limit: 3 },
+  { q: 'dundes st', city: 'city_ca_tor' }, { q: 'bathrust', city: 'city_ca_tor' }, { q: 'univeristy ave', ...TOR },
+  { q: 'colege', city: 'city_ca_tor' }, { q: 'haight', city: 'city_us_sfo' }, { q: 'mrket', city: 'city_us_sfo' },
+  { q: 'zzzzzzzzzz', city: 'city_ca_tor' }, { q: ' ', city: 'city_ca_tor' }, { q: 'queen' },
+];
+const REVERSES = [TOR, TOR2, SF, HOU, { lat: 0, lng: 0 }];
+const query = (fields) => new URLSearchParams(Object.entries(fields).map(([k, v]) => [k, String(v)])).toString();
 
 // [method, path, body (POST) or undefined, extra headers]
 const router = [
@@ -61,6 +75,8 @@ const router = [
   ['POST', '/evaluate-hex-path', { hexPath: [] }],
   ['GET', '/precincts/status'], ['GET', '/precincts/all-scores?intent=night'],
   ['GET', '/precincts'], ['GET', '/precincts?city=city_us_sfo'],
+  ...SEARCHES.map((fields) => ['GET', `/places?${query(fields)}`]),
+  ...REVERSES.map((point) => ['GET', `/places/reverse?${query(point)}`]),
   ['GET', '/nowhere'], ['DELETE', '/route'],
   ['OPTIONS', '/route', undefined, { origin: ORIGIN, 'access-control-request-method': 'POST' }],
   ['POST', '/route', { origin: TOR, destination: TOR2 }, { origin: 'http://evil.example' }],
@@ -144,6 +160,8 @@ function packageAnswers() {
     const name = { '/hexes/score': 'scoreHexes', '/hexes/lookup': 'lookup', '/route': 'route', '/evaluate': 'evaluate', '/evaluate-hex-path': 'evaluateHexPath', '/v1/predict': 'predict' }[path];
     if (name) request(name, body);
   }
+  for (const fields of SEARCHES) calls.push([`search ${JSON.stringify(fields)}`, () => engine.search(fields)]);
+  for (const point of REVERSES) calls.push([`reverse ${JSON.stringify(point)}`, () => engine.reverse(point)]);
   request('breakdown', { h3: TOR_CELL, intent: 'walking' });
   request('breakdown', { h3: 'zzz' });
   request('hexesInBox', { west: -79.40, south: 43.64, east: -79.37, north: 43.66 });

@@ -207,12 +207,8 @@ impl CityModel {
     #[cfg(feature = "std")]
     #[must_use]
     pub fn gazetteer(&self) -> &crate::places::Gazetteer {
-        self.gazetteer.get_or_init(|| {
-            crate::places::Gazetteer::new(
-                self.artifact.road_graph.as_ref(),
-                self.artifact.places.as_ref(),
-            )
-        })
+        self.gazetteer
+            .get_or_init(|| crate::places::Gazetteer::new(self.artifact.road_graph.as_ref()))
     }
 
     /// The underlying artifact.

@@ -1,6 +1,6 @@
-//! A city's places ready to search, derived on first use from its graph and index:
-//! the finite-state map of the stored keys ([`super::index`]), each street name's
-//! position and length, and the intersections of the road graph.
+//! A city's places ready to search, derived on first use from its graph: each street
+//! name's position and length, and the intersections of the road graph. (The stored
+//! index, [`super::index`], is searched as it is.)
 //!
 //! A street's position is the end of one of its ways nearest the length-weighted
 //! centre of its ways (a name used in two parts of the city is one street, placed
@@ -12,8 +12,6 @@ use alloc::vec::Vec;
 
 use crate::grid::MicroDegrees;
 use crate::roads::RoadGraph;
-
-use super::index::PlaceIndex;
 
 /// Where a street name lies and how long it is.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -38,9 +36,6 @@ pub struct Crossing {
 /// A city's places ready to search (see the module documentation).
 #[derive(Debug)]
 pub struct Gazetteer {
-    /// The keys' finite-state map (each key's value its position in
-    /// [`PlaceIndex::keys`]), or `None` for an artifact without a place index.
-    pub keys: Option<fst::Map<Vec<u8>>>,
     /// Per street name id, its span.
     pub streets: Vec<StreetSpan>,
     /// Intersections, in node order.
@@ -52,18 +47,13 @@ pub struct Gazetteer {
 }
 
 impl Gazetteer {
-    /// The places of a city's graph and index (empty without either).
+    /// The places of a city's graph (none without one).
     #[must_use]
-    pub fn new(graph: Option<&RoadGraph>, index: Option<&PlaceIndex>) -> Self {
-        // Validated keys are strictly ascending: the map builds.
-        let keys = index.and_then(|i| {
-            fst::Map::from_iter(i.keys.iter().enumerate().map(|(at, key)| (key, at as u64))).ok()
-        });
+    pub fn new(graph: Option<&RoadGraph>) -> Self {
         // Without nodes no way has ends (`way_ends` gives node 0 to a way no edge
         // uses, which a crafted file may hold).
         let Some(graph) = graph.filter(|g| g.node_count() > 0) else {
             return Self {
-                keys,
                 streets: Vec::new(),
                 crossings: Vec::new(),
                 crossings_start: vec![0],
@@ -92,7 +82,6 @@ impl Gazetteer {
             }
         }
         Self {
-            keys,
             streets,
             crossings,
             crossings_start,

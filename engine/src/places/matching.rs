@@ -1,13 +1,14 @@
 //! Which entries of a place index match a query's words, and how well: the keys
 //! equal to the words, the keys they begin (an unfinished last word also standing for
 //! the short form of a street word it begins), then keys with a beginning within the
-//! allowed edits (see [`super::search`]).
+//! allowed edits (see [`super::search`]). The keys are read where the index stores
+//! them, sorted: a range for a beginning, and a walk of the edit automaton (the one
+//! thing taken from `fst`) that skips every key below a beginning it rules out.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
 
-use fst::automaton::{Automaton, Levenshtein, Str};
-use fst::{IntoStreamer, Streamer};
+use fst::automaton::{Automaton, Levenshtein};
 
 use super::index::{PlaceIndex, Posting};
 use super::normal::completions;
@@ -57,7 +58,6 @@ impl Match {
 /// entries `keep` accepts; suggestions only while fewer than `want` entries match
 /// better (see [`super::search`]).
 pub(super) fn matching(
-    keys: &fst::Map<Vec<u8>>,
     index: &PlaceIndex,
     words: &[String],
     want: usize,
@@ -94,19 +94,13 @@ pub(super) fn matching(
         variants.push((variant, false));
     }
     for (variant, as_typed) in &variants {
-        let mut stream = keys.search(Str::new(variant).starts_with()).into_stream();
-        let mut read = 0;
-        while let Some((key, value)) = stream.next() {
-            read += 1;
-            if read > MAX_KEYS_READ {
-                break;
-            }
-            let whole = match key.get(variant.len()) {
+        for at in begun_by(&index.keys, variant).take(MAX_KEYS_READ) {
+            let whole = match index.keys[at].as_bytes().get(variant.len()) {
                 None if *as_typed => Match::Exact,
                 None | Some(b' ') => Match::Prefix,
                 Some(_) => Match::PartialWord,
             };
-            note(value, whole, &mut best);
+            note(at as u64, whole, &mut best);
         }
     }
     let chars = query.chars().count();
@@ -114,14 +108,8 @@ pub(super) fn matching(
         let edits = if chars >= TWO_EDITS_FROM { 2 } else { 1 };
         if let Ok(automaton) = Levenshtein::new(&query, edits) {
             let mut found = BTreeMap::new();
-            let mut stream = keys.search(automaton.starts_with()).into_stream();
-            let mut read = 0;
-            while let Some((_, value)) = stream.next() {
-                read += 1;
-                if read > MAX_KEYS_READ {
-                    break;
-                }
-                note(value, Match::Suggestion, &mut found);
+            for at in begun_within(&automaton, &index.keys).take(MAX_KEYS_READ) {
+                note(at as u64, Match::Suggestion, &mut found);
             }
             for (entry, matched) in found {
                 best.entry(entry).or_insert(matched);
@@ -129,4 +117,110 @@ pub(super) fn matching(
         }
     }
     best
+}
+
+/// The positions of the `keys` (sorted, byte order) that begin with `begin`.
+fn begun_by(keys: &[String], begin: &str) -> core::ops::Range<usize> {
+    let first = keys.partition_point(|key| key.as_str() < begin);
+    first..first + keys[first..].partition_point(|key| key.starts_with(begin))
+}
+
+/// The positions, ascending, of the `keys` (sorted, byte order) that begin with a
+/// string `automaton` accepts. The walk keeps the states along the last key, so a key
+/// costs only the bytes after its beginning shared with the one before; once a
+/// beginning can no longer lead to a match, every key that shares it is passed over
+/// with one binary search.
+fn begun_within<'a, A: Automaton>(
+    automaton: &'a A,
+    keys: &'a [String],
+) -> impl Iterator<Item = usize> + 'a {
+    let mut at = 0;
+    // `states[d]`: the state after the first `d` bytes of `walked`, as far as its walk went.
+    let mut states = alloc::vec![automaton.start()];
+    let mut walked: &[u8] = &[];
+    core::iter::from_fn(move || {
+        while let Some(key) = keys.get(at) {
+            let key = key.as_bytes();
+            let shared = walked.iter().zip(key).take_while(|(a, b)| a == b).count();
+            states.truncate(shared.min(states.len() - 1) + 1);
+            walked = key;
+            let here = at;
+            at += 1;
+            let mut state = states.last().expect("the start state is kept");
+            let mut dead_after = None;
+            while !automaton.is_match(state) && states.len() <= key.len() {
+                let next = automaton.accept(state, key[states.len() - 1]);
+                let can_match = automaton.can_match(&next);
+                states.push(next);
+                state = states.last().expect("just pushed");
+                if !can_match && !automaton.is_match(state) {
+                    dead_after = Some(states.len() - 1);
+                    break;
+                }
+            }
+            if automaton.is_match(state) {
+                return Some(here);
+            }
+            if let Some(depth) = dead_after {
+                let ruled_out = &key[..depth];
+                at = here + keys[here..].partition_point(|k| k.as_bytes().starts_with(ruled_out));
+            }
+        }
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::collections::BTreeSet;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    use fst::automaton::{Automaton, Levenshtein, Str};
+    use fst::{IntoStreamer, Streamer};
+    use proptest::prelude::*;
+
+    use super::{begun_by, begun_within};
+
+    /// What a finite-state map of `keys` streams for `automaton`: the reference the
+    /// walk over sorted keys must equal, key for key and in order.
+    fn streamed<A: Automaton>(keys: &[String], automaton: A) -> Vec<usize> {
+        let map =
+            fst::Map::from_iter(keys.iter().enumerate().map(|(at, k)| (k, at as u64))).unwrap();
+        let mut stream = map.search(automaton).into_stream();
+        let mut found = Vec::new();
+        while let Some((_, at)) = stream.next() {
+            found.push(at as usize);
+        }
+        found
+    }
+
+    /// Keys of a few letters, spaces and a two-byte letter, so that beginnings are
+    /// shared and edits fall inside a character's bytes.
+    fn keys() -> impl Strategy<Value = Vec<String>> {
+        proptest::collection::btree_set("[abqô ]{1,9}", 0..60)
+            .prop_map(|set: BTreeSet<String>| set.into_iter().collect())
+    }
+
+    proptest! {
+        #[test]
+        fn the_walk_finds_what_the_map_streams(
+            keys in keys(),
+            query in "[abqô ]{1,9}",
+            edits in 1u32..=2,
+        ) {
+            let automaton = Levenshtein::new(&query, edits).unwrap();
+            let walked: Vec<usize> = begun_within(&automaton, &keys).collect();
+            prop_assert_eq!(walked, streamed(&keys, automaton.starts_with()));
+        }
+
+        #[test]
+        fn the_range_is_what_the_map_streams_for_a_beginning(
+            keys in keys(),
+            begin in "[abqô ]{0,4}",
+        ) {
+            let ranged: Vec<usize> = begun_by(&keys, &begin).collect();
+            prop_assert_eq!(ranged, streamed(&keys, Str::new(&begin).starts_with()));
+        }
+    }
 }

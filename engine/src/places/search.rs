@@ -120,14 +120,13 @@ pub fn search(
     near: Option<LatLng>,
     limit: usize,
 ) -> Vec<Place> {
-    let Some(keys) = gazetteer.keys.as_ref() else {
+    let Some(index) = index else {
         return Vec::new();
     };
     let lookup = Lookup {
         graph,
         index,
         gazetteer,
-        keys,
         near,
     };
     let tokens = tokens(text);
@@ -168,9 +167,8 @@ fn split(tokens: &[Token]) -> Option<(Vec<String>, Vec<String>)> {
 
 struct Lookup<'a> {
     graph: Option<&'a RoadGraph>,
-    index: Option<&'a PlaceIndex>,
+    index: &'a PlaceIndex,
     gazetteer: &'a Gazetteer,
-    keys: &'a fst::Map<Vec<u8>>,
     near: Option<LatLng>,
 }
 
@@ -191,10 +189,7 @@ impl Lookup<'_> {
         want: usize,
         keep: impl Fn(u32) -> bool,
     ) -> BTreeMap<u32, Match> {
-        let Some(index) = self.index else {
-            return BTreeMap::new();
-        };
-        matching(self.keys, index, words, want, keep)
+        matching(self.index, words, want, keep)
     }
 
     /// Streets, areas and points matching `words`, ranked.
@@ -214,7 +209,7 @@ impl Lookup<'_> {
                         self.length_class(entry),
                     )
                 } else {
-                    let place = self.index?.places.get(id - names.len())?;
+                    let place = self.index.places.get(id - names.len())?;
                     let (kind, class) = match place.kind {
                         StoredKind::Neighbourhood => (PlaceKind::Neighbourhood, AREA_CLASS),
                         StoredKind::Precinct => (PlaceKind::Precinct, AREA_CLASS),

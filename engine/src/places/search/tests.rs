@@ -41,7 +41,7 @@ fn city(k: u32) -> (CityArtifact, Gazetteer) {
     artifact.places = Some(PlaceIndex::build(&graph.names, vec![annex]).unwrap());
     artifact.road_graph = Some(graph);
     validate(&artifact).unwrap();
-    let gazetteer = Gazetteer::new(artifact.road_graph.as_ref(), artifact.places.as_ref());
+    let gazetteer = Gazetteer::new(artifact.road_graph.as_ref());
     (artifact, gazetteer)
 }
 
@@ -250,7 +250,7 @@ fn an_index_that_does_not_fit_its_graph_is_refused() {
 fn a_city_without_an_index_finds_nothing() {
     let (mut artifact, _) = city(1);
     artifact.places = None;
-    let gazetteer = Gazetteer::new(artifact.road_graph.as_ref(), None);
+    let gazetteer = Gazetteer::new(artifact.road_graph.as_ref());
     assert!(find(&artifact, &gazetteer, "queen", None, 5).is_empty());
     let near = LatLng::new(43.65, -79.38).ok();
     assert!(find(&artifact, &gazetteer, "queen & spadina", near, 5).is_empty());
