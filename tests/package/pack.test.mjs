@@ -42,19 +42,20 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 // The wasm's gzipped ceiling, a little above what it weighs with everything it does
-// offline (forecasts, routing, street-level risk, directions, place search and
-// reverse lookup). Built for size (opt-level "z") it is far smaller but routes 1.7
-// times slower, past the 1 ms wasm routing aim, so speed wins.
-const MAX_WASM_GZIPPED = 400 * 1024;
+// offline (forecasts, routing, street-level risk, directions, place search, reverse
+// lookup and tiles): a ratchet, lowered as the wasm shrinks. The package's budget is
+// 300 KB, not met (docs/BENCHMARKS.md, bench:route-ab). Built for size (opt-level
+// "z") it is 322 KB but routes past the 1 ms wasm aim, so speed wins.
+const MAX_WASM_GZIPPED = 370 * 1024;
 
-test('the tarball holds the builds, types and README, and the wasm is under 400 KB gzipped', async () => {
+test('the tarball holds the builds, types and README, and the wasm is under 370 KB gzipped', async () => {
   const { stdout } = await run('tar', ['-tzf', tarball]);
   const files = stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
   for (const file of ['package.json', 'README.md', 'dist/web/hexrisk_engine.js', 'dist/web/hexrisk_engine.d.ts', 'dist/web/hexrisk_engine_bg.wasm', 'dist/node/hexrisk_engine.js', 'dist/style.js', 'maplibre.js', 'maplibre.d.ts']) {
     assert.ok(files.includes(file), `${file} missing from the tarball`);
   }
   const wasm = readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine_bg.wasm'));
-  assert.ok(gzipSync(wasm, { level: 9 }).length < MAX_WASM_GZIPPED, 'wasm over 400 KB gzipped');
+  assert.ok(gzipSync(wasm, { level: 9 }).length < MAX_WASM_GZIPPED, 'wasm over 370 KB gzipped');
   const types = readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine.d.ts'), 'utf8');
   for (const name of ['RouteRequest', 'RouteResponse', 'scoreHexes', 'evaluateHexPath', 'hexesInBox']) assert.match(types, new RegExp(name));
 });

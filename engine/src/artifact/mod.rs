@@ -23,10 +23,12 @@ use serde::{Deserialize, Serialize};
 
 use crate::grid::MicroDegrees;
 
+mod checksum;
 #[cfg(any(test, feature = "test-fixtures"))]
 pub mod fixture;
 mod manifest;
 
+pub use checksum::crc32;
 pub use manifest::{
     FailingFeed, Freshness, GridFile, Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS,
     cell_bounds,
@@ -221,7 +223,7 @@ pub fn encode(artifact: &CityArtifact) -> Result<Vec<u8>, ArtifactError> {
     let length =
         u32::try_from(body.len()).map_err(|_| ArtifactError::Inconsistent("body over 4 GiB"))?;
     out.extend_from_slice(&length.to_le_bytes());
-    out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
+    out.extend_from_slice(&crc32(&body).to_le_bytes());
     out.extend_from_slice(&body);
     Ok(out)
 }
@@ -269,7 +271,7 @@ pub fn checked_body(bytes: &[u8]) -> Result<&[u8], ArtifactError> {
         return Err(ArtifactError::TrailingBytes(available - length));
     }
     let body = &bytes[HEADER_LEN..];
-    if crc32fast::hash(body) != le_u32(&bytes[12..16]) {
+    if crc32(body) != le_u32(&bytes[12..16]) {
         return Err(ArtifactError::ChecksumMismatch);
     }
     Ok(body)
