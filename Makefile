@@ -20,7 +20,7 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test publish update soak tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places bench-tiles fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test publish update soak tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places bench-tiles bench-route-ab fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
@@ -37,6 +37,7 @@ help:
 	@echo "make bench-http    - both APIs over HTTP with wrk, and the router handlers directly"
 	@echo "make bench-map     - the map app in Chromium: first grid and recolours, canvas beside SVG hexes"
 	@echo "make bench-places  - place search: campus intersections as OpenStreetMap spells them, index sizes, wasm speed"
+	@echo "make bench-route-ab - the whole safest request and the wasm size against an earlier commit (AB_BASE=f7a14f3)"
 	@echo "make bench-tiles   - vector tiles over HTTP beside /hexes/score, and the MapLibre example drawn in Chromium"
 
 # What running needs (npm packages, wasm-bindgen, worker-build); the test-only tools
@@ -254,12 +255,26 @@ bench: tools tools-wrk tools-browser artifacts pkg worker
 	$(run-bench-map)
 	$(run-bench-tiles)
 	$(run-bench-places)
+	$(run-bench-route-ab)
 	$(NODE) bench/report.mjs
 
 # The map's grid jobs (ring k = 41, 5000 cells, a viewport) natively, then in wasm
 # under node beside h3-js plus a JavaScript Map doing the same job.
 bench-scoring: tools artifacts pkg
 	$(run-bench-scoring)
+
+# The whole safest request through the package against an earlier commit's (issue 43's
+# yardstick), and both packages' wasm sizes: the commit is built once in build/ab/.
+AB_BASE ?= f7a14f3
+define run-bench-route-ab
+bash bench/wasm/route-ab-base.sh $(AB_BASE)
+$(NODE) bench/wasm/route-ab.mjs build/ab/$(AB_BASE)
+endef
+
+bench-route-ab: tools artifacts pkg
+	mkdir -p build/bench
+	$(run-bench-route-ab)
+	$(NODE) bench/report.mjs
 
 # Place search: every intersection of the St George campus's OpenStreetMap streets
 # looked up in Toronto's index, what names and the index add to its files, and search

@@ -437,8 +437,30 @@ function tilesHttp() {
   ].join('\n');
 }
 
+/** The whole safest request against an earlier commit's package (bench/wasm/route-ab.mjs). */
+function routeAb() {
+  const run = figures('route-ab');
+  if (!run) return null;
+  const kb = (bytes) => (bytes / 1024).toFixed(1);
+  const row = (label, r) => [label, ms(r.median_ms, 3), ms(r.p90_ms, 3), ms(r.max_ms, 3), ms(r.load_ms, 1), kb(r.wasm_gzip_bytes)];
+  return [
+    `Node ${run.node}, ${run.date}: ${run.pairs} random pairs in central Toronto (seeded), method \`safest\`, each pair asked`,
+    `of both packages in turn, ${run.rounds} rounds, the answer converted to JavaScript as a caller gets it. The other`,
+    `package is \`${run.other_tree}\`'s, built by \`make bench-route-ab\` with its own model.`,
+    '',
+    table(['package', 'median ms', 'p90 ms', 'max ms', 'Toronto loaded in ms', 'wasm KB gzipped'], [
+      row('this tree', run.this), row('the earlier commit', run.other),
+    ]),
+    '',
+    `Aims: the request at most 1.3x the earlier commit's, ${ratio(run.this.median_ms, run.other.median_ms)} ` +
+      `(${met(run.this.median_ms <= 1.3 * run.other.median_ms)}); under 1 ms, ${ms(run.this.median_ms, 3)} ms ` +
+      `(${met(run.this.median_ms < 1)}); the wasm at most 300 KB gzipped, ${kb(run.this.wasm_gzip_bytes)} KB ` +
+      `(${met(run.this.wasm_gzip_bytes <= 300 * 1024)}).`,
+  ].join('\n');
+}
+
 // Only the blocks whose figures are all here; the machine line when every table is new.
-const blocks = { scoring: scoring(), tiles: tiles(), 'tiles-http': tilesHttp(), routing: routing(), http: http(), cold: cold(), map: mapApp(), places: places() };
+const blocks = { scoring: scoring(), tiles: tiles(), 'tiles-http': tilesHttp(), routing: routing(), http: http(), cold: cold(), map: mapApp(), places: places(), 'route-ab': routeAb() };
 blocks.machine = Object.values(blocks).every((b) => b !== null) ? machine() : null;
 for (const [name, body] of Object.entries(blocks)) {
   const pattern = new RegExp(`(<!-- bench:${name} -->)[\\s\\S]*?(<!-- /bench:${name} -->)`);

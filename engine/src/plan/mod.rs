@@ -209,7 +209,7 @@ pub fn route(
         .map_err(RouteError::DestinationTooFar)?;
     let street_risk = StreetRisk::of(model, scores, &network);
     let (routes, shortest, tradeoff) =
-        find_routes(index, graph, street_risk.risks(), &from, &to, request)?;
+        find_routes(index, graph, (&street_risk, scores), (&from, &to), request)?;
     let planner = Planner {
         model,
         scores,
@@ -275,14 +275,13 @@ pub fn route(
 fn find_routes(
     index: &RouteIndex,
     graph: &crate::roads::RoadGraph,
-    risks: &[f64],
-    from: &Snap,
-    to: &Snap,
+    (street_risk, scores): (&StreetRisk, &CityScores),
+    (from, to): (&Snap, &Snap),
     request: &RouteRequest,
 ) -> Result<(Vec<Path>, Path, Option<(usize, usize, bool)>), RouteError> {
     Ok(match request.objective {
         RouteObjective::Method(method) => {
-            let costs = CostModel::from_risks(risks, method.alpha());
+            let costs = street_risk.cost_model(scores, method.alpha());
             let (best, alternatives) = index
                 .search_with_alternatives(graph, &costs, from, to, request.alternatives)
                 .ok_or(RouteError::Unreachable)?;
@@ -298,7 +297,7 @@ fn find_routes(
         }
         RouteObjective::Tradeoff => {
             let set = index
-                .tradeoff(graph, risks, from, to)
+                .tradeoff(graph, street_risk.risks(), from, to)
                 .ok_or(RouteError::Unreachable)?;
             let kept = thin(&set.routes);
             let shortest = kept

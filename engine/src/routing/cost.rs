@@ -7,6 +7,7 @@
 //! unit-free; a route's exposure in risk-metres times the city's mean incidents per
 //! metre is its expected number of incidents passed.
 
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::cell::RefCell;
 
@@ -79,13 +80,24 @@ pub fn way_risks_from_cells(
         .collect()
 }
 
-/// Per-request cost factors: `1 + α · risk` for every way.
-#[derive(Debug, Clone, PartialEq)]
+/// Per-request cost factors: `1 + α · risk` for every way. A clone shares the
+/// factors, and a model compared with its clone (a metric cache's key with the model
+/// of a request that found it kept) is equal without reading them.
+#[derive(Debug, Clone)]
 pub struct CostModel {
     alpha: f64,
-    factors: Vec<f64>,
+    factors: Arc<[f64]>,
     outside: f64,
     min_factor: f64,
+}
+
+impl PartialEq for CostModel {
+    fn eq(&self, other: &Self) -> bool {
+        self.alpha == other.alpha
+            && self.outside == other.outside
+            && self.min_factor == other.min_factor
+            && (Arc::ptr_eq(&self.factors, &other.factors) || self.factors == other.factors)
+    }
 }
 
 /// A risk as routing reads it: not negative, and a risk that is not a number (a way
@@ -114,7 +126,7 @@ impl CostModel {
         } else {
             0.0
         };
-        let factors: Vec<f64> = risks.iter().map(|&r| 1.0 + alpha * usable(r)).collect();
+        let factors: Arc<[f64]> = risks.iter().map(|&r| 1.0 + alpha * usable(r)).collect();
         let outside = 1.0 + alpha * OUTSIDE_COVERAGE_RISK;
         let min_factor = factors.iter().copied().fold(outside, f64::min);
         Self {
@@ -130,7 +142,7 @@ impl CostModel {
     /// trade-off.
     #[must_use]
     pub fn exposure_only(risks: &[f64]) -> Self {
-        let factors: Vec<f64> = risks.iter().map(|&r| usable(r)).collect();
+        let factors: Arc<[f64]> = risks.iter().map(|&r| usable(r)).collect();
         let min_factor = factors
             .iter()
             .copied()

@@ -23,9 +23,12 @@
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 
+use spin::Mutex;
+
 use super::colour::ColourIndex;
 use crate::city::{CityModel, Derived};
 use crate::forecast::{CRIME_CLASSES, ClassRates, CrimeClass, TimeWindow};
+use crate::routing::CostModel;
 
 /// What the user is doing, which sets how much each class matters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -164,6 +167,9 @@ impl ScoresKey {
     }
 }
 
+/// Cost models kept with one week's scores: one per routing method.
+pub(crate) const KEPT_COST_MODELS: usize = 3;
+
 /// Scores of every cell of a city for one week and set of parameters.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CityScores {
@@ -181,6 +187,10 @@ pub struct CityScores {
     // Those ways' safety scores, likewise (a map's street tiles ask for them tile
     // after tile: `StreetRisk::kept_safety_scores`).
     own_way_safety: Derived<Arc<[f64]>>,
+    // The cost models routes of those ways were found with, one per risk weight (a
+    // method's: at most `Method`'s three), so that a request finds its model instead
+    // of building a factor per way (`StreetRisk::cost_model`).
+    own_cost_models: Derived<Mutex<Vec<CostModel>>>,
 }
 
 impl CityScores {
@@ -254,6 +264,7 @@ impl CityScores {
             mean_density: parts[0].mean_density,
             own_way_risks: Derived::new(),
             own_way_safety: Derived::new(),
+            own_cost_models: Derived::new(),
         }
     }
 
@@ -270,6 +281,7 @@ impl CityScores {
             mean_density: 0.0,
             own_way_risks: Derived::new(),
             own_way_safety: Derived::new(),
+            own_cost_models: Derived::new(),
         };
         scores.safety = scores
             .harms
@@ -342,6 +354,32 @@ impl CityScores {
     /// out by `compute` the first time and kept with the scores from then on.
     pub(super) fn own_way_safety(&self, compute: impl FnOnce() -> Vec<f64>) -> Arc<[f64]> {
         Arc::clone(self.own_way_safety.get_or_init(|| Arc::from(compute())))
+    }
+
+    /// The cost model of the city's own network's ways under these scores for risk
+    /// weight `alpha`, built by `compute` the first time and kept from then on (at
+    /// most [`KEPT_COST_MODELS`] of them; a model past those is built each time).
+    pub(super) fn own_cost_model(
+        &self,
+        alpha: f64,
+        compute: impl FnOnce() -> CostModel,
+    ) -> CostModel {
+        let kept = self.own_cost_models.get_or_init(|| Mutex::new(Vec::new()));
+        let found = |models: &[CostModel]| {
+            models
+                .iter()
+                .find(|m| m.alpha().to_bits() == alpha.to_bits())
+                .cloned()
+        };
+        if let Some(model) = found(&kept.lock()) {
+            return model;
+        }
+        let model = compute();
+        let mut models = kept.lock();
+        if models.len() < KEPT_COST_MODELS && found(&models).is_none() {
+            models.push(model.clone());
+        }
+        model
     }
 
     /// Counted incidents per metre of a cell for a line through it: its density, or

@@ -23,7 +23,7 @@ use super::CityScores;
 use crate::city::{CityModel, Network, StreetLayer};
 use crate::forecast::CRIME_CLASSES;
 use crate::roads::{OUTSIDE_GRID, RoadGraph};
-use crate::routing::{OUTSIDE_COVERAGE_RISK, way_risks_from_cells};
+use crate::routing::{CostModel, OUTSIDE_COVERAGE_RISK, way_risks_from_cells};
 
 /// The risks of one network's ways for one request.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +31,9 @@ pub struct StreetRisk {
     risks: Arc<[f64]>,
     mean_density: f64,
     by_shares: bool,
+    // Whether the ways are the city's own network's, whose risks (and cost models)
+    // are kept with the scores.
+    own: bool,
 }
 
 impl StreetRisk {
@@ -67,6 +70,20 @@ impl StreetRisk {
             risks,
             mean_density,
             by_shares,
+            own,
+        }
+    }
+
+    /// Routing's cost model of these risks for risk weight `alpha`
+    /// ([`CostModel::from_risks`]); that of the city's own network is built once per
+    /// scores and weight, and kept with `scores` (the scores these risks are of).
+    #[must_use]
+    pub fn cost_model(&self, scores: &CityScores, alpha: f64) -> CostModel {
+        let compute = || CostModel::from_risks(&self.risks, alpha);
+        if self.own {
+            scores.own_cost_model(alpha, compute)
+        } else {
+            compute()
         }
     }
 
@@ -438,6 +455,7 @@ mod tests {
             risks: Arc::from([1.0, 2.0, 2.0, 4.0, 3.0]),
             mean_density: 1.0,
             by_shares: false,
+            own: false,
         };
         let scores = risk.safety_scores(&graph);
         // 300 m riskier than the first; the two at 2 share 100 m below, 100 m tied,
