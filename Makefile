@@ -65,7 +65,7 @@ tools-wrk:
 # The steps of `make test` still name their own tools (so each works alone); those
 # later bootstrap calls find everything installed and only check versions.
 tools-test:
-	@bash scripts/bootstrap.sh --run --lint --fuzz --schema --browser
+	@bash scripts/bootstrap.sh --run --lint --schema --browser
 
 # Each build step below reruns only when one of its inputs is newer than its outputs
 # (make's own rule), so a second `make run` or `make test` with nothing changed skips
@@ -182,7 +182,8 @@ js-test: tools tools-browser tools-schema
 
 # Coverage-guided fuzzing (cargo fuzz / libFuzzer, AddressSanitizer). The machine has
 # only the stable toolchain; RUSTC_BOOTSTRAP=1 lets it take the sanitizer flags
-# cargo fuzz passes. `make test` runs a short pass; crashes land in fuzz/artifacts/.
+# cargo fuzz passes. `make fuzz-smoke` runs a short pass (`make test` replays only the
+# seeds, natively); crashes land in fuzz/artifacts/.
 # Committed seeds (fuzz/seeds/<target>: one valid body per operation) and
 # dictionaries (fuzz/<target>.dict) start the search from real requests.
 FUZZ_TARGETS := artifact artifact_fields cells requests portal
@@ -327,6 +328,9 @@ check-deploy: tools worker
 
 # Every step in turn, each timed; the table of times is printed at the end (and kept in
 # build/step-times.txt), also when a step fails.
-TEST_STEPS := tools-test lint rust-test check-model-card fuzz-smoke wasm-builds js-test
+# Fuzzing is not among them: its sanitizer build compiles the whole graph once more
+# (`make fuzz`, `make fuzz-smoke`); `make test` replays the fuzz seeds natively
+# (builder/tests/all/fuzz_seeds.rs).
+TEST_STEPS := tools-test lint rust-test check-model-card wasm-builds js-test
 test:
 	@bash scripts/timed-steps.sh "make test" $(TEST_STEPS)

@@ -3,7 +3,7 @@
 //! body.
 //!
 //! Shared (by `#[path]`) between the fuzz target and the builder's native test of the
-//! committed seeds (`builder/tests/fuzz_seeds.rs`), so the seeds are checked against
+//! committed seeds (`builder/tests/all/fuzz_seeds.rs`), so the seeds are checked against
 //! exactly the operations the fuzzer runs.
 
 use hexrisk_engine::api;

@@ -1,4 +1,4 @@
-// A city added from configuration alone, served: builder/tests/new_city.rs writes a
+// A city added from configuration alone, served: builder/tests/all/new_city.rs writes a
 // small city (the Toronto incidents inside the University of Toronto campus, in the
 // generic CSV, with ../shared/data/toronto/uoft_campus.osm for its roads) into a
 // temporary folder and builds it with `hexrisk-build`; this test publishes that build
@@ -30,8 +30,8 @@ before(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-new-city-'));
   // The Rust test writes the city's files and builds them with the CLI (its own checks
   // of the build run too); the folder it leaves is what a data team would have.
-  await run('cargo', ['test', '--quiet', '-p', 'hexrisk-builder', '--test', 'new_city', '--',
-    'a_city_made_of_configuration_and_data_files_builds_predicts_and_routes'],
+  await run('cargo', ['test', '--quiet', '-p', 'hexrisk-builder', '--test', 'all', '--',
+    'new_city::a_city_made_of_configuration_and_data_files_builds_predicts_and_routes'],
   { cwd: root, env: { ...process.env, HEXRISK_NEW_CITY_DIR: dir }, maxBuffer: 16 << 20 });
   artifacts = path.join(dir, 'artifacts');
   manifest = JSON.parse(readFileSync(path.join(artifacts, 'manifest.json'), 'utf8'));

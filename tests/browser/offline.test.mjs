@@ -72,7 +72,10 @@ test('with the network cut, the page reloads, draws the grid of a city opened be
   // Places are found by name offline too: the index is in the kept file.
   await page.focus('#destination-search');
   await page.keyboard.type('Harbord & St George');
-  await page.waitForSelector('#destination-places:not([hidden]) [role=option]');
+  // The list shows each typed prefix's places in turn ("Harbord & S" first lists
+  // streets in S); wait for the whole query's first place.
+  await page.waitForFunction(() => document.querySelector('#destination-places:not([hidden]) #destination-places-0 span')
+    ?.textContent === 'HARBORD ST & ST GEORGE ST');
   assert.match(await page.textContent('#destination-places-0 span'), /^HARBORD ST & ST GEORGE ST$/);
   await page.keyboard.press('Escape');
   // A request the caches cannot answer fails: the grid above came from them.

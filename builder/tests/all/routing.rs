@@ -23,8 +23,7 @@ use hexrisk_engine::roads::NetworkKind;
 use hexrisk_engine::routing::{self, CostModel, RouteMethod};
 use hexrisk_engine::scoring::{CityScores, Intent, ScoringParams, StreetRisk};
 
-#[path = "support/city_models.rs"]
-mod city_models;
+use crate::support::city_models;
 
 const CITIES: [&str; 3] = ["city_ca_tor", "city_us_sfo", "city_us_hou"];
 const PAIRS_PER_CITY: usize = 320;

@@ -2,14 +2,12 @@
 //! data folder is present, on the first rows of the real files).
 #![allow(clippy::disallowed_methods)] // test fixtures written into a temporary folder
 
-mod common;
-
 use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
+use crate::common::cities::{fixture, gz};
 use chrono::NaiveDate;
-use common::cities::{fixture, gz};
 use opendata_sim::{City, CityFeed, Script, World};
 use serde_json::{Value, json};
 

@@ -8,8 +8,7 @@ use hexrisk_engine::api;
 use hexrisk_engine::city::Atlas;
 use serde_json::{Map, Value, json};
 
-#[path = "support/city_models.rs"]
-mod city_models;
+use crate::support::city_models;
 
 fn toronto() -> Atlas {
     let cities = config::load_all(&config::default_config_dir()).unwrap();

@@ -19,8 +19,7 @@ use hexrisk_engine::city::CityModel;
 use hexrisk_engine::forecast::{ClassRates, OutcomeProbabilities, outcome_distribution_with};
 use indicatif::ProgressBar;
 
-#[path = "support/graph_size.rs"]
-mod graph_size;
+use crate::support::graph_size;
 
 fn data_dir() -> PathBuf {
     data::workspace_data_dir()

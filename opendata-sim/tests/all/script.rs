@@ -1,14 +1,12 @@
 //! The seeded script: lateness, weekly publications, revisions, deletions, the wholesale
 //! week, and a feed growing over HTTP.
 
-mod common;
-
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
+use crate::common::cities::{fixture, many};
+use crate::common::{at, enc, get};
 use chrono::{Duration, NaiveDate};
-use common::cities::{fixture, many};
-use common::{at, enc, get};
 use opendata_sim::{City, CityFeed, Script, Server, World};
 use serde_json::json;
 

@@ -10,8 +10,7 @@ use hexrisk_builder::roads::{network, shapefiles};
 use hexrisk_engine::artifact::CityArtifact;
 use hexrisk_engine::artifact::fixture::CityFixture;
 
-#[path = "support/graph_size.rs"]
-mod graph_size;
+use crate::support::graph_size;
 
 fn data_dir() -> PathBuf {
     data::workspace_data_dir()

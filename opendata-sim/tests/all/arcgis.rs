@@ -1,10 +1,8 @@
 //! ArcGIS REST layer info and query behaviour over HTTP.
 
-mod common;
-
 use std::collections::HashSet;
 
-use common::{LAYER, MAP_LAYER, get, serve};
+use crate::common::{LAYER, MAP_LAYER, get, serve};
 use serde_json::{Value, json};
 
 fn query(server: &opendata_sim::Server, layer: &str, params: &str) -> Value {

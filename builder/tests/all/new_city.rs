@@ -207,7 +207,7 @@ fn city_toml(roads: &Path) -> String {
     let roads = toml::Value::String(roads.to_string_lossy().into_owned());
     format!(
         r#"# The University of Toronto St George campus: Toronto Police MCI incidents in
-# the generic CSV, written by builder/tests/new_city.rs.
+# the generic CSV, written by builder/tests/all/new_city.rs.
 code = "{CODE}"
 name = "UofT St George"
 country = "Canada"

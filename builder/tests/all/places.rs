@@ -13,8 +13,7 @@ use hexrisk_builder::roads::osm;
 use hexrisk_engine::city::CityModel;
 use hexrisk_engine::places::{PlaceKind, search};
 
-#[path = "support/city_models.rs"]
-mod city_models;
+use crate::support::city_models;
 
 fn model(code: &str) -> &'static CityModel {
     static MODELS: OnceLock<Vec<CityModel>> = OnceLock::new();

@@ -8,10 +8,9 @@ use std::path::{Path, PathBuf};
 use hexrisk_builder::inputs::config;
 use hexrisk_engine::city::Atlas;
 
-#[path = "support/city_models.rs"]
-mod city_models;
+use crate::support::city_models;
 
-#[path = "../../fuzz/operations/requests.rs"]
+#[path = "../../../fuzz/operations/requests.rs"]
 mod operations;
 
 fn seed_dir() -> PathBuf {

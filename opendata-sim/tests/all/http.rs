@@ -1,8 +1,6 @@
 //! The HTTP layer: bad input gets 400 (never a panic), HEAD, decoding, shutdown.
 
-mod common;
-
-use common::{SODA, get, parse, raw, serve};
+use crate::common::{SODA, get, parse, raw, serve};
 use opendata_sim::http::{decode, parse_head};
 
 #[test]

@@ -7,8 +7,7 @@
 
 #![allow(clippy::disallowed_methods)]
 
-#[path = "support/open_data.rs"]
-mod open_data;
+use crate::support::open_data;
 
 use chrono::NaiveDate;
 use hexrisk_builder::feeds::sync::SyncOptions;

@@ -1,8 +1,6 @@
 //! Revisions, deletions, wholesale replacement and field renames, seen over HTTP.
 
-mod common;
-
-use common::{LAYER, SODA, at, enc, get, lock, serve};
+use crate::common::{LAYER, SODA, at, enc, get, lock, serve};
 use serde_json::{Map, Value, json};
 
 fn soda_rows(server: &opendata_sim::Server, query: &str) -> Vec<Value> {

@@ -1,10 +1,8 @@
 //! Socrata SODA behaviour over HTTP.
 
-mod common;
-
 use std::collections::HashSet;
 
-use common::{SODA, enc, get, serve};
+use crate::common::{SODA, enc, get, serve};
 use serde_json::{Value, json};
 
 fn rows(v: &Value) -> &Vec<Value> {
@@ -164,7 +162,7 @@ fn updated_at_where_clause_filters() {
     assert_eq!(count(":updated_at > '2030-01-01T00:00:00.000Z'"), 0);
 }
 
-fn assert_soda_error(r: &common::Reply, status: u16, code: &str) {
+fn assert_soda_error(r: &crate::common::Reply, status: u16, code: &str) {
     assert_eq!(r.status, status, "{}", r.text());
     let body = r.json();
     assert_eq!(body["code"], json!(code), "{body}");

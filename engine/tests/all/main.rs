@@ -1,0 +1,3 @@
+//! The engine's integration tests, one binary: a module per suite.
+
+mod artifact_fuzz;
