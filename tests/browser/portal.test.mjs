@@ -137,6 +137,9 @@ test('a partner applies, is approved, signs in with the passkey and manages a ke
   await page.waitForFunction(() => /Revoked/.test(document.querySelector('#status').textContent));
   assert.equal(await callFromPage(page, '/v1/cities', rolled), 401);
   assert.equal(await callFromPage(page, '/v1/cities', key), 200, 'the rolled key in its grace');
+  // The page says "Revoked" and then reloads the account, its activity with it.
+  await page.waitForFunction(() => [...document.querySelectorAll('#audit li')].some((li) => /key revoked/.test(li.textContent)))
+    .catch(() => {});
   const activity = await page.locator('#audit li').allTextContents();
   assert.ok(activity.some((line) => /key revoked/.test(line)) && activity.some((line) => /approved by the operator$/.test(line)), activity.join('\n'));
   assert.deepEqual(await violations(page), [], 'keys listed');
