@@ -34,11 +34,11 @@ before(async () => {
 
 after(() => worker?.stop());
 
-async function check(documentPath, base, header, { extraHeaders = [], examples = EXAMPLES } = {}) {
+async function check(documentPath, base, header, { extraHeaders = [], examples = EXAMPLES, skipChecks = [] } = {}) {
   const args = [
     'run', `${worker.url}${documentPath}`, '--url', base, '-H', header, ...extraHeaders.flatMap((h) => ['-H', h]),
     '-n', examples, '--generation-deterministic', '--no-color', '--request-timeout', '30',
-    '--checks', 'all', '--exclude-checks', 'positive_data_acceptance,negative_data_rejection',
+    '--checks', 'all', '--exclude-checks', ['positive_data_acceptance', 'negative_data_rejection', ...skipChecks].join(','),
   ];
   let output;
   try {
@@ -76,6 +76,13 @@ test('the portal API conforms to GET /portal/api/openapi.json on generated reque
   await decidePartner({ partner: account.id, decision: 'approve', stateDir: state });
   const cookie = applied.headers.get('set-cookie').split(';')[0];
   // Fewer examples: every change counts against the account's 60 a minute.
-  const generated = await check('/portal/api/openapi.json', worker.url, `Cookie: ${cookie}`, { extraHeaders: [`Origin: ${PORTAL}`], examples: '20' });
+  // Not `ignored_auth`: an address over its changes a minute (60) is answered 429 before
+  // any session is looked at, so a request sent without the cookie once the run's burst
+  // has spent the minute gets 429, not the 401 that check wants, depending only on where
+  // the minute falls. Every route's session is checked without that race by the
+  // Worker's hostile-request suite over the route table (portal/tests/hostile.rs).
+  const generated = await check('/portal/api/openapi.json', worker.url, `Cookie: ${cookie}`, {
+    extraHeaders: [`Origin: ${PORTAL}`], examples: '20', skipChecks: ['ignored_auth'],
+  });
   assert.ok(generated >= 200, `${generated} requests`);
 });
