@@ -592,6 +592,35 @@ mod tests {
     }
 
     #[test]
+    fn a_cost_model_is_built_once_per_weight_and_kept_up_to_the_limit() {
+        let scores = CityScores::from_harms(alloc::vec![1.0, 2.0]);
+        let risks = [0.5, 2.0];
+        let built = core::cell::Cell::new(0);
+        let model_of = |alpha: f64| {
+            scores.own_cost_model(alpha, || {
+                built.set(built.get() + 1);
+                CostModel::from_risks(&risks, alpha)
+            })
+        };
+        let first = model_of(4.0);
+        assert_eq!(model_of(4.0), first);
+        assert_eq!(built.get(), 1, "the second request finds the kept model");
+        assert_eq!(first.factor(1), 9.0);
+        for alpha in [1.0, 0.5] {
+            model_of(alpha);
+        }
+        model_of(0.25);
+        model_of(0.25);
+        assert_eq!(
+            built.get(),
+            5,
+            "past {KEPT_COST_MODELS} weights, a model is built each time"
+        );
+        assert_eq!(model_of(1.0).factor(0), 1.5);
+        assert_eq!(built.get(), 5);
+    }
+
+    #[test]
     fn equal_harms_share_the_middle_rank() {
         let scores = CityScores::from_harms(alloc::vec![1.0, 1.0, 1.0]);
         assert_eq!(scores.safety(0), 50.0);
