@@ -1,6 +1,6 @@
 // Starts the edge Worker under `wrangler dev` (real workerd) for API tests.
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,12 +52,28 @@ async function withBuildModels(state) {
   const { version } = JSON.parse(readFileSync(path.join(ARTIFACTS, 'manifest.json'), 'utf8'));
   const template = path.join(root, 'build/r2-template', version);
   if (!existsSync(path.join(template, ...R2_DIR))) {
+    // Test files run side by side, so two processes may publish at once: each copies
+    // into its own folder and renames it into place, and the one that comes second
+    // drops its copy. A template is therefore whole or absent, and a whole one is
+    // never removed while another process may be copying it.
+    mkdirSync(path.dirname(template), { recursive: true });
     const scratch = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-r2-'));
     await publishModels(scratch);
-    rmSync(template, { recursive: true, force: true });
-    cpSync(scratch, `${template}.partial`, { recursive: true });
-    // Whole or absent: another test process may be reading templates too.
-    renameSync(`${template}.partial`, template);
+    const partial = mkdtempSync(`${template}.partial-`);
+    cpSync(scratch, partial, { recursive: true });
+    rmSync(scratch, { recursive: true, force: true });
+    try {
+      renameSync(partial, template);
+    } catch (error) {
+      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+      if (!existsSync(path.join(template, ...R2_DIR))) {
+        // A folder without its bucket is an older run's, cut short.
+        rmSync(template, { recursive: true, force: true });
+        renameSync(partial, template);
+      } else {
+        rmSync(partial, { recursive: true, force: true });
+      }
+    }
   }
   if (!existsSync(path.join(state, ...R2_DIR))) {
     cpSync(path.join(template, ...R2_DIR), path.join(state, ...R2_DIR), { recursive: true });
