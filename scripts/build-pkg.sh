@@ -17,7 +17,7 @@ rm -rf pkg/dist
 "$wasm_bindgen" --target web --out-dir pkg/dist/web --out-name hexrisk_engine "$wasm"
 "$wasm_bindgen" --target experimental-nodejs-module --out-dir pkg/dist/node --out-name hexrisk_engine "$wasm"
 # The tile style, from the engine natively: JSON the wasm need not carry.
-cargo run -p hexrisk-engine --example tile_style --quiet > pkg/dist/style.js.partial
+cargo run --example tile_style --quiet > pkg/dist/style.js.partial
 mv pkg/dist/style.js.partial pkg/dist/style.js
 # The Rust toolchain's default wasm features; wasm-opt must accept what it emits.
 features=(--enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext

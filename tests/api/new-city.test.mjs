@@ -30,7 +30,9 @@ before(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-new-city-'));
   // The Rust test writes the city's files and builds them with the CLI (its own checks
   // of the build run too); the folder it leaves is what a data team would have.
-  await run('cargo', ['test', '--quiet', '-p', 'hexrisk-builder', '--test', 'all', '--',
+  // --workspace, as `make test` builds it: with `-p` the test binary would be compiled
+  // again with other features (scripts/build-tool.sh says why).
+  await run('cargo', ['test', '--quiet', '--workspace', '--test', 'all', '--',
     'new_city::a_city_made_of_configuration_and_data_files_builds_predicts_and_routes'],
   { cwd: root, env: { ...process.env, HEXRISK_NEW_CITY_DIR: dir }, maxBuffer: 16 << 20 });
   artifacts = path.join(dir, 'artifacts');

@@ -40,7 +40,7 @@ async function rebuildSanFrancisco(end) {
   cpSync(path.join(root, 'config/cities'), config, { recursive: true });
   const toml = path.join(config, `${SF}.toml`);
   writeFileSync(toml, readFileSync(toml, 'utf8').replace(/end = "\d{4}-\d\d-\d\d"/, `end = "${end}"`));
-  await run('cargo', ['run', '--quiet', '-p', 'hexrisk-builder', '--', 'build',
+  await run('bash', [path.join(root, 'scripts/build-tool.sh'), 'build',
     '--city', SF, '--config-dir', config, '--out', out, '--backtest-dir', path.join(dir, 'backtest'), '--model-card', path.join(dir, 'MODEL.md')],
   { cwd: root, maxBuffer: 16 << 20 });
   return out;

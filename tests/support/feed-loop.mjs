@@ -91,7 +91,7 @@ export async function runLoop({
   trafficMs = 100, verifyClean = false, score = false, onWeek = () => {},
 }) {
   const city = CITIES[cityName];
-  await run('cargo', ['build', '--quiet', '-p', 'opendata-sim', '-p', 'hexrisk-builder', '--bins'], { cwd: root });
+  await run('bash', [path.join(root, 'scripts/build-tool.sh'), '--built-only'], { cwd: root });
   const dir = mkdtempSync(path.join(os.tmpdir(), `hexrisk-loop-${cityName}-`));
   const sim = await startSim({ city: cityName, start, seed, late, wholesaleWeek });
   const simGet = async (query) => (await fetch(`${sim.url}${query}`)).json();

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use chrono::{Days, NaiveDate};
 use hexrisk_builder::fit::city_build::CityBuild;
-use hexrisk_builder::inputs::config::{self, CityConfig};
+use hexrisk_builder::inputs::config::{self, CityConfig, Span};
 use hexrisk_builder::inputs::data;
 use hexrisk_builder::inputs::intake::take_in::{Offered, Status};
 use hexrisk_builder::inputs::intake::{CityIntake, IntakeError};
@@ -253,18 +253,31 @@ fn accounts(build: &CityBuild) -> Accounts {
         .collect()
 }
 
+/// Toronto routed over the hex lattice instead of the street network (the roads do not
+/// depend on the incidents, and reading them three times would triple the time), over
+/// its last three years with a year of backtest. Three builds over the configured
+/// eight years took 105 s, the longest Rust test by far; the equivalence holds or fails
+/// on any span (`make artifacts` builds the whole one).
+fn toronto_recent_on_the_lattice() -> CityConfig {
+    let configured = city("city_ca_tor");
+    CityConfig {
+        roads: None,
+        places: None,
+        span: Span {
+            start: date(2019, 1, 1),
+            ..configured.span
+        },
+        backtest_weeks: 52,
+        ..configured
+    }
+}
+
 #[test]
 fn toronto_refreshed_from_a_cut_equals_a_build_over_the_whole_span() {
     let started = std::time::Instant::now();
     let tmp = tempfile::tempdir().unwrap();
     let data = data_dir();
-    // Routed over the hex lattice instead of the street network: the roads do not
-    // depend on the incidents, and reading them three times would triple the time.
-    let toronto = CityConfig {
-        roads: None,
-        places: None,
-        ..city("city_ca_tor")
-    };
+    let toronto = toronto_recent_on_the_lattice();
     let cut_date = date(2021, 6, 30);
     let after = (cut_date + Days::new(1), NaiveDate::MAX);
     let mut cuts = BTreeMap::new();
