@@ -101,8 +101,12 @@ export async function runLoop({
   });
   const artifacts = path.join(dir, 'artifacts');
 
+  /** The clean build of the store as the last update left it (see cleanArtifact). */
+  let latestClean = null;
+
   /** One update at the simulated `now`: its exit code, output and seconds. */
   async function update(now) {
+    latestClean = null;
     const started = performance.now();
     const args = ['update', '--city', city.code, '--config-dir', path.join(dir, 'config'), '--out', artifacts,
       '--store', path.join(dir, 'store'), '--intake', path.join(dir, 'intake'), '--now', now, '--attempts', '3'];
@@ -117,8 +121,17 @@ export async function runLoop({
     return (await cleanArtifact()).sha256;
   }
 
-  /** The city's artifact built from scratch out of the store: `{ sha256, file }`. */
+  /**
+   * The city's artifact built from scratch out of the store: `{ sha256, file }`. Kept
+   * until the next update, which may change the store (scoring after the last week
+   * reuses that week's clean build: a Houston build is about 12 s).
+   */
   async function cleanArtifact() {
+    latestClean ??= await buildClean();
+    return latestClean;
+  }
+
+  async function buildClean() {
     const clean = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-loop-clean-'));
     await run(bin('hexrisk-build'), ['build', '--city', city.code, '--config-dir', path.join(dir, 'config'),
       '--out', path.join(clean, 'artifacts'), '--backtest-dir', path.join(clean, 'backtest'), '--model-card', '',
