@@ -128,6 +128,9 @@ test('a partner applies, is approved, signs in with the passkey and manages a ke
   await page.locator('#keys-table tbody select').selectOption('24');
   await page.getByRole('button', { name: 'Roll web app' }).click();
   await page.waitForFunction(() => /Rolled/.test(document.querySelector('#status').textContent));
+  // The page says "Rolled" before it lists the keys again: until then the only
+  // "Revoke web app" button is the old key's, and a click there revokes that one.
+  await page.waitForFunction(() => [...document.querySelectorAll('#keys-table tbody tr td')].some((td) => td.textContent === 'rolled'));
   const rolled = await page.locator('#new-key-text').textContent();
   assert.notEqual(rolled, key);
   assert.match(await status(page), /Rolled: the old key works until/);
