@@ -899,6 +899,31 @@ test('Enter pressed before the search answers what was typed takes the first pla
   await page.unroute('**/places?*');
 });
 
+test('a place taken from the list stays taken: a search still on its way does not open the list again', async () => {
+  const { page } = await openMap();
+  await selectSource(page, 'online');
+  await page.click('#clear-route');
+  // Answers for the whole word come late, as on a slow network.
+  await page.route('**/places?*', async (route) => {
+    if (/spadina/i.test(new URL(route.request().url()).searchParams.get('q') ?? '')) await new Promise((r) => setTimeout(r, 800));
+    return route.continue();
+  });
+  await page.focus('#origin-search');
+  await page.keyboard.type('queen and spadin', { delay: 120 });
+  await page.waitForSelector('#origin-places:not([hidden]) [role=option]');
+  const first = await page.locator('#origin-places [role=option] span').first().textContent();
+  // One more letter asks again; the place shown is taken before that answer comes.
+  await page.keyboard.type('a');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.inputValue('#origin-search'), first);
+  await page.waitForTimeout(1500);
+  assert.equal(await page.getAttribute('#origin-search', 'aria-expanded'), 'false');
+  assert.ok(await page.locator('#origin-places').isHidden());
+  assert.equal(await page.inputValue('#origin-search'), first);
+  await page.unroute('**/places?*');
+});
+
 test('on a phone (390 × 844) the controls fold into a panel over the map, every control reachable by keyboard', async () => {
   const { page } = await openMap({ url: offlineUrl });
   await page.setViewportSize({ width: 390, height: 844 });

@@ -86,6 +86,10 @@ export function placeSearch({ input, list, count, search, onChoose, onError }) {
   function choose(i) {
     const place = places[i];
     if (!place) return;
+    // A search still to be asked or answered is for text no longer in the box: without
+    // this, its answer would open the list again over the place just taken.
+    clearTimeout(timer);
+    asked += 1;
     input.value = place.name;
     places = [];
     placesFor = input.value.trim();
