@@ -877,15 +877,20 @@ test('From and To by name: places offered as one types, taken by keyboard, the r
   assert.equal(await page.inputValue('#destination-search'), '');
 });
 
+/** Delays by 800 ms the page's place searches whose query matches `pattern`. */
+function slowPlaces(page, pattern) {
+  return page.route('**/places?*', async (route) => {
+    if (pattern.test(new URL(route.request().url()).searchParams.get('q') ?? '')) await new Promise((r) => setTimeout(r, 800));
+    return route.continue();
+  });
+}
+
 test('Enter pressed before the search answers what was typed takes the first place for all of it, not for an earlier prefix', async () => {
   const { page } = await openMap();
   await selectSource(page, 'online');
   await page.click('#clear-route');
   // The answer for the whole name comes late, as on a slow network.
-  await page.route('**/places?*', async (route) => {
-    if (/bathurst/i.test(new URL(route.request().url()).searchParams.get('q') ?? '')) await new Promise((r) => setTimeout(r, 800));
-    return route.continue();
-  });
+  await slowPlaces(page, /bathurst/i);
   await page.focus('#destination-search');
   await page.keyboard.type('king', { delay: 120 });
   await page.waitForSelector('#destination-places:not([hidden]) [role=option]');
@@ -904,10 +909,7 @@ test('a place taken from the list stays taken: a search still on its way does no
   await selectSource(page, 'online');
   await page.click('#clear-route');
   // Answers for the whole word come late, as on a slow network.
-  await page.route('**/places?*', async (route) => {
-    if (/spadina/i.test(new URL(route.request().url()).searchParams.get('q') ?? '')) await new Promise((r) => setTimeout(r, 800));
-    return route.continue();
-  });
+  await slowPlaces(page, /spadina/i);
   await page.focus('#origin-search');
   await page.keyboard.type('queen and spadin', { delay: 120 });
   await page.waitForSelector('#origin-places:not([hidden]) [role=option]');

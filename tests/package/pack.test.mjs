@@ -41,21 +41,30 @@ before(async () => {
 
 after(() => rmSync(work, { recursive: true, force: true }));
 
-// The wasm's gzipped ceiling, a little above what it weighs with everything it does
-// offline (forecasts, routing, street-level risk, directions, place search, reverse
-// lookup and tiles): a ratchet, lowered as the wasm shrinks. The package's budget is
-// 300 KB, not met (docs/BENCHMARKS.md, bench:route-ab). Built for size (opt-level
-// "z") it is 322 KB but routes past the 1 ms wasm aim, so speed wins.
-const MAX_WASM_GZIPPED = 370 * 1024;
+// The package's budget (issue 7): its wasm under 300 KB gzipped. Not met since street-level
+// risk, directions, place search and reverse lookup landed (359.7 KiB on 2026-11-27;
+// docs/BENCHMARKS.md): the test runs and reports it as a todo until the wasm fits, and
+// the budget is never raised to pass.
+const BUDGET_WASM_GZIPPED = 300 * 1024;
+// A ratchet, not a budget: while the budget is not met, the wasm must not grow past what it
+// weighs now while the budget is not met; lowered as the wasm shrinks, never raised.
+const RATCHET_WASM_GZIPPED = 370 * 1024;
 
-test('the tarball holds the builds, types and README, and the wasm is under 370 KB gzipped', async () => {
+const gzippedWasm = () => gzipSync(readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine_bg.wasm')), { level: 9 }).length;
+
+test('the wasm is under 300 KB gzipped', { todo: 'budget not met: 359.7 KiB (docs/BENCHMARKS.md)' }, () => {
+  const bytes = gzippedWasm();
+  assert.ok(bytes < BUDGET_WASM_GZIPPED, `wasm ${bytes} B gzipped, over the 300 KB budget`);
+});
+
+test('the tarball holds the builds, types and README, and the wasm has not grown past its ratchet', async () => {
   const { stdout } = await run('tar', ['-tzf', tarball]);
   const files = stdout.trim().split('\n').map((f) => f.replace(/^package\//, ''));
   for (const file of ['package.json', 'README.md', 'dist/web/hexrisk_engine.js', 'dist/web/hexrisk_engine.d.ts', 'dist/web/hexrisk_engine_bg.wasm', 'dist/node/hexrisk_engine.js', 'dist/style.js', 'maplibre.js', 'maplibre.d.ts']) {
     assert.ok(files.includes(file), `${file} missing from the tarball`);
   }
-  const wasm = readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine_bg.wasm'));
-  assert.ok(gzipSync(wasm, { level: 9 }).length < MAX_WASM_GZIPPED, 'wasm over 370 KB gzipped');
+  const bytes = gzippedWasm();
+  assert.ok(bytes < RATCHET_WASM_GZIPPED, `wasm ${bytes} B gzipped, grown past 370 KB`);
   const types = readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine.d.ts'), 'utf8');
   for (const name of ['RouteRequest', 'RouteResponse', 'scoreHexes', 'evaluateHexPath', 'hexesInBox']) assert.match(types, new RegExp(name));
 });
