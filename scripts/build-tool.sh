@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs hexrisk-build (the builder CLI) with the given arguments, building it first if
-# anything changed. `make`, the Node tests and the benchmarks all run it this way.
+# anything changed. `make`, the Node tests and the scheduled update workflow run it so
+# (bench/wasm/route-ab-base.sh builds another checkout, f7a14f3, as that one did).
 #
 # It is built with the whole workspace and its dev-dependencies (`--workspace --bins
 # --examples`), so that every crate resolves to the features `cargo test --workspace`
