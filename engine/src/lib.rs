@@ -8,6 +8,7 @@
 //!
 //! | module | what |
 //! |---|---|
+//! | [`sorting`] | one stable sort for every caller, small in the wasm |
 //! | [`grid`] | H3 cells, rings, the cells a line crosses, stored positions |
 //! | [`forecast`] | crime classes, the outcome distribution of a cell-week, risk levels |
 //! | [`roads`] | the road graph of a city (or a lattice over its cells) |
@@ -52,6 +53,8 @@ extern crate alloc;
 // rustfmt from sorting them.
 #[macro_use]
 mod api_names;
+
+pub mod sorting;
 
 pub mod grid;
 

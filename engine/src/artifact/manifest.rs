@@ -286,7 +286,7 @@ impl Manifest {
     /// caller's SHA-256 of [`Manifest::label_input`] of the same cities.
     #[must_use]
     pub fn over(mut cities: Vec<ManifestCity>, model_version: &str, digest: &str) -> Self {
-        cities.sort_by(|a, b| a.code.cmp(&b.code));
+        crate::sorting::sort_by(&mut cities, |a, b| a.code.cmp(&b.code));
         Self {
             version: Self::label(&cities, digest),
             cities,
@@ -373,7 +373,7 @@ impl Manifest {
                 line
             })
             .collect();
-        lines.sort();
+        crate::sorting::sort(&mut lines);
         lines.concat()
     }
 }

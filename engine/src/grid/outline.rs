@@ -98,7 +98,9 @@ fn assemble(rings: Vec<Vec<LatLng>>) -> Vec<Polygon> {
             ring
         })
         .partition(|ring| signed_area(ring) > 0.0);
-    exteriors.sort_by(|a, b| signed_area(b).total_cmp(&signed_area(a)));
+    crate::sorting::sort_by(&mut exteriors, |a, b| {
+        signed_area(b).total_cmp(&signed_area(a))
+    });
     let mut polygons: Vec<Polygon> = exteriors.into_iter().map(|e| alloc::vec![e]).collect();
     for hole in holes.drain(..) {
         // The smallest exterior holding the hole: exteriors are sorted largest first.

@@ -158,7 +158,7 @@ fn crossings(graph: &RoadGraph, ends: &[[u32; 2]]) -> Vec<Crossing> {
             at.push((node, name, way as u32));
         }
     }
-    at.sort_unstable();
+    crate::sorting::sort(&mut at);
     at.dedup();
     let mut crossings = Vec::new();
     for group in at.chunk_by(|a, b| a.0 == b.0) {
@@ -169,7 +169,7 @@ fn crossings(graph: &RoadGraph, ends: &[[u32; 2]]) -> Vec<Crossing> {
         names.dedup();
         if names.len() >= 2 {
             let mut ways: Vec<u32> = group.iter().map(|g| g.2).collect();
-            ways.sort_unstable();
+            crate::sorting::sort(&mut ways);
             ways.dedup();
             crossings.push(Crossing {
                 point: graph.node(group[0].0),

@@ -127,7 +127,7 @@ impl PlaceIndex {
                 keyed.push((key, Posting { entry, later_word }.stored()));
             }
         }
-        keyed.sort_unstable();
+        crate::sorting::sort(&mut keyed);
         keyed.dedup();
         let mut keys: Vec<String> = Vec::new();
         let mut runs = Vec::new();

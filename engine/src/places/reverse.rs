@@ -193,7 +193,7 @@ pub fn reverse(graph: &RoadGraph, index: &RouteIndex, point: LatLng) -> Reverse 
                 .as_ref()
                 .is_none_or(|i| metres < i.distance_m)
         {
-            names.sort_unstable();
+            crate::sorting::sort(&mut names);
             found.intersection = Some(Intersection {
                 streets: names.into_iter().map(String::from).collect(),
                 point: graph.node(node).to_lat_lng(),

@@ -246,7 +246,9 @@ impl Lookup<'_> {
             // Suggestions only for a part nothing else matches.
             let mut found: Vec<(u32, Match)> =
                 self.entries(words, 1, is_street).into_iter().collect();
-            found.sort_by_key(|&(entry, matched)| (matched, Reverse(self.length_class(entry))));
+            crate::sorting::sort_by_key(&mut found, |&(entry, matched)| {
+                (matched, Reverse(self.length_class(entry)))
+            });
             found.truncate(STREETS_PER_PART);
             found
         };
@@ -324,7 +326,7 @@ impl Lookup<'_> {
 }
 
 fn sort(ranked: &mut [Ranked]) {
-    ranked.sort_by(|a, b| {
+    crate::sorting::sort_by(ranked, |a, b| {
         a.matched
             .cmp(&b.matched)
             .then(b.class.cmp(&a.class))

@@ -71,7 +71,7 @@ pub fn avoided_streets(
     for street in &mut streets {
         street.incidents_per_km = street.exposure / street.distance_m * 1000.0;
     }
-    streets.sort_by(|a, b| b.exposure.total_cmp(&a.exposure));
+    crate::sorting::sort_by(&mut streets, |a, b| b.exposure.total_cmp(&a.exposure));
     streets.truncate(MAX_EXPLAINED_STREETS);
     streets
 }

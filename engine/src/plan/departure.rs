@@ -115,7 +115,9 @@ pub fn scores_on_the_way(
         .collect();
     // List the bands in the order the traveller reaches them.
     let mut order: Vec<usize> = (0..bands.len()).collect();
-    order.sort_by(|&a, &b| nearest_m[a].total_cmp(&nearest_m[b]).then(a.cmp(&b)));
+    crate::sorting::sort_by(&mut order, |&a, &b| {
+        nearest_m[a].total_cmp(&nearest_m[b]).then(a.cmp(&b))
+    });
     let mut rank = alloc::vec![0; bands.len()];
     for (r, &k) in order.iter().enumerate() {
         rank[k] = r;

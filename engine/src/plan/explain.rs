@@ -135,7 +135,7 @@ pub fn explain(
             })
         })
         .collect();
-    avoided.sort_by(|a, b| {
+    crate::sorting::sort_by(&mut avoided, |a, b| {
         a.safety_score
             .total_cmp(&b.safety_score)
             .then(a.h3.cmp(&b.h3))

@@ -125,7 +125,9 @@ pub fn reach(
             })
         })
         .collect();
-    cells.sort_by(|a, b| a.minutes.total_cmp(&b.minutes).then(a.cell.cmp(&b.cell)));
+    crate::sorting::sort_by(&mut cells, |a, b| {
+        a.minutes.total_cmp(&b.minutes).then(a.cell.cmp(&b.cell))
+    });
     let ids: Vec<CellIndex> = cells.iter().map(|c| c.cell).collect();
     Ok(ReachAnswer {
         network: graph.kind,

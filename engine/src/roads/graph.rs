@@ -218,7 +218,7 @@ impl RoadGraph {
     pub fn set_way_names<'a>(&mut self, per_way: impl IntoIterator<Item = &'a str>) {
         let per_way: Vec<&str> = per_way.into_iter().map(clip_name).collect();
         let mut names: Vec<&str> = per_way.iter().copied().filter(|n| !n.is_empty()).collect();
-        names.sort_unstable();
+        crate::sorting::sort(&mut names);
         names.dedup();
         self.way_name = if names.is_empty() {
             Vec::new()

@@ -271,7 +271,7 @@ impl CityScores {
     /// Ranks harms into safety scores.
     fn from_harms(harms: Vec<f64>) -> Self {
         let mut sorted = harms.clone();
-        sorted.sort_by(f64::total_cmp);
+        crate::sorting::sort_by(&mut sorted, f64::total_cmp);
         let mut scores = Self {
             harms,
             sorted,
@@ -584,7 +584,9 @@ mod tests {
         let model = model();
         let scores = CityScores::compute(&model, 0, &ScoringParams::default());
         let mut by_harm: Vec<usize> = (0..model.cell_count()).collect();
-        by_harm.sort_by(|&a, &b| scores.harm(a).total_cmp(&scores.harm(b)));
+        crate::sorting::sort_by(&mut by_harm, |&a, &b| {
+            scores.harm(a).total_cmp(&scores.harm(b))
+        });
         assert_eq!(scores.safety(by_harm[0]), 100.0);
         assert_eq!(scores.safety(*by_harm.last().unwrap()), 0.0);
         assert!(scores.safety(99).is_nan());

@@ -132,7 +132,7 @@ impl StreetRisk {
     pub fn safety_scores(&self, graph: &RoadGraph) -> Vec<f64> {
         let length = |way: usize| f64::from(graph.way_length_m[way]).max(0.0);
         let mut order: Vec<usize> = (0..self.risks.len()).collect();
-        order.sort_by(|&a, &b| self.risks[a].total_cmp(&self.risks[b]));
+        crate::sorting::sort_by(&mut order, |&a, &b| self.risks[a].total_cmp(&self.risks[b]));
         let total: f64 = order.iter().map(|&w| length(w)).sum();
         let mut scores = alloc::vec![0.0; self.risks.len()];
         // Runs of equal risk, least risky first: metres below a run are safer.

@@ -33,7 +33,9 @@ fn city_record(city: &CityModel, now: i64) -> Value {
 
 fn sorted_cities(atlas: &Atlas) -> Vec<&CityModel> {
     let mut cities: Vec<&CityModel> = atlas.cities().iter().map(AsRef::as_ref).collect();
-    cities.sort_by(|a, b| a.artifact().city.code.cmp(&b.artifact().city.code));
+    crate::sorting::sort_by(&mut cities, |a, b| {
+        a.artifact().city.code.cmp(&b.artifact().city.code)
+    });
     cities
 }
 

@@ -131,7 +131,9 @@ impl Dissection<'_> {
                 let (x, y) = self.xy[part[i as usize] as usize];
                 wx * x + wy * y
             };
-            order.sort_by(|&a, &b| key(a).total_cmp(&key(b)).then(a.cmp(&b)));
+            crate::sorting::sort_by(&mut order, |&a, &b| {
+                key(a).total_cmp(&key(b)).then(a.cmp(&b))
+            });
             let mut roles = vec![Role::Inner; m];
             for &i in &order[..terminals] {
                 roles[i as usize] = Role::Source;
