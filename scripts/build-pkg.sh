@@ -16,6 +16,19 @@ wasm=target/wasm32-unknown-unknown/wasm-release/hexrisk_engine.wasm
 rm -rf pkg/dist
 "$wasm_bindgen" --target web --out-dir pkg/dist/web --out-name hexrisk_engine "$wasm"
 "$wasm_bindgen" --target experimental-nodejs-module --out-dir pkg/dist/node --out-name hexrisk_engine "$wasm"
+# The engine's one JavaScript helper (unpacking answers, engine/src/wasm/answer.rs) is
+# written by wasm-bindgen under snippets/<crate>-<hash>/: moved beside the glue under a
+# name that does not change with the engine's version, for the package's file list and
+# the map app's offline cache.
+for dir in pkg/dist/web pkg/dist/node; do
+  snippets=("$dir"/snippets/hexrisk-engine-*/inline0.js)
+  [[ ${#snippets[@]} -eq 1 && -f ${snippets[0]} ]] || { echo "build-pkg: expected one snippet in $dir/snippets" >&2; exit 1; }
+  mv "${snippets[0]}" "$dir/unpack.js"
+  rm -r "$dir/snippets"
+  from="./${snippets[0]#"$dir"/}"
+  grep -qF "from '$from';" "$dir/hexrisk_engine.js" || { echo "build-pkg: $dir/hexrisk_engine.js does not import $from" >&2; exit 1; }
+  sed -i "s|from '$from';|from './unpack.js';|" "$dir/hexrisk_engine.js"
+done
 # The tile style, from the engine natively: JSON the wasm need not carry.
 cargo run --example tile_style --quiet > pkg/dist/style.js.partial
 mv pkg/dist/style.js.partial pkg/dist/style.js

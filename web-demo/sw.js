@@ -12,7 +12,7 @@ const SHELL = [
   '/', '/app.js', '/style.css', '/manifest.webmanifest', '/icon.svg',
   '/lib/boot.js', '/lib/engines.js', '/lib/grid-layer.js', '/lib/hex-canvas.js', '/lib/offline.js', '/lib/place-search.js', '/lib/reach.js', '/lib/routes.js', '/lib/street-layer.js', '/lib/streets.js', '/lib/url-state.js',
   '/vendor/leaflet/leaflet.css', '/vendor/leaflet/leaflet-src.esm.js',
-  '/pkg/dist/web/hexrisk_engine.js', '/pkg/dist/web/hexrisk_engine_bg.wasm',
+  '/pkg/dist/web/hexrisk_engine.js', '/pkg/dist/web/unpack.js', '/pkg/dist/web/hexrisk_engine_bg.wasm',
 ];
 
 self.addEventListener('install', (event) => {

@@ -38,6 +38,30 @@ fn request_object(request: JsValue) -> Result<serde_json::Map<String, serde_json
     }
 }
 
+/// An operation's answer as a JavaScript value: a JSON value packed as it is, an
+/// answer serialized from its columns through its JSON value.
+trait Answer {
+    fn into_js(self) -> Result<JsValue, JsValue>;
+}
+
+impl Answer for serde_json::Value {
+    fn into_js(self) -> Result<JsValue, JsValue> {
+        super::answer::to_js(&self)
+    }
+}
+
+impl Answer for crate::api::ScoreRows {
+    fn into_js(self) -> Result<JsValue, JsValue> {
+        to_js(&self)
+    }
+}
+
+impl Answer for crate::api::RingLookup {
+    fn into_js(self) -> Result<JsValue, JsValue> {
+        to_js(&self)
+    }
+}
+
 /// Scored cells as `{cells, safetyScores, colorIndexes}` typed arrays, one copy each.
 fn scored_cells(scored: &crate::api::ScoredCells) -> JsValue {
     let cells: Vec<u64> = scored.cells.iter().map(|&cell| u64::from(cell)).collect();
@@ -63,7 +87,7 @@ fn scored_cells(scored: &crate::api::ScoredCells) -> JsValue {
 
 impl HexRisk {
     /// Runs an `api` operation on a request object (`undefined` or `null` means `{}`).
-    fn call<T: serde::Serialize>(
+    fn call<T: Answer>(
         &self,
         request: JsValue,
         now_ms: Option<f64>,
@@ -74,9 +98,9 @@ impl HexRisk {
         ) -> Result<T, crate::api::QueryError>,
     ) -> Result<JsValue, JsValue> {
         let body = request_object(request)?;
-        let answer =
-            operation(&self.atlas, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))?;
-        to_js(&answer)
+        operation(&self.atlas, &body, now_seconds(now_ms))
+            .map_err(|e| query_error(&e))?
+            .into_js()
     }
 
     /// Runs a column operation on a request object with the engine's score memo.
