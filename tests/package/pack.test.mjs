@@ -42,17 +42,17 @@ before(async () => {
 after(() => rmSync(work, { recursive: true, force: true }));
 
 // The package's budget (issue 7): its wasm under 300 KB gzipped. Not met since street-level
-// risk, directions, place search and reverse lookup landed (334.2 KiB on 2026-11-27;
+// risk, directions, place search and reverse lookup landed (333.8 KiB on 2026-11-28;
 // docs/BENCHMARKS.md): the test runs and reports it as a todo until the wasm fits, and
 // the budget is never raised to pass.
 const BUDGET_WASM_GZIPPED = 300 * 1024;
 // A ratchet, not a budget: while the budget is not met, the wasm must not grow past what it
 // weighs now while the budget is not met; lowered as the wasm shrinks, never raised.
-const RATCHET_WASM_GZIPPED = 335 * 1024;
+const RATCHET_WASM_GZIPPED = 334 * 1024;
 
 const gzippedWasm = () => gzipSync(readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine_bg.wasm')), { level: 9 }).length;
 
-test('the wasm is under 300 KB gzipped', { todo: 'budget not met: 334.2 KiB (docs/BENCHMARKS.md)' }, () => {
+test('the wasm is under 300 KB gzipped', { todo: 'budget not met: 333.8 KiB (docs/BENCHMARKS.md)' }, () => {
   const bytes = gzippedWasm();
   assert.ok(bytes < BUDGET_WASM_GZIPPED, `wasm ${bytes} B gzipped, over the 300 KB budget`);
 });
@@ -64,7 +64,7 @@ test('the tarball holds the builds, types and README, and the wasm has not grown
     assert.ok(files.includes(file), `${file} missing from the tarball`);
   }
   const bytes = gzippedWasm();
-  assert.ok(bytes < RATCHET_WASM_GZIPPED, `wasm ${bytes} B gzipped, grown past 335 KiB`);
+  assert.ok(bytes < RATCHET_WASM_GZIPPED, `wasm ${bytes} B gzipped, grown past 334 KiB`);
   const types = readFileSync(path.join(root, 'pkg/dist/web/hexrisk_engine.d.ts'), 'utf8');
   for (const name of ['RouteRequest', 'RouteResponse', 'scoreHexes', 'evaluateHexPath', 'hexesInBox']) assert.match(types, new RegExp(name));
 });

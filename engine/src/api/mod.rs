@@ -54,7 +54,10 @@ pub use prediction::{
 };
 pub use reach_request::reach;
 pub use reverse_place::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
-pub use route_json::{LineString, evaluate, evaluate_hex_path, route, route_config};
+pub use route_json::{
+    LineString, evaluate, evaluate_answer, evaluate_hex_path, evaluate_hex_path_answer, route,
+    route_answer, route_config,
+};
 pub use score_rows::{RingLookup, ScoreRows};
 pub use streets::{MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, streets};
 pub use tiles::{

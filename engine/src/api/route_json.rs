@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 
 use super::QueryError;
 use super::json::{parse, with_status};
-use super::route_request::{self, EvaluateQuery, HexPathQuery, MAX_LINE_POSITIONS, RouteQuery};
+use super::route_request::{self, EvaluationResponse, MAX_LINE_POSITIONS, RouteResponse};
 use crate::city::Atlas;
 use crate::corridor::{MAX_HEX_PATH_CELLS, TravelMode};
 use crate::plan::{RouteAnswer, RouteObjective, RouteOption, TradeoffAnswer};
@@ -163,8 +163,20 @@ pub fn route_config() -> Value {
 /// # Errors
 /// The engine's request errors ([`route_request::route`]).
 pub fn route(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value, QueryError> {
-    let query: RouteQuery = parse(body)?;
-    route_request::route(atlas, &query, now).map(with_status)
+    route_answer(atlas, body, now).map(with_status)
+}
+
+/// `POST /route`'s answer before [`with_status`], for callers that serialize it
+/// themselves (the npm package).
+///
+/// # Errors
+/// As [`route`].
+pub fn route_answer(
+    atlas: &Atlas,
+    body: &Map<String, Value>,
+    now: i64,
+) -> Result<RouteResponse, QueryError> {
+    route_request::route(atlas, &parse(body)?, now)
 }
 
 /// `POST /evaluate`.
@@ -172,8 +184,19 @@ pub fn route(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value
 /// # Errors
 /// The engine's request errors ([`route_request::evaluate`]).
 pub fn evaluate(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value, QueryError> {
-    let query: EvaluateQuery = parse(body)?;
-    route_request::evaluate(atlas, &query, now).map(with_status)
+    evaluate_answer(atlas, body, now).map(with_status)
+}
+
+/// `POST /evaluate`'s answer before [`with_status`] (see [`route_answer`]).
+///
+/// # Errors
+/// As [`evaluate`].
+pub fn evaluate_answer(
+    atlas: &Atlas,
+    body: &Map<String, Value>,
+    now: i64,
+) -> Result<EvaluationResponse, QueryError> {
+    route_request::evaluate(atlas, &parse(body)?, now)
 }
 
 /// `POST /evaluate-hex-path`.
@@ -185,6 +208,17 @@ pub fn evaluate_hex_path(
     body: &Map<String, Value>,
     now: i64,
 ) -> Result<Value, QueryError> {
-    let query: HexPathQuery = parse(body)?;
-    route_request::evaluate_hex_path(atlas, &query, now).map(with_status)
+    evaluate_hex_path_answer(atlas, body, now).map(with_status)
+}
+
+/// `POST /evaluate-hex-path`'s answer before [`with_status`] (see [`route_answer`]).
+///
+/// # Errors
+/// As [`evaluate_hex_path`].
+pub fn evaluate_hex_path_answer(
+    atlas: &Atlas,
+    body: &Map<String, Value>,
+    now: i64,
+) -> Result<EvaluationResponse, QueryError> {
+    route_request::evaluate_hex_path(atlas, &parse(body)?, now)
 }

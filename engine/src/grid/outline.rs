@@ -19,7 +19,7 @@ pub type Polygon = Vec<Vec<LatLng>>;
 #[must_use]
 pub fn outline(cells: &[CellIndex]) -> Vec<Polygon> {
     let mut cells = cells.to_vec();
-    cells.sort_unstable();
+    crate::sorting::sort(&mut cells);
     cells.dedup();
     // Directed edges left after shared ones cancel, by their start vertex.
     let mut edges: BTreeMap<(u64, u64), (VertexIndex, VertexIndex)> = BTreeMap::new();

@@ -118,7 +118,7 @@ pub fn explain(
     let exposure_avoided = difference(this.exposure, base.exposure);
     let extra_m = difference(base.distance_m, this.distance_m);
     let mut on_route: Vec<CellIndex> = route.hex_path.clone();
-    on_route.sort_unstable();
+    crate::sorting::sort(&mut on_route);
     let mut avoided: Vec<AvoidedCell> = shortest
         .hex_path_with_tiers
         .iter()

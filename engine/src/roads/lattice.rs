@@ -19,7 +19,7 @@ use crate::grid::{self, MicroDegrees};
 #[must_use]
 pub fn hex_lattice(lattice: &[CellIndex], grid: &[u64], source: &str) -> RoadGraph {
     let mut cells = lattice.to_vec();
-    cells.sort_unstable();
+    crate::sorting::sort(&mut cells);
     cells.dedup();
     let nodes: Vec<MicroDegrees> = cells
         .iter()

@@ -38,30 +38,6 @@ fn request_object(request: JsValue) -> Result<serde_json::Map<String, serde_json
     }
 }
 
-/// An operation's answer as a JavaScript value: a JSON value packed as it is, an
-/// answer serialized from its columns through its JSON value.
-trait Answer {
-    fn into_js(self) -> Result<JsValue, JsValue>;
-}
-
-impl Answer for serde_json::Value {
-    fn into_js(self) -> Result<JsValue, JsValue> {
-        super::answer::to_js(&self)
-    }
-}
-
-impl Answer for crate::api::ScoreRows {
-    fn into_js(self) -> Result<JsValue, JsValue> {
-        to_js(&self)
-    }
-}
-
-impl Answer for crate::api::RingLookup {
-    fn into_js(self) -> Result<JsValue, JsValue> {
-        to_js(&self)
-    }
-}
-
 /// Scored cells as `{cells, safetyScores, colorIndexes}` typed arrays, one copy each.
 fn scored_cells(scored: &crate::api::ScoredCells) -> JsValue {
     let cells: Vec<u64> = scored.cells.iter().map(|&cell| u64::from(cell)).collect();
@@ -87,7 +63,7 @@ fn scored_cells(scored: &crate::api::ScoredCells) -> JsValue {
 
 impl HexRisk {
     /// Runs an `api` operation on a request object (`undefined` or `null` means `{}`).
-    fn call<T: Answer>(
+    fn call<T: serde::Serialize>(
         &self,
         request: JsValue,
         now_ms: Option<f64>,
@@ -98,9 +74,27 @@ impl HexRisk {
         ) -> Result<T, crate::api::QueryError>,
     ) -> Result<JsValue, JsValue> {
         let body = request_object(request)?;
-        operation(&self.atlas, &body, now_seconds(now_ms))
-            .map_err(|e| query_error(&e))?
-            .into_js()
+        let answer =
+            operation(&self.atlas, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))?;
+        to_js(&answer)
+    }
+
+    /// As [`HexRisk::call`], for an answer that both APIs give with `"status":
+    /// "success"` first (`api::with_status`), packed without its JSON value.
+    fn call_with_status<T: serde::Serialize>(
+        &self,
+        request: JsValue,
+        now_ms: Option<f64>,
+        operation: impl FnOnce(
+            &crate::city::Atlas,
+            &serde_json::Map<String, serde_json::Value>,
+            i64,
+        ) -> Result<T, crate::api::QueryError>,
+    ) -> Result<JsValue, JsValue> {
+        let body = request_object(request)?;
+        let answer =
+            operation(&self.atlas, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))?;
+        super::answer::to_js_with_status(&answer)
     }
 
     /// Runs a column operation on a request object with the engine's score memo.
@@ -244,7 +238,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "RouteRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::route)
+        self.call_with_status(request, now_ms, api::route_answer)
     }
 
     /// The cells reachable from a point within a time budget, each with its travel
@@ -272,7 +266,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "EvaluateRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::evaluate)
+        self.call_with_status(request, now_ms, api::evaluate_answer)
     }
 
     /// Scores an ordered hex path (`POST /evaluate-hex-path`).
@@ -285,7 +279,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "HexPathRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::evaluate_hex_path)
+        self.call_with_status(request, now_ms, api::evaluate_hex_path_answer)
     }
 
     /// A point prediction with exactly the body and answer of the prediction API's

@@ -62,11 +62,9 @@ pub(super) fn now_seconds(now_ms: Option<f64>) -> i64 {
     (now_ms.unwrap_or_else(js_sys::Date::now) / 1000.0).floor() as i64
 }
 
-/// Converts to a plain JavaScript value (objects, not `Map`s), through its JSON value.
-pub(super) fn to_js<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let value = serde_json::to_value(value)
-        .map_err(|e| JsValue::from(js_sys::Error::new(&e.to_string())))?;
-    answer::to_js(&value)
+/// Converts to a plain JavaScript value (objects, not `Map`s), as its JSON value.
+pub(super) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
+    answer::to_js(value)
 }
 
 /// Version of the engine.

@@ -7,16 +7,21 @@
 //! cross as one `Float64Array` view, the structure as one `Uint32Array` view, every
 //! distinct string once in one string, and JavaScript builds the objects itself.
 //!
-//! The objects are those `serde-wasm-bindgen`'s JSON-compatible serializer builds:
-//! the same members in the same order, numbers as JavaScript numbers, and an integer
-//! outside JavaScript's safe range refused with an error rather than rounded.
+//! Answers are packed straight from their `Serialize` implementations, through
+//! [`serializer`], without a JSON value in between. The objects are those of the
+//! answer's JSON value (`serde_json::to_value`) as `serde-wasm-bindgen`'s
+//! JSON-compatible serializer built them: the same members in the same order, a
+//! number that is not finite as `null`, and an integer outside JavaScript's safe
+//! range refused with an error rather than rounded.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 use std::collections::HashMap;
 
-use serde_json::Value;
 use wasm_bindgen::prelude::*;
+
+mod serializer;
 
 // Operation codes of the packed structure, read in order by `unpack`.
 const NULL: u32 = 0;
@@ -73,68 +78,54 @@ extern "C" {
 /// The JavaScript value of `value`.
 ///
 /// # Errors
-/// An `Error` for an integer outside JavaScript's safe range.
-pub(super) fn to_js(value: &Value) -> Result<JsValue, JsValue> {
+/// An `Error` for an integer outside JavaScript's safe range or a map key that is
+/// not a string or an integer.
+pub(super) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let mut packed = Packed::default();
-    packed.value(value)?;
-    Ok(unpack(
-        &packed.ops,
-        &packed.numbers,
-        &packed.text,
-        &packed.lengths,
-    ))
+    value.serialize(&mut packed)?;
+    Ok(packed.unpack())
+}
+
+/// As [`to_js`], for an answer object with `"status": "success"` first, as
+/// `api::with_status` makes it.
+///
+/// # Errors
+/// As [`to_js`].
+pub(super) fn to_js_with_status<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
+    let mut packed = Packed {
+        status_first: true,
+        ..Packed::default()
+    };
+    value.serialize(&mut packed)?;
+    Ok(packed.unpack())
 }
 
 /// A value as `unpack` reads it: each distinct string once, by UTF-16 length.
 #[derive(Default)]
-struct Packed<'a> {
+struct Packed {
     ops: Vec<u32>,
     numbers: Vec<f64>,
     text: String,
     lengths: Vec<u32>,
-    indexes: HashMap<&'a str, u32>,
+    indexes: HashMap<Box<str>, u32>,
+    /// The next object begins with `"status": "success"` and leaves out a member of
+    /// its own called `status`.
+    status_first: bool,
 }
 
-impl<'a> Packed<'a> {
-    fn value(&mut self, value: &'a Value) -> Result<(), JsValue> {
-        match value {
-            Value::Null => self.ops.push(NULL),
-            Value::Bool(false) => self.ops.push(FALSE),
-            Value::Bool(true) => self.ops.push(TRUE),
-            Value::Number(number) => {
-                self.ops.push(NUMBER);
-                self.numbers.push(javascript_number(number)?);
-            }
-            Value::String(text) => {
-                let index = self.string(text);
-                self.ops.extend([STRING, index]);
-            }
-            Value::Array(items) => {
-                self.ops.extend([ARRAY, count(items.len())]);
-                for item in items {
-                    self.value(item)?;
-                }
-            }
-            Value::Object(members) => {
-                self.ops.extend([OBJECT, count(members.len())]);
-                for (key, member) in members {
-                    let index = self.string(key);
-                    self.ops.push(index);
-                    self.value(member)?;
-                }
-            }
-        }
-        Ok(())
+impl Packed {
+    fn unpack(&self) -> JsValue {
+        unpack(&self.ops, &self.numbers, &self.text, &self.lengths)
     }
 
-    fn string(&mut self, text: &'a str) -> u32 {
+    fn string(&mut self, text: &str) -> u32 {
         if let Some(&index) = self.indexes.get(text) {
             return index;
         }
         let index = count(self.lengths.len());
         self.text.push_str(text);
         self.lengths.push(count(text.encode_utf16().count()));
-        self.indexes.insert(text, index);
+        self.indexes.insert(text.into(), index);
         index
     }
 }
@@ -142,22 +133,4 @@ impl<'a> Packed<'a> {
 /// A length as the packed structure holds it: `usize` is 32 bits in wasm32.
 fn count(length: usize) -> u32 {
     length as u32
-}
-
-/// A JSON number as a JavaScript number: integers only within the safe range, as
-/// `serde-wasm-bindgen` allows.
-fn javascript_number(number: &serde_json::Number) -> Result<f64, JsValue> {
-    const SAFE: u64 = (1 << 53) - 1;
-    let safe = match (number.as_u64(), number.as_i64()) {
-        (Some(n), _) => n <= SAFE,
-        (None, Some(n)) => n.unsigned_abs() <= SAFE,
-        (None, None) => true,
-    };
-    match number.as_f64() {
-        Some(value) if safe => Ok(value),
-        _ => Err(js_sys::Error::new(&alloc::format!(
-            "{number} can't be represented as a JavaScript number"
-        ))
-        .into()),
-    }
 }

@@ -1,0 +1,631 @@
+//! `serde::Serializer` for [`Packed`]: an answer packed as its JSON value would be
+//! (`serde_json::to_value`), without building that value. Unit, `None` and numbers
+//! that are not finite are `null`; bytes are arrays of numbers; a variant with data
+//! is an object of one member named after it; map keys are strings or integers.
+
+use alloc::string::{String, ToString};
+use core::fmt::Display;
+
+use serde::Serialize;
+use serde::ser::{self, Impossible};
+use wasm_bindgen::JsValue;
+
+use super::{ARRAY, FALSE, NULL, NUMBER, OBJECT, Packed, STRING, TRUE};
+
+/// The largest integer JavaScript numbers hold exactly (`Number.MAX_SAFE_INTEGER`).
+const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// Why an answer could not be packed: thrown to JavaScript as an `Error`.
+#[derive(Debug)]
+pub(super) struct PackError(String);
+
+impl Display for PackError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for PackError {}
+
+impl ser::Error for PackError {
+    fn custom<T: Display>(message: T) -> Self {
+        Self(message.to_string())
+    }
+}
+
+impl From<PackError> for JsValue {
+    fn from(error: PackError) -> Self {
+        js_sys::Error::new(&error.0).into()
+    }
+}
+
+fn unsafe_integer(value: impl Display) -> PackError {
+    PackError(alloc::format!(
+        "{value} can't be represented as a JavaScript number"
+    ))
+}
+
+impl Packed {
+    fn number(&mut self, value: f64) {
+        if value.is_finite() {
+            self.ops.push(NUMBER);
+            self.numbers.push(value);
+        } else {
+            self.ops.push(NULL);
+        }
+    }
+
+    fn unsigned(&mut self, value: u64) -> Result<(), PackError> {
+        if value > MAX_SAFE_INTEGER {
+            return Err(unsafe_integer(value));
+        }
+        self.number(value as f64);
+        Ok(())
+    }
+
+    fn signed(&mut self, value: i64) -> Result<(), PackError> {
+        if value.unsigned_abs() > MAX_SAFE_INTEGER {
+            return Err(unsafe_integer(value));
+        }
+        self.number(value as f64);
+        Ok(())
+    }
+
+    fn text(&mut self, text: &str) {
+        let index = self.string(text);
+        self.ops.extend([STRING, index]);
+    }
+
+    /// Opens an array or object whose length is written by [`Compound::close`].
+    fn open(&mut self, op: u32, skip_status: bool) -> Compound<'_> {
+        self.ops.extend([op, 0]);
+        let slot = self.ops.len() - 1;
+        let mut compound = Compound {
+            packed: self,
+            slot,
+            items: 0,
+            skip_status,
+        };
+        if skip_status {
+            compound.entry("status", &"success").ok();
+        }
+        compound
+    }
+
+    /// Opens an object of one member named `variant`, holding an open array or object.
+    fn open_variant(&mut self, variant: &str, op: u32) -> Result<Compound<'_>, PackError> {
+        self.no_status()?;
+        let key = self.string(variant);
+        self.ops.extend([OBJECT, 1, key]);
+        Ok(self.open(op, false))
+    }
+
+    /// Refuses what cannot carry `"status": "success"` first: only objects can.
+    fn no_status(&mut self) -> Result<(), PackError> {
+        if core::mem::take(&mut self.status_first) {
+            return Err(PackError(
+                "an answer with a status must be an object".into(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// An open array or object: counts its items and writes the count when closed.
+pub(super) struct Compound<'a> {
+    packed: &'a mut Packed,
+    slot: usize,
+    items: u32,
+    /// Leaves out a member called `status` (see `Packed::status_first`).
+    skip_status: bool,
+}
+
+impl Compound<'_> {
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
+        value.serialize(&mut *self.packed)?;
+        self.items += 1;
+        Ok(())
+    }
+
+    fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), PackError> {
+        if self.skip_status && key == "status" && self.items > 0 {
+            // The answer's own `status` gives way to the one written first; its value
+            // is still serialized, so that a failing value fails alike.
+            return value.serialize(&mut Packed::default());
+        }
+        let index = self.packed.string(key);
+        self.packed.ops.push(index);
+        value.serialize(&mut *self.packed)?;
+        self.items += 1;
+        Ok(())
+    }
+
+    fn close(self) {
+        self.packed.ops[self.slot] = self.items;
+    }
+}
+
+impl<'a> ser::Serializer for &'a mut Packed {
+    type Ok = ();
+    type Error = PackError;
+    type SerializeSeq = Compound<'a>;
+    type SerializeTuple = Compound<'a>;
+    type SerializeTupleStruct = Compound<'a>;
+    type SerializeTupleVariant = Compound<'a>;
+    type SerializeMap = MapCompound<'a>;
+    type SerializeStruct = Compound<'a>;
+    type SerializeStructVariant = Compound<'a>;
+
+    fn serialize_bool(self, value: bool) -> Result<(), PackError> {
+        self.no_status()?;
+        self.ops.push(if value { TRUE } else { FALSE });
+        Ok(())
+    }
+
+    fn serialize_i8(self, value: i8) -> Result<(), PackError> {
+        self.serialize_i64(value.into())
+    }
+
+    fn serialize_i16(self, value: i16) -> Result<(), PackError> {
+        self.serialize_i64(value.into())
+    }
+
+    fn serialize_i32(self, value: i32) -> Result<(), PackError> {
+        self.serialize_i64(value.into())
+    }
+
+    fn serialize_i64(self, value: i64) -> Result<(), PackError> {
+        self.no_status()?;
+        self.signed(value)
+    }
+
+    fn serialize_i128(self, value: i128) -> Result<(), PackError> {
+        self.no_status()?;
+        match (u64::try_from(value), i64::try_from(value)) {
+            (Ok(value), _) => self.unsigned(value),
+            (_, Ok(value)) => self.signed(value),
+            _ => Err(PackError("number out of range".into())),
+        }
+    }
+
+    fn serialize_u8(self, value: u8) -> Result<(), PackError> {
+        self.serialize_u64(value.into())
+    }
+
+    fn serialize_u16(self, value: u16) -> Result<(), PackError> {
+        self.serialize_u64(value.into())
+    }
+
+    fn serialize_u32(self, value: u32) -> Result<(), PackError> {
+        self.serialize_u64(value.into())
+    }
+
+    fn serialize_u64(self, value: u64) -> Result<(), PackError> {
+        self.no_status()?;
+        self.unsigned(value)
+    }
+
+    fn serialize_u128(self, value: u128) -> Result<(), PackError> {
+        self.no_status()?;
+        u64::try_from(value)
+            .map_err(|_| PackError("number out of range".into()))
+            .and_then(|value| self.unsigned(value))
+    }
+
+    fn serialize_f32(self, value: f32) -> Result<(), PackError> {
+        self.serialize_f64(value.into())
+    }
+
+    fn serialize_f64(self, value: f64) -> Result<(), PackError> {
+        self.no_status()?;
+        self.number(value);
+        Ok(())
+    }
+
+    fn serialize_char(self, value: char) -> Result<(), PackError> {
+        self.serialize_str(value.encode_utf8(&mut [0; 4]))
+    }
+
+    fn serialize_str(self, value: &str) -> Result<(), PackError> {
+        self.no_status()?;
+        self.text(value);
+        Ok(())
+    }
+
+    fn serialize_bytes(self, value: &[u8]) -> Result<(), PackError> {
+        self.no_status()?;
+        let mut array = self.open(ARRAY, false);
+        for byte in value {
+            array.element(byte)?;
+        }
+        array.close();
+        Ok(())
+    }
+
+    fn serialize_none(self) -> Result<(), PackError> {
+        self.serialize_unit()
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), PackError> {
+        value.serialize(self)
+    }
+
+    fn serialize_unit(self) -> Result<(), PackError> {
+        self.no_status()?;
+        self.ops.push(NULL);
+        Ok(())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), PackError> {
+        self.serialize_unit()
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), PackError> {
+        self.serialize_str(variant)
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), PackError> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), PackError> {
+        self.no_status()?;
+        let mut object = self.open(OBJECT, false);
+        object.entry(variant, value)?;
+        object.close();
+        Ok(())
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>, PackError> {
+        self.no_status()?;
+        Ok(self.open(ARRAY, false))
+    }
+
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'a>, PackError> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Compound<'a>, PackError> {
+        self.serialize_seq(Some(len))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>, PackError> {
+        self.open_variant(variant, ARRAY)
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a>, PackError> {
+        let status = core::mem::take(&mut self.status_first);
+        Ok(MapCompound {
+            object: self.open(OBJECT, status),
+            key: None,
+        })
+    }
+
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a>, PackError> {
+        let status = core::mem::take(&mut self.status_first);
+        Ok(self.open(OBJECT, status))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Compound<'a>, PackError> {
+        self.open_variant(variant, OBJECT)
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_> {
+    type Ok = ();
+    type Error = PackError;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), PackError> {
+        self.close();
+        Ok(())
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_> {
+    type Ok = ();
+    type Error = PackError;
+
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), PackError> {
+        self.close();
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_> {
+    type Ok = ();
+    type Error = PackError;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), PackError> {
+        self.close();
+        Ok(())
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_> {
+    type Ok = ();
+    type Error = PackError;
+
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
+        self.element(value)
+    }
+
+    fn end(self) -> Result<(), PackError> {
+        self.close();
+        Ok(())
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_> {
+    type Ok = ();
+    type Error = PackError;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), PackError> {
+        self.entry(key, value)
+    }
+
+    fn end(self) -> Result<(), PackError> {
+        self.close();
+        Ok(())
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_> {
+    type Ok = ();
+    type Error = PackError;
+
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), PackError> {
+        self.entry(key, value)
+    }
+
+    fn end(self) -> Result<(), PackError> {
+        self.close();
+        Ok(())
+    }
+}
+
+/// An open object whose members come as keys and values.
+pub(super) struct MapCompound<'a> {
+    object: Compound<'a>,
+    key: Option<String>,
+}
+
+impl ser::SerializeMap for MapCompound<'_> {
+    type Ok = ();
+    type Error = PackError;
+
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), PackError> {
+        self.key = Some(key.serialize(KeyText)?);
+        Ok(())
+    }
+
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
+        let key = self
+            .key
+            .take()
+            .ok_or_else(|| PackError("a map value without its key".into()))?;
+        self.object.entry(&key, value)
+    }
+
+    fn end(self) -> Result<(), PackError> {
+        self.object.close();
+        Ok(())
+    }
+}
+
+/// A map key as the text of an object member's name: strings, characters and
+/// integers, as `serde_json` takes them.
+struct KeyText;
+
+fn key_must_be_text() -> PackError {
+    PackError("key must be a string".into())
+}
+
+impl ser::Serializer for KeyText {
+    type Ok = String;
+    type Error = PackError;
+    type SerializeSeq = Impossible<String, PackError>;
+    type SerializeTuple = Impossible<String, PackError>;
+    type SerializeTupleStruct = Impossible<String, PackError>;
+    type SerializeTupleVariant = Impossible<String, PackError>;
+    type SerializeMap = Impossible<String, PackError>;
+    type SerializeStruct = Impossible<String, PackError>;
+    type SerializeStructVariant = Impossible<String, PackError>;
+
+    fn serialize_str(self, value: &str) -> Result<String, PackError> {
+        Ok(value.into())
+    }
+
+    fn serialize_char(self, value: char) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_i8(self, value: i8) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_i16(self, value: i16) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_i32(self, value: i32) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_i64(self, value: i64) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_u8(self, value: u8) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_u16(self, value: u16) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_u32(self, value: u32) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_u64(self, value: u64) -> Result<String, PackError> {
+        Ok(value.to_string())
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<String, PackError> {
+        Ok(variant.into())
+    }
+
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<String, PackError> {
+        value.serialize(self)
+    }
+
+    fn serialize_bool(self, _value: bool) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_f32(self, _value: f32) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_f64(self, _value: f64) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_bytes(self, _value: &[u8]) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_none(self) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_unit(self) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<String, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleStruct, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStruct, PackError> {
+        Err(key_must_be_text())
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, PackError> {
+        Err(key_must_be_text())
+    }
+}
