@@ -5,7 +5,7 @@
 //
 //   node bench/report.mjs            (the last step of `make bench`)
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 
 const root = new URL('../', import.meta.url);
@@ -15,6 +15,8 @@ const figures = (name) => {
   return existsSync(file) ? JSON.parse(readFileSync(file)) : null;
 };
 const today = new Date().toISOString().slice(0, 10);
+/** The day a block's figures were measured: its figure file's, not the report's. */
+const measuredOn = (name) => statSync(new URL(`build/bench/${name}.json`, root)).mtime.toISOString().slice(0, 10);
 const ms = (x, digits = 2) => (Number.isFinite(x) ? x.toFixed(digits) : '–');
 const ratio = (a, b) => `${(a / b).toFixed(1)}x`;
 const met = (ok) => (ok ? 'met' : '**not met**');
@@ -72,7 +74,7 @@ function scoring() {
   const ring = wasm.jobs.ring41;
   const aim = ring.h3_js_map.median_ms / ring.wasm_columns_kept.median_ms;
   return [
-    `Median ms, Toronto, ${today}.`,
+    `Median ms, Toronto, ${measuredOn('scoring-native')}.`,
     '',
     table([
       'job', 'native columns', 'wasm columns', 'wasm columns, options changed', 'h3-js + Map',
@@ -102,7 +104,7 @@ function routing() {
   if (!native || !wasm) return null;
   const row = (name, r) => [name, ms(r.median_ms), ms(r.p90_ms), ms(r.max_ms)];
   return [
-    `Toronto, ${native.route_request.n} origin-destination pairs 2–15 km apart, method \`safest\`, ${today}.`,
+    `Toronto, ${native.route_request.n} origin-destination pairs 2–15 km apart, method \`safest\`, ${measuredOn('routing-native')}.`,
     '',
     table(['', 'median ms', 'p90 ms', 'max ms'], [
       row(native.route_request_back_to_back
@@ -230,7 +232,7 @@ function http() {
   const base = run.results[0].rps;
   const lines = [
     `\`wrangler dev\` on loopback, wrk -t${run.threads} -c${run.connections} -d${run.seconds}s per route, one after ` +
-      `the other in one run, ${today}.`,
+      `the other in one run, ${measuredOn('http')}.`,
     '',
     table(['route', 'requests/s', 'vs no-op', 'mean ms', 'p50 ms', 'p99 ms', 'non-2xx'], run.results.map((r) => [
       r.name, r.rps.toFixed(0), `${(100 * r.rps / base).toFixed(0)}%`, ms(r.avg), ms(r.p50), ms(r.p99), r.errors,
@@ -277,7 +279,7 @@ function cold() {
   const base = figures('cold-base');
   const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : '–');
   const lines = [
-    `\`wrangler dev\` started afresh for each of ${run.runs} runs, ${today}, on ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'};`,
+    `\`wrangler dev\` started afresh for each of ${run.runs} runs, ${measuredOn('cold')}, on ${os.cpus().length} × ${os.cpus()[0]?.model?.trim() ?? 'unknown CPU'};`,
     'milliseconds from the request to the whole answer, on loopback.',
     '',
     table(['code', 'first Toronto prediction, median', 'each run', 'the same after one request that reads no model (the model loading alone), median', 'each run', 'second Toronto prediction, median'], [
@@ -312,7 +314,7 @@ function mapApp() {
   const steps = run['hex-canvas'].first_grid_steps_median_ms;
   const parts = run['hex-canvas'].houston_recolour_parts_median_ms;
   return [
-    `${run.chromium}, headless, 1024×768, ${today}; ${run.runs} runs per renderer, each in a fresh browser context`,
+    `${run.chromium}, headless, 1024×768, ${measuredOn('map')}; ${run.runs} runs per renderer, each in a fresh browser context`,
     '(empty cache, no service worker); milliseconds measured in the page. A recolour is an intent change:',
     'new scores from the wasm engine, the hexes restyled, and the frame that shows them; a zoom, from the',
     'change of zoom level (no animation) to the frame that shows it.',
@@ -353,7 +355,7 @@ function places() {
   const misses = check.lookups.filter((l) => !l.found);
   const timing = (label, r, aim) => [label, String(r.queries), ms(r.median_ms, 3), ms(r.p95_ms, 3), ms(r.max_ms, 3), aim];
   return [
-    `${today}; \`hexrisk-build place-check\` (the lookups and sizes) then \`node bench/wasm/places.mjs\` (Node ${wasm.node}), \`${check.city}\`.`,
+    `${measuredOn('place-check')}; \`hexrisk-build place-check\` (the lookups and sizes) then \`node bench/wasm/places.mjs\` (Node ${wasm.node}), \`${check.city}\`.`,
     '',
     `**Names written by others.** Every intersection of two named streets in \`toronto/uoft_campus.osm\` (OpenStreetMap's spelling, "Saint George Street & Harbord Street") looked up in Toronto's index (the City's spelling, "ST GEORGE ST"):`,
     '',
@@ -397,7 +399,7 @@ function tiles() {
   const z14 = native.tiles.findIndex((t) => t.z === 14);
   const [n14, w14] = [native.tiles[z14], wasm.tiles[z14]];
   return [
-    `Toronto, downtown (Union Station), the city's scores kept from the previous tile, ${today}.`,
+    `Toronto, downtown (Union Station), the city's scores kept from the previous tile, ${measuredOn('tiles-native')}.`,
     '',
     table(['tile z/x/y', 'native median ms', 'wasm median ms', 'KB', 'KB gzipped'], rows),
     '',
@@ -481,7 +483,7 @@ function curve() {
   const pct = (x) => (Number.isFinite(x) ? `${x.toFixed(1)} %` : '–');
   return [
     `Exposure avoided against the shortest route by the least exposed route of the trade-off set at most 5, 10 ` +
-      `and 20 % longer: median (and mean) over random pairs 2–10 km apart, default options, ${today} ` +
+      `and 20 % longer: median (and mean) over random pairs 2–10 km apart, default options, ${measuredOn('tradeoff-curve')} ` +
       '(`make bench`, `builder/benches/tradeoff_curve.rs`).',
     '',
     table(['city', 'network', 'week of', 'pairs', '+5 % length', '+10 % length', '+20 % length', 'pairs with any trade-off'],
@@ -511,7 +513,7 @@ function soak() {
   if (runs.length === 0) return null;
   const s = (x) => (Number.isFinite(x) ? x.toFixed(1) : '–');
   return [
-    `The simulated year (\`make soak\`, \`bench/soak.mjs\`), ${today}, on ${os.cpus().length} cores: opendata-sim ` +
+    `The simulated year (\`make soak\`, \`bench/soak.mjs\`), ${measuredOn('soak-toronto')}, on ${os.cpus().length} cores: opendata-sim ` +
       'replays each city\'s real incidents week by week (late reports, revisions, deletions, one wholesale ' +
       'replacement, a fault every seven weeks); each week `hexrisk-build update` syncs and rebuilds, ' +
       '`scripts/publish.sh` publishes, and the Worker under `wrangler dev` (clock following the data) takes the ' +

@@ -71,7 +71,7 @@ export function unpack(ops, numbers, text, lengths) {
 }
 ")]
 extern "C" {
-    /// Builds the value `pack` wrote (the slices are read during the call only).
+    /// Builds the value a [`Packed`] holds (the slices are read during the call only).
     fn unpack(ops: &[u32], numbers: &[f64], text: &str, lengths: &[u32]) -> JsValue;
 }
 
