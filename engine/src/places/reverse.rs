@@ -135,7 +135,7 @@ pub fn reverse(graph: &RoadGraph, index: &RouteIndex, point: LatLng) -> Reverse 
     };
     let mut queue = BinaryHeap::new();
     let mut seen: BTreeSet<u32> = BTreeSet::new();
-    let mut ways_seen: BTreeSet<usize> = BTreeSet::new();
+    let mut ways_seen: BTreeSet<u32> = BTreeSet::new();
     for node in index.way_nodes(nearest as usize) {
         queue.push(Visit(node_m(node), node));
     }
@@ -159,7 +159,7 @@ pub fn reverse(graph: &RoadGraph, index: &RouteIndex, point: LatLng) -> Reverse 
                 if !names.contains(&name) {
                     names.push(name);
                 }
-                if ways_seen.insert(way) {
+                if ways_seen.insert(way as u32) {
                     let points: Vec<[f64; 2]> = graph
                         .way_points(way, ends)
                         .map(|p| plane.project(p))

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
+use super::answer::WithStatus;
 use super::{ForecastRecord, api_error, from_js, now_seconds, query_error, to_js};
 use crate::api::{self, ErrorCode};
 use crate::forecast::CrimeClass;
@@ -77,24 +78,6 @@ impl HexRisk {
         let answer =
             operation(&self.atlas, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))?;
         to_js(&answer)
-    }
-
-    /// As [`HexRisk::call`], for an answer that both APIs give with `"status":
-    /// "success"` first (`api::with_status`), packed without its JSON value.
-    fn call_with_status<T: serde::Serialize>(
-        &self,
-        request: JsValue,
-        now_ms: Option<f64>,
-        operation: impl FnOnce(
-            &crate::city::Atlas,
-            &serde_json::Map<String, serde_json::Value>,
-            i64,
-        ) -> Result<T, crate::api::QueryError>,
-    ) -> Result<JsValue, JsValue> {
-        let body = request_object(request)?;
-        let answer =
-            operation(&self.atlas, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))?;
-        super::answer::to_js_with_status(&answer)
     }
 
     /// Runs a column operation on a request object with the engine's score memo.
@@ -238,7 +221,9 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "RouteRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call_with_status(request, now_ms, api::route_answer)
+        self.call(request, now_ms, |atlas, body, now| {
+            api::route_answer(atlas, body, now).map(WithStatus)
+        })
     }
 
     /// The cells reachable from a point within a time budget, each with its travel
@@ -266,7 +251,9 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "EvaluateRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call_with_status(request, now_ms, api::evaluate_answer)
+        self.call(request, now_ms, |atlas, body, now| {
+            api::evaluate_answer(atlas, body, now).map(WithStatus)
+        })
     }
 
     /// Scores an ordered hex path (`POST /evaluate-hex-path`).
@@ -279,7 +266,9 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "HexPathRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call_with_status(request, now_ms, api::evaluate_hex_path_answer)
+        self.call(request, now_ms, |atlas, body, now| {
+            api::evaluate_hex_path_answer(atlas, body, now).map(WithStatus)
+        })
     }
 
     /// A point prediction with exactly the body and answer of the prediction API's

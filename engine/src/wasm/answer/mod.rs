@@ -21,6 +21,8 @@ use std::collections::HashMap;
 
 use wasm_bindgen::prelude::*;
 
+mod key_text;
+mod pack_error;
 mod serializer;
 
 // Operation codes of the packed structure, read in order by `unpack`.
@@ -86,18 +88,17 @@ pub(super) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, 
     Ok(packed.unpack())
 }
 
-/// As [`to_js`], for an answer object with `"status": "success"` first, as
-/// `api::with_status` makes it.
-///
-/// # Errors
-/// As [`to_js`].
-pub(super) fn to_js_with_status<T: serde::Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    let mut packed = Packed {
-        status_first: true,
-        ..Packed::default()
-    };
-    value.serialize(&mut packed)?;
-    Ok(packed.unpack())
+/// An answer object that both APIs give with `"status": "success"` first and without
+/// a `status` member of its own (`api::with_status`), packed without its JSON value.
+pub(super) struct WithStatus<T>(pub(super) T);
+
+/// The name that tells the packing serializer a [`WithStatus`] answer follows.
+const WITH_STATUS: &str = "hexrisk::WithStatus";
+
+impl<T: serde::Serialize> serde::Serialize for WithStatus<T> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_newtype_struct(WITH_STATUS, &self.0)
+    }
 }
 
 /// A value as `unpack` reads it: each distinct string once, by UTF-16 length.

@@ -3,41 +3,18 @@
 //! that are not finite are `null`; bytes are arrays of numbers; a variant with data
 //! is an object of one member named after it; map keys are strings or integers.
 
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use core::fmt::Display;
 
 use serde::Serialize;
-use serde::ser::{self, Impossible};
-use wasm_bindgen::JsValue;
+use serde::ser;
 
-use super::{ARRAY, FALSE, NULL, NUMBER, OBJECT, Packed, STRING, TRUE};
+use super::key_text::KeyText;
+use super::pack_error::PackError;
+use super::{ARRAY, FALSE, NULL, NUMBER, OBJECT, Packed, STRING, TRUE, WITH_STATUS};
 
 /// The largest integer JavaScript numbers hold exactly (`Number.MAX_SAFE_INTEGER`).
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
-
-/// Why an answer could not be packed: thrown to JavaScript as an `Error`.
-#[derive(Debug)]
-pub(super) struct PackError(String);
-
-impl Display for PackError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for PackError {}
-
-impl ser::Error for PackError {
-    fn custom<T: Display>(message: T) -> Self {
-        Self(message.to_string())
-    }
-}
-
-impl From<PackError> for JsValue {
-    fn from(error: PackError) -> Self {
-        js_sys::Error::new(&error.0).into()
-    }
-}
 
 fn unsafe_integer(value: impl Display) -> PackError {
     PackError(alloc::format!(
@@ -271,9 +248,12 @@ impl<'a> ser::Serializer for &'a mut Packed {
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<(), PackError> {
+        if name == WITH_STATUS {
+            self.status_first = true;
+        }
         value.serialize(self)
     }
 
@@ -342,97 +322,58 @@ impl<'a> ser::Serializer for &'a mut Packed {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = PackError;
+/// The compound serializers of arrays (a variant's tuple data included): each
+/// element packed in turn.
+macro_rules! packs_elements {
+    ($($compound:ident :: $method:ident),*) => {$(
+        impl ser::$compound for Compound<'_> {
+            type Ok = ();
+            type Error = PackError;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
-        self.element(value)
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
+                self.element(value)
+            }
 
-    fn end(self) -> Result<(), PackError> {
-        self.close();
-        Ok(())
-    }
+            fn end(self) -> Result<(), PackError> {
+                self.close();
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = PackError;
+packs_elements!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+    SerializeTupleVariant::serialize_field
+);
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
-        self.element(value)
-    }
+/// The compound serializers of objects (a variant's struct data included): each
+/// field packed as a member.
+macro_rules! packs_fields {
+    ($($compound:ident),*) => {$(
+        impl ser::$compound for Compound<'_> {
+            type Ok = ();
+            type Error = PackError;
 
-    fn end(self) -> Result<(), PackError> {
-        self.close();
-        Ok(())
-    }
+            fn serialize_field<T: Serialize + ?Sized>(
+                &mut self,
+                key: &'static str,
+                value: &T,
+            ) -> Result<(), PackError> {
+                self.entry(key, value)
+            }
+
+            fn end(self) -> Result<(), PackError> {
+                self.close();
+                Ok(())
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = PackError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), PackError> {
-        self.close();
-        Ok(())
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = PackError;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), PackError> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), PackError> {
-        self.close();
-        Ok(())
-    }
-}
-
-impl ser::SerializeStruct for Compound<'_> {
-    type Ok = ();
-    type Error = PackError;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), PackError> {
-        self.entry(key, value)
-    }
-
-    fn end(self) -> Result<(), PackError> {
-        self.close();
-        Ok(())
-    }
-}
-
-impl ser::SerializeStructVariant for Compound<'_> {
-    type Ok = ();
-    type Error = PackError;
-
-    fn serialize_field<T: Serialize + ?Sized>(
-        &mut self,
-        key: &'static str,
-        value: &T,
-    ) -> Result<(), PackError> {
-        self.entry(key, value)
-    }
-
-    fn end(self) -> Result<(), PackError> {
-        self.close();
-        Ok(())
-    }
-}
+packs_fields!(SerializeStruct, SerializeStructVariant);
 
 /// An open object whose members come as keys and values.
 pub(super) struct MapCompound<'a> {
@@ -460,172 +401,5 @@ impl ser::SerializeMap for MapCompound<'_> {
     fn end(self) -> Result<(), PackError> {
         self.object.close();
         Ok(())
-    }
-}
-
-/// A map key as the text of an object member's name: strings, characters and
-/// integers, as `serde_json` takes them.
-struct KeyText;
-
-fn key_must_be_text() -> PackError {
-    PackError("key must be a string".into())
-}
-
-impl ser::Serializer for KeyText {
-    type Ok = String;
-    type Error = PackError;
-    type SerializeSeq = Impossible<String, PackError>;
-    type SerializeTuple = Impossible<String, PackError>;
-    type SerializeTupleStruct = Impossible<String, PackError>;
-    type SerializeTupleVariant = Impossible<String, PackError>;
-    type SerializeMap = Impossible<String, PackError>;
-    type SerializeStruct = Impossible<String, PackError>;
-    type SerializeStructVariant = Impossible<String, PackError>;
-
-    fn serialize_str(self, value: &str) -> Result<String, PackError> {
-        Ok(value.into())
-    }
-
-    fn serialize_char(self, value: char) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_i8(self, value: i8) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_i16(self, value: i16) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_i32(self, value: i32) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_i64(self, value: i64) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_u8(self, value: u8) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_u16(self, value: u16) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_u32(self, value: u32) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_u64(self, value: u64) -> Result<String, PackError> {
-        Ok(value.to_string())
-    }
-
-    fn serialize_unit_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        variant: &'static str,
-    ) -> Result<String, PackError> {
-        Ok(variant.into())
-    }
-
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<String, PackError> {
-        value.serialize(self)
-    }
-
-    fn serialize_bool(self, _value: bool) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_f32(self, _value: f32) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_f64(self, _value: f64) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_bytes(self, _value: &[u8]) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_none(self) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_some<T: Serialize + ?Sized>(self, _value: &T) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_unit(self) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _value: &T,
-    ) -> Result<String, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_tuple(self, _len: usize) -> Result<Self::SerializeTuple, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleStruct, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeTupleVariant, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_struct(
-        self,
-        _name: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStruct, PackError> {
-        Err(key_must_be_text())
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _name: &'static str,
-        _index: u32,
-        _variant: &'static str,
-        _len: usize,
-    ) -> Result<Self::SerializeStructVariant, PackError> {
-        Err(key_must_be_text())
     }
 }
