@@ -1,5 +1,7 @@
-//! Map keys as the text of object members' names: strings, characters and integers,
-//! as `serde_json` takes them; the rest refused.
+//! Map keys as the text of object members' names: strings, characters, integers and
+//! booleans, as `serde_json` writes them. Unlike `serde_json`, which writes a finite
+//! float key in its own shortest form, a float key is refused: no answer has one,
+//! and Rust's float formatting would not spell every one alike.
 
 use alloc::string::{String, ToString};
 
@@ -26,8 +28,7 @@ macro_rules! refused_keys {
     )*};
 }
 
-/// A map key as the text of an object member's name: strings, characters and
-/// integers, as `serde_json` takes them.
+/// A map key as the text of an object member's name (see the module's doc).
 pub(super) struct KeyText;
 
 fn key_must_be_text() -> PackError {
@@ -61,8 +62,14 @@ impl ser::Serializer for KeyText {
         serialize_u8: u8,
         serialize_u16: u16,
         serialize_u32: u32,
-        serialize_u64: u64
+        serialize_u64: u64,
+        serialize_i128: i128,
+        serialize_u128: u128
     );
+
+    fn serialize_bool(self, value: bool) -> Result<String, PackError> {
+        Ok(if value { "true" } else { "false" }.into())
+    }
 
     fn serialize_unit_variant(
         self,
@@ -82,7 +89,6 @@ impl ser::Serializer for KeyText {
     }
 
     refused_keys!(
-        serialize_bool: bool,
         serialize_f32: f32,
         serialize_f64: f64,
         serialize_bytes: &[u8]

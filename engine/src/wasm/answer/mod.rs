@@ -81,7 +81,7 @@ extern "C" {
 ///
 /// # Errors
 /// An `Error` for an integer outside JavaScript's safe range or a map key that is
-/// not a string or an integer.
+/// a float or a compound.
 pub(super) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, JsValue> {
     let mut packed = Packed::default();
     value.serialize(&mut packed)?;

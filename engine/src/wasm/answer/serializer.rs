@@ -1,7 +1,7 @@
 //! `serde::Serializer` for [`Packed`]: an answer packed as its JSON value would be
 //! (`serde_json::to_value`), without building that value. Unit, `None` and numbers
 //! that are not finite are `null`; bytes are arrays of numbers; a variant with data
-//! is an object of one member named after it; map keys are strings or integers.
+//! is an object of one member named after it; map keys as [`KeyText`] writes them.
 
 use alloc::string::String;
 use core::fmt::Display;
