@@ -111,7 +111,23 @@ export async function freePorts(count) {
  * has some already; `false` leaves the bucket as it is (a test publishes its own).
  * `stop(signal)` ends wrangler and workerd (SIGTERM by default; SIGKILL for a crash).
  */
-export async function startWorker({
+export async function startWorker(options = {}) {
+  // A port found free is released before wrangler binds it, so another process
+  // starting beside this one (a miniflare of another suite) may take it first: then
+  // the answer comes from that process, not this Worker, and a fresh pair is tried.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startWorkerOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortTaken) || options.port !== undefined || attempt === 3) throw error;
+    }
+  }
+}
+
+/** The chosen port answered, but not as this Worker does. */
+class PortTaken extends Error {}
+
+async function startWorkerOnce({
   persistTo, vars = {}, models = 'build', port: fixedPort, timeoutMs = 90_000,
   readyPath = '/v1/health', workerDir = path.join(root, 'edge-worker'),
 } = {}) {
@@ -153,13 +169,20 @@ export async function startWorker({
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited early:\n${output}`);
+    let response;
     try {
-      const response = await fetch(`${url}${readyPath}`);
+      response = await fetch(`${url}${readyPath}`);
       await response.arrayBuffer();
-      return { url, port, stop, state, output: () => output };
     } catch {
       await new Promise((resolve) => setTimeout(resolve, 250));
+      continue;
     }
+    // Every answer of the Worker carries its security headers; another server's does not.
+    if (response.headers.get('x-content-type-options') === 'nosniff') {
+      return { url, port, stop, state, output: () => output };
+    }
+    await stop();
+    throw new PortTaken(`port ${port} answered ${response.status} without the Worker's headers:\n${output}`);
   }
   await stop();
   throw new Error(`wrangler dev did not answer within ${timeoutMs} ms:\n${output}`);
