@@ -457,7 +457,7 @@ function routeAb() {
     `Aims: the request at most 1.3x the earlier commit's, ${ratio(run.this.median_ms, run.other.median_ms)} ` +
       `(${met(run.this.median_ms <= 1.3 * run.other.median_ms)}); under 1 ms, ${ms(run.this.median_ms, 3)} ms ` +
       `(${met(run.this.median_ms < 1)}); the wasm at most 300 KB gzipped, ${kb(run.this.wasm_gzip_bytes)} KB ` +
-      `(${met(run.this.wasm_gzip_bytes <= 300 * 1024)}).`,
+      `(${met(run.this.wasm_gzip_bytes <= 300_000)}).`,
   ].join('\n');
 }
 
