@@ -287,9 +287,17 @@ async function routeStreets(answer) {
   }
 }
 
+/** The count of routes asked: only the answer to the latest is shown. */
+let routesAsked = 0;
 /** Plans the route between `routeEnds`; `fit` moves the map to it, `selected` picks a route. */
 async function route({ fit = true, selected } = {}) {
   if (routeEnds.length < 2) return;
+  const mine = ++routesAsked;
+  const ends = routeEnds;
+  const code = $('city').value;
+  // An answer on its way when the ends are cleared or changed, another city opened or
+  // another route asked, is dropped: it would bring back what the user took away.
+  const current = () => mine === routesAsked && routeEnds === ends && $('city').value === code;
   const started = performance.now();
   const [a, b] = routeEnds;
   const method = $('method').value;
@@ -301,18 +309,19 @@ async function route({ fit = true, selected } = {}) {
   };
   setStatus('Finding the route…');
   try {
-    const code = $('city').value;
     if (source() === engines.offline) await loadNetwork(code);
-    if ($('city').value !== code) return; // another city was opened meanwhile
+    if (!current()) return;
     const answer = await source().route(body);
+    if (!current()) return;
     routes.show(answer, { selected, fit });
     await nameEnds(answer);
     timings.routes.push({ city: $('city').value, source: source().name, method, ms: performance.now() - started });
     await routeStreets(answer);
+    if (!current()) return;
     document.body.dataset.blocks = String(routes.answer === answer ? routes.blocks(routes.selected).length : 0);
     setStatus(`${cities[$('city').value].name}: ${routes.routes.length} route${routes.routes.length > 1 ? 's' : ''}, ${when()}.`);
     saveState();
-  } catch (err) { fail(err); }
+  } catch (err) { if (current()) fail(err); }
 }
 
 /** Names the route's ends by their nearest intersection or street ("near A & B"), here and in the search boxes. */
@@ -611,7 +620,7 @@ $('destination-here').addEventListener('click', () => {
   setRouteEnd(centre(), 1);
 });
 $('reach-here').addEventListener('click', () => { reachFrom = centre(); reach().catch(fail); });
-$('clear-route').addEventListener('click', () => { routes.clear(); clearEnds(); saveState(); });
+$('clear-route').addEventListener('click', () => { routes.clear(); clearEnds(); setStatus('Route cleared: choose the origin.'); saveState(); });
 $('clear-reach').addEventListener('click', () => { reachView.clear(); reachFrom = null; saveState(); });
 $('share').addEventListener('click', async () => {
   saveState();

@@ -926,6 +926,29 @@ test('a place taken from the list stays taken: a search still on its way does no
   await page.unroute('**/places?*');
 });
 
+test('a route cleared while on its way is not shown when its answer comes', async () => {
+  const { page } = await openMap();
+  await selectSource(page, 'online');
+  // The route's answer comes late, as on a slow network.
+  let released;
+  const held = new Promise((resolve) => { released = resolve; });
+  await page.route('**/route', async (route) => { await held; return route.continue(); });
+  const asked = page.waitForRequest('**/route');
+  await page.evaluate(([a, b]) => { window.hexrisk.route(a, b); }, [UNION, CHRISTIE_PITS]);
+  await asked;
+  assert.equal(await page.textContent('#status'), 'Finding the route…');
+  await page.click('#clear-route');
+  const answered = page.waitForResponse('**/route');
+  released();
+  assert.equal((await answered).status(), 200);
+  // Time for the page to take the answer and draw or say anything it would.
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => window.hexrisk.answer()), null);
+  assert.ok(await page.locator('#directions').isHidden());
+  assert.equal(await page.textContent('#status'), 'Route cleared: choose the origin.');
+  await page.unroute('**/route');
+});
+
 test('on a phone (390 × 844) the controls fold into a panel over the map, every control reachable by keyboard', async () => {
   const { page } = await openMap({ url: offlineUrl });
   await page.setViewportSize({ width: 390, height: 844 });
