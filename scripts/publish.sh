@@ -70,9 +70,19 @@ put() {
   (cd "$root/edge-worker" && wrangler r2 object put "$bucket/$1" --file "$2" \
     --content-type "$3" "${where[@]}" "${config[@]}" >/dev/null)
 }
-for file in "${files[@]::${#files[@]}-1}"; do
-  put "$file" "$artifacts/$file" application/octet-stream
-done
+# The artifact files in one wrangler run (`r2 bulk put`, uploads side by side): each
+# run of wrangler costs a second or two of starting, whatever it uploads.
+artifact_files=("${files[@]::${#files[@]}-1}")
+if ((${#artifact_files[@]})); then
+  list=$(mktemp)
+  trap 'rm -f "$list"' EXIT
+  node -e 'const [out, dir, ...keys] = process.argv.slice(1);
+    const objects = keys.map((key) => ({ key, file: require("node:path").join(dir, key) }));
+    require("node:fs").writeFileSync(out, JSON.stringify(objects));' "$list" "$artifacts" "${artifact_files[@]}"
+  (cd "$root/edge-worker" && wrangler r2 bulk put "$bucket" --filename "$list" \
+    --content-type application/octet-stream "${where[@]}" "${config[@]}" >/dev/null)
+fi
+# The manifests after every file they name, manifest.json last.
 put "manifests/$version.json" "$manifest" application/json
 put manifest.json "$manifest" application/json
 echo "published model version $version (${#files[@]} files) to $bucket ${where[*]}"
