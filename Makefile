@@ -154,8 +154,9 @@ run:
 	@$(MAKE) --no-print-directory -j2 tools artifacts pkg worker
 	bash scripts/run.sh
 
-# Three clippy passes: native (every target of the workspace); wasm32 (the package's
-# bindings and the Worker with its glue, in one pass); and the engine without std for
+# Four clippy passes: native (every target of the workspace); wasm32 (the package's
+# grid engine and the Worker with its glue, in one pass); the package's roads engine
+# (feature wasm-roads, which only the engine has); and the engine without std for
 # thumbv7em, a target that has no std to fall back on, which proves it no_std.
 # module-cycles.py fails when two modules of a crate import each other, when a module
 # uses one declared below it in a layered crate, or when the Worker uses more of the
@@ -166,6 +167,7 @@ lint: tools-lint
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine -p hexrisk-edge --features hexrisk-engine/wasm --target wasm32-unknown-unknown --quiet -- -D warnings
+	cargo clippy -p hexrisk-engine --features wasm-roads --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet -- -D warnings
 	@# One feature set: nothing runs cargo for one package (scripts/build-tool.sh says why).
 	@! git grep -nE -e "^[^#]*cargo +(run|build|test)\b[^#]*(-p|--package) " \

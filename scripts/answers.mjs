@@ -9,7 +9,7 @@
 // design: the date and quota-reset headers, and the health bodies' `timestamp`.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { keyStore, startWorker } from '../tests/support/wrangler.mjs';
-import * as hexrisk from '../pkg/dist/node/hexrisk_engine.js';
+import * as hexrisk from '../pkg/dist/roads/node/hexrisk_engine.js';
 
 const { HexRisk } = hexrisk;
 

@@ -11,7 +11,7 @@
 // the service worker. The fragment holds the view a link shares (lib/url-state.js).
 import * as L from '/vendor/leaflet/leaflet-src.esm.js';
 import { cellAt, cellBoundary, cellCentre, colorIndex, crimeClasses, palette, version } from '/pkg/dist/web/hexrisk_engine.js';
-import { engineReady, firstCity } from './lib/boot.js';
+import { engineReady, firstCity, roadsEngine } from './lib/boot.js';
 import { offlineEngine, onlineEngine } from './lib/engines.js';
 import { GridLayer, RENDERERS, nextFrame } from './lib/grid-layer.js';
 import { fetchArtifact, fetchManifest, registerServiceWorker } from './lib/offline.js';
@@ -42,7 +42,7 @@ const CLASS_NAMES = Object.fromEntries(crimeClasses().map((c) => [c.code, c.name
 const cities = {};
 const versions = { offline: {}, online: {} };
 const engines = {
-  offline: offlineEngine(engine, CLOCK),
+  offline: offlineEngine(engine, roadsEngine, CLOCK),
   online: API && KEY ? onlineEngine(API, KEY, (named) => { Object.assign(versions.online, named); showFreshness(); }) : null,
 };
 const source = () => engines[$('source').value] ?? engines.offline;
@@ -89,6 +89,8 @@ let routeEnds = [];
 let reachFrom = null;
 /** The model files opened, for the service worker to keep. */
 const artifactUrls = [];
+// Per city opened from its full file (no grid file): the bytes, until the roads engine takes them.
+const fullFiles = {};
 /** Per city: its opening (opened), manifest entry, and full model file's load (loadNetwork). */
 const opening = {};
 const entries = {};
@@ -436,9 +438,9 @@ async function drawPrecincts() {
 }
 
 /**
- * Adds a city to the engine from its grid file (no road network) if the build wrote
- * one, else, or when the grid file cannot be had, from its full file. Resolves to
- * `{ entry, record, complete }` (`complete`: the full file, with the network, is in).
+ * Adds a city to the grid engine from its grid file (no road network) if the build
+ * wrote one, else, or when the grid file cannot be had, from its full file. Resolves
+ * to `{ entry, record }`.
  */
 async function openCity(code) {
   // The page's first city was fetched and decoded while the page loaded (lib/boot.js).
@@ -448,7 +450,8 @@ async function openCity(code) {
   if (first?.entry.code === code) {
     if (!first.error) {
       artifactUrls.push(`/artifacts/${first.entry.grid?.file ?? first.entry.file}`);
-      return { entry: first.entry, record: first.record, complete: !first.entry.grid };
+      if (!first.entry.grid) fullFiles[code] = first.bytes;
+      return { entry: first.entry, record: first.record };
     }
     console.warn(`${first.entry.code}: the first file did not open`, first.error);
   }
@@ -460,23 +463,23 @@ async function openCity(code) {
     const record = engine.addCity(bytes, entry.version);
     performance.mark(`hexrisk:${code}-decoded`);
     artifactUrls.push(`/artifacts/${file}`);
+    if (file === entry.file) fullFiles[code] = bytes;
     return record;
   };
   if (entry.grid) {
     try {
-      return { entry, record: await add(entry.grid.file), complete: false };
+      return { entry, record: await add(entry.grid.file) };
     } catch (err) {
       console.warn(`${entry.grid.file}: opening the full file instead`, err);
     }
   }
-  return { entry, record: await add(entry.file), complete: true };
+  return { entry, record: await add(entry.file) };
 }
 
 /** Each city's opening (see openCity), once: a failed one is tried again. */
 function opened(code) {
   opening[code] ??= openCity(code).then((city) => {
     entries[code] = city.entry;
-    if (city.complete) networks[code] = Promise.resolve();
     versions.offline[code] = city.record.modelVersion;
     return city.record;
   }).catch((err) => { delete opening[code]; throw err; });
@@ -484,15 +487,17 @@ function opened(code) {
 }
 
 /**
- * Adds a city's full model file to the engine once its grid is drawn from the grid
- * file: routes, reach and streets need its road network. Once per city, after the
- * city was opened (so the grid file never replaces it); a failed fetch (offline, a
- * file never kept) is tried again by the next call.
+ * Adds a city's full model file to the roads engine (loading that engine the first
+ * time) once its grid is drawn: routes, reach, places and streets need its road
+ * network. Once per city, after the city was opened; a failed load (offline, a file
+ * never kept) is tried again by the next call.
  */
 function loadNetwork(code) {
-  networks[code] ??= opened(code).then(() => fetchArtifact(`/artifacts/${entries[code].file}`))
-    .then((bytes) => {
-      engine.addCity(bytes, entries[code].version);
+  networks[code] ??= opened(code)
+    .then(() => Promise.all([roadsEngine(), fullFiles[code] ?? fetchArtifact(`/artifacts/${entries[code].file}`)]))
+    .then(([roads, bytes]) => {
+      roads.addCity(bytes, entries[code].version);
+      delete fullFiles[code];
       artifactUrls.push(`/artifacts/${entries[code].file}`);
       performance.mark(`hexrisk:${code}-network`);
     })
@@ -535,7 +540,7 @@ async function loadCity(code, { view } = {}) {
     return;
   }
   if (load !== loads) return;
-  const lines = engine.streets(code);
+  const lines = (await roadsEngine()).streets(code);
   if (lines) L.geoJSON(lines, { pane: 'streets', renderer: streetsRenderer, style: { color: '#2b2b2b', weight: 0.7, opacity: 0.55, interactive: false } }).addTo(streets);
   // The streets coloured by risk, from zoom 15, for a city with streets.
   hasStreets[code] = Boolean(lines);

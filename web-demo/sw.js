@@ -1,5 +1,5 @@
 // hexrisk map app service worker: the page works with no network once loaded.
-// - The shell (page, scripts, styles, Leaflet, the wasm engine) is kept at install
+// - The shell (page, scripts, styles, Leaflet, both wasm engines) is kept at install
 //   and answered network first, so a reachable server's newer build wins and the
 //   kept copy serves offline.
 // - /artifacts/: model files are named by content, so a kept copy never goes stale:
@@ -13,6 +13,7 @@ const SHELL = [
   '/lib/boot.js', '/lib/engines.js', '/lib/grid-layer.js', '/lib/hex-canvas.js', '/lib/offline.js', '/lib/place-search.js', '/lib/reach.js', '/lib/routes.js', '/lib/street-layer.js', '/lib/streets.js', '/lib/url-state.js',
   '/vendor/leaflet/leaflet.css', '/vendor/leaflet/leaflet-src.esm.js',
   '/pkg/dist/web/hexrisk_engine.js', '/pkg/dist/web/unpack.js', '/pkg/dist/web/hexrisk_engine_bg.wasm',
+  '/pkg/dist/roads/web/hexrisk_engine.js', '/pkg/dist/roads/web/unpack.js', '/pkg/dist/roads/web/hexrisk_engine_bg.wasm',
 ];
 
 self.addEventListener('install', (event) => {

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { currentArtifact } from './artifact.mjs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { HexRisk } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 
 const root = new URL('../../', import.meta.url);
 const check = JSON.parse(readFileSync(new URL('build/bench/place-check.json', root)));

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import * as hexrisk from '../../pkg/dist/node/hexrisk_engine.js';
+import * as hexrisk from '../../pkg/dist/roads/node/hexrisk_engine.js';
 import { close } from '../support/close.mjs';
 import { keyStore, publishModels, startWorker } from '../support/wrangler.mjs';
 

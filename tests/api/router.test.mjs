@@ -10,7 +10,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { openApiValidator } from '../support/openapi.mjs';
 import { fieldPaths, orderProblems } from '../support/spec.mjs';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { HexRisk } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 
 const CLOCK = '2022-01-03';
 const ORIGIN = 'http://127.0.0.1:8080';

@@ -12,7 +12,7 @@ import * as h3 from 'h3-js';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { HexRisk } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 import { hexriskProtocol, hexriskStyle, tileRequest } from '../../pkg/maplibre.js';
 
 const CLOCK = '2022-01-03';

@@ -20,7 +20,7 @@ import { startDemoServer } from '../../scripts/serve-demo.mjs';
 import { OUTPUT_DIR, launchBrowser, newSession } from '../support/browser.mjs';
 import { bands, figures, hexPixel, inView, ready, routeBetween, selectSource } from '../support/map-page.mjs';
 import { startWorker } from '../support/wrangler.mjs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { HexRisk } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 import { MAX_BOX_SIDE_DEG, STREETS_MIN_ZOOM, riskiestBlocks, significant, streetBoxes, streetTooltip, uniqueStreets } from '../../web-demo/lib/streets.js';
 
 const UNION = { lat: 43.6453, lng: -79.3806 };

@@ -1,7 +1,7 @@
 // The npm package's engine with every city of the build's manifest loaded, for the
 // tests that ask the served artifacts (build/artifacts) through it.
 import { readFileSync } from 'node:fs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { HexRisk } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 
 const artifacts = new URL('../../build/artifacts/', import.meta.url);
 

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { HexRisk } from '../../pkg/dist/node/hexrisk_engine.js';
+import { HexRisk } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 
 const artifactsDir = new URL('../../build/artifacts/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', artifactsDir)));

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { close } from '../support/close.mjs';
 import { readFileSync } from 'node:fs';
-import { HexRisk, cellAt } from '../../pkg/dist/node/hexrisk_engine.js';
+import { HexRisk, cellAt } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 
 const root = new URL('../../', import.meta.url);
 const artifactsDir = new URL('build/artifacts/', root);

@@ -1,4 +1,4 @@
-// The engine and the first city, started before the page has finished loading.
+// The engines and the first city, started before the page has finished loading.
 //
 // index.html loads this module with `async`, so it runs as soon as it and the engine's
 // JavaScript have arrived, without waiting for the document, Leaflet or app.js: the
@@ -7,15 +7,32 @@
 // module instance and takes both.
 import init, { HexRisk } from '/pkg/dist/web/hexrisk_engine.js';
 
-/** The engine, once its wasm is compiled and instantiated. */
+/** The grid engine (the package's default entry), once its wasm is compiled and instantiated. */
 export const engineReady = init().then(() => {
   performance.mark('hexrisk:engine-ready');
   return new HexRisk();
 });
 
+let roads = null;
 /**
- * The page's first city, added to the engine: `{ entry, record }` (its manifest entry
- * and `addCity`'s record), `{ entry, error }` when its file does not decode (app.js
+ * The roads engine (`hexrisk/roads`: routes, reach, places and streets), fetched and
+ * instantiated at the first call, after the grid is drawn: the grid waits only for the
+ * smaller grid engine. A failed load is tried again by the next call.
+ */
+export function roadsEngine() {
+  roads ??= import('/pkg/dist/roads/web/hexrisk_engine.js')
+    .then(async (module) => {
+      await module.default();
+      performance.mark('hexrisk:roads-engine-ready');
+      return new module.HexRisk();
+    })
+    .catch((err) => { roads = null; throw err; });
+  return roads;
+}
+
+/**
+ * The page's first city, added to the grid engine: `{ entry, record, bytes }` (its
+ * manifest entry, `addCity`'s record and the file's bytes), `{ entry, error }` when its file does not decode (app.js
  * reports it), or `null` when index.html did not fetch it (app.js fetches it again).
  */
 const fetchedFirst = window.hexriskFirstCity?.then((fetched) => {
@@ -30,7 +47,7 @@ export const firstCity = Promise.all([engineReady, fetchedFirst])
     try {
       const record = engine.addCity(bytes, entry.version);
       performance.mark(`hexrisk:${entry.code}-decoded`);
-      return { entry, record };
+      return { entry, record, bytes };
     } catch (error) {
       return { entry, error };
     }

@@ -6,11 +6,13 @@
 const query = (q) => `?${new URLSearchParams(Object.entries(q).filter(([, v]) => v !== undefined && v !== ''))}`;
 
 /**
- * The wasm engine. `clock` is "now" in milliseconds (the default forecast week).
- * Grid scores come from `boxScores` (columns, with the engine's score memo), so a
- * recolour with the same options does not score the city again.
+ * The wasm engines: `engine` the grid engine, `roads()` a promise of the roads engine
+ * (routes, reach, streets, places), which holds the cities' full files. `clock` is
+ * "now" in milliseconds (the default forecast week). Grid scores come from
+ * `boxScores` (columns, with the engine's score memo), so a recolour with the same
+ * options does not score the city again.
  */
-export function offlineEngine(engine, clock) {
+export function offlineEngine(engine, roads, clock) {
   // The text ids of the last box's cells: a recolour scores the same cells again.
   let last = { cells: new BigUint64Array(0), ids: [] };
   const sameCells = (a, b) => a.length === b.length && a.every((cell, i) => cell === b[i]);
@@ -22,12 +24,12 @@ export function offlineEngine(engine, clock) {
       return Promise.resolve({ ids: last.ids, bands: scored.colorIndexes });
     },
     breakdown: async (q) => engine.breakdown(q, clock),
-    route: async (body) => engine.route(body, clock),
-    reach: async (body) => engine.reach(body, clock),
+    route: async (body) => (await roads()).route(body, clock),
+    reach: async (body) => (await roads()).reach(body, clock),
     precincts: async (q) => engine.precincts(q, clock),
-    streets: async (box, options) => engine.streetsInBox({ ...box, ...options }, clock),
-    reverse: async (point) => engine.reverse(point),
-    search: async (q) => engine.search(q),
+    streets: async (box, options) => (await roads()).streetsInBox({ ...box, ...options }, clock),
+    reverse: async (point) => (await roads()).reverse(point),
+    search: async (q) => (await roads()).search(q),
   };
 }
 

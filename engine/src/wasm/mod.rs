@@ -1,5 +1,10 @@
 //! wasm-bindgen bindings: the JavaScript API of the `hexrisk` npm package.
 //!
+//! The package holds two builds of these bindings: with feature `wasm`, the grid
+//! engine its default entry loads; with `wasm-roads`, the roads engine of
+//! `hexrisk/roads`, which adds the operations over road networks (`roads`). Leaving
+//! them out keeps their code, and what only they reach, out of the smaller wasm.
+//!
 //! Errors are thrown as JavaScript `Error`s whose `code` property carries the API
 //! error code (for example `INVALID_COORDINATES`), so offline and online clients
 //! handle failures the same way.
@@ -18,6 +23,8 @@ use crate::scoring::{ColourIndex, PALETTE};
 
 mod answer;
 mod hex_risk;
+#[cfg(feature = "wasm-roads")]
+mod roads;
 
 pub use hex_risk::HexRisk;
 

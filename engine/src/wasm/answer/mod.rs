@@ -90,6 +90,8 @@ pub(super) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, 
 
 /// An answer object that both APIs give with `"status": "success"` first and without
 /// a `status` member of its own (`api::with_status`), packed without its JSON value.
+// Only the road operations give such answers (`super::roads`).
+#[cfg_attr(not(feature = "wasm-roads"), allow(dead_code))]
 pub(super) struct WithStatus<T>(pub(super) T);
 
 /// The name that tells the packing serializer a [`WithStatus`] answer follows.
