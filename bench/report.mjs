@@ -326,9 +326,10 @@ function mapApp() {
     '',
     ...(run.repeat_visit ? [`A second visit of the installed app (service worker and kept model files; hex canvas): first grid `
       + `${ms(run.repeat_visit.first_grid_median_ms, 0)} ms median (${run.repeat_visit.first_grid_ms.map((x) => ms(x, 0)).join(', ')}).`, ''] : []),
-    `The hex canvas's first grid, medians since navigation: engine ready ${ms(steps['engine-ready'], 0)} (lib/boot.js), app module `
+    `The hex canvas's first grid, medians since navigation: grid engine ready ${ms(steps['engine-ready'], 0)} (lib/boot.js), app module `
       + `running ${ms(steps['app-start'], 0)}, Toronto's grid file fetched ${ms(steps.fetched, 0)} and decoded ${ms(steps.decoded, 0)}, `
       + `scored ${ms(steps['first-scores'], 0)}, styled ${ms(steps['first-styled'], 0)}`
+      + `${steps['roads-engine-ready'] === undefined ? '' : `; after it, the roads engine ready at ${ms(steps['roads-engine-ready'], 0)}`}`
       + `${steps.network === undefined ? '' : `; the full file (road network: routes, streets) in at ${ms(steps.network, 0)}`}. Its Houston recolour: scores `
       + `${ms(parts.scores, 1)}, styles and paint ${ms(parts.styles, 1)}, then ${ms(parts.frame, 1)} to the rendered frame.`,
     '',
