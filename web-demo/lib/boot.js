@@ -17,7 +17,7 @@ let roads = null;
 /**
  * The roads engine (`hexrisk/roads`: routes, reach, places and streets), fetched and
  * instantiated at the first call, after the grid is drawn: the grid waits only for the
- * smaller grid engine. A failed load is tried again by the next call.
+ * smaller grid engine. A failed load rejects that call; the next call imports again.
  */
 export function roadsEngine() {
   roads ??= import('/pkg/dist/roads/web/hexrisk_engine.js')
