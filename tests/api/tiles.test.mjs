@@ -12,6 +12,7 @@ import * as h3 from 'h3-js';
 import { VectorTile } from '@mapbox/vector-tile';
 import { PbfReader } from 'pbf';
 import { keyStore, startWorker } from '../support/wrangler.mjs';
+import { tileOf } from '../support/tiles.mjs';
 import { HexRisk } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 import { hexriskProtocol, hexriskStyle, tileRequest } from '../../pkg/maplibre.js';
 
@@ -36,17 +37,6 @@ before(async () => {
   worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK } });
 });
 after(() => worker?.stop());
-
-/** The z/x/y tile holding a point (Web Mercator, the slippy-map formula). */
-function tileOf(lat, lng, z) {
-  const n = 2 ** z;
-  const rad = (lat * Math.PI) / 180;
-  return {
-    z,
-    x: Math.floor(((lng + 180) / 360) * n),
-    y: Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n),
-  };
-}
 
 /** A point in a tile's units. */
 function project({ z, x, y }, lat, lng) {

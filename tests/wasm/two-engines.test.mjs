@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as grid from '../../pkg/dist/node/hexrisk_engine.js';
 import * as roads from '../../pkg/dist/roads/node/hexrisk_engine.js';
+import { tileOf } from '../support/tiles.mjs';
 
 const artifactsDir = new URL('../../build/artifacts/', import.meta.url);
 const manifest = JSON.parse(readFileSync(new URL('manifest.json', artifactsDir)));
@@ -21,17 +22,6 @@ function outcome(call) {
   } catch (err) {
     return { error: { code: err.code, message: err.message, details: err.details } };
   }
-}
-
-/** Web-Mercator tile of a point at a zoom. */
-function tileAt({ lat, lng }, z) {
-  const n = 2 ** z;
-  const rad = (lat * Math.PI) / 180;
-  return {
-    z,
-    x: Math.floor(((lng + 180) / 360) * n),
-    y: Math.floor(((1 - Math.log(Math.tan(rad) + 1 / Math.cos(rad)) / Math.PI) / 2) * n),
-  };
 }
 
 test('the grid engine has every operation but the road ones', () => {
@@ -74,8 +64,8 @@ for (const city of manifest.cities) {
         ['breakdown', (e) => e.breakdown({ h3: cell, intent: 'walking' }, NOW)],
         ['hexesInBox', (e) => e.hexesInBox(box, NOW)],
         ['hexesInBoxGeoJSON', (e) => e.hexesInBoxGeoJSON({ ...box, intent: 'driving' }, NOW)],
-        ['tile z14', (e) => e.tile({ city: city.code, ...tileAt(centre, 14) }, NOW)],
-        ['tile z10', (e) => e.tile({ city: city.code, ...tileAt(centre, 10), time: 20 }, NOW)],
+        ['tile z14', (e) => e.tile({ city: city.code, ...tileOf(centre.lat, centre.lng, 14) }, NOW)],
+        ['tile z10', (e) => e.tile({ city: city.code, ...tileOf(centre.lat, centre.lng, 10), time: 20 }, NOW)],
         ['ringScores', (e) => e.ringScores({ ...centre, ring: 3 }, NOW)],
         ['boxScores', (e) => e.boxScores(box, NOW)],
         ['cellScores', (e) => e.cellScores(new BigUint64Array([BigInt(`0x${cell}`)]), { intent: 'night' }, NOW)],
