@@ -11,12 +11,16 @@
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
-use hexrisk_engine::artifact::{FailingFeed, Freshness};
+use std::collections::BTreeMap;
+
+use hexrisk_engine::artifact::{
+    DivergingFeed, FailingFeed, Freshness, MAX_UNMAPPED_LISTED, UnmappedOffence,
+};
 use indicatif::ProgressBar;
 
 use crate::feeds::http::HttpClient;
 use crate::feeds::sync::{self, SyncError, SyncOptions, Synced};
-use crate::inputs::config::CityConfig;
+use crate::inputs::config::{CityConfig, SourceConfig};
 use crate::outputs::artifacts;
 use crate::refresh::{self, Paths, RefreshError, Refreshed};
 use crate::store::{IncidentStore, StoreError};
@@ -110,6 +114,8 @@ pub fn update_city(
 /// [`StoreError`] when the store cannot be read.
 pub fn freshness_of(store: &IncidentStore, city: &CityConfig) -> Result<Freshness, StoreError> {
     let mut failing = Vec::new();
+    let mut diverging = Vec::new();
+    let mut unmapped = Vec::new();
     let mut last_sync: Option<Option<String>> = None;
     let mut stale_after_days = u32::MAX;
     for (name, source) in &city.sources {
@@ -132,10 +138,51 @@ pub fn freshness_of(store: &IncidentStore, city: &CityConfig) -> Result<Freshnes
                 source: name.clone(),
             });
         }
+        let divergence = store.divergence(name)?;
+        if divergence.pulls_repairing > 0 {
+            diverging.push(DivergingFeed {
+                last_sync: divergence.last,
+                repaired: divergence.recent,
+                source: name.clone(),
+                syncs: divergence.pulls,
+                syncs_repairing: divergence.pulls_repairing,
+            });
+        }
+        unmapped.extend(unmapped_offences(store, name, source)?);
     }
     Ok(Freshness {
+        diverging,
         failing,
         last_sync: last_sync.flatten(),
         stale_after_days,
+        unmapped,
     })
+}
+
+/// The offence values a fed source's store holds that its mapping (the feed's
+/// vocabulary) does not name, most rows first, at most [`MAX_UNMAPPED_LISTED`].
+fn unmapped_offences(
+    store: &IncidentStore,
+    name: &str,
+    source: &SourceConfig,
+) -> Result<Vec<UnmappedOffence>, StoreError> {
+    let read = source.as_read(true);
+    let mut rows: BTreeMap<String, u64> = BTreeMap::new();
+    for (offence, description, count) in store.offence_counts(name)? {
+        if read.map(&offence, description.as_deref()).is_none() {
+            *rows.entry(offence).or_default() += count;
+        }
+    }
+    let mut values: Vec<UnmappedOffence> = rows
+        .into_iter()
+        .map(|(value, rows)| UnmappedOffence {
+            rows,
+            source: name.to_owned(),
+            value,
+        })
+        .collect();
+    // Most rows first; the value breaks ties so the manifest is stable.
+    values.sort_by(|a, b| b.rows.cmp(&a.rows).then_with(|| a.value.cmp(&b.value)));
+    values.truncate(MAX_UNMAPPED_LISTED);
+    Ok(values)
 }

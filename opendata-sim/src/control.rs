@@ -67,7 +67,8 @@ fn handle_inner(world: &mut World, req: &Request) -> Result<Value, Response> {
                 .map(|r| {
                     json!({"week": r.week, "clock": fixed_timestamp(r.clock.timestamp_millis()),
                            "published": r.published, "revised": r.revised, "deleted": r.deleted,
-                           "wholesale": r.wholesale})
+                           "wholesale": r.wholesale, "late_revised": r.late_revised,
+                           "restamped": r.restamped})
                 })
                 .collect();
             let mut out = clock(world);

@@ -264,6 +264,24 @@ impl Dataset {
         true
     }
 
+    /// Stamps the row with `key` changed at `at` without changing a value, as a
+    /// publisher's job that rewrites rows it did not change: `:updated_at` and
+    /// `:version` move. Returns false if there is no such row.
+    pub fn restamp(&mut self, key: &str, at: DateTime<Utc>) -> bool {
+        self.revise(key, &Map::new(), None, at)
+    }
+
+    /// Sets the row's `:created_at` to `created_ms`, as a writer whose clock runs
+    /// apart from the one stamping `:updated_at` does. Returns false if there is no
+    /// such row.
+    pub fn set_created_at(&mut self, key: &str, created_ms: i64) -> bool {
+        let Some(row) = self.index.get(key).and_then(|seq| self.rows.get_mut(seq)) else {
+            return false;
+        };
+        row.created_at = created_ms;
+        true
+    }
+
     /// Removes the row with `key` (e.g. a sealed report). Returns false if there is none.
     pub fn delete(&mut self, key: &str) -> bool {
         match self.index.remove(key) {

@@ -46,8 +46,9 @@
 //! * **Unconfirmed layer metadata**: no verbatim layer JSON of either ArcGIS layer was
 //!   found; `currentVersion`, `maxRecordCount` 2000, `advancedQueryCapabilities` and the
 //!   Esri field types follow ArcGIS defaults and the SOURCE notes' inferences.
-//! * **Query subset**: Socrata `$where` supports only `:updated_at > 'TS'` and
-//!   `:updated_at >= 'TS'`; ArcGIS `where` only `1=1`/`0=0`; `outSR` is ignored (always
+//! * **Query subset**: Socrata `$where` supports only conjunctions of comparisons on
+//!   `:updated_at`/`:created_at` and `=`/`IN (...)` on other columns ([`soql`]); ArcGIS
+//!   `where` only `1=1`/`0=0`; `outSR` is ignored (always
 //!   WGS84). Socrata error codes for unsupported queries and the 429 bodies are this
 //!   server's choice; the `$limit` message follows a real answer.
 //! * **Faults** ([`Fault`]) are this server's: 503 with an HTML body, 429 with
@@ -73,6 +74,8 @@ pub mod schema;
 pub mod faults;
 
 mod message;
+
+pub mod soql;
 
 pub mod dataset;
 

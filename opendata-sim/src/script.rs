@@ -7,6 +7,12 @@
 //! point moved about 50 m), which are deleted (as sealed reports are), and the week of the
 //! wholesale replacement (week 3 to 10 unless configured). The incidents themselves are
 //! the real ones of the shared data, never altered except by these documented revisions.
+//!
+//! It also writes the orders real Socrata services produce, which the samples cannot show
+//! (`:updated_at` is stamped when a publisher's batch is written, not when it becomes
+//! visible): each week a late-visible batch of revisions stamped one to 21 days in the
+//! past, rows re-stamped with no change, and one new row in 16 with its `:created_at` up
+//! to three hours either side of its `:updated_at` (a writer's clock apart).
 
 use std::sync::{Arc, Mutex};
 
@@ -47,6 +53,20 @@ pub struct WeekReport {
     pub deleted: usize,
     /// Whether the dataset was replaced wholesale this week.
     pub wholesale: bool,
+    /// Rows revised in a late-visible batch, stamped one to 21 days before the
+    /// week's end.
+    pub late_revised: usize,
+    /// Rows re-stamped with no change.
+    pub restamped: usize,
+}
+
+/// What a week's churn did.
+#[derive(Clone, Copy, Debug, Default)]
+struct Churn {
+    revised: usize,
+    deleted: usize,
+    late_revised: usize,
+    restamped: usize,
 }
 
 impl Script {
@@ -138,8 +158,16 @@ impl Script {
                 break;
             }
             let row = self.feed.new_row(incident);
-            self.published_keys.push(row.key.clone());
+            let key = row.key.clone();
             ds.publish([row], incident.published);
+            // One row in 16 is written by a clock apart from the one stamping
+            // `:updated_at`: its `:created_at` lies up to three hours either side.
+            let mut rng = Rng::derive(self.seed ^ 0x5CE3, i as u64);
+            if rng.below(16) == 0 {
+                let skew = rng.below(6 * 60 * 60 * 1000).cast_signed() - 3 * 60 * 60 * 1000;
+                ds.set_created_at(&key, incident.published.timestamp_millis() + skew);
+            }
+            self.published_keys.push(key);
             // The published copy lives in the dataset now; free the script's.
             self.feed.incidents[i].values = Vec::new();
             self.next += 1;
@@ -147,60 +175,19 @@ impl Script {
         self.next - start
     }
 
-    /// Revises and deletes a seeded few rows of `ds` at `at`.
-    fn churn(
-        &mut self,
-        ds: &mut Dataset,
-        week: u32,
-        published: usize,
-        at: DateTime<Utc>,
-    ) -> (usize, usize) {
+    /// Revises and deletes a seeded few rows of `ds` at `at`, and writes the orders
+    /// real services produce: a late-visible batch of revisions stamped one to 21
+    /// days before `at` (below an earlier pull's high-water mark, as a publisher's
+    /// slow ETL batch becomes visible after a faster one with later stamps), and rows
+    /// re-stamped at `at` with no change.
+    fn churn(&mut self, ds: &mut Dataset, week: u32, published: usize, at: DateTime<Utc>) -> Churn {
         let mut rng = Rng::derive(self.seed ^ 0x5EED, u64::from(week));
         let n_revise = rng.below(3) as usize + published / 500;
         let n_delete = rng.below(2) as usize + published / 2000;
-        let cat = self.feed.category_field();
-        let coords = self.feed.coordinate_fields();
-        let mut revised = 0;
+        let mut churn = Churn::default();
         for _ in 0..n_revise {
-            let Some(key) = self.pick(&mut rng) else {
-                break;
-            };
-            let Some(row) = ds.get(&key) else { continue };
-            let mut changes = Map::new();
-            let mut point = None;
-            if rng.below(2) == 0 && self.categories.len() > 1 {
-                let current = row.value(cat).clone();
-                let others: Vec<&Value> =
-                    self.categories.iter().filter(|v| **v != current).collect();
-                let pick = others[rng.below(others.len() as u64) as usize].clone();
-                changes.insert(ds.fields()[cat].name.clone(), pick);
-            } else {
-                let here = row.point().or_else(|| {
-                    let (x, y) = coords?;
-                    Some(Point {
-                        x: row.value(x).as_f64()?,
-                        y: row.value(y).as_f64()?,
-                    })
-                });
-                let Some(here) = here.filter(|p| p.x != 0.0 || p.y != 0.0) else {
-                    continue;
-                };
-                let bearing = rng.unit() * std::f64::consts::TAU;
-                let dy = 50.0 * bearing.cos() / 111_320.0;
-                let dx = 50.0 * bearing.sin() / (111_320.0 * here.y.to_radians().cos().max(0.01));
-                let round = |v: f64| (v * 1e7).round() / 1e7;
-                let moved = Point {
-                    x: round(here.x + dx),
-                    y: round(here.y + dy),
-                };
-                if let Some((x, y)) = coords {
-                    changes.insert(ds.fields()[x].name.clone(), json!(moved.x));
-                    changes.insert(ds.fields()[y].name.clone(), json!(moved.y));
-                }
-                point = row.point().map(|_| moved);
-            }
-            if ds.revise(&key, &changes, point, at) {
-                revised += 1;
+            if self.revise_one(ds, &mut rng, at) {
+                churn.revised += 1;
             }
         }
         let mut deleted = 0;
@@ -212,7 +199,73 @@ impl Script {
                 deleted += 1;
             }
         }
-        (revised, deleted)
+        churn.deleted = deleted;
+        // The orders: drawn from their own stream, so the week's revisions and
+        // deletions above stay those of a script without them.
+        let mut rng = Rng::derive(self.seed ^ 0x01D3, u64::from(week));
+        let n_late = 1 + rng.below(3) as usize + published / 400;
+        for _ in 0..n_late {
+            let lag = Duration::minutes(24 * 60 + rng.below(20 * 24 * 60).cast_signed());
+            if self.revise_one(ds, &mut rng, at - lag) {
+                churn.late_revised += 1;
+            }
+        }
+        let n_restamp = 1 + rng.below(3) as usize + published / 1000;
+        for _ in 0..n_restamp {
+            if let Some(key) = self.pick(&mut rng)
+                && ds.restamp(&key, at)
+            {
+                churn.restamped += 1;
+            }
+        }
+        churn
+    }
+
+    /// Revises one seeded row at `at`: its category changed to another of the
+    /// feed's own values, or its point moved about 50 m. Returns whether a row was
+    /// revised.
+    fn revise_one(&self, ds: &mut Dataset, rng: &mut Rng, at: DateTime<Utc>) -> bool {
+        let cat = self.feed.category_field();
+        let coords = self.feed.coordinate_fields();
+        let Some(key) = self.pick(rng) else {
+            return false;
+        };
+        let Some(row) = ds.get(&key) else {
+            return false;
+        };
+        let mut changes = Map::new();
+        let mut point = None;
+        if rng.below(2) == 0 && self.categories.len() > 1 {
+            let current = row.value(cat).clone();
+            let others: Vec<&Value> = self.categories.iter().filter(|v| **v != current).collect();
+            let pick = others[rng.below(others.len() as u64) as usize].clone();
+            changes.insert(ds.fields()[cat].name.clone(), pick);
+        } else {
+            let here = row.point().or_else(|| {
+                let (x, y) = coords?;
+                Some(Point {
+                    x: row.value(x).as_f64()?,
+                    y: row.value(y).as_f64()?,
+                })
+            });
+            let Some(here) = here.filter(|p| p.x != 0.0 || p.y != 0.0) else {
+                return false;
+            };
+            let bearing = rng.unit() * std::f64::consts::TAU;
+            let dy = 50.0 * bearing.cos() / 111_320.0;
+            let dx = 50.0 * bearing.sin() / (111_320.0 * here.y.to_radians().cos().max(0.01));
+            let round = |v: f64| (v * 1e7).round() / 1e7;
+            let moved = Point {
+                x: round(here.x + dx),
+                y: round(here.y + dy),
+            };
+            if let Some((x, y)) = coords {
+                changes.insert(ds.fields()[x].name.clone(), json!(moved.x));
+                changes.insert(ds.fields()[y].name.clone(), json!(moved.y));
+            }
+            point = row.point().map(|_| moved);
+        }
+        ds.revise(&key, &changes, point, at)
     }
 
     fn pick(&self, rng: &mut Rng) -> Option<String> {
@@ -325,6 +378,8 @@ impl World {
             revised: 0,
             deleted: 0,
             wholesale: false,
+            late_revised: 0,
+            restamped: 0,
         };
         let Some(script) = self.script.as_mut() else {
             return report;
@@ -334,8 +389,11 @@ impl World {
             return report;
         };
         report.published = script.publish_until(ds, self.clock);
-        (report.revised, report.deleted) =
-            script.churn(ds, self.week, report.published, self.clock);
+        let churn = script.churn(ds, self.week, report.published, self.clock);
+        report.revised = churn.revised;
+        report.deleted = churn.deleted;
+        report.late_revised = churn.late_revised;
+        report.restamped = churn.restamped;
         if script.wholesale_week == Some(self.week) {
             ds.replace_wholesale(self.clock);
             report.wholesale = true;

@@ -1,8 +1,9 @@
 //! Socrata SODA 2.x: `GET /resource/<dataset>.json`.
 //!
 //! Supported: `$select` (`:*`, `*`, or a comma list of columns, system fields included),
-//! `$where` (exactly `:updated_at > 'TS'` or `:updated_at >= 'TS'`, TS a fixed
-//! timestamp), `$order` (comma list of `column [ASC|DESC]`), `$limit` (default 1000,
+//! `$where` (the subset in [`crate::soql`]: comparisons on `:updated_at` and
+//! `:created_at`, both bounds allowed; `=` and `IN (...)` on any other column, `AND`
+//! between terms), `$order` (comma list of `column [ASC|DESC]`), `$limit` (default 1000,
 //! over 50,000 a 400), `$offset` (default 0), `$$app_token`, and simple equality filters
 //! (`?police_district=PARK`). Without `$order` the row order is shuffled afresh for every
 //! request (seeded), as the real docs warn that unordered results are not stable.
@@ -23,6 +24,7 @@ use crate::message::{Request, Response};
 use crate::rng::Rng;
 use crate::schema::{Row, compare_values, fixed_timestamp};
 use crate::script::World;
+use crate::soql::{self, Op, Term};
 
 /// The largest `$limit` a SODA 2.0 endpoint accepts.
 const MAX_LIMIT: usize = 50_000;
@@ -127,46 +129,92 @@ fn compare(a: &Row, b: &Row, col: Col) -> Ordering {
     }
 }
 
-/// Parses `:updated_at > 'TS'` / `:updated_at >= 'TS'`: (inclusive, epoch ms).
-fn parse_where(ds: &Dataset, clause: &str) -> Result<(bool, i64), Response> {
-    let s = clause.trim();
-    let ident_end = s
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':' || c == '@'))
-        .unwrap_or(s.len());
-    let ident = &s[..ident_end];
-    if ident.is_empty() {
-        return Err(malformed(&format!("Could not parse $where: {s}")));
+/// A row filter read from `$where`: each term of the conjunction on a column.
+enum Filter {
+    /// A system timestamp (`:created_at`, `:updated_at`) against an instant.
+    Stamp(Col, Op, i64),
+    /// A column's text (`:id`, or a field's value as SODA renders it) against a
+    /// literal: equality or membership.
+    Text(Col, Vec<String>),
+}
+
+impl Filter {
+    fn keeps(&self, row: &Row) -> bool {
+        match self {
+            Filter::Stamp(col, op, ms) => {
+                let at = if *col == Col::CreatedAt {
+                    row.created_at()
+                } else {
+                    row.updated_at()
+                };
+                op.holds(at.cmp(ms))
+            }
+            Filter::Text(col, values) => {
+                let text = match cell(row, *col) {
+                    Some(Value::String(s)) => s,
+                    Some(other) => other.to_string(),
+                    None => return false,
+                };
+                values.contains(&text)
+            }
+        }
     }
-    if resolve(ds, ident).is_none() {
-        return Err(no_such_column(ident));
-    }
-    let unsupported = || {
-        malformed("This server supports only `$where=:updated_at > 'TS'` and `:updated_at >= 'TS'`")
-    };
-    if ident != ":updated_at" {
-        return Err(unsupported());
-    }
-    let rest = s[ident_end..].trim_start();
-    let (inclusive, rest) = if let Some(r) = rest.strip_prefix(">=") {
-        (true, r)
-    } else if let Some(r) = rest.strip_prefix('>') {
-        (false, r)
-    } else {
-        return Err(unsupported());
-    };
-    let literal = rest
-        .trim()
-        .strip_prefix('\'')
-        .and_then(|r| r.strip_suffix('\''))
-        .ok_or_else(unsupported)?;
-    let ms = parse_timestamp(literal).ok_or_else(|| {
-        error(
-            400,
-            "query.soql.type-mismatch",
-            &format!("Could not parse '{literal}' as a timestamp"),
-        )
+}
+
+/// Parses `$where` into row filters: comparisons on `:updated_at` and
+/// `:created_at` (both bounds allowed), `=` and `IN (...)` on any other column.
+fn parse_where(ds: &Dataset, clause: &str) -> Result<Vec<Filter>, Response> {
+    let terms = soql::parse(clause).map_err(|why| {
+        malformed(&format!(
+            "Could not parse $where `{}`: {why}",
+            clause.trim()
+        ))
     })?;
-    Ok((inclusive, ms))
+    let mut filters = Vec::with_capacity(terms.len());
+    for term in terms {
+        let (column, filter) = match term {
+            Term::Compare {
+                column,
+                op,
+                literal,
+            } => {
+                let col = resolve(ds, &column).ok_or_else(|| no_such_column(&column))?;
+                let filter = match col {
+                    Col::CreatedAt | Col::UpdatedAt => {
+                        let ms = parse_timestamp(&literal).ok_or_else(|| {
+                            error(
+                                400,
+                                "query.soql.type-mismatch",
+                                &format!("Could not parse '{literal}' as a timestamp"),
+                            )
+                        })?;
+                        Filter::Stamp(col, op, ms)
+                    }
+                    _ if op == Op::Eq => Filter::Text(col, vec![literal]),
+                    _ => {
+                        return Err(malformed(&format!(
+                            "This server compares only :updated_at and :created_at by order, not {column}"
+                        )));
+                    }
+                };
+                (column, filter)
+            }
+            Term::In { column, values } => {
+                let col = resolve(ds, &column).ok_or_else(|| no_such_column(&column))?;
+                (column, Filter::Text(col, values))
+            }
+        };
+        if matches!(
+            filter,
+            Filter::Text(Col::CreatedAt | Col::UpdatedAt | Col::Version, _)
+        ) {
+            return Err(malformed(&format!(
+                "This server does not match {column} by text"
+            )));
+        }
+        filters.push(filter);
+    }
+    Ok(filters)
 }
 
 /// A fixed or floating timestamp literal, read as UTC: `2021-01-05T10:00:00.000Z`,
@@ -243,7 +291,7 @@ fn count_response(count: usize) -> Response {
 pub(crate) fn query(world: &mut World, ds_index: usize, req: &Request) -> Response {
     let ds = &world.datasets[ds_index];
     let mut select = (0..ds.fields().len()).map(Col::Field).collect::<Vec<_>>();
-    let mut since = None;
+    let mut filters_where = Vec::new();
     let mut order = None;
     let mut limit = 1000;
     let mut offset = 0;
@@ -258,7 +306,7 @@ pub(crate) fn query(world: &mut World, ds_index: usize, req: &Request) -> Respon
                 Ok(())
             }
             "$select" => parse_select(ds, value).map(|c| select = c),
-            "$where" => parse_where(ds, value).map(|w| since = Some(w)),
+            "$where" => parse_where(ds, value).map(|w| filters_where = w),
             "$order" => parse_order(ds, value).map(|o| order = Some(o)),
             "$limit" => parse_count("$limit", value).and_then(|n| {
                 if n > MAX_LIMIT {
@@ -294,11 +342,7 @@ pub(crate) fn query(world: &mut World, ds_index: usize, req: &Request) -> Respon
 
     let mut rows: Vec<&Row> = ds
         .rows()
-        .filter(|r| match since {
-            Some((true, ms)) => r.updated_at() >= ms,
-            Some((false, ms)) => r.updated_at() > ms,
-            None => true,
-        })
+        .filter(|r| filters_where.iter().all(|f| f.keeps(r)))
         .filter(|r| {
             filters.iter().all(|(i, want)| match r.value(*i) {
                 Value::String(s) => s == want,

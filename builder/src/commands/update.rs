@@ -122,6 +122,12 @@ fn report(code: &str, done: &CityUpdate) -> bool {
                         crate::store::pulls::PullKind::Changed => "changed-since",
                     },
                 );
+                if p.kind == crate::store::pulls::PullKind::Changed || c.reconciled > 0 {
+                    println!(
+                        "{code} {source}: revisions found by reconciliation: {}",
+                        c.reconciled
+                    );
+                }
                 for warning in &synced.warnings {
                     println!("{code} warning: {warning}");
                 }

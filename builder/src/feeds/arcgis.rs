@@ -7,15 +7,17 @@
 //! object id, not subject to `maxRecordCount`. Dates are UTC epoch milliseconds.
 //! Errors come with HTTP 200 as `{"error": {"code", "message", "details"}}`; 498
 //! and 499 ("Token Required") mean the layer turned private. A layer has no
-//! changed-since mark the protocol guarantees, so every pull is full.
-
-use std::collections::HashSet;
+//! changed-since mark the protocol guarantees, so every pull is full: each sync
+//! compares every row's content with the store, which is the reconciliation a
+//! changed-since protocol needs its marks for.
 
 use serde_json::{Map, Value};
 
 use super::fields::{GEOMETRY, Point, text};
 use super::http::{Answer, HttpClient};
-use super::{FeedError, FeedProtocol, Page, PublishedRow, body_excerpt, json_body, refused};
+use super::{
+    FeedError, FeedProtocol, Page, PublishedRow, Served, body_excerpt, json_body, refused,
+};
 use crate::inputs::feed_config::FeedFields;
 use crate::store::pulls::PullKind;
 
@@ -228,7 +230,7 @@ impl FeedProtocol for Arcgis {
         Ok(Page { rows, more })
     }
 
-    fn served_ids(&self, client: &HttpClient) -> Result<Option<HashSet<String>>, FeedError> {
+    fn served(&self, client: &HttpClient) -> Result<Option<Served>, FeedError> {
         let query = [
             ("where", "1=1".to_owned()),
             ("returnIdsOnly", "true".to_owned()),
@@ -241,6 +243,10 @@ impl FeedProtocol for Arcgis {
                 url,
                 message: "no objectIds array".into(),
             })?;
-        Ok(Some(ids.iter().filter_map(|id| text(Some(id))).collect()))
+        Ok(Some(
+            ids.iter()
+                .filter_map(|id| text(Some(id)).map(|id| (id, None)))
+                .collect(),
+        ))
     }
 }

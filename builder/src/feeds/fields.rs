@@ -103,7 +103,8 @@ pub fn map_row(
 
 /// A value as text: strings as they are (trimmed: Toronto pads `REPORT_DOW`),
 /// numbers in their JSON form; empty and null are absent.
-pub(crate) fn text(value: Option<&Value>) -> Option<String> {
+#[must_use]
+pub fn text(value: Option<&Value>) -> Option<String> {
     match value? {
         Value::String(s) if !s.trim().is_empty() => Some(s.trim().to_owned()),
         Value::Number(n) => Some(n.to_string()),

@@ -13,7 +13,7 @@ pub mod http;
 pub mod socrata;
 pub mod sync;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use serde_json::{Map, Value};
 
@@ -31,6 +31,10 @@ pub struct PublishedRow {
     /// Its change mark, where the protocol has one (Socrata `:updated_at`).
     pub mark: Option<String>,
 }
+
+/// Every row key a service serves now, each with its change mark where the
+/// protocol has one (Socrata `:updated_at`; `None` for ArcGIS).
+pub type Served = HashMap<String, Option<String>>;
 
 /// A page of a pull.
 #[derive(Debug, Clone, PartialEq)]
@@ -91,6 +95,11 @@ pub enum FeedError {
     },
 }
 
+/// The most row keys one [`FeedProtocol::rows_by_id`] request names: a hundred
+/// keys of a dozen characters keep the query near 3 KB once percent-encoded,
+/// well inside the 8 KB request lines servers and proxies accept.
+pub const IDS_PER_FETCH: usize = 100;
+
 /// One protocol's side of a pull.
 pub trait FeedProtocol {
     /// Whether it can ask for the rows changed since a mark (none by default).
@@ -122,14 +131,42 @@ pub trait FeedProtocol {
         offset: u64,
     ) -> Result<Page, FeedError>;
 
-    /// Every row key the service serves now, where it can list them (by
-    /// default it cannot): the deletions of a changed-since pull and the rows a
-    /// full pull's pages skipped are found from it.
+    /// Where a changed-since pull after `mark` (the last pull's highest change
+    /// mark) starts reading: the mark less the feed's lookback window. `None`
+    /// when the mark cannot be read, and the pull is then full. By default the
+    /// protocol has no marks.
+    fn since(&self, _mark: &str) -> Option<String> {
+        None
+    }
+
+    /// Every row key the service serves now, with its change mark, where it can
+    /// list them (by default it cannot): the deletions of a changed-since pull,
+    /// the rows a full pull's pages skipped and the rows whose mark the store
+    /// does not hold (the reconciliation) are found from it.
     ///
     /// # Errors
     /// [`FeedError`] when the list cannot be fetched or read.
-    fn served_ids(&self, _client: &HttpClient) -> Result<Option<HashSet<String>>, FeedError> {
+    fn served(&self, _client: &HttpClient) -> Result<Option<Served>, FeedError> {
         Ok(None)
+    }
+
+    /// Whether [`Self::rows_by_id`] can fetch rows by their keys (by default it
+    /// cannot, and the reconciliation only reports).
+    fn fetches_by_id(&self) -> bool {
+        false
+    }
+
+    /// The rows with these keys, as the service serves them now; a key it no
+    /// longer serves is absent from the answer. At most [`IDS_PER_FETCH`] keys.
+    ///
+    /// # Errors
+    /// [`FeedError`] when the rows cannot be fetched or read.
+    fn rows_by_id(
+        &self,
+        _client: &HttpClient,
+        _ids: &[String],
+    ) -> Result<Vec<PublishedRow>, FeedError> {
+        Ok(Vec::new())
     }
 
     /// How many rows a pull should receive, where the service can say (by

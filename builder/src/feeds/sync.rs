@@ -8,12 +8,17 @@
 //! refused whole if it repeats an id, and committed with the pull's progress.
 //! At the end the rows received are checked against what the service says it
 //! serves (the list of ids, or its count): a page that skipped rows fails the
-//! pull rather than leave the store short. Then deletions and re-keyed rows are
+//! pull rather than leave the store short. Where the service lists each row's
+//! change mark, every row whose mark the store does not hold is fetched again by
+//! key (the reconciliation: revisions a changed-since pull's lower bound missed,
+//! counted in the pull's `reconciled`). Then deletions and re-keyed rows are
 //! reconciled and the pull closes.
 //!
 //! A transport error (the service down, a 429 storm outlasting the retries)
 //! leaves the pull running: the next sync resumes it. Every other error fails
 //! it; the next sync begins a new one. Neither loses a stored row.
+
+use std::collections::HashSet;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;
@@ -24,7 +29,7 @@ use super::csv_url::CsvUrl;
 use super::fields::{self, RowError};
 use super::http::HttpClient;
 use super::socrata::Socrata;
-use super::{FeedError, FeedProtocol};
+use super::{FeedError, FeedProtocol, IDS_PER_FETCH, Served};
 use crate::inputs::feed_config::{FeedConfig, Protocol};
 use crate::store::pulls::{PageFault, Pull, PullKind};
 use crate::store::reconcile::{Close, MASS_DELETION_SHARE, ReconcileFault};
@@ -170,6 +175,7 @@ pub fn protocol_of(feed: &FeedConfig) -> Result<Box<dyn FeedProtocol>, FeedError
             &feed.url,
             &feed.fields.id,
             feed.page_size,
+            feed.lookback_days,
             token,
         )),
         Protocol::Arcgis => Box::new(Arcgis::new(&feed.url, &feed.fields, feed.page_size, token)),
@@ -200,17 +206,18 @@ pub fn sync_source(
     let pull = if let Some(pull) = store.running_pull(name)? {
         pull
     } else {
-        let since = if protocol.changes_since() {
+        let mark = if protocol.changes_since() {
             store.last_done_pull(name)?.and_then(|p| p.mark)
         } else {
             None
         };
+        let since = mark.as_deref().and_then(|mark| protocol.since(mark));
         let kind = if since.is_some() {
             PullKind::Changed
         } else {
             PullKind::Full
         };
-        store.begin_pull(name, kind, since.as_deref(), now)?
+        store.begin_pull(name, kind, since.as_deref(), mark.as_deref(), now)?
     };
     // The pull exists before the service is first asked, so a service that fails
     // at once (down, private) is recorded like one that fails midway.
@@ -289,6 +296,57 @@ fn map_page(
     Ok(records)
 }
 
+/// The reconciliation: every row the service lists whose change mark the store
+/// does not hold for it (a revision stamped below the pull's lower bound, a row
+/// re-stamped, a new row that surfaced late), and for a changed-since pull every
+/// listed row the store does not hold, is fetched again by key and applied.
+/// A full pull's rows its pages never served are left to the close, which fails
+/// the pull for them: its pages, not the publisher, skipped them. A key the
+/// service no longer serves when fetched is dropped from `served`.
+#[allow(clippy::too_many_arguments)]
+fn reconcile(
+    store: &mut IncidentStore,
+    pull: &Pull,
+    name: &str,
+    feed: &FeedConfig,
+    tz: Tz,
+    protocol: &dyn FeedProtocol,
+    client: &HttpClient,
+    served: &mut Served,
+) -> Result<(), SyncError> {
+    let stored = store.live_marks(name)?;
+    let seen = if pull.kind == PullKind::Full {
+        Some(store.seen_in_pull(pull)?)
+    } else {
+        None
+    };
+    let mut stale: Vec<String> = served
+        .iter()
+        .filter(|(id, mark)| match stored.get(*id) {
+            Some(held) => held != *mark,
+            None => seen.is_none(),
+        })
+        .filter(|(id, _)| seen.as_ref().is_none_or(|seen| seen.contains(*id)))
+        .map(|(id, _)| id.clone())
+        .collect();
+    stale.sort_unstable();
+    for ids in stale.chunks(IDS_PER_FETCH) {
+        let rows = protocol
+            .rows_by_id(client, ids)
+            .map_err(|error| SyncError::Feed {
+                name: name.to_owned(),
+                error,
+            })?;
+        let records = map_page(&rows, 0, name, feed, tz, &mut (0, None))?;
+        let returned: HashSet<&str> = records.iter().map(|r| r.record.id.as_str()).collect();
+        for id in ids.iter().filter(|id| !returned.contains(id.as_str())) {
+            served.remove(id);
+        }
+        store.apply_repairs(pull, &records)?;
+    }
+    Ok(())
+}
+
 /// The pages and the close of one pull.
 #[allow(clippy::too_many_arguments)]
 fn run(
@@ -361,7 +419,11 @@ fn run(
             received,
         });
     }
-    let served = protocol.served_ids(client).map_err(feed_error)?;
+    let mut served = protocol.served(client).map_err(feed_error)?;
+    if let Some(served) = served.as_mut().filter(|_| protocol.fetches_by_id()) {
+        reconcile(store, pull, name, feed, tz, protocol, client, served)?;
+    }
+    let served: Option<HashSet<String>> = served.map(|served| served.into_keys().collect());
     let current = store
         .running_pull(name)?
         .ok_or_else(|| SyncError::Store(store_lost(store)))?;

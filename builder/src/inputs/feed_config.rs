@@ -100,6 +100,13 @@ pub struct FeedConfig {
     /// For a layer that keeps only its last N days (Houston's 30): a row that is
     /// no longer served and occurred before the window is aged out, not deleted.
     pub window_days: Option<u32>,
+    /// How far behind the last pull's change mark a changed-since pull starts
+    /// reading, in days: a publisher's batch can become visible after a later one,
+    /// with change marks below what the last pull saw. Rows re-read unchanged cost
+    /// bandwidth only. The reconciliation at the end of every sync repairs what
+    /// lies further back.
+    #[serde(default = "default_lookback_days")]
+    pub lookback_days: u32,
     /// Where the field names come from: the publisher's documentation or its own
     /// ingestion configuration.
     pub reference: String,
@@ -109,6 +116,17 @@ pub struct FeedConfig {
     /// source's `classes` otherwise).
     pub classes: Option<BTreeMap<String, Mapped>>,
 }
+
+/// The default of [`FeedConfig::lookback_days`]: a week, the cadence of the
+/// update schedule, so a batch that surfaces up to a whole schedule late is
+/// re-read by the next pull rather than left to the reconciliation.
+const fn default_lookback_days() -> u32 {
+    7
+}
+
+/// The longest [`FeedConfig::lookback_days`]: a lookback beyond a quarter re-reads
+/// most of a year's changes each week; the reconciliation covers older batches.
+pub const MAX_LOOKBACK_DAYS: u32 = 92;
 
 /// The default of [`FeedConfig::stale_after_days`].
 const fn default_stale_after_days() -> u32 {

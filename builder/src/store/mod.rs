@@ -44,7 +44,8 @@ CREATE TABLE IF NOT EXISTS pulls (
     restored INTEGER NOT NULL DEFAULT 0,
     rekeyed INTEGER NOT NULL DEFAULT 0,
     replacement INTEGER NOT NULL DEFAULT 0,
-    error TEXT
+    error TEXT,
+    reconciled INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS pulls_by_source ON pulls (source, id);
 CREATE TABLE IF NOT EXISTS records (
@@ -83,7 +84,14 @@ CREATE TABLE IF NOT EXISTS pull_seen (
 ";
 
 /// The layout [`SCHEMA`] creates.
-const SCHEMA_VERSION: i64 = 1;
+const SCHEMA_VERSION: i64 = 2;
+
+/// What brings a store of an older layout to [`SCHEMA_VERSION`], by the layout it
+/// starts from: layout 1 lacked the rows each pull's reconciliation repaired.
+const MIGRATIONS: [(i64, &str); 1] = [(
+    1,
+    "ALTER TABLE pulls ADD COLUMN reconciled INTEGER NOT NULL DEFAULT 0;",
+)];
 
 /// A store that cannot be used.
 #[derive(Debug, thiserror::Error)]
@@ -105,7 +113,9 @@ pub enum StoreError {
         source: std::io::Error,
     },
     /// The file holds another layout than this build writes.
-    #[error("incident store {path} has layout {found}; this build reads layout {SCHEMA_VERSION}")]
+    #[error(
+        "incident store {path} has layout {found}; this build reads layouts 1 to {SCHEMA_VERSION}"
+    )]
     Layout {
         /// The database file.
         path: PathBuf,
@@ -192,12 +202,18 @@ impl IncidentStore {
             .connection
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .map_err(|e| store.sqlite(e))?;
-        if found != 0 && found != SCHEMA_VERSION {
+        if found > SCHEMA_VERSION || (found != 0 && found < MIGRATIONS[0].0) {
             return Err(StoreError::Layout {
                 path: store.path.clone(),
                 found,
             });
         }
+        // An older layout is brought forward in one transaction with the schema.
+        let migrations: String = MIGRATIONS
+            .iter()
+            .filter(|(from, _)| found != 0 && *from >= found)
+            .map(|(_, sql)| *sql)
+            .collect();
         // WAL: a reader (health, a build) never waits for a sync's page; `FULL`
         // sync: a committed page survives a power cut, which is what resuming
         // relies on.
@@ -205,7 +221,7 @@ impl IncidentStore {
             .connection
             .execute_batch(&format!(
                 "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;
-                 BEGIN; {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
+                 BEGIN; {migrations} {SCHEMA} PRAGMA user_version = {SCHEMA_VERSION}; COMMIT;"
             ))
             .map_err(|e| store.sqlite(e))?;
         Ok(store)

@@ -58,6 +58,10 @@ pub struct PullCounts {
     /// Rows served under a new key with unchanged content (a wholesale
     /// replacement that renumbered them): kept as the same records.
     pub rekeyed: u64,
+    /// Rows the reconciliation at the end of the pull found the store did not
+    /// hold as served (new, revised or restored; counted in those too), and
+    /// fetched again: what the pull's own pages missed.
+    pub reconciled: u64,
 }
 
 /// One pull, as the store records it.
@@ -99,6 +103,15 @@ pub enum PageFault {
     RepeatsEarlierPage(String),
 }
 
+/// How rows reach the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arrival {
+    /// A page of the pull, in order.
+    Page,
+    /// Fetched again by key by the reconciliation.
+    Repair,
+}
+
 /// An RFC 3339 instant as the store writes it.
 pub(crate) fn instant(at: DateTime<Utc>) -> String {
     at.to_rfc3339_opts(SecondsFormat::Secs, true)
@@ -133,7 +146,7 @@ impl IncidentStore {
         let sql = format!(
             "SELECT id, source, kind, since, started_at, finished_at, state, next_offset,
                     mark, fetched, added, revised, unchanged, deleted, restored, rekeyed,
-                    replacement, error
+                    replacement, error, reconciled
              FROM pulls WHERE {condition} ORDER BY id DESC LIMIT 1"
         );
         let row = self
@@ -160,12 +173,26 @@ impl IncidentStore {
                     ],
                     row.get::<_, bool>(16)?,
                     row.get::<_, Option<String>>(17)?,
+                    row.get::<_, i64>(18)?,
                 ))
             })
             .optional()
             .map_err(|e| self.sqlite(e))?;
-        let Some((id, source, kind, since, started_at, finished_at, state, next, mark, n, r, e)) =
-            row
+        let Some((
+            id,
+            source,
+            kind,
+            since,
+            started_at,
+            finished_at,
+            state,
+            next,
+            mark,
+            n,
+            r,
+            e,
+            rc,
+        )) = row
         else {
             return Ok(None);
         };
@@ -199,13 +226,16 @@ impl IncidentStore {
                 deleted: count(4),
                 restored: count(5),
                 rekeyed: count(6),
+                reconciled: rc.max(0) as u64,
             },
             replacement: r,
             error: e,
         }))
     }
 
-    /// Begins a pull of `source`.
+    /// Begins a pull of `source` reading from `since`, its highest change mark
+    /// starting at `mark` (the last pull's, so that a pull that sees no row keeps
+    /// the high-water mark rather than losing it).
     ///
     /// # Errors
     /// [`StoreError`] when the database cannot be written.
@@ -214,13 +244,14 @@ impl IncidentStore {
         source: &str,
         kind: PullKind,
         since: Option<&str>,
+        mark: Option<&str>,
         now: DateTime<Utc>,
     ) -> Result<Pull, StoreError> {
         self.connection
             .execute(
-                "INSERT INTO pulls (source, kind, since, started_at, state)
-                 VALUES (?1, ?2, ?3, ?4, 'running')",
-                params![source, kind.as_str(), since, instant(now)],
+                "INSERT INTO pulls (source, kind, since, mark, started_at, state)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
+                params![source, kind.as_str(), since, mark, instant(now)],
             )
             .map_err(|e| self.sqlite(e))?;
         self.running_pull(source)?
@@ -238,6 +269,33 @@ impl IncidentStore {
         &mut self,
         pull: &Pull,
         rows: &[MarkedRecord],
+    ) -> Result<Result<PullCounts, PageFault>, StoreError> {
+        self.apply_rows(pull, rows, Arrival::Page)
+    }
+
+    /// Applies rows the reconciliation fetched again by key, in one transaction:
+    /// as a page's rows, but a row served earlier in the pull is no fault (it
+    /// changed since) and the pull's offset stays. Returns their counts, with
+    /// `reconciled` those whose content the store did not hold.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be read or written.
+    pub fn apply_repairs(
+        &mut self,
+        pull: &Pull,
+        rows: &[MarkedRecord],
+    ) -> Result<PullCounts, StoreError> {
+        match self.apply_rows(pull, rows, Arrival::Repair)? {
+            Ok(counts) => Ok(counts),
+            Err(fault) => Err(self.corrupt(format!("a repair was refused as a page: {fault:?}"))),
+        }
+    }
+
+    fn apply_rows(
+        &mut self,
+        pull: &Pull,
+        rows: &[MarkedRecord],
+        arrival: Arrival,
     ) -> Result<Result<PullCounts, PageFault>, StoreError> {
         let path = self.path.clone();
         let wrap = |source| StoreError::Sqlite {
@@ -261,15 +319,12 @@ impl IncidentStore {
                 // The same id with a newer mark is a row changed while the pull
                 // ran (it moved to the end of the order): a later version, not a
                 // repeat.
-                if earlier.is_some_and(|mark| mark == row.mark) {
+                if arrival == Arrival::Page && earlier.is_some_and(|mark| mark == row.mark) {
                     return Ok(Err(PageFault::RepeatsEarlierPage(row.record.id.clone())));
                 }
             }
         }
-        let mut counts = PullCounts {
-            fetched: rows.len() as u64,
-            ..PullCounts::default()
-        };
+        let mut counts = PullCounts::default();
         for row in rows {
             upsert(&transaction, pull, row, &mut counts).map_err(wrap)?;
             transaction
@@ -279,6 +334,16 @@ impl IncidentStore {
                 )
                 .map_err(wrap)?;
         }
+        match arrival {
+            Arrival::Page => counts.fetched = rows.len() as u64,
+            // A restored record is new or revised too: count it once.
+            Arrival::Repair => counts.reconciled = rows.len() as u64 - counts.unchanged,
+        }
+        let advance = if arrival == Arrival::Page {
+            rows.len() as u64
+        } else {
+            0
+        };
         let page_mark = rows.iter().filter_map(|r| r.mark.as_deref()).max();
         transaction
             .execute(
@@ -286,22 +351,39 @@ impl IncidentStore {
                         mark = CASE WHEN ?3 IS NULL THEN mark
                                     WHEN mark IS NULL OR ?3 > mark THEN ?3 ELSE mark END,
                         fetched = fetched + ?4, added = added + ?5, revised = revised + ?6,
-                        unchanged = unchanged + ?7, restored = restored + ?8
+                        unchanged = unchanged + ?7, restored = restored + ?8,
+                        reconciled = reconciled + ?9
                  WHERE id = ?1",
                 params![
                     pull.id,
-                    rows.len() as u64,
+                    advance,
                     page_mark,
                     counts.fetched,
                     counts.added,
                     counts.revised,
                     counts.unchanged,
                     counts.restored,
+                    counts.reconciled,
                 ],
             )
             .map_err(wrap)?;
         transaction.commit().map_err(wrap)?;
         Ok(Ok(counts))
+    }
+
+    /// The ids the pages of running pull `pull` served so far.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be read.
+    pub fn seen_in_pull(&self, pull: &Pull) -> Result<HashSet<String>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT id FROM pull_seen WHERE pull = ?1")
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([pull.id], |row| row.get(0))
+            .map_err(|e| self.sqlite(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
     }
 
     /// Notes the error that stopped a running pull that the next sync resumes

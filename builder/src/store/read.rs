@@ -1,6 +1,8 @@
 //! What the build and health read from the store: the records a source serves
 //! now, and how fresh they are.
 
+use std::collections::HashMap;
+
 use chrono::NaiveDate;
 use rusqlite::{OptionalExtension, params};
 
@@ -20,7 +22,98 @@ pub struct SourceFreshness {
     pub records: u64,
 }
 
+/// How often a source's reconciliation had to repair the store: a feed that
+/// keeps diverging is a publisher's problem an operator should see.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Divergence {
+    /// Rows the last finished pull's reconciliation repaired.
+    pub last: u64,
+    /// Rows repaired over the recent finished pulls.
+    pub recent: u64,
+    /// How many of the recent finished pulls repaired any.
+    pub pulls_repairing: u32,
+    /// How many finished pulls were looked at (at most [`DIVERGENCE_PULLS`]).
+    pub pulls: u32,
+}
+
+/// The finished pulls [`IncidentStore::divergence`] looks back over: two months
+/// of weekly syncs.
+pub const DIVERGENCE_PULLS: u32 = 8;
+
 impl IncidentStore {
+    /// Each record `source` serves now with the change mark it was last served
+    /// with, by id: what the reconciliation compares the service's list with.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be read.
+    pub fn live_marks(&self, source: &str) -> Result<HashMap<String, Option<String>>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare("SELECT id, mark FROM records WHERE source = ?1 AND deleted_pull IS NULL")
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([source], |row| Ok((row.get(0)?, row.get(1)?)))
+            .map_err(|e| self.sqlite(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
+    }
+
+    /// What `source`'s reconciliation repaired over its last
+    /// [`DIVERGENCE_PULLS`] finished pulls.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be read.
+    pub fn divergence(&self, source: &str) -> Result<Divergence, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT reconciled FROM pulls WHERE source = ?1 AND state = 'done'
+                 ORDER BY id DESC LIMIT ?2",
+            )
+            .map_err(|e| self.sqlite(e))?;
+        let repaired: Vec<i64> = statement
+            .query_map(params![source, DIVERGENCE_PULLS], |row| row.get(0))
+            .map_err(|e| self.sqlite(e))?
+            .collect::<Result<_, _>>()
+            .map_err(|e| self.sqlite(e))?;
+        let count = |n: &i64| n.max(&0).unsigned_abs();
+        Ok(Divergence {
+            last: repaired.first().map_or(0, count),
+            recent: repaired.iter().map(count).sum(),
+            pulls_repairing: repaired.iter().filter(|&&n| n > 0).count() as u32,
+            pulls: repaired.len() as u32,
+        })
+    }
+
+    /// How many live records of `source` carry each offence value and
+    /// description: what the mapping is checked against without reading every
+    /// record.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the database cannot be read.
+    pub fn offence_counts(
+        &self,
+        source: &str,
+    ) -> Result<Vec<(String, Option<String>, u64)>, StoreError> {
+        let mut statement = self
+            .connection
+            .prepare(
+                "SELECT offence, description, COUNT(*) FROM records
+                 WHERE source = ?1 AND deleted_pull IS NULL
+                 GROUP BY offence, description ORDER BY offence, description",
+            )
+            .map_err(|e| self.sqlite(e))?;
+        let rows = statement
+            .query_map([source], |row| {
+                Ok((
+                    row.get(0)?,
+                    row.get(1)?,
+                    row.get::<_, i64>(2)?.unsigned_abs(),
+                ))
+            })
+            .map_err(|e| self.sqlite(e))?;
+        rows.collect::<Result<_, _>>().map_err(|e| self.sqlite(e))
+    }
+
     /// The records `source` serves now (not deleted), by id.
     ///
     /// # Errors

@@ -42,7 +42,7 @@ fn marked(records: &[FeedRecord], mark: Option<&str>) -> Vec<MarkedRecord> {
 /// One full pull of `pages`, closed.
 fn full_pull(store: &mut IncidentStore, pages: &[Vec<FeedRecord>], day: u32) -> PullCounts {
     let pull = store
-        .begin_pull("s", PullKind::Full, None, at(day))
+        .begin_pull("s", PullKind::Full, None, None, at(day))
         .unwrap();
     for page in pages {
         let current = store.running_pull("s").unwrap().unwrap();
@@ -139,7 +139,9 @@ fn full_pulls_add_revise_delete_and_restore() {
 #[test]
 fn a_page_that_repeats_an_id_is_refused_whole() {
     let mut store = IncidentStore::in_memory().unwrap();
-    let pull = store.begin_pull("s", PullKind::Full, None, at(1)).unwrap();
+    let pull = store
+        .begin_pull("s", PullKind::Full, None, None, at(1))
+        .unwrap();
     let within = marked(&[record("1", "A"), record("1", "A")], None);
     assert_eq!(
         store.apply_page(&pull, &within).unwrap(),
@@ -169,7 +171,7 @@ fn a_page_that_repeats_an_id_is_refused_whole() {
 fn a_row_changed_while_the_pull_runs_is_a_later_version_not_a_repeat() {
     let mut store = IncidentStore::in_memory().unwrap();
     let pull = store
-        .begin_pull("s", PullKind::Changed, Some("m0"), at(1))
+        .begin_pull("s", PullKind::Changed, Some("m0"), None, at(1))
         .unwrap();
     store
         .apply_page(&pull, &marked(&[record("1", "A")], Some("m1")))
@@ -195,7 +197,9 @@ fn a_pull_stopped_midway_resumes_with_nothing_counted_twice() {
     ];
     {
         let mut store = IncidentStore::open(folder.path(), "city").unwrap();
-        let pull = store.begin_pull("s", PullKind::Full, None, at(1)).unwrap();
+        let pull = store
+            .begin_pull("s", PullKind::Full, None, None, at(1))
+            .unwrap();
         store
             .apply_page(&pull, &marked(&pages[0], None))
             .unwrap()
@@ -262,7 +266,7 @@ fn a_changed_pull_finds_deletions_and_missing_rows_from_the_list_of_ids() {
     let mut store = IncidentStore::in_memory().unwrap();
     full_pull(&mut store, &[vec![record("1", "A"), record("2", "A")]], 1);
     let pull = store
-        .begin_pull("s", PullKind::Changed, Some("m"), at(8))
+        .begin_pull("s", PullKind::Changed, Some("m"), None, at(8))
         .unwrap();
     store
         .apply_page(&pull, &marked(&[record("3", "A")], Some("n")))
@@ -296,7 +300,7 @@ fn a_changed_pull_serving_everything_again_unchanged_is_a_replacement() {
     let rows: Vec<FeedRecord> = (0..20).map(|i| record(&i.to_string(), "A")).collect();
     full_pull(&mut store, std::slice::from_ref(&rows), 1);
     let pull = store
-        .begin_pull("s", PullKind::Changed, Some("m"), at(8))
+        .begin_pull("s", PullKind::Changed, Some("m"), None, at(8))
         .unwrap();
     store
         .apply_page(&pull, &marked(&rows, Some("n")))
@@ -336,7 +340,9 @@ fn rows_aged_out_of_a_rolling_window_are_kept() {
     );
     // The layer now serves row 3 only: row 1 aged out of its 30 days, row 2 was
     // withdrawn.
-    let pull = store.begin_pull("s", PullKind::Full, None, at(8)).unwrap();
+    let pull = store
+        .begin_pull("s", PullKind::Full, None, None, at(8))
+        .unwrap();
     store
         .apply_page(&pull, &marked(&[record("3", "A")], None))
         .unwrap()
@@ -364,7 +370,9 @@ fn a_pull_that_would_delete_a_fifth_or_more_is_refused_until_accepted() {
     let rows: Vec<FeedRecord> = (0..10).map(|i| record(&i.to_string(), "A")).collect();
     full_pull(&mut store, std::slice::from_ref(&rows), 1);
     // The data set comes back with 7 of its 10 rows: 3 deletions, 30 %.
-    let pull = store.begin_pull("s", PullKind::Full, None, at(8)).unwrap();
+    let pull = store
+        .begin_pull("s", PullKind::Full, None, None, at(8))
+        .unwrap();
     store
         .apply_page(&pull, &marked(&rows[..7], None))
         .unwrap()
@@ -388,4 +396,85 @@ fn a_pull_that_would_delete_a_fifth_or_more_is_refused_until_accepted() {
         .unwrap();
     assert_eq!(closed.counts.deleted, 3);
     assert_eq!(live_ids(&store).len(), 7);
+}
+
+#[test]
+fn repairs_count_what_the_store_did_not_hold_and_keep_the_offset() {
+    let mut store = IncidentStore::in_memory().unwrap();
+    let pull = store
+        .begin_pull("s", PullKind::Changed, Some("m0"), Some("m1"), at(1))
+        .unwrap();
+    store
+        .apply_page(&pull, &marked(&[record("a", "X")], Some("m2")))
+        .unwrap()
+        .unwrap();
+    let running = store.running_pull("s").unwrap().unwrap();
+    // "a" again with a newer mark (no fault), "b" new, "c" re-stamped unchanged
+    // after it is stored.
+    let counts = store
+        .apply_repairs(
+            &running,
+            &marked(&[record("a", "Y"), record("b", "X")], Some("m3")),
+        )
+        .unwrap();
+    assert_eq!((counts.reconciled, counts.revised, counts.added), (2, 1, 1));
+    let again = store
+        .apply_repairs(&running, &marked(&[record("b", "X")], Some("m4")))
+        .unwrap();
+    assert_eq!((again.reconciled, again.unchanged), (0, 1));
+    let running = store.running_pull("s").unwrap().unwrap();
+    assert_eq!(running.next_offset, 1, "repairs do not move the offset");
+    assert_eq!(running.counts.reconciled, 2);
+    assert_eq!(running.mark.as_deref(), Some("m4"));
+    let marks = store.live_marks("s").unwrap();
+    assert_eq!(marks["b"].as_deref(), Some("m4"));
+    let closed = store
+        .finish_pull(&running, accepting(), at(1))
+        .unwrap()
+        .unwrap();
+    assert_eq!(closed.counts.reconciled, 2);
+    let divergence = store.divergence("s").unwrap();
+    assert_eq!((divergence.last, divergence.pulls_repairing), (2, 1));
+}
+
+#[test]
+fn a_pull_that_sees_no_row_keeps_the_last_high_water_mark() {
+    let mut store = IncidentStore::in_memory().unwrap();
+    let pull = store
+        .begin_pull("s", PullKind::Changed, Some("m0"), Some("m1"), at(1))
+        .unwrap();
+    let closed = store
+        .finish_pull(&pull, accepting(), at(1))
+        .unwrap()
+        .unwrap();
+    assert_eq!(closed.mark.as_deref(), Some("m1"));
+}
+
+#[test]
+fn a_store_of_layout_1_is_brought_forward_and_a_newer_one_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = IncidentStore::open(dir.path(), "c").unwrap();
+    store
+        .connection
+        .execute_batch("ALTER TABLE pulls DROP COLUMN reconciled; PRAGMA user_version = 1;")
+        .unwrap();
+    drop(store);
+    let mut store = IncidentStore::open(dir.path(), "c").unwrap();
+    full_pull(&mut store, &[vec![record("a", "X")]], 1);
+    assert_eq!(
+        store
+            .last_done_pull("s")
+            .unwrap()
+            .unwrap()
+            .counts
+            .reconciled,
+        0
+    );
+    store
+        .connection
+        .execute_batch("PRAGMA user_version = 3;")
+        .unwrap();
+    drop(store);
+    let error = IncidentStore::open(dir.path(), "c").unwrap_err();
+    assert!(error.to_string().contains("has layout 3"), "{error}");
 }

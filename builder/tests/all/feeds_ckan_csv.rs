@@ -73,6 +73,7 @@ fn feed(protocol: Protocol, url: String) -> FeedConfig {
         lag_days: 0,
         stale_after_days: 21,
         window_days: None,
+        lookback_days: 7,
         reference: "test".into(),
         fields: fields(),
         classes: None,

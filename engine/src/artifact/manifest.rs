@@ -78,6 +78,10 @@ pub struct ManifestCity {
 /// in alphabetical order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Freshness {
+    /// Feeds whose reconciliation repaired rows in any of their recent syncs:
+    /// their service published revisions their change marks did not announce.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diverging: Vec<DivergingFeed>,
     /// Feeds whose last sync failed, by source name.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub failing: Vec<FailingFeed>,
@@ -87,6 +91,45 @@ pub struct Freshness {
     /// The most days `data_through` may lie behind the present before the city is
     /// stale: the feeds' usual lag plus their allowance (the strictest feed's).
     pub stale_after_days: u32,
+    /// Offence values the feeds serve that their mappings do not name, most rows
+    /// first (at most [`MAX_UNMAPPED_LISTED`] a source): rows the build counts and
+    /// does not use.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmapped: Vec<UnmappedOffence>,
+}
+
+/// The most unmapped offence values [`Freshness::unmapped`] lists for one source:
+/// a feed whose vocabulary changed wholesale would otherwise grow the manifest
+/// every isolate rereads.
+pub const MAX_UNMAPPED_LISTED: usize = 20;
+
+/// An offence value a feed serves that its mapping does not name. Members are
+/// declared in alphabetical order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnmappedOffence {
+    /// Rows the feed serves with it.
+    pub rows: u64,
+    /// The source (`[sources.<name>]` of the city's configuration).
+    pub source: String,
+    /// The value, as published.
+    pub value: String,
+}
+
+/// A feed whose service diverged from its store between syncs: rows whose change
+/// mark the store did not hold, found and fetched again by the reconciliation.
+/// Members are declared in alphabetical order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DivergingFeed {
+    /// Rows the last sync's reconciliation repaired.
+    pub last_sync: u64,
+    /// Rows repaired over the recent syncs.
+    pub repaired: u64,
+    /// The source (`[sources.<name>]` of the city's configuration).
+    pub source: String,
+    /// Recent syncs looked at (at most eight).
+    pub syncs: u32,
+    /// How many of them repaired any row.
+    pub syncs_repairing: u32,
 }
 
 /// A feed whose last sync failed. Members are declared in alphabetical order.
@@ -365,6 +408,20 @@ impl Manifest {
                     for feed in &f.failing {
                         let _ = write!(line, " {}@{}:{}", feed.source, feed.since, feed.error);
                     }
+                    for feed in &f.diverging {
+                        let _ = write!(
+                            line,
+                            " {}~{}/{}:{}/{}",
+                            feed.source,
+                            feed.last_sync,
+                            feed.repaired,
+                            feed.syncs_repairing,
+                            feed.syncs
+                        );
+                    }
+                    for value in &f.unmapped {
+                        let _ = write!(line, " {}?{}={}", value.source, value.value, value.rows);
+                    }
                 }
                 if let Some(publisher) = &c.attribution {
                     let _ = write!(line, " attribution={publisher}");
@@ -531,9 +588,11 @@ mod tests {
         let plain = entry("city_ca_tor", &"ab".repeat(32));
         let fed = |last_sync: &str, failing: Vec<FailingFeed>| ManifestCity {
             freshness: Some(Freshness {
+                diverging: Vec::new(),
                 failing,
                 last_sync: Some(last_sync.into()),
                 stale_after_days: 21,
+                unmapped: Vec::new(),
             }),
             ..plain.clone()
         };
@@ -552,6 +611,28 @@ mod tests {
             synced,
             Manifest::label_input(&[fed("2026-11-23T06:00:00Z", vec![failing])])
         );
+        let mut diverging = fed("2026-11-23T06:00:00Z", vec![]);
+        let record = diverging.freshness.as_mut().unwrap();
+        record.diverging.push(DivergingFeed {
+            last_sync: 3,
+            repaired: 3,
+            source: "incidents".into(),
+            syncs: 2,
+            syncs_repairing: 1,
+        });
+        let with_divergence = Manifest::label_input(core::slice::from_ref(&diverging));
+        assert_ne!(synced, with_divergence);
+        diverging
+            .freshness
+            .as_mut()
+            .unwrap()
+            .unmapped
+            .push(UnmappedOffence {
+                rows: 4,
+                source: "incidents".into(),
+                value: "Case Closure".into(),
+            });
+        assert_ne!(with_divergence, Manifest::label_input(&[diverging]));
     }
 
     #[test]

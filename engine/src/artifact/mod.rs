@@ -30,8 +30,8 @@ mod manifest;
 
 pub use checksum::crc32;
 pub use manifest::{
-    FailingFeed, Freshness, GridFile, Manifest, ManifestCity, ManifestError, VERSION_HASH_DIGITS,
-    cell_bounds,
+    DivergingFeed, FailingFeed, Freshness, GridFile, MAX_UNMAPPED_LISTED, Manifest, ManifestCity,
+    ManifestError, UnmappedOffence, VERSION_HASH_DIGITS, cell_bounds,
 };
 
 /// The file magic.

@@ -147,6 +147,22 @@ fn ids_and_counts_and_ordering() {
         Some(25),
         "not capped by maxRecordCount"
     );
+    // Ordered as asked, as Esri documents `orderByFields` with `returnIdsOnly`.
+    let down = query(
+        &server,
+        LAYER,
+        "where=1=1&returnIdsOnly=true&orderByFields=OBJECTID+DESC&f=json",
+    );
+    let down: Vec<i64> = down["objectIds"]
+        .as_array()
+        .expect("ids")
+        .iter()
+        .filter_map(serde_json::Value::as_i64)
+        .collect();
+    assert!(
+        down.windows(2).all(|w| w[0] > w[1]) && down.len() == 25,
+        "{down:?}"
+    );
     let count = query(&server, LAYER, "where=1=1&returnCountOnly=true&f=pjson");
     assert_eq!(count, json!({"count": 25}));
     let page = query(

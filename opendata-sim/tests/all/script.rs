@@ -118,6 +118,63 @@ fn weeks_publish_revise_and_delete_deterministically() {
 }
 
 #[test]
+fn weeks_write_late_visible_batches_restamps_and_skewed_clocks() {
+    let dir = fixture();
+    let script = Script::new(many(dir.path(), 1000), 11).with_wholesale_week(None);
+    let mut world = World::start_at(script, NaiveDate::from_ymd_opt(2014, 3, 1).expect("date"));
+    let name = "Major_Crime_Indicators_Open_Data";
+    let (mut late, mut restamped, mut below_mark) = (0, 0, 0);
+    for _ in 0..10 {
+        // The high-water mark a pull at the end of last week saw.
+        let mark = world
+            .dataset(name)
+            .expect("dataset")
+            .rows()
+            .map(opendata_sim::Row::updated_at)
+            .max();
+        let before: HashMap<String, (i64, serde_json::Value)> = world
+            .dataset(name)
+            .expect("dataset")
+            .rows()
+            .map(|r| {
+                (
+                    r.key().to_owned(),
+                    (r.updated_at(), json!([r.value(5), r.value(8)])),
+                )
+            })
+            .collect();
+        let report = world.advance_week();
+        late += report.late_revised;
+        restamped += report.restamped;
+        for row in world.dataset(name).expect("dataset").rows() {
+            let Some((stamp, values)) = before.get(row.key()) else {
+                continue;
+            };
+            let changed = *values != json!([row.value(5), row.value(8)]);
+            // Revised now, yet stamped below what last week's pull saw.
+            if changed && row.updated_at() != *stamp && Some(row.updated_at()) < mark {
+                below_mark += 1;
+            }
+        }
+    }
+    assert!(
+        late >= 10 && restamped >= 10,
+        "{late} late, {restamped} re-stamped"
+    );
+    assert!(
+        below_mark > 0,
+        "no revision stamped below an earlier high-water mark"
+    );
+    let skewed = world
+        .dataset(name)
+        .expect("dataset")
+        .rows()
+        .filter(|r| r.created_at() != r.updated_at() && r.created_at() > r.updated_at())
+        .count();
+    assert!(skewed > 0, "no :created_at after its :updated_at");
+}
+
+#[test]
 fn the_scripted_wholesale_week_replaces_everything() {
     let dir = fixture();
     let script = Script::new(many(dir.path(), 300), 3).with_wholesale_week(Some(2));

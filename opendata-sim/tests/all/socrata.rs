@@ -160,6 +160,56 @@ fn updated_at_where_clause_filters() {
     assert_eq!(count(":updated_at >= '2021-01-01T10:00:00.000Z'"), 15);
     assert_eq!(count(":updated_at>'2021-01-01T10:00:00.000'"), 14);
     assert_eq!(count(":updated_at > '2030-01-01T00:00:00.000Z'"), 0);
+    // Both bounds, as a window of change marks is asked for.
+    assert_eq!(
+        count(
+            ":updated_at >= '2021-01-01T10:00:00.000Z' AND :updated_at < '2021-01-01T13:00:00.000Z'"
+        ),
+        3
+    );
+    assert_eq!(
+        count(":updated_at > '2021-01-01T10:00:00.000Z' and :updated_at <= '2021-01-01T13:00:00'"),
+        3
+    );
+    assert_eq!(count(":created_at < '2021-01-01T02:00:00.000Z'"), 2);
+}
+
+#[test]
+fn in_lists_fetch_rows_by_key() {
+    let (_world, server) = serve();
+    let ids_of = |clause: &str| -> Vec<(String, String)> {
+        let query = if clause.is_empty() {
+            String::new()
+        } else {
+            format!("&$where={}", enc(clause))
+        };
+        let r = get(
+            &server,
+            &format!("/resource/{SODA}.json?$select=:id,name&$order=:id{query}"),
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+        rows(&r.json())
+            .iter()
+            .map(|r| {
+                (
+                    r[":id"].as_str().unwrap().to_owned(),
+                    r["name"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let all = ids_of("");
+    let (a, b) = (&all[3], &all[17]);
+    let list = format!("'{}', '{}', 'row-none-such'", a.0, b.0);
+    assert_eq!(
+        ids_of(&format!(":id IN ({list})")),
+        vec![a.clone(), b.clone()]
+    );
+    assert_eq!(
+        ids_of(&format!(":id in ({list}) AND name = '{}'", b.1)),
+        vec![b.clone()]
+    );
+    assert_eq!(ids_of(&format!("name IN ('{}')", a.1)), vec![a.clone()]);
 }
 
 fn assert_soda_error(r: &crate::common::Reply, status: u16, code: &str) {
@@ -186,22 +236,21 @@ fn limits_and_bad_queries_answer_in_socrata_shape() {
     assert_soda_error(&r, 400, "query.soql.no-such-column");
     let r = get(
         &server,
-        &format!("/resource/{SODA}.json?$where={}", enc("nope > 3")),
+        &format!("/resource/{SODA}.json?$where={}", enc("nope > '3'")),
     );
     assert_soda_error(&r, 400, "query.soql.no-such-column");
-    let r = get(
-        &server,
-        &format!("/resource/{SODA}.json?$where={}", enc("n > 3")),
-    );
-    assert_soda_error(&r, 400, "query.compiler.malformed");
-    let r = get(
-        &server,
-        &format!(
-            "/resource/{SODA}.json?$where={}",
-            enc(":updated_at < '2021-01-01'")
-        ),
-    );
-    assert_soda_error(&r, 400, "query.compiler.malformed");
+    for unsupported in [
+        "n > '3'",
+        "n > 3",
+        ":updated_at < '2021-01-01' OR n = '1'",
+        ":version = 'x'",
+    ] {
+        let r = get(
+            &server,
+            &format!("/resource/{SODA}.json?$where={}", enc(unsupported)),
+        );
+        assert_soda_error(&r, 400, "query.compiler.malformed");
+    }
     let r = get(
         &server,
         &format!(

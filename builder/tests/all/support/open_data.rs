@@ -20,6 +20,7 @@ use hexrisk_builder::inputs::feed_config::FeedConfig;
 use hexrisk_builder::store::IncidentStore;
 use hexrisk_builder::store::record::FeedRecord;
 use opendata_sim::{City, CityFeed, Fault, Script, Server, World};
+use serde_json::Value;
 
 /// A cut of the real files: the first `rows` data rows of each, written in the
 /// shared data's layout under `dir`.
@@ -185,6 +186,24 @@ impl Service {
             .collect();
         records.sort_by(|a, b| a.id.cmp(&b.id));
         records
+    }
+
+    /// Each row the server serves now with its change mark (Socrata
+    /// `:updated_at`), by id, as the store should hold them after a sync.
+    pub(crate) fn served_marks(&self) -> std::collections::HashMap<String, Option<String>> {
+        let world = self.world.lock().unwrap();
+        world.datasets()[0]
+            .current_rows()
+            .iter()
+            .map(|row| {
+                let id = fields::text(row.get(&self.feed.fields.id)).unwrap();
+                let mark = row
+                    .get(":updated_at")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                (id, mark)
+            })
+            .collect()
     }
 
     pub(crate) fn sync(

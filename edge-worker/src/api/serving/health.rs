@@ -157,6 +157,18 @@ fn freshness_record(city: &CityStatus, now: DateTime<Utc>) -> Value {
             "since": feed.since,
             "error": feed.error,
         })).collect()),
+        "diverging": freshness.map_or_else(Vec::new, |f| f.diverging.iter().map(|feed| json!({
+            "source": feed.source,
+            "last_sync_repaired": feed.last_sync,
+            "repaired": feed.repaired,
+            "syncs_repairing": feed.syncs_repairing,
+            "syncs": feed.syncs,
+        })).collect()),
+        "unmapped": freshness.map_or_else(Vec::new, |f| f.unmapped.iter().map(|value| json!({
+            "source": value.source,
+            "value": value.value,
+            "rows": value.rows,
+        })).collect()),
         "lagging": lag_reasons(city, now),
     })
 }
@@ -356,16 +368,18 @@ mod tests {
 
     #[test]
     fn a_fed_city_past_its_limit_or_with_a_failing_feed_is_degraded_and_says_why() {
-        use hexrisk_engine::artifact::{FailingFeed, Freshness};
+        use hexrisk_engine::artifact::{DivergingFeed, FailingFeed, Freshness, UnmappedOffence};
         let with = |freshness: Option<Freshness>| {
             let mut model = status(vec![]);
             model.cities[0].freshness = freshness;
             ServiceHealth::new(Some(model), true)
         };
         let fresh = Freshness {
+            diverging: vec![],
             failing: vec![],
             last_sync: Some("2022-01-02T06:00:00Z".into()),
             stale_after_days: 21,
+            unmapped: vec![],
         };
         // Data through 2021-12-26: 21 days old on 2022-01-16, 22 on 2022-01-17.
         let day = |d: u32| {
@@ -395,13 +409,43 @@ mod tests {
                 since: "2022-01-09T06:00:00Z".into(),
                 source: "mci".into(),
             }],
-            ..fresh
+            ..fresh.clone()
         };
         let (_, body) = router_health(&with(Some(failing)), day(10), day(10));
         assert_eq!(body["status"], "degraded");
         assert_eq!(
             body["models"]["cities"][0]["freshness"]["failing"][0]["source"],
             "mci"
+        );
+
+        // A feed the reconciliation keeps repairing, and values no mapping names,
+        // are shown to the operator; the data is whole, so health stays healthy.
+        let watched = Freshness {
+            diverging: vec![DivergingFeed {
+                last_sync: 30,
+                repaired: 41,
+                source: "incidents".into(),
+                syncs: 8,
+                syncs_repairing: 3,
+            }],
+            unmapped: vec![UnmappedOffence {
+                rows: 12,
+                source: "incidents".into(),
+                value: "Case Closure".into(),
+            }],
+            ..fresh
+        };
+        let (_, body) = router_health(&with(Some(watched)), day(16), day(16));
+        assert_eq!(body["status"], "healthy");
+        let record = &body["models"]["cities"][0]["freshness"];
+        assert_eq!(
+            record["diverging"][0],
+            json!({"source": "incidents", "last_sync_repaired": 30, "repaired": 41,
+                   "syncs_repairing": 3, "syncs": 8})
+        );
+        assert_eq!(
+            record["unmapped"][0],
+            json!({"source": "incidents", "value": "Case Closure", "rows": 12})
         );
 
         // A city built from files only has no limit: old data is reported, not
