@@ -24,17 +24,21 @@ export const CITIES = {
     dataset: 'NIBRS_Recent_Crime_Reports',
     url: 'https://mycity2.houstontx.gov/pubgis02/rest/services/HPD/NIBRS_Recent_Crime_Reports/MapServer/0',
     path: '/houston/arcgis/rest/services/HPD/NIBRS_Recent_Crime_Reports/MapServer/0',
-    // The 2010 file has no incident number, so the server publishes none; and the
+    // The 2010 file has no incident number, so the server publishes none; the
     // server keeps every row rather than a rolling 30 days, so a row it deletes is
-    // deleted, however old.
-    dropFields: ['event = "USER_Incident"', 'window_days = 30'],
+    // deleted, however old; and it publishes the file's offence words, which the
+    // source's own classes map, not NIBRS codes.
+    dropFields: ['event = "USER_Incident"', 'window_days = 30', 'vocabulary = "nibrs"'],
+    dropTables: [],
   },
   san_francisco: {
     code: 'city_us_sfo',
     dataset: 'wg3w-h783',
     url: 'https://data.sfgov.org/resource/wg3w-h783.json',
     path: '/resource/wg3w-h783.json',
-    dropFields: ['token_env = "HEXRISK_SFGOV_APP_TOKEN"'],
+    // The server publishes the 2012 file's categories, not wg3w-h783's.
+    dropFields: ['token_env = "HEXRISK_SFGOV_APP_TOKEN"', 'vocabulary = "sfpd-incident-category"'],
+    dropTables: [],
   },
   toronto: {
     code: 'city_ca_tor',
@@ -42,6 +46,9 @@ export const CITIES = {
     url: 'https://services.arcgis.com/S9th0jAJ7bqgIRjw/ArcGIS/rest/services/Major_Crime_Indicators_Open_Data/FeatureServer/0',
     path: '/toronto/arcgis/rest/services/Major_Crime_Indicators_Open_Data/FeatureServer/0',
     dropFields: [],
+    // The server replays the MCI layer only: the homicides and shootings stay
+    // the shared files, which hold the modelled span at its configured end.
+    dropTables: ['sources.homicides.feed', 'sources.shootings.feed'],
   },
 };
 
@@ -66,12 +73,31 @@ async function startSim({ city, start, seed, late, wholesaleWeek }) {
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
 }
 
+/**
+ * `text` without the TOML table `name` and its subtables (`[name]`, `[name.x]`):
+ * each header through the line before the next header (comments between go too).
+ */
+function withoutTable(text, name) {
+  const lines = text.split('\n');
+  const kept = [];
+  let dropping = false;
+  for (const line of lines) {
+    const header = /^\[([^\]]+)\]\s*$/.exec(line);
+    if (header) dropping = header[1] === name || header[1].startsWith(`${name}.`);
+    if (!dropping) kept.push(line);
+  }
+  const out = kept.join('\n');
+  if (out === text) throw new Error(`no table [${name}] to drop`);
+  return out;
+}
+
 /** The city's committed config with its feed pointed at the simulated service. */
 function writeConfig(dir, city, simUrl) {
   const text = readFileSync(path.join(root, 'config/cities', `${city.code}.toml`), 'utf8');
   let out = text.replace(city.url, `${simUrl}${city.path}`);
   if (out === text) throw new Error(`${city.code}.toml does not name ${city.url}`);
   for (const line of city.dropFields) out = out.replace(`${line}\n`, '');
+  for (const table of city.dropTables) out = withoutTable(out, table);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, `${city.code}.toml`), out);
 }

@@ -98,6 +98,10 @@ pub fn build(data_dir: &Path, paths: &BuildPaths<'_>, only: &[String]) -> anyhow
                 reasons.join(", ")
             );
             progress.suspend(|| println!("{line}"));
+            if let Some(values) = r.unmapped_summary() {
+                let line = format!("  {source}: offence values not in the mapping: {values}");
+                progress.suspend(|| println!("{line}"));
+            }
         }
         if let Some(line) = streets_line(&built) {
             progress.suspend(|| println!("{line}"));

@@ -151,6 +151,13 @@ fn report(code: &str, done: &CityUpdate) -> bool {
                     current.version, current.data_through, manifest.version
                 );
                 if let Some(build) = &refreshed.build {
+                    for (source, r) in &build.sources {
+                        if let Some(values) = r.unmapped_summary() {
+                            println!(
+                                "{code} {source}: offence values not in the mapping: {values}"
+                            );
+                        }
+                    }
                     let b = &build.backtest;
                     if let (Some(known), Some(complete)) = (&b.known_then, b.metrics.get("model")) {
                         println!(

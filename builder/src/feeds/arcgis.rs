@@ -13,7 +13,7 @@
 
 use serde_json::{Map, Value};
 
-use super::fields::{GEOMETRY, Point, text};
+use super::fields::{EVERY_ROW, GEOMETRY, Point, text};
 use super::http::{Answer, HttpClient};
 use super::{
     FeedError, FeedProtocol, Page, PublishedRow, Served, body_excerpt, json_body, refused,
@@ -149,7 +149,7 @@ impl FeedProtocol for Arcgis {
             .iter()
             .filter_map(|f| f.get("name").and_then(Value::as_str))
             .collect();
-        let has = |name: &str| name == GEOMETRY || names.contains(&name);
+        let has = |name: &str| name == GEOMETRY || name == EVERY_ROW || names.contains(&name);
         let f = &self.fields;
         let mut needed: Vec<Vec<&str>> = vec![vec![f.id.as_str()], vec![f.occurred.as_str()]];
         needed.push(f.offence.iter().map(String::as_str).collect());

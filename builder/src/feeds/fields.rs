@@ -14,6 +14,9 @@ use crate::store::record::FeedRecord;
 /// The name that reads a feature's point instead of an attribute.
 pub const GEOMETRY: &str = "geometry";
 
+/// The offence "field" of a source whose every row is the same offence.
+pub const EVERY_ROW: &str = "*";
+
 /// A row that cannot be mapped.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RowError {
@@ -47,19 +50,24 @@ pub fn map_row(
     let id = text(row.get(&fields.id)).ok_or_else(|| RowError::Missing {
         field: fields.id.clone(),
     })?;
-    let offence = fields
-        .offence
-        .iter()
-        .find_map(|name| row.get(name).filter(|v| !v.is_null()))
-        .and_then(|v| text(Some(v)))
-        .ok_or_else(|| RowError::Missing {
-            field: fields.offence.join(" or "),
-        })?;
+    let offence = if fields.offence == [EVERY_ROW] {
+        EVERY_ROW.to_owned()
+    } else {
+        fields
+            .offence
+            .iter()
+            .find_map(|name| row.get(name).filter(|v| !v.is_null()))
+            .and_then(|v| text(Some(v)))
+            .ok_or_else(|| RowError::Missing {
+                field: fields.offence.join(" or "),
+            })?
+    };
     let occurred = row.get(&fields.occurred);
     let (occurred_date, hour_of_time) = match fields.occurred_as {
         OccurredAs::Instant => local_time(occurred, tz)
             .map_or((None, None), |t| (Some(t.date()), Some(t.hour() as u8))),
         OccurredAs::UtcMidnightDate => (utc_date(occurred), None),
+        OccurredAs::LocalDate => (local_time(occurred, tz).map(|t| t.date()), None),
     };
     let occurred_hour = match &fields.hour {
         Some(name) => hour(row.get(name)),
@@ -270,5 +278,35 @@ mod tests {
         assert_eq!(record.occurred_hour, Some(0));
         assert_eq!((record.lat, record.lng), (Some(29.7), Some(-95.3)));
         assert_eq!(record.premises, None);
+    }
+
+    #[test]
+    fn toronto_homicides_have_a_date_without_an_hour_and_shootings_one_offence() {
+        let mut fields = FeedFields {
+            id: "OBJECTID".into(),
+            event: Some("EVENT_UNIQUE_ID".into()),
+            occurred: "OCC_DATE".into(),
+            occurred_as: OccurredAs::LocalDate,
+            hour: None,
+            reported: None,
+            offence: vec!["HOMICIDE_TYPE".into()],
+            description: None,
+            premises: None,
+            latitude: "LAT_WGS84".into(),
+            longitude: "LONG_WGS84".into(),
+        };
+        // 1073106000000 is 2004-01-03T05:00Z, midnight in Toronto (the first row
+        // of the shared homicides file).
+        let row = json!({"OBJECTID": 7, "EVENT_UNIQUE_ID": "GO-2004111878",
+            "OCC_DATE": 1_073_106_000_000_i64, "HOMICIDE_TYPE": "Other",
+            "LAT_WGS84": 43.685, "LONG_WGS84": -79.393});
+        let tz: Tz = "America/Toronto".parse().unwrap();
+        let record = map_row(row.as_object().unwrap(), None, &fields, tz).unwrap();
+        assert_eq!(record.occurred_date, NaiveDate::from_ymd_opt(2004, 1, 3));
+        assert_eq!(record.occurred_hour, None, "midnight is no hour");
+        assert_eq!(record.offence, "Other");
+        fields.offence = vec![EVERY_ROW.into()];
+        let record = map_row(row.as_object().unwrap(), None, &fields, tz).unwrap();
+        assert_eq!(record.offence, "*");
     }
 }

@@ -12,7 +12,8 @@ use std::path::{Path, PathBuf};
 use chrono::NaiveDate;
 use serde::Deserialize;
 
-use super::feed_config::FeedConfig;
+use super::feed_config::{FeedConfig, MAX_LOOKBACK_DAYS};
+use super::vocabulary::{Vocabulary, VocabularyError};
 
 pub use super::classes::Mapped;
 
@@ -116,6 +117,10 @@ pub struct SourceConfig {
     /// ([`super::feed_config`]). Once `hexrisk-build update` has synced it, its
     /// stored rows replace the files'.
     pub feed: Option<FeedConfig>,
+    /// Whether [`Self::classes`] is matched ignoring case and surrounding spaces
+    /// (a feed's vocabulary, see [`super::vocabulary`]).
+    #[serde(skip)]
+    pub fold_case: bool,
 }
 
 /// A source's premises column and the values of it that put an incident on the
@@ -146,6 +151,7 @@ impl SourceConfig {
             (true, Some(classes)) => {
                 let mut source = self.clone();
                 source.classes.clone_from(classes);
+                source.fold_case = self.feed.as_ref().is_some_and(|f| f.fold_case);
                 // The overrides name the files' categories and descriptions.
                 source.overrides.clear();
                 std::borrow::Cow::Owned(source)
@@ -173,10 +179,12 @@ impl SourceConfig {
                 return Some(hit.class);
             }
         }
-        self.classes
-            .get(value)
-            .or_else(|| self.classes.get("*"))
-            .copied()
+        let found = if self.fold_case {
+            self.classes.get(&super::vocabulary::folded(value))
+        } else {
+            self.classes.get(value)
+        };
+        found.or_else(|| self.classes.get("*")).copied()
     }
 }
 
@@ -285,6 +293,22 @@ pub enum ConfigError {
         /// The cause.
         source: Box<toml::de::Error>,
     },
+    /// A value is outside its documented limits.
+    #[error("{path}: {message}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// A feed's vocabulary cannot be used.
+    #[error("{path}: {source}")]
+    Vocabulary {
+        /// The city's file.
+        path: PathBuf,
+        /// The cause.
+        source: Box<VocabularyError>,
+    },
 }
 
 /// Reads one city configuration.
@@ -296,10 +320,39 @@ pub fn load(path: &Path) -> Result<CityConfig, ConfigError> {
         path: path.to_owned(),
         source,
     })?;
-    toml::from_str(&text).map_err(|source| ConfigError::Parse {
+    let mut city: CityConfig = toml::from_str(&text).map_err(|source| ConfigError::Parse {
         path: path.to_owned(),
         source: Box::new(source),
-    })
+    })?;
+    let config_dir = path.parent().unwrap_or_else(|| Path::new("."));
+    for (name, source) in &mut city.sources {
+        let Some(feed) = source.feed.as_mut() else {
+            continue;
+        };
+        if feed.lookback_days > MAX_LOOKBACK_DAYS {
+            return Err(ConfigError::Invalid {
+                path: path.to_owned(),
+                message: format!(
+                    "sources.{name}.feed.lookback_days is {}; at most {MAX_LOOKBACK_DAYS}",
+                    feed.lookback_days
+                ),
+            });
+        }
+        if let Some(vocabulary) = &feed.vocabulary {
+            let loaded =
+                Vocabulary::load(config_dir, vocabulary).map_err(|e| ConfigError::Vocabulary {
+                    path: path.to_owned(),
+                    source: Box::new(e),
+                })?;
+            let mut classes = loaded.folded_classes();
+            for (value, class) in feed.classes.iter().flatten() {
+                classes.insert(super::vocabulary::folded(value), *class);
+            }
+            feed.classes = Some(classes);
+            feed.fold_case = true;
+        }
+    }
+    Ok(city)
 }
 
 /// The committed configuration directory.

@@ -39,6 +39,9 @@ pub enum OccurredAs {
     /// A date written as epoch milliseconds at 00:00 UTC of the local date (the
     /// Houston NIBRS layer): the UTC date is the local date, and there is no hour.
     UtcMidnightDate,
+    /// An instant (as [`Self::Instant`]) whose time of day means nothing (Toronto's
+    /// homicides: midnight Toronto time, no hour published): its local date only.
+    LocalDate,
 }
 
 /// Which published field holds each value the build reads.
@@ -61,6 +64,8 @@ pub struct FeedFields {
     pub reported: Option<String>,
     /// The offence; several names are spellings of one field across a rename
     /// (Toronto's `MCI_CATEGORY`, then `CSI_CATEGORY`): the first present is read.
+    /// `*` for a source whose every row is the same offence (Toronto's shootings,
+    /// as the files' `field = "*"`): no field is read and the value is `*`.
     #[serde(deserialize_with = "one_or_many")]
     pub offence: Vec<String>,
     /// A free-text description.
@@ -113,8 +118,18 @@ pub struct FeedConfig {
     /// Published field names.
     pub fields: FeedFields,
     /// The feed's offence vocabulary, where it differs from the files' (the
-    /// source's `classes` otherwise).
+    /// source's `classes` otherwise). With [`Self::vocabulary`], these entries
+    /// add to the vocabulary's or take their place.
     pub classes: Option<BTreeMap<String, Mapped>>,
+    /// A shared vocabulary file (`config/vocabularies/<name>.toml`, see
+    /// [`super::vocabulary`]) the feed's offence values are mapped by, for a
+    /// standard that many publishers use (NIBRS). Loading the configuration
+    /// folds it into [`Self::classes`].
+    pub vocabulary: Option<String>,
+    /// Whether [`Self::classes`] is matched ignoring case and surrounding spaces:
+    /// set when a vocabulary was folded in.
+    #[serde(skip)]
+    pub fold_case: bool,
 }
 
 /// The default of [`FeedConfig::lookback_days`]: a week, the cadence of the

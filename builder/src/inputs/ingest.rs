@@ -126,6 +126,9 @@ pub struct SourceReport {
     /// a report time (a report dated before its occurrence counts 0); empty for a
     /// source without report times.
     pub report_lags: Vec<u32>,
+    /// Rows rejected as [`Rejection::Unmapped`], by their offence value: what a
+    /// mapping misses, named, never silently dropped.
+    pub unmapped: BTreeMap<String, u64>,
 }
 
 impl SourceReport {
@@ -146,6 +149,19 @@ impl SourceReport {
     #[must_use]
     pub fn accepted_total(&self) -> u64 {
         self.accepted.values().sum()
+    }
+
+    /// The offence values not in the mapping with their rows, most rows first
+    /// (`"Case Closure" 12, "Other" 3`); `None` when every value mapped.
+    #[must_use]
+    pub fn unmapped_summary(&self) -> Option<String> {
+        let mut values: Vec<(&String, &u64)> = self.unmapped.iter().collect();
+        values.sort_by(|a, b| b.1.cmp(a.1).then_with(|| a.0.cmp(b.0)));
+        let listed: Vec<String> = values
+            .iter()
+            .map(|(value, rows)| format!("{value:?} {rows}"))
+            .collect();
+        (!listed.is_empty()).then(|| listed.join(", "))
     }
 }
 
@@ -331,7 +347,12 @@ pub fn ingest_with(
                         .map(|s| row.premises.as_deref().is_some_and(|p| s.is_street(p))),
                     reported: row.reported,
                 }),
-                Err(reason) => report.note(position, RowFate::Rejected(reason), None),
+                Err(reason) => {
+                    if reason == Rejection::Unmapped {
+                        *report.unmapped.entry(row.offence.clone()).or_default() += 1;
+                    }
+                    report.note(position, RowFate::Rejected(reason), None);
+                }
             }
         }
         // A source's default hours are found from its own hour histogram.

@@ -13,3 +13,4 @@ pub mod generic_csv;
 pub mod ingest;
 pub mod intake;
 pub mod sources;
+pub mod vocabulary;

@@ -77,6 +77,8 @@ fn feed(protocol: Protocol, url: String) -> FeedConfig {
         reference: "test".into(),
         fields: fields(),
         classes: None,
+        vocabulary: None,
+        fold_case: false,
     }
 }
 

@@ -133,12 +133,83 @@ fn write_config(service: &Service, dir: &Path) -> std::path::PathBuf {
     let text = std::fs::read_to_string(committed).unwrap();
     let folder = dir.join("config");
     std::fs::create_dir_all(&folder).unwrap();
-    let text = text.replace(
-        "https://mycity2.houstontx.gov/pubgis02/rest/services/HPD/NIBRS_Recent_Crime_Reports/MapServer/0",
-        &service.feed.url,
-    );
+    let text = text
+        .replace(
+            "https://mycity2.houstontx.gov/pubgis02/rest/services/HPD/NIBRS_Recent_Crime_Reports/MapServer/0",
+            &service.feed.url,
+        )
+        // The server publishes the 2010 file's words, which the source's own
+        // classes map.
+        .replace("vocabulary = \"nibrs\"\n", "");
     std::fs::write(folder.join("city_us_hou.toml"), text).unwrap();
     folder
+}
+
+/// Houston's committed feed, with its NIBRS vocabulary, against a server that
+/// publishes the 2010 file's words: what NIBRS names by its offence names maps
+/// ("robbery", "rape", "aggravated assault"), the rest is unmapped, counted per
+/// value by the build and listed in the manifest's freshness for health, with
+/// the rows the store holds of each.
+#[test]
+fn values_a_vocabulary_does_not_name_are_counted_per_value_never_dropped() {
+    let service = Service::start_full(
+        "city_us_hou",
+        "crime",
+        City::Houston,
+        NaiveDate::from_ymd_opt(2010, 4, 5).unwrap(),
+        true,
+    );
+    let state = tempfile::tempdir().unwrap();
+    let mut city = open_data::city("city_us_hou");
+    city.sources.get_mut("crime").unwrap().feed = Some(service.committed_feed("city_us_hou"));
+    let now = service.world.lock().unwrap().clock();
+    let done = update_city(
+        &city,
+        Paths {
+            data_dir: &data::workspace_data_dir(),
+            intake_dir: &state.path().join("intake"),
+            out: &state.path().join("artifacts"),
+            store_dir: Some(&state.path().join("store")),
+        },
+        &Service::client(),
+        now,
+        SyncOptions::default(),
+    )
+    .unwrap();
+    assert!(done.syncs[0].1.is_ok(), "{:?}", done.syncs);
+    let build = done.refreshed.unwrap().build.unwrap();
+    let report = &build.sources["crime"];
+    let mut served: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for record in service.served() {
+        *served.entry(record.offence).or_default() += 1;
+    }
+    let expected: std::collections::BTreeMap<String, u64> = served
+        .iter()
+        .filter(|(value, _)| !["robbery", "rape", "aggravated assault"].contains(&value.as_str()))
+        .map(|(value, rows)| (value.clone(), *rows))
+        .collect();
+    assert!(expected.contains_key("theft"), "{served:?}");
+    assert_eq!(report.unmapped, expected);
+    assert!(report.accepted_total() > 0);
+    let listed = manifest(state.path())
+        .city("city_us_hou")
+        .unwrap()
+        .freshness
+        .clone()
+        .unwrap()
+        .unmapped;
+    let in_health: std::collections::BTreeMap<String, u64> = listed
+        .iter()
+        .map(|u| {
+            assert_eq!(u.source, "crime");
+            (u.value.clone(), u.rows)
+        })
+        .collect();
+    assert_eq!(in_health, expected);
+    assert!(
+        listed.windows(2).all(|w| w[0].rows >= w[1].rows),
+        "most rows first"
+    );
 }
 
 /// San Francisco's 2012 sample, published with the script's report times, built

@@ -199,6 +199,7 @@ mod tests {
             overrides: vec![],
             street: None,
             feed: None,
+            fold_case: false,
         }
     }
 

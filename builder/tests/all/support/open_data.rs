@@ -147,6 +147,11 @@ impl Service {
             // `USER_Incident` (it invents no ids it need not).
             feed.fields.event = None;
         }
+        // The server publishes the files' offence vocabulary (its lib doc says
+        // so), not the service's: the source's own classes map it.
+        feed.classes = None;
+        feed.vocabulary = None;
+        feed.fold_case = false;
         Self {
             world,
             _server: server,
@@ -225,6 +230,16 @@ impl Service {
     }
 
     /// A client that gives up after three quick tries.
+    /// The feed as committed (its vocabulary kept), pointed at this server.
+    pub(crate) fn committed_feed(&self, city_code: &str) -> FeedConfig {
+        let mut feed = city(city_code).sources[self.source].feed.clone().unwrap();
+        feed.url.clone_from(&self.feed.url);
+        feed.page_size = self.feed.page_size;
+        feed.token_env = None;
+        feed.fields.event.clone_from(&self.feed.fields.event);
+        feed
+    }
+
     pub(crate) fn client() -> HttpClient {
         HttpClient::new(Patience {
             attempts: 3,
