@@ -212,6 +212,70 @@ fn values_a_vocabulary_does_not_name_are_counted_per_value_never_dropped() {
     );
 }
 
+/// The TOML of `docs/ADD_A_CITY.md`'s city from its feed alone.
+fn feed_alone_toml() -> String {
+    let doc = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/ADD_A_CITY.md"),
+    )
+    .unwrap();
+    let section = doc.split("## A city from its feed alone").nth(1).unwrap();
+    let block = section.split("```toml\n").nth(1).unwrap();
+    block.split("```").next().unwrap().to_owned()
+}
+
+/// The worked example of a city with no incident files, built by `update` from
+/// its feed alone: the page's TOML as it stands, pointed at the simulator with the
+/// substitutions the page names.
+#[test]
+fn a_city_from_its_feed_alone_builds_from_the_page_s_configuration() {
+    let service = Service::start_full(
+        "city_us_hou",
+        "crime",
+        City::Houston,
+        NaiveDate::from_ymd_opt(2010, 4, 5).unwrap(),
+        true,
+    );
+    let text = feed_alone_toml();
+    let url = "https://mycity2.houstontx.gov/pubgis02/rest/services/HPD/NIBRS_Recent_Crime_Reports/MapServer/0";
+    assert!(text.contains(url) && !text.contains("files ="), "{text}");
+    let text = text
+        .replace(url, &service.feed.url)
+        .replace(
+            "span = { start = \"2026-03-30\", end = \"2026-03-30\" }",
+            "span = { start = \"2010-01-01\", end = \"2010-01-01\" }",
+        )
+        .replace("event = \"USER_Incident\"\n", "")
+        + "[sources.crime.feed.classes]\n\"theft\" = \"THEFT_BURGLARY\"\n\"burglary\" = \"THEFT_BURGLARY\"\n\"auto theft\" = \"VEHICLE_DAMAGE\"\n\"murder\" = \"SERIOUS_VIOLENT\"\n";
+    let state = tempfile::tempdir().unwrap();
+    let config = state.path().join("config");
+    std::fs::create_dir_all(&config).unwrap();
+    std::fs::write(config.join("city_us_hou.toml"), &text).unwrap();
+    let city = hexrisk_builder::inputs::config::load(&config.join("city_us_hou.toml")).unwrap();
+    assert!(city.sources["crime"].files.is_empty());
+    let now = service.world.lock().unwrap().clock();
+    let done = update_city(
+        &city,
+        Paths {
+            data_dir: &data::workspace_data_dir(),
+            intake_dir: &state.path().join("intake"),
+            out: &state.path().join("artifacts"),
+            store_dir: Some(&state.path().join("store")),
+        },
+        &Service::client(),
+        now,
+        SyncOptions::default(),
+    )
+    .unwrap();
+    assert!(done.syncs[0].1.is_ok(), "{:?}", done.syncs);
+    let build = done.refreshed.unwrap().build.unwrap();
+    let report = &build.sources["crime"];
+    assert!(report.unmapped.is_empty(), "{:?}", report.unmapped);
+    assert_eq!(report.rows, service.served().len() as u64);
+    let entry = manifest(state.path()).city("city_us_hou").cloned().unwrap();
+    assert!(entry.data_through >= NaiveDate::from_ymd_opt(2010, 3, 28).unwrap());
+    assert!(entry.freshness.unwrap().unmapped.is_empty());
+}
+
 /// San Francisco's 2012 sample, published with the script's report times, built
 /// once the year is out: the backtest as known then.
 fn san_francisco_built(late: bool) -> hexrisk_builder::fit::city_build::CityBuild {
