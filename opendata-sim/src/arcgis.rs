@@ -266,19 +266,25 @@ pub(crate) fn query(world: &mut World, ds_index: usize, req: &Request) -> Respon
     let page_size = count.filter(|&c| c > 0).map_or(max, |c| c.min(max));
 
     let mut rows: Vec<&Row> = ds.rows().collect();
-    rows.sort_by(|a, b| {
-        order
-            .iter()
-            .map(|&(col, desc)| {
-                let o = match col {
-                    Col::Oid => a.objectid().cmp(&b.objectid()),
-                    Col::Field(i) => compare_values(a.value(i), b.value(i)),
-                };
-                if desc { o.reverse() } else { o }
-            })
-            .find(|o| o.is_ne())
-            .unwrap_or_else(|| a.objectid().cmp(&b.objectid()))
-    });
+    // Rows are kept in publication order, which is OBJECTID order (ids are handed
+    // out in that order, also by a wholesale replacement): the default order needs
+    // no sort, so a page of a large layer costs its own rows, not the layer's.
+    let by_objectid = order.iter().all(|&(col, desc)| col == Col::Oid && !desc);
+    if !by_objectid {
+        rows.sort_by(|a, b| {
+            order
+                .iter()
+                .map(|&(col, desc)| {
+                    let o = match col {
+                        Col::Oid => a.objectid().cmp(&b.objectid()),
+                        Col::Field(i) => compare_values(a.value(i), b.value(i)),
+                    };
+                    if desc { o.reverse() } else { o }
+                })
+                .find(|o| o.is_ne())
+                .unwrap_or_else(|| a.objectid().cmp(&b.objectid()))
+        });
+    }
 
     if flag(req, "returnCountOnly") {
         return send(&json!({"count": rows.len()}), format);

@@ -188,6 +188,7 @@ pub(crate) fn forecast_range(
     progress.set_message(format!("{}: recent level", city.name));
     let level_choice = calibration::choose(&past, first_scored, validation_weeks(weeks - start));
     let setting = level_choice.setting;
+    let levels = level_choice.levels_from(&past, first_scored, weeks - start);
     let validation = start..start + validation_weeks(weeks - start);
     let (kde, kde_validation) = baselines::choose_kde(&ingested.grid.cells, counts, validation);
     let mut out = Forecasts {
@@ -201,8 +202,7 @@ pub(crate) fn forecast_range(
         run_in: past[..first_scored].to_vec(),
         kde_validation,
     };
-    for (t, index) in (start..weeks).zip(first_scored..) {
-        let level = setting.level_after(&past, index);
+    for ((t, index), &level) in (start..weeks).zip(first_scored..).zip(&levels) {
         let week = &past[index];
         let predicted = calibration::scaled_week(&week.rates, level);
         let observed = observed_week(counts, t);

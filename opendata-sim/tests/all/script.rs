@@ -190,6 +190,16 @@ fn the_scripted_wholesale_week_replaces_everything() {
         .map(opendata_sim::Row::objectid)
         .collect();
     assert!(before.is_disjoint(&after));
+    // Publication order stays OBJECTID order, which the layer's default paging
+    // relies on instead of sorting every page.
+    let ids: Vec<i64> = world.datasets()[0]
+        .rows()
+        .map(opendata_sim::Row::objectid)
+        .collect();
+    assert!(
+        ids.windows(2).all(|w| w[0] < w[1]),
+        "rows out of OBJECTID order"
+    );
     assert!(
         Script::new(many(dir.path(), 3), 3)
             .wholesale_week()

@@ -136,3 +136,62 @@ fn weeks_after_the_validation_weeks_do_not_move_the_choice() {
     }
     assert_eq!(choose(&altered, 26, 17), choice);
 }
+
+/// Weeks of mixed cells: several classes, negative binomial and Poisson sizes,
+/// quiet and busy cells in a pattern that moves from week to week.
+fn mixed_weeks(weeks: usize, busy_every: usize) -> Vec<PastWeek> {
+    (0..weeks)
+        .map(|w| PastWeek {
+            rates: (0..400)
+                .map(|c| {
+                    let x = ((c * 37 + w * 11) % 97) as f64 / 97.0;
+                    [0.4 * x, 0.2 * (1.0 - x), 0.05, 0.9 * x * x, 0.0]
+                })
+                .collect(),
+            dispersion: [1.5, 12.0, f64::INFINITY, 3.0, 40.0],
+            quiet: (0..400).map(|c| (c * 7 + w) % busy_every != 0).collect(),
+        })
+        .collect()
+}
+
+#[test]
+fn newton_finds_the_golden_section_maximum_of_the_posterior() {
+    for (busy_every, window, prior_sd) in [(3, 13, 0.1), (2, 4, 0.05), (5, 26, 0.4), (9, 8, 0.2)] {
+        let weeks = mixed_weeks(30, busy_every);
+        let setting = LevelSetting { window, prior_sd };
+        let recent = &weeks[weeks.len() - window..];
+        let posterior = |u: f64| {
+            recent.iter().map(|w| w.log_likelihood(u.exp())).sum::<f64>()
+                - 0.5 * (u / prior_sd).powi(2)
+        };
+        let golden = crate::fit::golden::maximise(
+            posterior,
+            (LEVEL_RANGE.0.ln(), LEVEL_RANGE.1.ln()),
+            80,
+        );
+        let newton = setting.level_after(&weeks, weeks.len()).ln();
+        // Golden-section search resolves a smooth top to about the square root of
+        // the float precision only: the two agree to that.
+        assert!(
+            (newton - golden).abs() < 1e-7,
+            "{busy_every} {window} {prior_sd}: {newton} against {golden}"
+        );
+    }
+    // A posterior rising to the bound ends at the bound.
+    let all_busy = vec![week(0.01, 0.0, 1000); 13];
+    let level = QUARTER.level_after(&all_busy, 13);
+    assert!((level - LEVEL_RANGE.1).abs() < 1e-6, "{level}");
+}
+
+#[test]
+fn the_slopes_are_the_log_likelihood_s_derivatives() {
+    let weeks = mixed_weeks(1, 3);
+    let (h, level) = (1e-5, 0.8_f64);
+    let at = |u: f64| weeks[0].log_likelihood(u.exp());
+    let u = level.ln();
+    let numeric = (at(u + h) - at(u - h)) / (2.0 * h);
+    let curvature = (at(u + h) - 2.0 * at(u) + at(u - h)) / (h * h);
+    let (slope, second) = weeks[0].slopes(level);
+    assert!((slope - numeric).abs() < 1e-5 * numeric.abs().max(1.0), "{slope} {numeric}");
+    assert!((second - curvature).abs() < 1e-3 * curvature.abs().max(1.0), "{second} {curvature}");
+}
