@@ -4,7 +4,8 @@
 //! A pull resumes where a stopped one left off (its committed pages stay; see
 //! `store/pulls.rs`), else is changed-since where the protocol has a mark and a
 //! pull has finished before, else full. Each page is mapped (a row without its
-//! key or its offence means the schema moved: the pull fails naming the field),
+//! key, or a page none of whose rows has an offence, means the schema moved: the
+//! pull fails naming the field; one row without an offence keeps an empty one),
 //! refused whole if it repeats an id, and committed with the pull's progress.
 //! At the end the rows received are checked against what the service says it
 //! serves (the list of ids, or its count): a page that skipped rows fails the
@@ -51,7 +52,8 @@ pub enum SyncError {
         /// What the service did.
         error: FeedError,
     },
-    /// A row lacks its key or its offence: the published schema moved.
+    /// A row lacks its key, or no row of a page has an offence: the published
+    /// schema moved.
     #[error("source {name}: a row at offset {offset} has no {field}: the published fields changed")]
     Row {
         /// The source.
@@ -273,7 +275,7 @@ fn map_page(
     tz: Tz,
     impossible: &mut (u64, Option<String>),
 ) -> Result<Vec<MarkedRecord>, SyncError> {
-    let mut records = Vec::with_capacity(rows.len());
+    let mut records: Vec<MarkedRecord> = Vec::with_capacity(rows.len());
     for (row_offset, row) in (offset..).zip(rows) {
         let record = fields::map_row(&row.attributes, row.point, &feed.fields, tz).map_err(
             |RowError::Missing { field }| SyncError::Row {
@@ -291,6 +293,15 @@ fn map_page(
         records.push(MarkedRecord {
             record,
             mark: row.mark.clone(),
+        });
+    }
+    // One row without an offence is a null the service left out; a page without
+    // any is a field that is no longer published.
+    if !records.is_empty() && records.iter().all(|r| r.record.offence.is_empty()) {
+        return Err(SyncError::Row {
+            name: name.to_owned(),
+            offset,
+            field: feed.fields.offence.join(" or "),
         });
     }
     Ok(records)

@@ -280,6 +280,63 @@ fn a_renamed_field_is_read_under_its_new_spelling_or_named_when_unknown() {
     assert_eq!(stored(&store, "mci"), before);
 }
 
+/// Socrata leaves a null out of the row: a row without its offence is stored with
+/// an empty one (the build counts it as unmapped), while a page with none at all
+/// is a field no longer published and fails the pull.
+#[test]
+fn a_socrata_row_without_its_offence_is_kept_and_a_renamed_field_named() {
+    let service = Service::start(
+        "city_us_sfo",
+        "incidents",
+        City::SanFrancisco,
+        date(2012, 6, 1),
+        None,
+    );
+    let mut store = IncidentStore::in_memory().unwrap();
+    service.sync(&mut store, SyncOptions::default()).unwrap();
+    let field = service.feed.fields.offence[0].clone();
+    let keys: Vec<String> = {
+        let name = service.dataset();
+        let mut world = service.world.lock().unwrap();
+        let clock = world.clock();
+        let dataset = world.dataset_mut(&name).unwrap();
+        let keys: Vec<String> = dataset.rows().take(3).map(|r| r.key().to_owned()).collect();
+        let mut nulled = serde_json::Map::new();
+        nulled.insert(field.clone(), Value::Null);
+        for key in &keys {
+            assert!(dataset.revise(key, &nulled, None, clock));
+        }
+        keys
+    };
+    let synced = service.sync(&mut store, SyncOptions::default()).unwrap();
+    assert_eq!(synced.pull.counts.revised, 3, "{:?}", synced.pull.counts);
+    assert_eq!(stored(&store, "incidents"), service.served());
+    let empty = stored(&store, "incidents")
+        .iter()
+        .filter(|r| r.offence.is_empty())
+        .count();
+    assert_eq!(empty, keys.len());
+    {
+        let name = service.dataset();
+        let mut world = service.world.lock().unwrap();
+        assert!(
+            world
+                .dataset_mut(&name)
+                .unwrap()
+                .rename_field(&field, "category")
+        );
+    }
+    let before = stored(&store, "incidents");
+    let error = service
+        .sync(&mut store, SyncOptions::default())
+        .unwrap_err();
+    assert!(
+        error.to_string().contains(&format!("has no {field}")),
+        "{error}"
+    );
+    assert_eq!(stored(&store, "incidents"), before);
+}
+
 #[test]
 fn a_row_with_impossible_coordinates_is_stored_and_warned_about() {
     let service = Service::start("city_ca_tor", "mci", City::Toronto, date(2021, 3, 1), None);

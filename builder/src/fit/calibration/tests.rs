@@ -161,14 +161,14 @@ fn newton_finds_the_golden_section_maximum_of_the_posterior() {
         let setting = LevelSetting { window, prior_sd };
         let recent = &weeks[weeks.len() - window..];
         let posterior = |u: f64| {
-            recent.iter().map(|w| w.log_likelihood(u.exp())).sum::<f64>()
+            recent
+                .iter()
+                .map(|w| w.log_likelihood(u.exp()))
+                .sum::<f64>()
                 - 0.5 * (u / prior_sd).powi(2)
         };
-        let golden = crate::fit::golden::maximise(
-            posterior,
-            (LEVEL_RANGE.0.ln(), LEVEL_RANGE.1.ln()),
-            80,
-        );
+        let golden =
+            crate::fit::golden::maximise(posterior, (LEVEL_RANGE.0.ln(), LEVEL_RANGE.1.ln()), 80);
         let newton = setting.level_after(&weeks, weeks.len()).ln();
         // Golden-section search resolves a smooth top to about the square root of
         // the float precision only: the two agree to that.
@@ -192,6 +192,12 @@ fn the_slopes_are_the_log_likelihood_s_derivatives() {
     let numeric = (at(u + h) - at(u - h)) / (2.0 * h);
     let curvature = (at(u + h) - 2.0 * at(u) + at(u - h)) / (h * h);
     let (slope, second) = weeks[0].slopes(level);
-    assert!((slope - numeric).abs() < 1e-5 * numeric.abs().max(1.0), "{slope} {numeric}");
-    assert!((second - curvature).abs() < 1e-3 * curvature.abs().max(1.0), "{second} {curvature}");
+    assert!(
+        (slope - numeric).abs() < 1e-5 * numeric.abs().max(1.0),
+        "{slope} {numeric}"
+    );
+    assert!(
+        (second - curvature).abs() < 1e-3 * curvature.abs().max(1.0),
+        "{second} {curvature}"
+    );
 }
