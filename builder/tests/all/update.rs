@@ -29,9 +29,19 @@ fn update(service: &Service, state: &Path) -> CityUpdate {
 fn update_in(service: &Service, state: &Path, code: &str, source: &str) -> CityUpdate {
     let mut city = open_data::city(code);
     city.sources.get_mut(source).unwrap().feed = Some(service.feed.clone());
+    update_of(&city, service, state)
+}
+
+/// `update` of `city` at the service's clock, its state under `state`.
+fn update_of(
+    city: &hexrisk_builder::inputs::config::CityConfig,
+    service: &Service,
+    state: &Path,
+) -> CityUpdate {
+    // The clock is read before the update: the server locks the world to answer.
     let now = service.world.lock().unwrap().clock();
     update_city(
-        &city,
+        city,
         Paths {
             data_dir: &data::workspace_data_dir(),
             intake_dir: &state.join("intake"),
@@ -162,20 +172,7 @@ fn values_a_vocabulary_does_not_name_are_counted_per_value_never_dropped() {
     let state = tempfile::tempdir().unwrap();
     let mut city = open_data::city("city_us_hou");
     city.sources.get_mut("crime").unwrap().feed = Some(service.committed_feed("city_us_hou"));
-    let now = service.world.lock().unwrap().clock();
-    let done = update_city(
-        &city,
-        Paths {
-            data_dir: &data::workspace_data_dir(),
-            intake_dir: &state.path().join("intake"),
-            out: &state.path().join("artifacts"),
-            store_dir: Some(&state.path().join("store")),
-        },
-        &Service::client(),
-        now,
-        SyncOptions::default(),
-    )
-    .unwrap();
+    let done = update_of(&city, &service, state.path());
     assert!(done.syncs[0].1.is_ok(), "{:?}", done.syncs);
     let build = done.refreshed.unwrap().build.unwrap();
     let report = &build.sources["crime"];
@@ -252,20 +249,7 @@ fn a_city_from_its_feed_alone_builds_from_the_page_s_configuration() {
     std::fs::write(config.join("city_us_hou.toml"), &text).unwrap();
     let city = hexrisk_builder::inputs::config::load(&config.join("city_us_hou.toml")).unwrap();
     assert!(city.sources["crime"].files.is_empty());
-    let now = service.world.lock().unwrap().clock();
-    let done = update_city(
-        &city,
-        Paths {
-            data_dir: &data::workspace_data_dir(),
-            intake_dir: &state.path().join("intake"),
-            out: &state.path().join("artifacts"),
-            store_dir: Some(&state.path().join("store")),
-        },
-        &Service::client(),
-        now,
-        SyncOptions::default(),
-    )
-    .unwrap();
+    let done = update_of(&city, &service, state.path());
     assert!(done.syncs[0].1.is_ok(), "{:?}", done.syncs);
     let build = done.refreshed.unwrap().build.unwrap();
     let report = &build.sources["crime"];
