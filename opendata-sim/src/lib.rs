@@ -39,6 +39,10 @@
 //! * **Revisions, deletions and the wholesale replacement are simulated**: a seeded few
 //!   rows a week get another category from the feed's own values or a point moved about
 //!   50 m; a seeded few are deleted; one seeded week replaces the dataset wholesale.
+//! * **The orders of change marks are simulated** (the samples show single rows, not
+//!   how a publisher's batches land): each week a late-visible batch of revisions
+//!   stamped one to 21 days back, rows re-stamped with no change, and one new row in 16
+//!   with `:created_at` up to three hours either side of `:updated_at` ([`script`]).
 //! * **Vocabularies are the data's, not today's services'**: San Francisco categories are
 //!   the 2012 SFPD ones (`ASSAULT`), not wg3w-h783's (`Assault`, `Burglary`); Houston
 //!   `USER_NIBRSClass` holds the 2010 offense words (`theft`), not NIBRS codes (`13A`).
