@@ -9,10 +9,10 @@
 //! current version. What failed, and since when, goes into the manifest, which
 //! the Worker's health reads (docs/REFRESH.md).
 
-use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
 use hexrisk_engine::artifact::{
     DivergingFeed, FailingFeed, Freshness, MAX_UNMAPPED_LISTED, UnmappedOffence,
 };
