@@ -224,17 +224,14 @@ pub fn sync_source(
     // The pull exists before the service is first asked, so a service that fails
     // at once (down, private) is recorded like one that fails midway.
     let outcome = protocol.prepare(client).map_err(feed_error).and_then(|()| {
-        run(
-            store,
-            &pull,
+        let source = Pulling {
             name,
             feed,
             tz,
-            protocol.as_ref(),
+            protocol: protocol.as_ref(),
             client,
-            now,
-            options,
-        )
+        };
+        run(store, &pull, &source, now, options)
     });
     match outcome {
         Ok(warnings) => {
@@ -318,6 +315,26 @@ fn check_offences(
     Ok(())
 }
 
+/// What a pull of one source talks to: the source's name, feed and time zone,
+/// its protocol and the HTTP client.
+struct Pulling<'a> {
+    name: &'a str,
+    feed: &'a FeedConfig,
+    tz: Tz,
+    protocol: &'a dyn FeedProtocol,
+    client: &'a HttpClient,
+}
+
+impl Pulling<'_> {
+    /// A service error, naming the source.
+    fn feed_error(&self, error: FeedError) -> SyncError {
+        SyncError::Feed {
+            name: self.name.to_owned(),
+            error,
+        }
+    }
+}
+
 /// The reconciliation: every row the service lists whose change mark the store
 /// does not hold for it (a revision stamped below the pull's lower bound, a row
 /// re-stamped, a new row that surfaced late), and for a changed-since pull every
@@ -325,17 +342,19 @@ fn check_offences(
 /// A full pull's rows its pages never served are left to the close, which fails
 /// the pull for them: its pages, not the publisher, skipped them. A key the
 /// service no longer serves when fetched is dropped from `served`.
-#[allow(clippy::too_many_arguments)]
 fn reconcile(
     store: &mut IncidentStore,
     pull: &Pull,
-    name: &str,
-    feed: &FeedConfig,
-    tz: Tz,
-    protocol: &dyn FeedProtocol,
-    client: &HttpClient,
+    source: &Pulling<'_>,
     served: &mut Served,
 ) -> Result<(), SyncError> {
+    let Pulling {
+        name,
+        feed,
+        tz,
+        protocol,
+        client,
+    } = *source;
     let stored = store.live_marks(name)?;
     let seen = if pull.kind == PullKind::Full {
         Some(store.seen_in_pull(pull)?)
@@ -355,10 +374,7 @@ fn reconcile(
     for ids in stale.chunks(IDS_PER_FETCH) {
         let rows = protocol
             .rows_by_id(client, ids)
-            .map_err(|error| SyncError::Feed {
-                name: name.to_owned(),
-                error,
-            })?;
+            .map_err(|e| source.feed_error(e))?;
         let records = map_page(&rows, 0, name, feed, tz, &mut (0, None))?;
         let returned: HashSet<&str> = records.iter().map(|r| r.record.id.as_str()).collect();
         for id in ids.iter().filter(|id| !returned.contains(id.as_str())) {
@@ -370,22 +386,21 @@ fn reconcile(
 }
 
 /// The pages and the close of one pull.
-#[allow(clippy::too_many_arguments)]
 fn run(
     store: &mut IncidentStore,
     pull: &Pull,
-    name: &str,
-    feed: &FeedConfig,
-    tz: Tz,
-    protocol: &dyn FeedProtocol,
-    client: &HttpClient,
+    source: &Pulling<'_>,
     now: DateTime<Utc>,
     options: SyncOptions,
 ) -> Result<Vec<String>, SyncError> {
-    let feed_error = |error: FeedError| SyncError::Feed {
-        name: name.to_owned(),
-        error,
-    };
+    let Pulling {
+        name,
+        feed,
+        tz,
+        protocol,
+        client,
+    } = *source;
+    let feed_error = |e| source.feed_error(e);
     let since = pull.since.as_deref();
     let expected = protocol
         .expected_rows(client, pull.kind, since)
@@ -444,7 +459,7 @@ fn run(
     }
     let mut served = protocol.served(client).map_err(feed_error)?;
     if let Some(served) = served.as_mut().filter(|_| protocol.fetches_by_id()) {
-        reconcile(store, pull, name, feed, tz, protocol, client, served)?;
+        reconcile(store, pull, source, served)?;
     }
     let served: Option<HashSet<String>> = served.map(|served| served.into_keys().collect());
     let current = store
@@ -475,11 +490,14 @@ fn run(
             });
         }
     }
-    let mut warnings = Vec::new();
-    if let (n, Some(example)) = impossible {
-        warnings.push(format!(
+    Ok(impossible_warning(name, impossible).into_iter().collect())
+}
+
+/// The warning for rows stored with coordinates no place has: how many, and one.
+fn impossible_warning(name: &str, (n, example): (u64, Option<String>)) -> Option<String> {
+    example.map(|example| {
+        format!(
             "source {name}: {n} rows have coordinates beyond ±90°/±180° (for example row {example}); stored as published, the build rejects them"
-        ));
-    }
-    Ok(warnings)
+        )
+    })
 }
