@@ -5,6 +5,8 @@
 
 // HTTP plumbing: errors, the clock, request input, response bodies, CORS, caching.
 pub mod plumbing;
+// The OpenAPI documents, as served.
+pub mod openapi;
 // The failures of the platform's storage and gates, as the handlers see them.
 pub mod backend_error;
 // Access: API keys, quotas, each account's gate and an isolate's leases of a quota.
@@ -15,7 +17,9 @@ pub mod models;
 pub mod partners;
 // What the API needs from its environment.
 pub mod backend;
-// The one route table of both APIs and the portal.
+// The engine operation behind each endpoint that reads the models.
+pub mod operations;
+// The one route table of both APIs, the portal and the benchmark baselines.
 pub mod routes;
 // The partner portal's page and API.
 pub mod portal;

@@ -32,18 +32,12 @@ use self::ceremonies::RelyingParty;
 use self::handler::{Answer, Caller};
 use super::backend::Backend;
 use super::backend_error::BackendError;
-use super::routes::{self, Access, Handler, Operation};
+use super::routes::{self, Access, Answer as RouteAnswer, PortalOperation as Operation};
 use crate::api::plumbing::error::{ApiError, ErrorCode};
 use crate::api::plumbing::{input, response};
 
 /// The portal's path prefix.
 pub const PREFIX: &str = "/portal";
-
-/// The portal API's OpenAPI 3.1 document, served at `GET /portal/api/openapi.json`.
-pub const PORTAL_OPENAPI: &str = include_str!("../../../openapi/portal.json");
-
-/// Where [`PORTAL_OPENAPI`] is served.
-const OPENAPI_PATH: &str = "/portal/api/openapi.json";
 
 /// Whether a path is the portal's.
 #[must_use]
@@ -87,30 +81,32 @@ pub async fn handle<B: Backend>(
     let Some(config) = backend.portal() else {
         return response::error(&ApiError::not_found(path));
     };
-    if matches!(*request.method(), Method::GET | Method::HEAD)
-        && let Some(file) = page::file(path)
-    {
-        return file;
-    }
-    if *request.method() == Method::GET && path == OPENAPI_PATH {
-        return response::json_bytes(
-            http::StatusCode::OK,
-            Bytes::from_static(PORTAL_OPENAPI.as_bytes()),
-        );
-    }
-    let (operation, access, id) = match routes::find(path, request.method()) {
-        Ok(routes::Found {
-            route:
-                routes::Route {
-                    handler: Handler::Portal(operation),
-                    access,
-                    ..
-                },
-            id,
-            ..
-        }) => (*operation, *access, id),
-        // The APIs' routes are not under the portal's prefix.
-        Ok(_) => return response::error(&ApiError::not_found(path)),
+    // The page's files answer HEAD as GET; the API's routes do not.
+    let table = routes::Table::SERVED;
+    let found = match table.find(path, request.method()) {
+        Err(allowed) if *request.method() == Method::HEAD => table
+            .find(path, &Method::GET)
+            .ok()
+            .filter(|f| matches!(f.route.answer, RouteAnswer::PortalFile))
+            .ok_or(allowed),
+        found => found,
+    };
+    let (operation, access, id) = match found {
+        Ok(found) => match found.route.answer {
+            RouteAnswer::Portal(operation) => (operation, found.route.access, found.id),
+            RouteAnswer::PortalFile => {
+                return page::file(path)
+                    .unwrap_or_else(|| response::error(&ApiError::not_found(path)));
+            }
+            RouteAnswer::Document(document) => {
+                return response::json_bytes(
+                    http::StatusCode::OK,
+                    Bytes::from_static(document.as_bytes()),
+                );
+            }
+            // The APIs' routes are not under the portal's prefix.
+            _ => return response::error(&ApiError::not_found(path)),
+        },
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
         Err(allowed) => {
             // Same-origin only: no CORS preflight, so no OPTIONS among the methods.

@@ -1,6 +1,7 @@
-//! Dispatch: method and path to endpoint, authentication and quota around the
-//! handlers, and the headers every answer carries. The handlers are the engine's
-//! operations (`hexrisk_engine::api`), the same the npm package answers offline.
+//! Dispatch: a request to its row of the route table, authentication and quota
+//! around what the row names as its answer, and the headers every answer carries.
+//! Nothing here is particular to one endpoint: what differs between them is in their
+//! rows (`crate::api::routes`) and their operations (`crate::api::operations`).
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
@@ -8,7 +9,6 @@ use http::header::{
     ACCEPT_ENCODING, ALLOW, AUTHORIZATION, CONTENT_TYPE, HeaderValue, IF_NONE_MATCH, ORIGIN, VARY,
 };
 use http::{Method, Request, Response, StatusCode};
-use serde_json::Value;
 
 use hexrisk_engine::api as engine;
 
@@ -18,19 +18,16 @@ use crate::api::access::keys::{self, KeyApi, KeyKind, KeyRecord};
 use crate::api::access::quota;
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
-use crate::api::models::needs::{self, Reach};
+use crate::api::models::needs;
+use crate::api::operations::{self, Answered, Call};
 use crate::api::partners::config::ClientAddress;
 use crate::api::plumbing::caching::{self, CachePolicy};
 use crate::api::plumbing::error::{ApiError, ErrorCode};
 use crate::api::plumbing::success_body::SuccessBody;
 use crate::api::plumbing::{clock, cors, input, response};
-use crate::api::routes::{self, Access, Endpoint};
-
-/// The prediction API's OpenAPI 3.1 document, served at `GET /v1/openapi.json`.
-pub const PREDICTION_OPENAPI: &str = include_str!("../../../openapi/prediction-v1.json");
-
-/// The router API's OpenAPI 3.1 document, served at `GET /openapi.json`.
-pub const ROUTER_OPENAPI: &str = include_str!("../../../openapi/router.json");
+use crate::api::routes::{
+    self, Access, Answer, Baseline, EngineOperation, HealthReport, Route, Table,
+};
 
 /// The header naming the model versions an answer comes from.
 pub const MODEL_VERSION_HEADER: &str = "hexrisk-model-version";
@@ -50,63 +47,6 @@ pub struct RequestContext {
     /// Whether the benchmark routes `/__bench/noop` and `/__bench/gate` answer
     /// (benchmark runs only; `HEXRISK_BENCH_NOOP=1`).
     pub bench_noop: bool,
-}
-
-/// What dispatch needs of each endpoint besides its row in [`ROUTES`].
-impl Endpoint {
-    /// How the endpoint's successful answer `body` may be cached (`None`:
-    /// `no-store`).
-    const fn cache_policy(self, body: &SuccessBody) -> Option<CachePolicy> {
-        if let SuccessBody::Tile { pinned: true, .. } = body {
-            return Some(CachePolicy::PrivatePinned);
-        }
-        match self {
-            Self::PredictionOpenApi | Self::RouterOpenApi => Some(CachePolicy::Public),
-            Self::HexesConfig
-            | Self::RouteConfig
-            | Self::Classes
-            | Self::Cities
-            | Self::Coverage
-            | Self::Precincts
-            | Self::Tile
-            | Self::TileJson
-            | Self::TileStyle => Some(CachePolicy::PrivateRevalidate),
-            _ => None,
-        }
-    }
-
-    /// Where the places of the endpoint's requests are, to load only the cities
-    /// they need (`None` for endpoints that read no model).
-    const fn reach(self) -> Option<Reach> {
-        match self {
-            Self::Cities | Self::PrecinctsStatus | Self::PrecinctsAllScores | Self::Precincts => {
-                Some(Reach::Everywhere)
-            }
-            Self::Coverage | Self::Places | Self::Tile | Self::TileJson | Self::TileStyle => {
-                Some(Reach::NamedCity)
-            }
-            Self::HexesAll | Self::Streets => Some(Reach::Viewport),
-            Self::RouteRisk => Some(Reach::Lines),
-            Self::Predict
-            | Self::PredictBatch
-            | Self::PredictionRange
-            | Self::HexesScore
-            | Self::HexesLookup
-            | Self::HexesBreakdown
-            | Self::PlacesReverse
-            | Self::Route
-            | Self::SafeReach
-            | Self::Evaluate
-            | Self::EvaluateHexPath => Some(Reach::Places),
-            Self::PredictionHealth
-            | Self::PredictionOpenApi
-            | Self::RouterHealth
-            | Self::Classes
-            | Self::RouterOpenApi
-            | Self::HexesConfig
-            | Self::RouteConfig => None,
-        }
-    }
 }
 
 /// `INTERNAL_ERROR` for a failure of a dependency, which is logged here (once) with
@@ -212,14 +152,6 @@ fn add_headers(response: &mut Response<Bytes>, headers: Vec<(&'static str, Heade
     }
 }
 
-/// An answer that lists no hexes (so no `X-Hex-Count`), from the Worker's handlers
-/// or the engine's operations.
-fn uncounted<E: Into<ApiError>>(
-    result: Result<Value, E>,
-) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    result.map(|body| (body.into(), None)).map_err(Into::into)
-}
-
 /// The `Hexrisk-Model-Version` header: `<code>=<version>` of each city the answer
 /// was computed from, comma-separated (none when it read no city).
 fn model_versions(versions: &[(String, String)]) -> Option<HeaderValue> {
@@ -230,18 +162,6 @@ fn model_versions(versions: &[(String, String)]) -> Option<HeaderValue> {
     (!text.is_empty())
         .then(|| HeaderValue::from_str(&text.join(", ")).ok())
         .flatten()
-}
-
-/// Runs the handler of an authenticated endpoint; `X-Hex-Count` goes in the
-/// headers when the endpoint lists hexes.
-/// The answer of an endpoint that reads no model.
-fn fixed_answer(endpoint: Endpoint) -> Option<SuccessBody> {
-    match endpoint {
-        Endpoint::Classes => Some(engine::classes().into()),
-        Endpoint::HexesConfig => Some(engine::hexes_config().into()),
-        Endpoint::RouteConfig => Some(engine::route_config().into()),
-        _ => None,
-    }
 }
 
 /// The newest data-through date of `manifest` when the clock follows the data
@@ -264,26 +184,33 @@ fn forecast_clock(ctx: RequestContext, newest: Option<chrono::NaiveDate>) -> Dat
     }
 }
 
+/// The answer of an authenticated route: its fixed answer, or its engine operation
+/// over a snapshot of the cities the request reaches. `versions` gets the
+/// `Hexrisk-Model-Version` of the cities read.
 async fn run<B: Backend>(
-    (endpoint, found): (Endpoint, routes::Found<'_>),
+    found: routes::Found<'_>,
     request: &Request<Bytes>,
     backend: &B,
     ctx: RequestContext,
     versions: &mut Option<HeaderValue>,
-) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    let query = query_of(request, endpoint, found);
-    let read_body = || input::json_body(request);
-    // Parsed once: the cities a request needs are found in the body its handler reads.
-    let mut parsed = (request.method() == Method::POST).then(read_body);
-    if let Some(answer) = fixed_answer(endpoint) {
-        return Ok((answer, None));
-    }
-    let Some(reach) = endpoint.reach() else {
-        return Err(ApiError::new(
-            ErrorCode::InternalError,
-            "unreachable endpoint",
-        ));
+) -> Answered {
+    let (reach, operation) = match found.route.answer {
+        Answer::Fixed(answer) => return Ok((answer().into(), None)),
+        Answer::Engine(reach, operation) => (reach, operation),
+        Answer::Document(_)
+        | Answer::Health(_)
+        | Answer::PortalFile
+        | Answer::Portal(_)
+        | Answer::Bench(_) => {
+            return Err(ApiError::new(
+                ErrorCode::InternalError,
+                "route answered before authentication",
+            ));
+        }
     };
+    let query = query_of(request, found);
+    // Parsed once: the cities a request needs are found in the body its operation reads.
+    let body = (request.method() == Method::POST).then(|| input::json_body(request));
     let mut newest_data = None;
     let snapshot = backend
         .models()
@@ -291,95 +218,39 @@ async fn run<B: Backend>(
             backend,
             |manifest| {
                 newest_data = followed_data(ctx, manifest);
-                let body = parsed.as_ref().and_then(|b| b.as_ref().ok());
+                let body = body.as_ref().and_then(|b| b.as_ref().ok());
                 needs::needs(reach, manifest, body, &query)
             },
             ctx.now,
         )
         .await
         .map_err(|e| internal(backend, &e))?;
-    let now = forecast_clock(ctx, newest_data);
     *versions = model_versions(&snapshot.versions);
-    let atlas = &snapshot.atlas;
-    let mut body = || parsed.take().unwrap_or_else(read_body);
-    let seconds = now.timestamp();
-    let params = || input::query_object(&query);
-    match endpoint {
-        Endpoint::Predict => uncounted(engine::predict(atlas, &body()?, seconds)),
-        Endpoint::PredictBatch => uncounted(engine::predict_batch(atlas, &body()?, seconds)),
-        Endpoint::RouteRisk => uncounted(engine::route_risk(atlas, &body()?, seconds)),
-        Endpoint::Cities => Ok((engine::cities(atlas, seconds).into(), None)),
-        Endpoint::Coverage => uncounted(engine::coverage(atlas, &params())),
-        Endpoint::PredictionRange => uncounted(engine::prediction_range(atlas, &params(), seconds)),
-        Endpoint::HexesScore => {
-            let rows = engine::hexes_score(atlas, &body()?, seconds)?;
-            let count = rows.len();
-            Ok((SuccessBody::ScoreRows(rows), Some(count)))
-        }
-        Endpoint::HexesLookup => {
-            let ring = engine::hexes_lookup(atlas, &body()?, seconds)?;
-            let count = ring.count();
-            Ok((SuccessBody::RingLookup(ring), Some(count)))
-        }
-        Endpoint::HexesBreakdown => uncounted(engine::hexes_breakdown(atlas, &params(), seconds)),
-        Endpoint::HexesAll | Endpoint::Streets => map_layers::list_answer(
-            endpoint,
-            &map_layers::list_params(request, &query),
-            atlas,
-            seconds,
-        ),
-        Endpoint::Places => {
-            let answer = engine::search_places(atlas, &params())?;
-            Ok((
-                engine::with_status(&answer).into(),
-                Some(answer.places.len()),
-            ))
-        }
-        Endpoint::PlacesReverse => Ok((
-            engine::with_status(&engine::reverse_place(atlas, &params())?).into(),
-            None,
-        )),
-        Endpoint::Route => uncounted(engine::route(atlas, &body()?, seconds)),
-        Endpoint::SafeReach => uncounted(engine::reach(atlas, &body()?, seconds)),
-        Endpoint::Evaluate => uncounted(engine::evaluate(atlas, &body()?, seconds)),
-        Endpoint::EvaluateHexPath => uncounted(engine::evaluate_hex_path(atlas, &body()?, seconds)),
-        Endpoint::PrecinctsStatus => Ok((engine::precincts_status(atlas).into(), None)),
-        Endpoint::PrecinctsAllScores => {
-            uncounted(engine::precincts_all_scores(atlas, &params(), seconds))
-        }
-        Endpoint::Precincts => uncounted(engine::precincts_geojson(atlas, &params(), seconds)),
-        Endpoint::Tile => {
-            let place = map_layers::TilePlace::of(found, request, &query);
-            map_layers::tile(place, backend, &snapshot, seconds).await
-        }
-        Endpoint::TileJson | Endpoint::TileStyle => {
-            let place = map_layers::TilePlace::of(found, request, &query);
-            map_layers::tile_description(endpoint, place, &snapshot, seconds)
-        }
-        Endpoint::Classes
-        | Endpoint::HexesConfig
-        | Endpoint::RouteConfig
-        | Endpoint::PredictionHealth
-        | Endpoint::RouterHealth
-        | Endpoint::PredictionOpenApi
-        | Endpoint::RouterOpenApi => Err(ApiError::new(
-            ErrorCode::InternalError,
-            "unreachable endpoint",
-        )),
+    let call = Call {
+        snapshot: &snapshot,
+        seconds: forecast_clock(ctx, newest_data).timestamp(),
+        request,
+        query: &query,
+        city: found
+            .route
+            .path
+            .contains("{city")
+            .then_some(found.id)
+            .flatten(),
+        tile: found.tile,
+        body: body.unwrap_or_else(|| Ok(serde_json::Map::new())),
+    };
+    match operation {
+        EngineOperation::Now(operation) => operation(&call),
+        EngineOperation::CachedTile => operations::map_layers::tile(&call, backend).await,
     }
 }
 
-/// The query's pairs; a tile's city, which is in its path, as `city=` (the cities
-/// a request needs are found from it).
-fn query_of(
-    request: &Request<Bytes>,
-    endpoint: Endpoint,
-    found: routes::Found<'_>,
-) -> Vec<(String, String)> {
+/// The query's pairs; a city named by the path (a tile's) as `city=` in place of
+/// any in the query (the cities a request needs are found from it).
+fn query_of(request: &Request<Bytes>, found: routes::Found<'_>) -> Vec<(String, String)> {
     let mut query = input::query_pairs(request.uri().query());
-    if let (Endpoint::Tile | Endpoint::TileJson | Endpoint::TileStyle, Some(city)) =
-        (endpoint, found.id)
-    {
+    if let (true, Some(city)) = (found.route.path.contains("{city"), found.id) {
         query.retain(|(name, _)| name != "city");
         query.push(("city".to_owned(), city.to_owned()));
     }
@@ -402,7 +273,19 @@ pub async fn handle<B: Backend>(
     ctx: RequestContext,
     backend: &B,
 ) -> Response<Bytes> {
-    let mut answer = answer(request, ctx, backend).await;
+    handle_with(Table::SERVED, request, ctx, backend).await
+}
+
+/// [`handle`] over the rows of `table` (a test's, for one): everything an endpoint
+/// is answered with comes from its row.
+pub async fn handle_with<B: Backend>(
+    table: Table,
+    request: &Request<Bytes>,
+    ctx: RequestContext,
+    backend: &B,
+) -> Response<Bytes> {
+    let table = table.with_baselines(ctx.bench_noop);
+    let mut answer = answer(table, request, ctx, backend).await;
     let cacheable = answer.extensions_mut().remove::<Cacheable>();
     // `Bytes` clones share the buffer: the body before compression, for the ETag.
     let identity_body = cacheable.map(|_| answer.body().clone());
@@ -425,7 +308,7 @@ pub async fn handle<B: Backend>(
 /// The answer of either health endpoint. Data ages are counted to the forecasting
 /// clock: a replay's data is as old as its own "now" makes it.
 async fn health_answer<B: Backend>(
-    endpoint: Endpoint,
+    report: HealthReport,
     backend: &B,
     ctx: RequestContext,
 ) -> Response<Bytes> {
@@ -435,29 +318,26 @@ async fn health_answer<B: Backend>(
         .as_ref()
         .and_then(|s| s.cities.iter().map(|c| c.data_through).max());
     let as_of = forecast_clock(ctx, newest);
-    let (status, body) = if endpoint == Endpoint::PredictionHealth {
-        health::prediction_health(&health, ctx.now, as_of)
-    } else {
-        health::router_health(&health, ctx.now, as_of)
+    let (status, body) = match report {
+        HealthReport::Prediction => health::prediction_health(&health, ctx.now, as_of),
+        HealthReport::Router => health::router_health(&health, ctx.now, as_of),
     };
     response::json(status, &body)
 }
 
 async fn answer<B: Backend>(
+    table: Table,
     request: &Request<Bytes>,
     ctx: RequestContext,
     backend: &B,
 ) -> Response<Bytes> {
     let path = request.uri().path();
-    if ctx.bench_noop && path.starts_with("/__bench/") {
-        return bench_answer(request, backend, ctx.now).await;
-    }
     if crate::api::portal::is_portal_path(path) {
         return crate::api::portal::handle(request, ctx.now, backend).await;
     }
     let origin = request.headers().get(ORIGIN).and_then(|v| v.to_str().ok());
     if request.method() == Method::OPTIONS {
-        return preflight(path, origin);
+        return preflight(table, path, origin);
     }
     // HEAD is answered like GET (without a body, by the runtime).
     let method = if request.method() == Method::HEAD {
@@ -465,11 +345,8 @@ async fn answer<B: Backend>(
     } else {
         request.method()
     };
-    let (endpoint, access, found) = match routes::find(path, method) {
-        Ok(found) => match found.route.handler {
-            routes::Handler::Api(endpoint) => (endpoint, found.route.access, found),
-            routes::Handler::Portal(_) => return response::error(&ApiError::not_found(path)),
-        },
+    let found = match table.find(path, method) {
+        Ok(found) => found,
         Err(allowed) if allowed.is_empty() => return response::error(&ApiError::not_found(path)),
         Err(allowed) => {
             let mut answer =
@@ -480,40 +357,48 @@ async fn answer<B: Backend>(
             return answer;
         }
     };
-    let document = match endpoint {
-        Endpoint::PredictionOpenApi => Some(PREDICTION_OPENAPI),
-        Endpoint::RouterOpenApi => Some(ROUTER_OPENAPI),
-        _ => None,
-    };
-    if let Some(document) = document {
-        let mut answer =
-            response::json_bytes(StatusCode::OK, Bytes::from_static(document.as_bytes()));
-        answer.extensions_mut().insert(Cacheable {
-            policy: CachePolicy::Public,
-            key_header: None,
-        });
-        return answer;
-    }
-    let api = match access {
-        Access::Key(api) => api,
-        // No API endpoint is behind a portal session.
-        Access::Session | Access::OperatorSession => {
+    let route = found.route;
+    match route.answer {
+        Answer::Document(document) => {
+            let mut answer =
+                response::json_bytes(StatusCode::OK, Bytes::from_static(document.as_bytes()));
+            if let Some(policy) = route.cache {
+                answer.extensions_mut().insert(Cacheable {
+                    policy,
+                    key_header: None,
+                });
+            }
+            return answer;
+        }
+        Answer::Health(report) => return health_answer(report, backend, ctx).await,
+        Answer::Bench(Baseline::Noop) => return bench_noop(request),
+        // Answered by the glue, before dispatch, where the isolate's memory is known.
+        Answer::Bench(Baseline::Memory) => return response::error(&ApiError::not_found(path)),
+        Answer::Fixed(_) | Answer::Engine(..) | Answer::Bench(Baseline::Gate) => {}
+        // The portal's routes are under its prefix, answered above.
+        Answer::PortalFile | Answer::Portal(_) => {
             return response::error(&ApiError::not_found(path));
         }
-        Access::Public => return health_answer(endpoint, backend, ctx).await,
+    }
+    let Access::Key(api) = route.access else {
+        return response::error(&ApiError::not_found(path));
     };
     let (key, state) = match authenticate(request, api, backend, ctx.now).await {
         Ok(pair) => pair,
         Err(answer) => return answer,
     };
     let mut versions = None;
-    let mut answer = match run((endpoint, found), request, backend, ctx, &mut versions).await {
-        Ok((SuccessBody::Tile { bytes, .. }, _)) if bytes.is_empty() => {
-            // Nothing of the city in the tile: no content, and nothing to cache.
-            response::empty(StatusCode::NO_CONTENT)
+    let mut answer = if matches!(route.answer, Answer::Bench(Baseline::Gate)) {
+        response::json_bytes(StatusCode::OK, Bytes::from_static(BENCH_SUCCESS))
+    } else {
+        match run(found, request, backend, ctx, &mut versions).await {
+            Ok((SuccessBody::Tile { bytes, .. }, _)) if bytes.is_empty() => {
+                // Nothing of the city in the tile: no content, and nothing to cache.
+                response::empty(StatusCode::NO_CONTENT)
+            }
+            Ok((body, hex_count)) => success(route, &body, hex_count, api, key.kind),
+            Err(err) => response::error(&err),
         }
-        Ok((body, hex_count)) => success(endpoint, &body, hex_count, api, key.kind),
-        Err(err) => response::error(&err),
     };
     add_headers(&mut answer, quota::headers(state, ctx.now));
     if let Some(versions) = versions {
@@ -526,11 +411,11 @@ async fn answer<B: Backend>(
     answer
 }
 
-/// A successful answer of `endpoint` to a key of `api` and `kind`: the body with its
+/// A successful answer of `route` to a key of `api` and `kind`: the body with its
 /// media type, `Vary: Accept` where the body's form follows it, the cache marking
 /// and `X-Hex-Count`.
 fn success(
-    endpoint: Endpoint,
+    route: &Route,
     body: &SuccessBody,
     hex_count: Option<usize>,
     api: KeyApi,
@@ -542,13 +427,17 @@ fn success(
             .headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static(media_type));
     }
-    if matches!(endpoint, Endpoint::HexesAll | Endpoint::Streets) {
-        // The same URL answers JSON or GeoJSON by `Accept`.
+    if route.varies_on_accept {
         answer
             .headers_mut()
             .insert(VARY, HeaderValue::from_static("Accept"));
     }
-    if let Some(policy) = endpoint.cache_policy(body) {
+    let policy = match body {
+        // A tile asked for at its artifact's version may be kept without asking.
+        SuccessBody::Tile { pinned: true, .. } => Some(CachePolicy::PrivatePinned),
+        _ => route.cache,
+    };
+    if let Some(policy) = policy {
         answer.extensions_mut().insert(Cacheable {
             policy,
             key_header: Some(match api {
@@ -568,42 +457,26 @@ fn success(
 /// Largest body `/__bench/noop?size=N` makes.
 const BENCH_MAX_SIZE: usize = 1 << 20;
 
-/// The benchmark routes (`HEXRISK_BENCH_NOOP=1` only), the baselines of the HTTP
-/// benchmarks: `/__bench/noop` is the cheapest answer the Worker can give, and with
-/// `?size=N` an answer of N bytes (what the platform costs to carry an answer that
-/// large); `/__bench/gate` adds the key's gate (what one authenticated request costs
-/// before any model work).
-async fn bench_answer<B: Backend>(
-    request: &Request<Bytes>,
-    backend: &B,
-    now: DateTime<Utc>,
-) -> Response<Bytes> {
-    const SUCCESS: &[u8] = b"{\"status\":\"success\"}";
-    match request.uri().path() {
-        "/__bench/noop" => {
-            let query = input::query_pairs(request.uri().query());
-            let size = input::query_param(&query, "size")
-                .and_then(|s| s.parse::<usize>().ok())
-                .map_or(0, |s| s.min(BENCH_MAX_SIZE));
-            if size <= SUCCESS.len() + 10 {
-                return response::json_bytes(StatusCode::OK, Bytes::from_static(SUCCESS));
-            }
-            // {"status":"success","pad":"xx…x"}, exactly `size` bytes.
-            let mut body = b"{\"status\":\"success\",\"pad\":\"".to_vec();
-            body.resize(size - 2, b'x');
-            body.extend_from_slice(b"\"}");
-            response::json_bytes(StatusCode::OK, Bytes::from(body))
-        }
-        "/__bench/gate" => match authenticate(request, KeyApi::Prediction, backend, now).await {
-            Ok((_, state)) => {
-                let mut answer = response::json_bytes(StatusCode::OK, Bytes::from_static(SUCCESS));
-                add_headers(&mut answer, quota::headers(state, now));
-                answer
-            }
-            Err(answer) => answer,
-        },
-        path => response::error(&ApiError::not_found(path)),
+/// The body of the benchmark baselines.
+const BENCH_SUCCESS: &[u8] = b"{\"status\":\"success\"}";
+
+/// `/__bench/noop`, the cheapest answer the Worker can give, and with `?size=N` an
+/// answer of N bytes (what the platform costs to carry an answer that large): the
+/// baselines of the HTTP benchmarks, beside `/__bench/gate` (the key's gate, what
+/// one authenticated request costs before any model work).
+fn bench_noop(request: &Request<Bytes>) -> Response<Bytes> {
+    let query = input::query_pairs(request.uri().query());
+    let size = input::query_param(&query, "size")
+        .and_then(|s| s.parse::<usize>().ok())
+        .map_or(0, |s| s.min(BENCH_MAX_SIZE));
+    if size <= BENCH_SUCCESS.len() + 10 {
+        return response::json_bytes(StatusCode::OK, Bytes::from_static(BENCH_SUCCESS));
     }
+    // {"status":"success","pad":"xx…x"}, exactly `size` bytes.
+    let mut body = b"{\"status\":\"success\",\"pad\":\"".to_vec();
+    body.resize(size - 2, b'x');
+    body.extend_from_slice(b"\"}");
+    response::json_bytes(StatusCode::OK, Bytes::from(body))
 }
 
 fn allow_list(methods: &[Method]) -> String {
@@ -614,8 +487,8 @@ fn allow_list(methods: &[Method]) -> String {
 
 /// `OPTIONS`: a CORS preflight when the browser sends `Origin`, else the methods.
 /// Answered from the route table alone (`cors.rs` says why).
-fn preflight(path: &str, origin: Option<&str>) -> Response<Bytes> {
-    let methods = routes::methods_at(path);
+fn preflight(table: Table, path: &str, origin: Option<&str>) -> Response<Bytes> {
+    let methods = table.methods_at(path);
     if methods.is_empty() {
         return response::error(&ApiError::not_found(path));
     }
@@ -632,8 +505,6 @@ fn preflight(path: &str, origin: Option<&str>) -> Response<Bytes> {
         Some(origin) => response::error(&cors::not_a_browser_origin(origin)),
     }
 }
-
-mod map_layers;
 
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@ use http::Request;
 use serde_json::{Value, json};
 
 use super::apply;
-use crate::api::routes::{Access, Handler, ROUTES};
+use crate::api::routes::{Access, Answer, ROUTES};
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
 
 fn bodies() -> Vec<Bytes> {
@@ -98,7 +98,7 @@ fn every_route_answers_bad_input_in_the_error_shape() {
     let mut sent = 0;
     let portal = ROUTES
         .iter()
-        .filter(|route| matches!(route.handler, Handler::Portal(_)));
+        .filter(|route| matches!(route.answer, Answer::Portal(_)));
     for route in portal {
         let (pattern, method) = (route.path, &route.method);
         let paths: Vec<String> = if pattern.contains("{id}") {

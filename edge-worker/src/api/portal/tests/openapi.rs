@@ -7,8 +7,8 @@ use http::Method;
 use serde_json::Value;
 
 use super::Call;
-use crate::api::portal::PORTAL_OPENAPI;
-use crate::api::routes::{Access, Handler, ROUTES};
+use crate::api::openapi::PORTAL_OPENAPI;
+use crate::api::routes::{Access, Answer, ROUTES};
 use crate::api::test_support::MemoryBackend;
 
 #[test]
@@ -28,7 +28,7 @@ fn the_document_lists_every_route_and_no_other() {
         .collect();
     let routed: BTreeSet<(String, String)> = ROUTES
         .iter()
-        .filter(|route| matches!(route.handler, Handler::Portal(_)))
+        .filter(|route| matches!(route.answer, Answer::Portal(_)))
         .map(|route| (route.path.to_owned(), route.method.as_str().to_owned()))
         .collect();
     assert_eq!(documented, routed);
@@ -39,7 +39,7 @@ fn the_document_marks_exactly_the_public_routes_as_needing_no_session() {
     let doc: Value = serde_json::from_str(PORTAL_OPENAPI).unwrap();
     for route in ROUTES
         .iter()
-        .filter(|route| matches!(route.handler, Handler::Portal(_)))
+        .filter(|route| matches!(route.answer, Answer::Portal(_)))
     {
         let op = &doc["paths"][route.path][route.method.as_str().to_lowercase()];
         let open = op["security"].as_array().is_some_and(Vec::is_empty);

@@ -9,54 +9,34 @@ use http::{Method, StatusCode};
 use serde_json::{Value, json};
 
 use crate::api::access::keys::KeyApi;
-use crate::api::routes::{self, Access, Endpoint, Handler, ROUTES};
+use crate::api::routes::{self, Access, Answer, ROUTES};
 use crate::api::test_support::{LIVE_KEY, MemoryBackend, atlas_with_roads, bucket, send_bytes};
 
-/// A body each POST endpoint accepts (`None` for the others). The match has no
-/// catch-all, so a new endpoint does not compile until it is placed here.
-fn valid_body(endpoint: Endpoint) -> Option<Value> {
+/// A body the POST endpoint at `path` accepts (`None` for the others); a new POST
+/// endpoint fails [`endpoints`] until it is placed here.
+fn valid_body(path: &str) -> Option<Value> {
     let cell = hexrisk_engine::grid::cell_at(43.6534, -79.3841)
         .unwrap()
         .to_string();
-    let body = match endpoint {
-        Endpoint::Predict => json!({"latitude": 43.6534, "longitude": -79.3841}),
-        Endpoint::PredictBatch => {
+    let body = match path {
+        "/v1/predict" => json!({"latitude": 43.6534, "longitude": -79.3841}),
+        "/v1/predict/batch" => {
             json!({"locations": [{"latitude": 43.6534, "longitude": -79.3841}]})
         }
-        Endpoint::RouteRisk => {
+        "/v1/route/risk" => {
             json!({"waypoints": [{"latitude": 43.6534, "longitude": -79.3841}, {"latitude": 43.66, "longitude": -79.37}]})
         }
-        Endpoint::HexesScore => json!({"hexIds": [cell]}),
-        Endpoint::HexesLookup => json!({"lat": 43.6534, "lng": -79.3841, "ring": 2}),
-        Endpoint::Route => {
+        "/hexes/score" => json!({"hexIds": [cell]}),
+        "/hexes/lookup" => json!({"lat": 43.6534, "lng": -79.3841, "ring": 2}),
+        "/route" => {
             json!({"origin": {"lat": 43.6534, "lng": -79.3841}, "destination": {"lat": 43.66, "lng": -79.37}, "snapToRoads": false})
         }
-        Endpoint::SafeReach => json!({"origin": {"lat": 43.65, "lng": -79.38}, "minutes": 10}),
-        Endpoint::Evaluate => {
+        "/reach" => json!({"origin": {"lat": 43.65, "lng": -79.38}, "minutes": 10}),
+        "/evaluate" => {
             json!({"geometry": {"type": "LineString", "coordinates": [[-79.3841, 43.6534], [-79.37, 43.66]]}})
         }
-        Endpoint::EvaluateHexPath => json!({"hexPath": [cell]}),
-        Endpoint::PredictionHealth
-        | Endpoint::PredictionOpenApi
-        | Endpoint::RouterHealth
-        | Endpoint::Cities
-        | Endpoint::Coverage
-        | Endpoint::Classes
-        | Endpoint::PredictionRange
-        | Endpoint::RouterOpenApi
-        | Endpoint::HexesConfig
-        | Endpoint::HexesBreakdown
-        | Endpoint::HexesAll
-        | Endpoint::Streets
-        | Endpoint::Places
-        | Endpoint::PlacesReverse
-        | Endpoint::RouteConfig
-        | Endpoint::PrecinctsStatus
-        | Endpoint::PrecinctsAllScores
-        | Endpoint::Precincts
-        | Endpoint::Tile
-        | Endpoint::TileJson
-        | Endpoint::TileStyle => return None,
+        "/evaluate-hex-path" => json!({"hexPath": [cell]}),
+        _ => return None,
     };
     Some(body)
 }
@@ -66,12 +46,10 @@ fn endpoints() -> Vec<(&'static str, Value)> {
     let posts: Vec<_> = ROUTES
         .iter()
         .filter(|route| route.method == Method::POST)
-        .filter_map(|route| match route.handler {
-            Handler::Api(endpoint) => Some((route.path, endpoint)),
-            Handler::Portal(_) => None,
-        })
-        .map(|(path, endpoint)| {
-            let body = valid_body(endpoint)
+        .filter(|route| matches!(route.answer, Answer::Engine(..)))
+        .map(|route| {
+            let path = route.path;
+            let body = valid_body(path)
                 .unwrap_or_else(|| panic!("POST {path} has no valid body to start from"));
             (path, body)
         })
@@ -89,7 +67,8 @@ fn backend() -> MemoryBackend {
 
 /// A POST of `body` to `path` with the live key, presented as the path's API wants.
 fn post(backend: &MemoryBackend, path: &str, body: Vec<u8>) -> (StatusCode, Value) {
-    let route = routes::find(path, &Method::POST)
+    let route = routes::Table::SERVED
+        .find(path, &Method::POST)
         .expect("a POST endpoint")
         .route;
     let bearer = format!("Bearer {LIVE_KEY}");

@@ -4,6 +4,7 @@
 mod caching;
 mod geojson;
 mod hardening;
+mod new_endpoint;
 mod requests;
 mod router_api;
 mod tiles;

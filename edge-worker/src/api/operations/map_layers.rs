@@ -3,6 +3,11 @@
 //! cache, with cache lifetimes pinned to the artifact's version), its `TileJSON` and
 //! its style. The operations themselves are the engine's (`hexrisk_engine::api`).
 
+#![allow(
+    clippy::missing_errors_doc,
+    reason = "an operation's errors are its engine operation's, documented there"
+)]
+
 use bytes::Bytes;
 use http::Request;
 use http::header::ACCEPT;
@@ -11,57 +16,30 @@ use sha2::{Digest, Sha256};
 
 use hexrisk_engine::api as engine;
 
-use crate::api::ApiError;
+use super::{Answered, Call};
 use crate::api::backend::Backend;
 use crate::api::models::Snapshot;
 use crate::api::plumbing::input;
 use crate::api::plumbing::success_body::SuccessBody;
-use crate::api::routes::{self, Endpoint};
 
-/// Where a tile request points: the city and tile of its path, the request (for its
-/// origin) and its query's pairs.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct TilePlace<'a> {
-    city: &'a str,
-    tile: Option<[&'a str; 3]>,
-    request: &'a Request<Bytes>,
-    query: &'a [(String, String)],
+/// `GET /hexes/all`, as JSON or, when the request asks for it, GeoJSON.
+pub fn hexes_all(call: &Call<'_>) -> Answered {
+    let params = list_params(call.request, call.query);
+    let geojson = engine::wants_geojson(&params)?;
+    let (hexes, count) = engine::hexes_all(call.atlas(), &params, call.seconds)?;
+    let body = if geojson {
+        SuccessBody::GeoJson(engine::hexes_feature_collection(&hexes))
+    } else {
+        hexes.into()
+    };
+    Ok((body, Some(count)))
 }
 
-impl<'a> TilePlace<'a> {
-    /// The place of a tile, `TileJSON` or style request `found` in the route table.
-    pub(super) fn of(
-        found: routes::Found<'a>,
-        request: &'a Request<Bytes>,
-        query: &'a [(String, String)],
-    ) -> Self {
-        Self {
-            city: found.id.unwrap_or_default(),
-            tile: found.tile,
-            request,
-            query,
-        }
-    }
-}
-
-/// `/hexes/all` or `/streets`, as JSON or, when `params` ask for it, GeoJSON.
-pub(super) fn list_answer(
-    endpoint: Endpoint,
-    params: &serde_json::Map<String, Value>,
-    atlas: &hexrisk_engine::city::Atlas,
-    seconds: i64,
-) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    let geojson = engine::wants_geojson(params)?;
-    if endpoint == Endpoint::HexesAll {
-        let (hexes, count) = engine::hexes_all(atlas, params, seconds)?;
-        let body = if geojson {
-            SuccessBody::GeoJson(engine::hexes_feature_collection(&hexes))
-        } else {
-            hexes.into()
-        };
-        return Ok((body, Some(count)));
-    }
-    let answer = engine::streets(atlas, params, seconds)?;
+/// `GET /streets`, as JSON or, when the request asks for it, GeoJSON.
+pub fn streets(call: &Call<'_>) -> Answered {
+    let params = list_params(call.request, call.query);
+    let geojson = engine::wants_geojson(&params)?;
+    let answer = engine::streets(call.atlas(), &params, call.seconds)?;
     let count = answer.streets.len();
     let body = if geojson {
         SuccessBody::GeoJson(engine::streets_feature_collection(&answer))
@@ -74,7 +52,7 @@ pub(super) fn list_answer(
 /// A list endpoint's query as the engine's parameters, with `format=geojson` when
 /// the request's `Accept` asks for `application/geo+json` and the query names no
 /// format of its own.
-pub(super) fn list_params(
+fn list_params(
     request: &Request<Bytes>,
     query: &[(String, String)],
 ) -> serde_json::Map<String, Value> {
@@ -108,37 +86,14 @@ fn accepts_geojson(request: &Request<Bytes>) -> bool {
         })
 }
 
-/// A city's `TileJSON`, or its style.
-pub(super) fn tile_description(
-    endpoint: Endpoint,
-    place: TilePlace<'_>,
-    snapshot: &Snapshot,
-    seconds: i64,
-) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    let TilePlace {
-        city,
-        request,
-        query,
-        ..
-    } = place;
-    let params = input::query_object(query);
-    let template = tiles_url(request, city, artifact_version(snapshot, city));
-    let publisher = snapshot
-        .publishers
-        .iter()
-        .find(|(code, _)| code == city)
-        .map(|(_, publisher)| publisher.as_str());
-    let tilejson = engine::tilejson(
-        &snapshot.atlas,
-        city,
-        &params,
-        &template,
-        publisher,
-        seconds,
-    )?;
-    if endpoint == Endpoint::TileJson {
-        return Ok((tilejson.into(), None));
-    }
+/// `GET /tiles/{city}.json`: the city's `TileJSON`.
+pub fn tilejson(call: &Call<'_>) -> Answered {
+    Ok((city_tilejson(call)?.into(), None))
+}
+
+/// `GET /tiles/{city}/style.json`: a `MapLibre` style fragment of the city's tiles.
+pub fn tile_style(call: &Call<'_>) -> Answered {
+    let tilejson = city_tilejson(call)?;
     // The style's source carries the TileJSON's members itself, so that a map asks
     // for tiles without one more round trip for it.
     let mut source = serde_json::Map::new();
@@ -151,28 +106,40 @@ pub(super) fn tile_description(
     Ok((engine::tile_style(&Value::Object(source)).into(), None))
 }
 
+/// The `TileJSON` of the city a request's path names.
+fn city_tilejson(call: &Call<'_>) -> Result<Value, crate::api::ApiError> {
+    let city = call.city.unwrap_or_default();
+    let snapshot = call.snapshot;
+    let template = tiles_url(call.request, city, artifact_version(snapshot, city));
+    let publisher = snapshot
+        .publishers
+        .iter()
+        .find(|(code, _)| code == city)
+        .map(|(_, publisher)| publisher.as_str());
+    Ok(engine::tilejson(
+        &snapshot.atlas,
+        city,
+        &call.params(),
+        &template,
+        publisher,
+        call.seconds,
+    )?)
+}
+
 /// A tile's bytes, from the data centre's cache when the same tile of the same
 /// artifact was made there before (by any key: a tile holds nothing of its
 /// requester), else made and kept.
-pub(super) async fn tile<B: Backend>(
-    place: TilePlace<'_>,
-    backend: &B,
-    snapshot: &Snapshot,
-    seconds: i64,
-) -> Result<(SuccessBody, Option<usize>), ApiError> {
-    let TilePlace {
-        city,
-        tile,
-        request,
-        query,
-    } = place;
-    let params = input::query_object(query);
-    let [z, x, y] = tile.unwrap_or_default();
+///
+/// `GET /tiles/{city}/{z}/{x}/{y}.mvt`.
+pub async fn tile<B: Backend>(call: &Call<'_>, backend: &B) -> Answered {
+    let city = call.city.unwrap_or_default();
+    let [z, x, y] = call.tile.unwrap_or_default();
     let id = engine::tile_id(z, x, y)?;
-    let tile = engine::TileRequest::new(&snapshot.atlas, city, id, &params, seconds)?;
-    let artifact = artifact_version(snapshot, city);
-    let pinned = !artifact.is_empty() && input::query_param(query, VERSION_PARAM) == Some(artifact);
-    let key = answer_cache_key(request, artifact, &tile.content_key());
+    let tile = engine::TileRequest::new(call.atlas(), city, id, &call.params(), call.seconds)?;
+    let artifact = artifact_version(call.snapshot, city);
+    let pinned =
+        !artifact.is_empty() && input::query_param(call.query, VERSION_PARAM) == Some(artifact);
+    let key = answer_cache_key(call.request, artifact, &tile.content_key());
     let bytes = if let Some(kept) = backend.cached_answer(&key).await {
         kept
     } else {
