@@ -76,7 +76,7 @@ pub fn build(data_dir: &Path, paths: &BuildPaths<'_>, only: &[String]) -> anyhow
             built
                 .sources
                 .values()
-                .map(crate::inputs::ingest::SourceReport::accepted_total)
+                .map(crate::inputs::cleaning::SourceReport::accepted_total)
                 .sum::<u64>(),
             model.brier,
             model.log_loss,

@@ -12,7 +12,7 @@ use crate::inputs::intake::CityIntake;
 use crate::inputs::intake::take_in::{Offered, Status};
 use crate::outputs::history::History;
 use crate::outputs::{self, model_card};
-use crate::{pipeline, refresh};
+use crate::{pipeline, refit};
 
 /// `hexrisk-build refresh`: takes new files of city `code` in, refits and publishes a
 /// new version when they bring anything, and says what happened to each file.
@@ -34,9 +34,9 @@ pub fn refresh_city(
         .ok_or_else(|| anyhow::anyhow!("no configured city {code}"))?;
     let offered: Vec<Offered> = files.iter().map(|f| Offered::parse(f, city)).collect();
     let progress = ProgressBar::hidden();
-    let done = refresh::refresh(
+    let done = refit::refresh(
         city,
-        refresh::Paths {
+        refit::Paths {
             data_dir,
             intake_dir: paths.intake,
             out: paths.out,

@@ -8,8 +8,8 @@ use chrono::{DateTime, Utc};
 use crate::feeds::http::{HttpClient, Patience};
 use crate::feeds::sync::SyncOptions;
 use crate::inputs::config;
-use crate::refresh::Paths;
-use crate::update::{self, CityUpdate};
+use crate::refit::Paths;
+use crate::sync_refit::{self, CityUpdate};
 
 /// Where an update reads and writes.
 #[derive(Debug, Clone, Copy)]
@@ -84,7 +84,7 @@ pub fn update(
             accept_mass_deletion: accept_deletions,
             ..SyncOptions::default()
         };
-        match update::update_city(city, refresh_paths, &client, now, sync) {
+        match sync_refit::update_city(city, refresh_paths, &client, now, sync) {
             Ok(done) => all_good &= report(&city.code, &done),
             Err(err) => {
                 eprintln!("{}: not updated: {err}", city.code);
