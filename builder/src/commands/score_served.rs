@@ -1,6 +1,6 @@
-//! `hexrisk-build score-served`: the forecasts a live loop served, week by week,
-//! scored against the incidents known now, beside the same weeks of an offline
-//! backtest (the past weeks of a later artifact) when one is given
+//! `hexrisk-build score-served`: its arguments, and the forecasts a live loop served,
+//! week by week, scored against the incidents known now, beside the same weeks of an
+//! offline backtest (the past weeks of a later artifact) when one is given
 //! (`fit/served_forecasts.rs`). The loop's stretch and soak call it; it prints JSON.
 
 use std::path::{Path, PathBuf};
@@ -18,6 +18,52 @@ use crate::inputs::cleaning;
 use crate::inputs::config;
 use crate::inputs::intake::{CityIntake, fed};
 use crate::store::IncidentStore;
+
+/// `score-served`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct ScoreServedArgs {
+    /// The city.
+    #[arg(long = "city")]
+    pub city: String,
+    /// Each week served: `YYYY-MM-DD=FILE`, the week's Monday and its artifact.
+    #[arg(required = true)]
+    pub served: Vec<ServedWeek>,
+    /// An artifact whose past weeks are the offline backtest to compare with.
+    #[arg(long)]
+    pub offline: Option<PathBuf>,
+    /// City configuration directory.
+    #[arg(long, default_value_os_t = config::default_config_dir())]
+    pub config_dir: PathBuf,
+    /// Intake state folder.
+    #[arg(long, default_value = "build/intake")]
+    pub intake: PathBuf,
+    /// Incident stores' folder.
+    #[arg(long, default_value = "build/store")]
+    pub store: PathBuf,
+}
+
+impl ScoreServedArgs {
+    /// Runs `score-served`: prints the scores as JSON.
+    ///
+    /// # Errors
+    /// As [`score_served`].
+    pub fn run(&self, data_dir: &Path) -> anyhow::Result<bool> {
+        let paths = ScorePaths {
+            config_dir: &self.config_dir,
+            intake: &self.intake,
+            store: &self.store,
+        };
+        let scores = score_served(
+            data_dir,
+            &paths,
+            &self.city,
+            &self.served,
+            self.offline.as_deref(),
+        )?;
+        println!("{scores:#}");
+        Ok(true)
+    }
+}
 
 /// One week a deployment served: the artifact it served and the week's Monday.
 #[derive(Debug, Clone, PartialEq, Eq)]
