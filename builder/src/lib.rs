@@ -6,12 +6,12 @@
 //!
 //! The modules are the build's stages, each using only those declared above it:
 //! [`store`] (each city's incident store), [`inputs`] (configuration, data files,
-//! ingestion), [`feeds`] (pulls from open-data services into the store), [`fit`] (counts, model,
+//! intake, cleaning), [`feeds`] (pulls from open-data services into the store), [`fit`] (counts, model,
 //! calibration, profiles, forecasts and backtests, and what a city's fit produces),
 //! [`roads`] (road files to routable graphs), [`pipeline`] (one city built from the
 //! three), [`outputs`] (artifacts, manifest, exports, model card, history, all from
-//! what [`fit`] produces), [`refresh`] (new files taken in and published),
-//! [`update`] (fed sources synced, rebuilt when changed, freshness published),
+//! what [`fit`] produces), [`refit`] (a city refitted on new files and published),
+//! [`sync_refit`] (fed sources synced, refitted when changed, freshness published),
 //! [`references`] (native answers to check other builds against) and [`holdout`]
 //! (street-level routing judged on incidents after a cut), over two helpers,
 //! [`atomic`] writes and [`progress`] bars.
@@ -45,9 +45,9 @@ pub mod pipeline;
 
 pub mod outputs;
 
-pub mod refresh;
+pub mod refit;
 
-pub mod update;
+pub mod sync_refit;
 
 pub mod references;
 

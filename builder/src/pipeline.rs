@@ -27,8 +27,8 @@ use crate::fit::streets::{
     backtest::{StreetBacktest, StreetError, StreetInputs},
     hours::{HourInputs, StreetHours},
 };
+use crate::inputs::cleaning::{self, IngestError};
 use crate::inputs::config::CityConfig;
-use crate::inputs::ingest::{self, IngestError};
 use crate::inputs::intake::CityIntake;
 use crate::places::place_index;
 use crate::roads::assembly::road_graph;
@@ -149,7 +149,7 @@ fn check_weeks(city: &CityConfig) -> Result<(), IngestError> {
 
 /// A mapping or time zone that rejects every row would otherwise ship a city
 /// forecasting no crime anywhere: an error listing the rejections instead.
-fn check_kept(city: &CityConfig, ingested: &ingest::Ingested) -> Result<(), IngestError> {
+fn check_kept(city: &CityConfig, ingested: &cleaning::Ingested) -> Result<(), IngestError> {
     if !ingested.incidents.is_empty() {
         return Ok(());
     }
@@ -195,7 +195,7 @@ pub fn build_city_with(
     check_weeks(city)?;
     let city = &taken_in.extend(city);
     progress.set_message(format!("{}: reading", city.name));
-    let ingested = ingest::ingest_with(city, data_dir, taken_in)?;
+    let ingested = cleaning::ingest_with(city, data_dir, taken_in)?;
     check_kept(city, &ingested)?;
     let counts = WeeklyCounts::from_ingested(&ingested);
     let neighbours = model::neighbours(&ingested.grid.cells);
@@ -319,7 +319,7 @@ fn precinct_slots(grid: &crate::inputs::boundary::CityGrid) -> Vec<u16> {
 /// source's default-hour weights, and a grid derived from incidents.
 fn leaks_of(
     city: &CityConfig,
-    ingested: &ingest::Ingested,
+    ingested: &cleaning::Ingested,
     start: usize,
 ) -> (Vec<leaks::DefaultHourLeak>, Option<leaks::GridLeak>) {
     let first = ingested.weeks.start_of(start);
@@ -354,7 +354,7 @@ fn validated(artifact: &CityArtifact) -> Result<(), IngestError> {
 /// network.
 fn streets_of(
     artifact: &mut CityArtifact,
-    ingested: &ingest::Ingested,
+    ingested: &cleaning::Ingested,
     (rows, start, neighbours, choice): (&[BacktestRow], usize, &[Vec<usize>], &profiles::Choice),
     progress: &ProgressBar,
 ) -> Result<(Option<StreetBacktest>, Option<StreetHours>), StreetError> {

@@ -1,7 +1,8 @@
-//! `hexrisk-build build`: every configured city through the pipeline, then the
-//! artifacts, manifest, exports, history and model card, with a line per city.
+//! `hexrisk-build build`: its arguments, and every configured city through the
+//! pipeline, then the artifacts, manifest, exports, history and model card, with a
+//! line per city.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use hexrisk_engine::artifact::Manifest;
@@ -14,6 +15,72 @@ use crate::outputs::history::{Built, History};
 use crate::outputs::{self, artifacts, model_card};
 use crate::pipeline;
 use crate::store::IncidentStore;
+
+/// `build`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct BuildArgs {
+    /// Build only these city codes (default: all).
+    #[arg(long = "city")]
+    pub cities: Vec<String>,
+    /// Where it reads and writes.
+    #[command(flatten)]
+    pub paths: BuildPathArgs,
+}
+
+impl BuildArgs {
+    /// Runs `build`.
+    ///
+    /// # Errors
+    /// As [`build`].
+    pub fn run(&self, data_dir: &Path) -> anyhow::Result<bool> {
+        build(data_dir, &self.paths.paths(), &self.cities).map(|()| true)
+    }
+}
+
+/// Where `build` and `refresh` read and write, as arguments.
+#[derive(Debug, clap::Args)]
+pub struct BuildPathArgs {
+    /// City configuration directory.
+    #[arg(long, default_value_os_t = config::default_config_dir())]
+    pub config_dir: PathBuf,
+    /// Where the artifacts and manifest go.
+    #[arg(long, default_value = "build/artifacts")]
+    pub out: PathBuf,
+    /// Where the backtest exports go.
+    #[arg(long, default_value = "build/backtest")]
+    pub backtest_dir: PathBuf,
+    /// Where the model card goes (skipped when empty). Writing it after a refresh
+    /// rebuilds the other cities too, since the card describes them all.
+    // clap's own path parser refuses an empty value, the documented way to skip.
+    #[arg(
+        long,
+        default_value = "docs/MODEL.md",
+        value_parser = clap::builder::TypedValueParser::map(clap::builder::OsStringValueParser::new(), PathBuf::from)
+    )]
+    pub model_card: PathBuf,
+    /// Intake state folder: files taken in by `refresh` (`<intake>/<code>/ledger.json`
+    /// and `files/`), read after the configured ones.
+    #[arg(long, default_value = "build/intake")]
+    pub intake: PathBuf,
+    /// Incident stores' folder: fed sources synced by `update`.
+    #[arg(long, default_value = "build/store")]
+    pub store: PathBuf,
+}
+
+impl BuildPathArgs {
+    /// The paths, borrowed.
+    #[must_use]
+    pub fn paths(&self) -> BuildPaths<'_> {
+        BuildPaths {
+            config_dir: &self.config_dir,
+            out: &self.out,
+            backtest_dir: &self.backtest_dir,
+            card: &self.model_card,
+            intake: &self.intake,
+            store: &self.store,
+        }
+    }
+}
 
 /// Where `build` reads and writes.
 pub struct BuildPaths<'a> {
@@ -76,7 +143,7 @@ pub fn build(data_dir: &Path, paths: &BuildPaths<'_>, only: &[String]) -> anyhow
             built
                 .sources
                 .values()
-                .map(crate::inputs::ingest::SourceReport::accepted_total)
+                .map(crate::inputs::cleaning::SourceReport::accepted_total)
                 .sum::<u64>(),
             model.brier,
             model.log_loss,

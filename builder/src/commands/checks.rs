@@ -1,13 +1,99 @@
-//! The commands that check inputs and outputs: the data's checksums, place search on
-//! OpenStreetMap's names, and the native reference answers other builds are compared
-//! with.
+//! The commands that check inputs and outputs, with their arguments: the data's
+//! checksums (`verify-data`), place search on OpenStreetMap's names (`place-check`),
+//! and the native reference answers other builds are compared with
+//! (`forecast-samples`, `route-samples`).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use hexrisk_engine::city::Atlas;
 
 use crate::inputs::data;
 use crate::references::{place_check, samples};
+
+/// `forecast-samples`' arguments.
+#[derive(Debug, clap::Args)]
+pub struct ForecastSamplesArgs {
+    /// Directory holding the artifacts and their manifest.
+    #[arg(long, default_value = "build/artifacts")]
+    pub artifacts: PathBuf,
+    /// Samples per city.
+    #[arg(long, default_value_t = 500)]
+    pub per_city: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 2022)]
+    pub seed: u64,
+    /// Output file.
+    #[arg(long, default_value = "build/forecast-samples.json")]
+    pub out: PathBuf,
+}
+
+impl ForecastSamplesArgs {
+    /// Runs `forecast-samples`.
+    ///
+    /// # Errors
+    /// As [`write_samples`].
+    pub fn run(&self) -> anyhow::Result<bool> {
+        write_samples(&self.artifacts, &self.out, "reference forecasts", |atlas| {
+            samples::reference_forecasts(atlas, self.per_city, self.seed)
+        })
+    }
+}
+
+/// `route-samples`' arguments.
+#[derive(Debug, clap::Args)]
+pub struct RouteSamplesArgs {
+    /// Directory holding the artifacts and their manifest.
+    #[arg(long, default_value = "build/artifacts")]
+    pub artifacts: PathBuf,
+    /// Requests per city.
+    #[arg(long, default_value_t = 25)]
+    pub per_city: usize,
+    /// Random seed.
+    #[arg(long, default_value_t = 2022)]
+    pub seed: u64,
+    /// Output file.
+    #[arg(long, default_value = "build/route-samples.json")]
+    pub out: PathBuf,
+}
+
+impl RouteSamplesArgs {
+    /// Runs `route-samples`.
+    ///
+    /// # Errors
+    /// As [`write_samples`].
+    pub fn run(&self) -> anyhow::Result<bool> {
+        write_samples(&self.artifacts, &self.out, "reference routes", |atlas| {
+            samples::reference_routes(atlas, self.per_city, self.seed)
+        })
+    }
+}
+
+/// `place-check`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct PlaceCheckArgs {
+    /// Directory holding the artifacts and their manifest.
+    #[arg(long, default_value = "build/artifacts")]
+    pub artifacts: PathBuf,
+    /// The city searched.
+    #[arg(long, default_value = "city_ca_tor")]
+    pub city: String,
+    /// The OpenStreetMap XML file, relative to the data directory.
+    #[arg(long, default_value = "toronto/uoft_campus.osm")]
+    pub osm: PathBuf,
+    /// Output file.
+    #[arg(long, default_value = "build/bench/place-check.json")]
+    pub out: PathBuf,
+}
+
+impl PlaceCheckArgs {
+    /// Runs `place-check`.
+    ///
+    /// # Errors
+    /// As [`place_check`].
+    pub fn run(&self) -> anyhow::Result<bool> {
+        place_check(&self.artifacts, &self.city, &self.osm, &self.out)
+    }
+}
 
 /// `hexrisk-build verify-data`: whether every input file has the bytes
 /// `SHA256SUMS` names, with a line for each that has not.

@@ -1,14 +1,52 @@
-//! `hexrisk-build operate`: the weekly update as a long-running loop, for a host
-//! that keeps a process up rather than scheduling one (with cron, run `update`
-//! and then `make publish` instead). Each round runs `update` over every fed city
-//! and then the publish command; a failed round is reported and the loop goes
-//! on. Rounds start `every` apart, however long each takes.
+//! `hexrisk-build operate`: its arguments, and the weekly update as a long-running
+//! loop, for a host that keeps a process up rather than scheduling one (with cron,
+//! run `update` and then `make publish` instead). Each round runs `update` over every
+//! fed city and then the publish command; a failed round is reported and the loop
+//! goes on. Rounds start `every` apart, however long each takes.
 
 use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use super::update::{UpdateOptions, UpdatePaths, update};
+use super::update::{FedArgs, UpdateOptions, UpdatePaths, update};
+
+/// `operate`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct OperateArgs {
+    /// Time between the starts of two rounds: `7d`, `12h`, `30m`, `45s`.
+    #[arg(long, default_value = "7d", value_parser = parse_every)]
+    pub every: Duration,
+    /// Stop after this many rounds (default: run on).
+    #[arg(long)]
+    pub rounds: Option<u32>,
+    /// Shell command run after each round, for example
+    /// `make publish PUBLISH_ARGS=--remote`.
+    #[arg(long)]
+    pub publish: Option<String>,
+    /// The cities and where they are read and written.
+    #[command(flatten)]
+    pub fed: FedArgs,
+}
+
+impl OperateArgs {
+    /// Runs `operate`.
+    ///
+    /// # Errors
+    /// As [`operate`].
+    pub fn run(&self, data_dir: &Path) -> anyhow::Result<bool> {
+        operate(
+            data_dir,
+            &self.fed.paths(),
+            &self.fed.cities,
+            &Schedule {
+                every: self.every,
+                rounds: self.rounds,
+                publish: self.publish.clone(),
+                attempts: self.fed.attempts,
+            },
+        )
+    }
+}
 
 /// How the loop runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,18 +1,43 @@
-//! `hexrisk-build refresh`: one city's new incident files taken in, and what each
-//! became (docs/REFRESH.md).
+//! `hexrisk-build refresh` on the command line: its arguments, the refit they ask of
+//! `refit.rs`, and a line for what became of each file (docs/REFRESH.md).
 
 use std::path::Path;
 use std::time::Instant;
 
 use indicatif::ProgressBar;
 
-use super::build::BuildPaths;
+use super::build::{BuildPathArgs, BuildPaths};
 use crate::inputs::config;
 use crate::inputs::intake::CityIntake;
 use crate::inputs::intake::take_in::{Offered, Status};
 use crate::outputs::history::History;
 use crate::outputs::{self, model_card};
-use crate::{pipeline, refresh};
+use crate::{pipeline, refit};
+
+/// `refresh`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct RefreshArgs {
+    /// The city.
+    #[arg(long = "city")]
+    pub city: String,
+    /// Files in the source's published format, each `FILE` (the source is found
+    /// from the columns) or `SOURCE=FILE`.
+    #[arg(required = true)]
+    pub files: Vec<String>,
+    /// Where it reads and writes.
+    #[command(flatten)]
+    pub paths: BuildPathArgs,
+}
+
+impl RefreshArgs {
+    /// Runs `refresh`.
+    ///
+    /// # Errors
+    /// As [`refresh_city`].
+    pub fn run(&self, data_dir: &Path) -> anyhow::Result<bool> {
+        refresh_city(data_dir, &self.city, &self.files, &self.paths.paths()).map(|()| true)
+    }
+}
 
 /// `hexrisk-build refresh`: takes new files of city `code` in, refits and publishes a
 /// new version when they bring anything, and says what happened to each file.
@@ -34,9 +59,9 @@ pub fn refresh_city(
         .ok_or_else(|| anyhow::anyhow!("no configured city {code}"))?;
     let offered: Vec<Offered> = files.iter().map(|f| Offered::parse(f, city)).collect();
     let progress = ProgressBar::hidden();
-    let done = refresh::refresh(
+    let done = refit::refresh(
         city,
-        refresh::Paths {
+        refit::Paths {
             data_dir,
             intake_dir: paths.intake,
             out: paths.out,

@@ -1,7 +1,7 @@
-//! `hexrisk-build score-served`: the forecasts a live loop served, week by week,
-//! scored against the incidents known now, beside the same weeks of an offline
-//! backtest (the past weeks of a later artifact) when one is given
-//! (`fit/served.rs`). The loop's stretch and soak call it; it prints JSON.
+//! `hexrisk-build score-served`: its arguments, and the forecasts a live loop served,
+//! week by week, scored against the incidents known now, beside the same weeks of an
+//! offline backtest (the past weeks of a later artifact) when one is given
+//! (`fit/served_forecasts.rs`). The loop's stretch and soak call it; it prints JSON.
 
 use std::path::{Path, PathBuf};
 
@@ -13,11 +13,57 @@ use serde_json::{Value, json};
 use crate::fit::backtest::{Metrics, Scoreboard};
 use std::collections::BTreeSet;
 
-use crate::fit::served::{self, Cells};
+use crate::fit::served_forecasts::{self, Cells};
+use crate::inputs::cleaning;
 use crate::inputs::config;
-use crate::inputs::ingest;
 use crate::inputs::intake::{CityIntake, fed};
 use crate::store::IncidentStore;
+
+/// `score-served`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct ScoreServedArgs {
+    /// The city.
+    #[arg(long = "city")]
+    pub city: String,
+    /// Each week served: `YYYY-MM-DD=FILE`, the week's Monday and its artifact.
+    #[arg(required = true)]
+    pub served: Vec<ServedWeek>,
+    /// An artifact whose past weeks are the offline backtest to compare with.
+    #[arg(long)]
+    pub offline: Option<PathBuf>,
+    /// City configuration directory.
+    #[arg(long, default_value_os_t = config::default_config_dir())]
+    pub config_dir: PathBuf,
+    /// Intake state folder.
+    #[arg(long, default_value = "build/intake")]
+    pub intake: PathBuf,
+    /// Incident stores' folder.
+    #[arg(long, default_value = "build/store")]
+    pub store: PathBuf,
+}
+
+impl ScoreServedArgs {
+    /// Runs `score-served`: prints the scores as JSON.
+    ///
+    /// # Errors
+    /// As [`score_served`].
+    pub fn run(&self, data_dir: &Path) -> anyhow::Result<bool> {
+        let paths = ScorePaths {
+            config_dir: &self.config_dir,
+            intake: &self.intake,
+            store: &self.store,
+        };
+        let scores = score_served(
+            data_dir,
+            &paths,
+            &self.city,
+            &self.served,
+            self.offline.as_deref(),
+        )?;
+        println!("{scores:#}");
+        Ok(true)
+    }
+}
 
 /// One week a deployment served: the artifact it served and the week's Monday.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,12 +131,12 @@ pub fn score_served(
         taken_in.fed = fed::load(&store, &config)?;
     }
     let config = taken_in.extend(&config);
-    let incidents = ingest::ingest_with(&config, data_dir, &taken_in)?.incidents;
+    let incidents = cleaning::ingest_with(&config, data_dir, &taken_in)?.incidents;
     let offline = offline.map(load).transpose()?;
 
     // Every served week on its own grid; and the weeks the offline artifact
     // forecasts too (its backtest may start later), both on the cells they share.
-    let offline_cells = offline.as_ref().map(served::cells_of);
+    let offline_cells = offline.as_ref().map(served_forecasts::cells_of);
     let mut served_board = Scoreboard::default();
     let (mut both_served, mut both_offline) = (Scoreboard::default(), Scoreboard::default());
     let mut by_week = Vec::with_capacity(served.len());
@@ -98,22 +144,24 @@ pub fn score_served(
         let model = load(&week.artifact)?;
         let mut board = Scoreboard::default();
         for b in [&mut board, &mut served_board] {
-            served::score_week(&model, (week.monday, Cells::All), &incidents, b)
+            served_forecasts::score_week(&model, (week.monday, Cells::All), &incidents, b)
                 .with_context(|| format!("{}", week.artifact.display()))?;
         }
         let mut beside = Value::Null;
         if let (Some(model_then), Some(cells)) = (&offline, &offline_cells) {
-            let shared: BTreeSet<_> = served::cells_of(&model)
+            let shared: BTreeSet<_> = served_forecasts::cells_of(&model)
                 .intersection(cells)
                 .copied()
                 .collect();
             let scored = (week.monday, Cells::Shared(&shared));
             let (mut served_week, mut offline_week) =
                 (Scoreboard::default(), Scoreboard::default());
-            if served::score_week(model_then, scored, &incidents, &mut offline_week).is_ok() {
-                served::score_week(&model, scored, &incidents, &mut served_week)?;
-                served::score_week(model_then, scored, &incidents, &mut both_offline)?;
-                served::score_week(&model, scored, &incidents, &mut both_served)?;
+            if served_forecasts::score_week(model_then, scored, &incidents, &mut offline_week)
+                .is_ok()
+            {
+                served_forecasts::score_week(&model, scored, &incidents, &mut served_week)?;
+                served_forecasts::score_week(model_then, scored, &incidents, &mut both_offline)?;
+                served_forecasts::score_week(&model, scored, &incidents, &mut both_served)?;
                 beside = json!({
                     "cells": shared.len(),
                     "served": figures(&served_week.metrics()),

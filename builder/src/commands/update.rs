@@ -1,15 +1,87 @@
-//! `hexrisk-build update`: every fed city synced, rebuilt where its data changed,
-//! and its freshness published, a line for each source (docs/REFRESH.md).
+//! `hexrisk-build update` on the command line: its arguments (shared with
+//! `operate`), the sync and refit of each city they name (`sync_refit.rs`), and a
+//! line for each source (docs/REFRESH.md).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Utc};
 
 use crate::feeds::http::{HttpClient, Patience};
 use crate::feeds::sync::SyncOptions;
 use crate::inputs::config;
-use crate::refresh::Paths;
-use crate::update::{self, CityUpdate};
+use crate::refit::Paths;
+use crate::sync_refit::{self, CityUpdate};
+
+/// `update`'s arguments.
+#[derive(Debug, clap::Args)]
+pub struct UpdateArgs {
+    /// The cities and where they are read and written.
+    #[command(flatten)]
+    pub fed: FedArgs,
+    /// The time of the sync (RFC 3339), for a simulated clock; default now.
+    #[arg(long)]
+    pub now: Option<String>,
+    /// Accept pulls that delete more than a fifth of a source's records (the
+    /// publisher really withdrew them); refused otherwise.
+    #[arg(long)]
+    pub accept_deletions: bool,
+}
+
+impl UpdateArgs {
+    /// Runs `update`.
+    ///
+    /// # Errors
+    /// As [`update`].
+    pub fn run(&self, data_dir: &Path) -> anyhow::Result<bool> {
+        update(
+            data_dir,
+            &self.fed.paths(),
+            &self.fed.cities,
+            UpdateOptions {
+                now: self.now.as_deref(),
+                attempts: self.fed.attempts,
+                accept_deletions: self.accept_deletions,
+            },
+        )
+    }
+}
+
+/// The cities `update` and `operate` work on, and where they read and write.
+#[derive(Debug, clap::Args)]
+pub struct FedArgs {
+    /// Only these city codes (default: every city with a feed).
+    #[arg(long = "city")]
+    pub cities: Vec<String>,
+    /// City configuration directory.
+    #[arg(long, default_value_os_t = config::default_config_dir())]
+    pub config_dir: PathBuf,
+    /// Where the artifacts and manifest go.
+    #[arg(long, default_value = "build/artifacts")]
+    pub out: PathBuf,
+    /// Intake state folder.
+    #[arg(long, default_value = "build/intake")]
+    pub intake: PathBuf,
+    /// Incident stores' folder: `<store>/<code>.sqlite`.
+    #[arg(long, default_value = "build/store")]
+    pub store: PathBuf,
+    /// Tries of each request to a service (a 429 or 5xx is retried after its
+    /// `Retry-After`, or a pause doubling from 2 s).
+    #[arg(long, default_value_t = 6)]
+    pub attempts: u32,
+}
+
+impl FedArgs {
+    /// The paths, borrowed.
+    #[must_use]
+    pub fn paths(&self) -> UpdatePaths<'_> {
+        UpdatePaths {
+            config_dir: &self.config_dir,
+            out: &self.out,
+            intake: &self.intake,
+            store: &self.store,
+        }
+    }
+}
 
 /// Where an update reads and writes.
 #[derive(Debug, Clone, Copy)]
@@ -84,7 +156,7 @@ pub fn update(
             accept_mass_deletion: accept_deletions,
             ..SyncOptions::default()
         };
-        match update::update_city(city, refresh_paths, &client, now, sync) {
+        match sync_refit::update_city(city, refresh_paths, &client, now, sync) {
             Ok(done) => all_good &= report(&city.code, &done),
             Err(err) => {
                 eprintln!("{}: not updated: {err}", city.code);
@@ -178,42 +250,4 @@ fn report(code: &str, done: &CityUpdate) -> bool {
         println!("{code}: freshness record published");
     }
     good
-}
-
-/// `hexrisk-build merge-manifests`: the published manifest `base` with the
-/// cities of `updates` (manifests written by jobs that updated cities side by
-/// side) written as `<out>/manifest.json` and `<out>/manifests/<version>.json`,
-/// for `scripts/publish.sh --partial` to publish once.
-///
-/// # Errors
-/// A manifest that cannot be read or parsed, one of another format, or a write
-/// that fails.
-pub fn merge_manifests(
-    base: &Path,
-    updates: &[std::path::PathBuf],
-    out: &Path,
-) -> anyhow::Result<bool> {
-    let read = |path: &Path| -> anyhow::Result<hexrisk_engine::artifact::Manifest> {
-        let text = std::fs::read(path)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))?;
-        let manifest: hexrisk_engine::artifact::Manifest = serde_json::from_slice(&text)
-            .map_err(|e| anyhow::anyhow!("{} is not a manifest: {e}", path.display()))?;
-        manifest
-            .validate()
-            .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
-        Ok(manifest)
-    };
-    let updates = updates
-        .iter()
-        .map(|p| read(p))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let merged = crate::outputs::artifacts::merge(read(base)?, &updates)?;
-    crate::outputs::artifacts::write_manifest(out, &merged)?;
-    println!(
-        "manifest {} of {} cities written to {}",
-        merged.version,
-        merged.cities.len(),
-        out.display()
-    );
-    Ok(true)
 }

@@ -20,7 +20,7 @@ use hexrisk_engine::forecast::{ClassRates, DayKind, TimeBands, outcome_distribut
 use super::backtest::{BacktestRow, ProperMeans, ProperScores};
 use super::counts::CLASSES;
 use super::profiles::{self, Profiles};
-use crate::inputs::ingest::{Incident, Weeks};
+use crate::inputs::cleaning::{Incident, Weeks};
 
 /// Observed counts `[week][cell][day][position][class]` of the backtest weeks.
 struct Observed {

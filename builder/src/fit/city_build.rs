@@ -14,7 +14,7 @@ use super::leaks;
 use super::profiles;
 use super::streets::backtest::StreetBacktest;
 use super::streets::hours::StreetHours;
-use crate::inputs::ingest::{self, SourceReport};
+use crate::inputs::cleaning::{self, SourceReport};
 
 /// Model version label written into every artifact.
 pub const MODEL_VERSION: &str = "hexrisk-glm-1";
@@ -67,7 +67,7 @@ pub struct CityBuild {
     /// Per-source accounting.
     pub sources: BTreeMap<String, SourceReport>,
     /// The clean incidents (the sources' ledgers point into them), for the exports.
-    pub incidents: Vec<ingest::Incident>,
+    pub incidents: Vec<cleaning::Incident>,
     /// Backtest scores.
     pub backtest: BacktestSummary,
     /// Backtest export rows.

@@ -2,7 +2,7 @@
 
 use hexrisk_engine::forecast::CRIME_CLASSES;
 
-use crate::inputs::ingest::Ingested;
+use crate::inputs::cleaning::Ingested;
 
 /// Number of crime classes counted.
 pub const CLASSES: usize = CRIME_CLASSES.len();

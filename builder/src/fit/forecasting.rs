@@ -18,8 +18,8 @@ use super::calibration::{self, LONGEST_WINDOW, LevelChoice, PastWeek};
 use super::counts::{CLASSES, WeeklyCounts};
 use super::model::{self, FeatureBuilder};
 use super::profiles::{self, BandCounts, Profiles};
+use crate::inputs::cleaning::{self, IngestError};
 use crate::inputs::config::CityConfig;
-use crate::inputs::ingest::{self, IngestError};
 
 /// Weeks between refits in the rolling-origin backtest.
 pub const REFIT_EVERY: usize = 13;
@@ -162,7 +162,7 @@ fn past_forecasts(
 /// the setting chosen on the backtest's first [`validation_weeks`].
 pub(crate) fn forecast_range(
     city: &CityConfig,
-    ingested: &ingest::Ingested,
+    ingested: &cleaning::Ingested,
     features: &FeatureBuilder<'_>,
     counts: &WeeklyCounts,
     (start, warmup, horizon): (usize, usize, usize),
@@ -270,7 +270,7 @@ pub(crate) fn forecast_range(
 /// weeks, the band backtest of profiles fitted before them, and the profiles fitted
 /// on all `weeks` that the artifact serves.
 pub(crate) fn time_of_day(
-    ingested: &ingest::Ingested,
+    ingested: &cleaning::Ingested,
     neighbours: &[Vec<usize>],
     rows: &[BacktestRow],
     start: usize,

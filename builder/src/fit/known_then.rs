@@ -19,7 +19,7 @@ use super::backtest::{Metrics, Scoreboard};
 use super::calibration;
 use super::counts::{CLASSES, WeeklyCounts};
 use super::model::{self, FeatureBuilder};
-use crate::inputs::ingest::Ingested;
+use crate::inputs::cleaning::Ingested;
 
 /// One week of the backtest as known then: each cell's rates and outcome
 /// probabilities, the fit's sizes, and each cell's observed counts.

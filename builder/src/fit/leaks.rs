@@ -15,8 +15,8 @@ use hexrisk_engine::forecast::{POISSON, outcome_distribution};
 
 use crate::fit::backtest::{BacktestRow, Metrics, Scoreboard};
 use crate::inputs::boundary::grid_from_incidents;
+use crate::inputs::cleaning::{Incident, SourceReport};
 use crate::inputs::default_hours::{default_hour_weights, histogram};
-use crate::inputs::ingest::{Incident, SourceReport};
 
 /// One source's default-hour weights from all its rows and from those before the
 /// backtest.

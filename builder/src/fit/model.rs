@@ -265,7 +265,7 @@ fn nb_log_likelihood(mus: &[f64], ys: &[f64], r: f64) -> f64 {
 /// `ln r` over [`SIZE_RANGE`].
 #[must_use]
 pub fn fit_size(mus: &[f64], ys: &[f64]) -> f64 {
-    let ln_size = super::golden::maximise(
+    let ln_size = super::golden_section::maximise(
         |x| nb_log_likelihood(mus, ys, x.exp()),
         (SIZE_RANGE.0.ln(), SIZE_RANGE.1.ln()),
         40,

@@ -22,7 +22,7 @@ use std::ops::Range;
 use hexrisk_engine::forecast::{Band, ProfileBasis, TimeBands};
 
 use super::counts::CLASSES;
-use crate::inputs::ingest::{Incident, Weeks};
+use crate::inputs::cleaning::{Incident, Weeks};
 
 /// Pseudo-incidents pulling a class's city profile towards the all-class one.
 pub const CITY_PRIOR: f64 = 50.0;

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::figures::{
+use super::report::{
     CostingRoutes, IncidentSet, KindFigures, PairResult, Report, STRETCHES_PCT, median,
 };
 
@@ -206,7 +206,7 @@ pub fn current(doc: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::holdout::figures::{
+    use crate::holdout::report::{
         self, Conditions, CostingRoutes, HeldOut, Measured, PairResult, Rejected, Seconds,
     };
 
@@ -249,7 +249,7 @@ mod tests {
                 ),
             },
         ];
-        let kinds = figures::kinds(&pairs);
+        let kinds = report::kinds(&pairs);
         Report {
             conditions: Conditions {
                 date: "2026-01-02".into(),
@@ -280,8 +280,8 @@ mod tests {
                 street: 15_000,
                 positions: 12_000,
             },
-            shortest: figures::shortest(&pairs),
-            aims: figures::aims(&kinds),
+            shortest: report::shortest(&pairs),
+            aims: report::aims(&kinds),
             kinds,
             pairs,
         }

@@ -15,15 +15,15 @@
 //!
 //! Every route counts the held-out incidents within [`BUFFER_M`] of its line
 //! ([`near`]), per kilometre, against the shortest route of the same pair
-//! ([`figures`]); the table in `docs/ROUTING.md` is written from the report alone
+//! ([`report`]); the table in `docs/ROUTING.md` is written from the report alone
 //! ([`markdown`]). Nothing here is tuned to the figures: the costs are the engine's,
 //! the stretches and aims were fixed beforehand.
 //!
 //! `hexrisk-build holdout-routes` runs it; `make bench-holdout` with the defaults.
 
-pub mod figures;
 pub mod markdown;
 pub mod near;
+pub mod report;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -38,14 +38,14 @@ use hexrisk_engine::scoring::{CityScores, ScoringParams, StreetRisk};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 
-use self::figures::{
+use self::near::{NearIndex, Projection};
+use self::report::{
     Conditions, CostingRoutes, HeldOut, Measured, PairResult, Rejected, Report, STRETCHES_PCT,
     Seconds,
 };
-use self::near::{NearIndex, Projection};
 use crate::fit::city_build::CityBuild;
+use crate::inputs::cleaning;
 use crate::inputs::config::{CityConfig, Span};
-use crate::inputs::ingest;
 use crate::pipeline;
 use crate::references::samples::SplitMix;
 
@@ -330,7 +330,7 @@ fn held_out(options: &Options<'_>, cells: &[u64]) -> anyhow::Result<(HeldOut, Po
         },
         ..options.city.clone()
     };
-    let ingested = ingest::ingest(&held_city, options.data_dir)?;
+    let ingested = cleaning::ingest(&held_city, options.data_dir)?;
     anyhow::ensure!(
         ingested
             .grid
@@ -461,7 +461,7 @@ pub fn run(options: &Options<'_>, log: &dyn Fn(&str)) -> anyhow::Result<Report> 
     let (pairs, rejected) = route_pairs(&model, &context, options, log)?;
     let routes_seconds = routes_started.elapsed().as_secs_f64();
 
-    let kinds = figures::kinds(&pairs);
+    let kinds = report::kinds(&pairs);
     Ok(Report {
         conditions: Conditions {
             date: today(),
@@ -488,8 +488,8 @@ pub fn run(options: &Options<'_>, log: &dyn Fn(&str)) -> anyhow::Result<Report> 
             },
         },
         held_out,
-        shortest: figures::shortest(&pairs),
-        aims: figures::aims(&kinds),
+        shortest: report::shortest(&pairs),
+        aims: report::aims(&kinds),
         kinds,
         pairs,
     })
@@ -515,7 +515,7 @@ mod tests {
     #[test]
     fn the_fitted_weeks_end_on_the_sunday_before_a_midweek_cut() {
         let first = NaiveDate::from_ymd_opt(2014, 1, 6).unwrap();
-        let weeks = ingest::Weeks::within(
+        let weeks = cleaning::Weeks::within(
             NaiveDate::from_ymd_opt(2014, 1, 1).unwrap(),
             NaiveDate::from_ymd_opt(2019, 12, 31).unwrap(),
         );

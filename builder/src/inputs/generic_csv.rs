@@ -141,8 +141,8 @@ mod tests {
     use chrono_tz::America::Toronto;
 
     use super::*;
+    use crate::inputs::cleaning::{self, Rejection};
     use crate::inputs::config::{self, SourceFormat};
-    use crate::inputs::ingest::{self, Rejection};
     use crate::inputs::sources::{self, SourceError};
 
     fn date(y: i32, m: u32, d: u32) -> Option<NaiveDate> {
@@ -303,7 +303,7 @@ mod tests {
             "#,
         )
         .unwrap();
-        let ingested = ingest::ingest(&city, dir.path()).unwrap();
+        let ingested = cleaning::ingest(&city, dir.path()).unwrap();
         let report = &ingested.reports["incidents"];
         assert_eq!(report.rows, 10);
         let accepted: Vec<_> = report

@@ -114,7 +114,7 @@ impl History {
                     .build
                     .sources
                     .values()
-                    .map(crate::inputs::ingest::SourceReport::accepted_total)
+                    .map(crate::inputs::cleaning::SourceReport::accepted_total)
                     .sum(),
                 late_arrivals: b.late_arrivals,
                 files_taken_in: b.files_taken_in,

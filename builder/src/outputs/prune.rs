@@ -1,6 +1,7 @@
-//! `hexrisk-build prune`: remove the artifact versions that none of the last N
-//! published manifests names, and the manifests older than those N. The current
-//! manifest is always kept, with every file it names.
+//! Pruning the artifacts folder: the artifact versions that none of the last N
+//! published manifests names removed, and the manifests older than those N. The
+//! current manifest is always kept, with every file it names. `hexrisk-build prune`
+//! runs it (`commands/manifests.rs`).
 //!
 //! Publication order comes from `history.json`; a manifest in `manifests/` that
 //! the history does not list (one staged by a refresh that stopped before

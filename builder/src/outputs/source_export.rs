@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::fit::city_build::CityBuild;
-use crate::inputs::ingest::RowFate;
+use crate::inputs::cleaning::RowFate;
 use crate::outputs::backtest_export::write_gz_csv;
 
 /// Writes `rows_<code>.csv.gz`, one line per row read:

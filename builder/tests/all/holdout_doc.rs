@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use hexrisk_builder::holdout::figures::Report;
 use hexrisk_builder::holdout::markdown;
+use hexrisk_builder::holdout::report::Report;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -9,10 +9,10 @@ use hexrisk_builder::fit::backtest::{CALIBRATION_AIM, Scoreboard, largest_gap, r
 use hexrisk_builder::fit::city_build::CityBuild;
 use hexrisk_builder::fit::counts::WeeklyCounts;
 use hexrisk_builder::fit::model;
+use hexrisk_builder::inputs::cleaning::RowFate;
 use hexrisk_builder::inputs::config::{self, CityConfig};
 use hexrisk_builder::inputs::default_hours;
-use hexrisk_builder::inputs::ingest::RowFate;
-use hexrisk_builder::inputs::{data, ingest};
+use hexrisk_builder::inputs::{cleaning, data};
 use hexrisk_builder::pipeline;
 use hexrisk_engine::artifact;
 use hexrisk_engine::city::CityModel;
@@ -109,12 +109,12 @@ fn known_counts_of_the_sources() {
     // their date already put them outside the span.
     let bad = tor["shootings"]
         .rejected
-        .get(&ingest::Rejection::BadCoordinates)
+        .get(&cleaning::Rejection::BadCoordinates)
         .copied()
         .unwrap_or(0);
     assert!(bad <= 62, "{bad}");
     // A homicide by shooting appears in both files: some shooting rows are duplicates.
-    assert!(tor["shootings"].rejected[&ingest::Rejection::Duplicate] > 0);
+    assert!(tor["shootings"].rejected[&cleaning::Rejection::Duplicate] > 0);
 }
 
 #[test]
@@ -294,7 +294,7 @@ fn forecasts_are_distributions_for_every_cell_and_week() {
 fn a_forecast_does_not_change_when_later_weeks_change() {
     // San Francisco: refit at an origin with every later week's counts replaced, and
     // the forecasts for the origin week must not move.
-    let ingested = ingest::ingest(&city("city_us_sfo"), &data_dir()).unwrap();
+    let ingested = cleaning::ingest(&city("city_us_sfo"), &data_dir()).unwrap();
     let counts = WeeklyCounts::from_ingested(&ingested);
     let neighbours = model::neighbours(&ingested.grid.cells);
     let origin = 40;
@@ -423,14 +423,14 @@ struct OriginLearning {
 
 /// Each incident with its pieces on the ways.
 type Attributed<'a> = [(
-    &'a ingest::Incident,
+    &'a cleaning::Incident,
     Vec<hexrisk_builder::fit::streets::attribution::Piece>,
 )];
 
 fn learnt_before(
     origin: usize,
     build: &CityBuild,
-    ingested: &ingest::Ingested,
+    ingested: &cleaning::Ingested,
     placed: &Attributed<'_>,
 ) -> OriginLearning {
     use hexrisk_builder::fit::profiles::{BandCounts, Profiles};
@@ -488,7 +488,7 @@ fn san_francisco_street_hour_figures_recompute_outcome_by_outcome() {
         build.streets.as_ref().unwrap(),
         build.street_hours.as_ref().unwrap(),
     );
-    let ingested = ingest::ingest(&city("city_us_sfo"), &data_dir()).unwrap();
+    let ingested = cleaning::ingest(&city("city_us_sfo"), &data_dir()).unwrap();
     let (cells, weeks) = (build.cells, build.data_weeks.1);
     let start = weeks - build.backtest.week_count;
     let bands = build.backtest.profile_choice.bands;

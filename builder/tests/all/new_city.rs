@@ -24,10 +24,10 @@ use std::process::Command;
 
 use chrono::{DateTime, Days, FixedOffset, NaiveDate, TimeZone, Timelike};
 use chrono_tz::Tz;
+use hexrisk_builder::inputs::cleaning::Weeks;
 use hexrisk_builder::inputs::config::{BoundingBox, CityConfig, RoadFormat, RoadsConfig};
 use hexrisk_builder::inputs::data;
 use hexrisk_builder::inputs::generic_csv;
-use hexrisk_builder::inputs::ingest::Weeks;
 use hexrisk_builder::pipeline;
 use hexrisk_builder::references::samples;
 use hexrisk_engine::artifact::Manifest;

@@ -17,7 +17,7 @@ use hexrisk_builder::inputs::intake::{CityIntake, IntakeError};
 use hexrisk_builder::outputs::history::{Built, History};
 use hexrisk_builder::outputs::{artifacts, model_card, prune};
 use hexrisk_builder::pipeline;
-use hexrisk_builder::refresh::{self, Paths, RefreshError, Refreshed, Stage};
+use hexrisk_builder::refit::{self, Paths, RefreshError, Refreshed, Stage};
 use hexrisk_engine::artifact::{self, CityArtifact};
 use indicatif::ProgressBar;
 
@@ -163,7 +163,7 @@ fn run(
     offered: &[Offered],
     hook: &mut dyn FnMut(Stage) -> Result<(), RefreshError>,
 ) -> Result<Refreshed, RefreshError> {
-    refresh::refresh(
+    refit::refresh(
         city,
         Paths {
             data_dir: &data_dir(),
@@ -231,7 +231,7 @@ type Accounts = Vec<(
     String,
     u64,
     BTreeMap<hexrisk_engine::CrimeClass, u64>,
-    BTreeMap<hexrisk_builder::inputs::ingest::Rejection, u64>,
+    BTreeMap<hexrisk_builder::inputs::cleaning::Rejection, u64>,
     [u64; 24],
     Vec<(NaiveDate, u8)>,
 )>;
@@ -568,7 +568,7 @@ fn the_same_file_twice_changes_nothing_and_overlapping_files_count_once() {
     assert_eq!(
         report
             .rejected
-            .get(&hexrisk_builder::inputs::ingest::Rejection::Duplicate),
+            .get(&hexrisk_builder::inputs::cleaning::Rejection::Duplicate),
         Some(&november)
     );
     eprintln!(

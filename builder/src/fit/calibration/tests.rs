@@ -167,8 +167,11 @@ fn newton_finds_the_golden_section_maximum_of_the_posterior() {
                 .sum::<f64>()
                 - 0.5 * (u / prior_sd).powi(2)
         };
-        let golden =
-            crate::fit::golden::maximise(posterior, (LEVEL_RANGE.0.ln(), LEVEL_RANGE.1.ln()), 80);
+        let golden = crate::fit::golden_section::maximise(
+            posterior,
+            (LEVEL_RANGE.0.ln(), LEVEL_RANGE.1.ln()),
+            80,
+        );
         let newton = setting.level_after(&weeks, weeks.len()).ln();
         // Golden-section search resolves a smooth top to about the square root of
         // the float precision only: the two agree to that.

@@ -23,7 +23,7 @@ use super::attribution::{Attributor, Piece, Placement};
 use super::network::StreetNetwork;
 use super::shares::{self, ShrinkageChoice, WayCounts};
 use crate::fit::backtest::BacktestRow;
-use crate::inputs::ingest::{Incident, Weeks};
+use crate::inputs::cleaning::{Incident, Weeks};
 
 /// The fractions of the network's length a hot-street list may take.
 pub const LENGTH_FRACTIONS: [f64; 3] = [0.01, 0.05, 0.10];

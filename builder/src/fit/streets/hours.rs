@@ -50,7 +50,7 @@ use super::shares;
 use crate::fit::backtest::BacktestRow;
 use crate::fit::counts::CLASSES;
 use crate::fit::profiles::{self, BandCounts, Profiles, Shrinkage};
-use crate::inputs::ingest::{Incident, Weeks};
+use crate::inputs::cleaning::{Incident, Weeks};
 
 /// The shrinkage strengths `κ` tried, in incidents; `∞` is the city-wide profile.
 pub const SHRINKAGE_GRID: [f64; 14] = [

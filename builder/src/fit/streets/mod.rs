@@ -6,8 +6,9 @@
 //! In order: [`network`] (each way's cell and the cells' street lengths),
 //! [`attribution`] (incidents to ways), [`shares`] (the shrunk shares and the choice
 //! of their shrinkage on validation weeks), [`backtest`] (hit rate and PAI by street
-//! length), [`served`] (the shares the artifact carries), [`hours`] (street-level
-//! hour profiles against the city-wide profile, in the band backtest's terms).
+//! length), [`artifact_shares`] (the shares the artifact carries), [`hours`]
+//! (street-level hour profiles against the city-wide profile, in the band backtest's
+//! terms).
 
 pub mod network;
 
@@ -17,7 +18,7 @@ pub mod shares;
 
 pub mod backtest;
 
-pub mod served;
+pub mod artifact_shares;
 
 pub mod hours;
 

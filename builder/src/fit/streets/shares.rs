@@ -1,5 +1,5 @@
 //! Each way's share of its cell's incidents, learnt from the incidents attributed
-//! to the ways (`street_attribution.rs`) and shrunk towards the share its length
+//! to the ways (`attribution.rs`) and shrunk towards the share its length
 //! alone would give:
 //!
 //! ```text

@@ -17,8 +17,8 @@ use crate::fit::streets::backtest::{
     VIOLENCE_CLASSES,
 };
 use crate::fit::streets::shares::{SHRINKAGE_GRID, VALIDATION_WEEKS};
+use crate::inputs::cleaning::Incident;
 use crate::inputs::config::CityConfig;
-use crate::inputs::ingest::Incident;
 
 fn percent(fraction: f64) -> String {
     format!("{:.0} %", fraction * 100.0)

@@ -1,6 +1,6 @@
 //! The street-level backtest: the ranking and the length budget of one week, the
 //! groups, and the rolling shares against a from-scratch recomputation on the
-//! hand-made network (`street_fixture.rs`).
+//! hand-made network (`fixture.rs`).
 
 use chrono::NaiveDate;
 use hexrisk_engine::forecast::CRIME_CLASSES;

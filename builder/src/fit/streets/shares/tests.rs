@@ -1,4 +1,4 @@
-//! The attribution and the shares on the hand-made network (`street_fixture.rs`),
+//! The attribution and the shares on the hand-made network (`fixture.rs`),
 //! against brute-force references.
 
 use super::*;

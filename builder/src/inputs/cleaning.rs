@@ -1,8 +1,8 @@
-//! From source rows to clean incidents: map each row to a crime class or reject it
-//! with a reason, de-duplicate events reported in several files, build the city grid
-//! and drop what falls outside it. A source's rows are its configured files' rows
-//! followed by the new rows of the files `refresh` took in (`intake`); rows of those
-//! files that were already known are rejected as duplicates.
+//! The cleaning, from source rows to clean incidents: map each row to a crime class or
+//! reject it with a reason, de-duplicate events reported in several files, build the
+//! city grid and drop what falls outside it. A source's rows are its configured files'
+//! rows followed by the new rows of the files `refresh` took in (`intake`, which keeps
+//! them); rows of those files that were already known are rejected as duplicates.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;

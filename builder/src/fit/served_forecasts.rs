@@ -18,7 +18,7 @@ use hexrisk_engine::city::{CityModel, DateOutOfRange, week_start};
 
 use super::backtest::Scoreboard;
 use super::counts::{CLASSES, class_slot};
-use crate::inputs::ingest::Incident;
+use crate::inputs::cleaning::Incident;
 
 /// Which of an artifact's cells are scored.
 #[derive(Debug, Clone, Copy)]

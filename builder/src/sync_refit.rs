@@ -1,6 +1,8 @@
-//! `hexrisk-build update`: every fed source of a city synced from its service,
-//! the city rebuilt when a sync changed its data, and its freshness record
-//! (last sync, staleness limit, failing feeds) published with the manifest.
+//! The sync-and-refit procedure of one fed city: every fed source synced from its
+//! service, the city refitted (`refit.rs`) when a sync changed its data, and its
+//! freshness record (last sync, staleness limit, failing feeds) published with the
+//! manifest. The CLI's half of `update` (its arguments and lines) is
+//! `commands/update.rs`.
 //!
 //! Each source syncs on its own: one that fails is reported, naming it, and the
 //! others go on. A rebuild reads the store as the failed sync left it (every row
@@ -22,7 +24,7 @@ use crate::feeds::http::HttpClient;
 use crate::feeds::sync::{self, SyncError, SyncOptions, Synced};
 use crate::inputs::config::{CityConfig, SourceConfig};
 use crate::outputs::artifacts;
-use crate::refresh::{self, Paths, RefreshError, Refreshed};
+use crate::refit::{self, Paths, RefreshError, Refreshed};
 use crate::store::{IncidentStore, StoreError};
 
 /// What an update did for one city.
@@ -97,7 +99,7 @@ pub fn update_city(
         .collect();
     let freshness = freshness_of(&store, city)?;
     drop(store);
-    let refreshed = refresh::refresh(city, paths, &[], &mut |_| Ok(()), &ProgressBar::hidden());
+    let refreshed = refit::refresh(city, paths, &[], &mut |_| Ok(()), &ProgressBar::hidden());
     let freshness_published = artifacts::publish_freshness(paths.out, &city.code, Some(freshness))
         .map_err(UpdateError::Publish)?
         .is_some();

@@ -1,12 +1,73 @@
-//! `hexrisk-build holdout-routes`: street-level routing judged on incidents after a
-//! cut (`holdout`), its JSON and its section of docs/ROUTING.md.
+//! `hexrisk-build holdout-routes` on the command line: its arguments, the held-out
+//! route benchmark they ask of `holdout/`, its JSON and its section of
+//! docs/ROUTING.md.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use chrono::NaiveDate;
 
 use crate::holdout;
 use crate::inputs::config;
+
+/// `holdout-routes`' arguments.
+#[derive(Debug, clap::Args)]
+pub struct HoldoutRoutesArgs {
+    /// The city: its code or its name (any case).
+    #[arg(long, default_value = "toronto")]
+    pub city: String,
+    /// The last date the fit may use.
+    #[arg(long, default_value = "2019-12-31")]
+    pub cut: NaiveDate,
+    /// The last held-out date (default: the end of the city's configured span).
+    #[arg(long)]
+    pub until: Option<NaiveDate>,
+    /// Origin–destination pairs.
+    #[arg(long, default_value_t = 300)]
+    pub pairs: usize,
+    /// Random seed of the pairs.
+    #[arg(long, default_value_t = 2020)]
+    pub seed: u64,
+    /// City configuration directory.
+    #[arg(long, default_value_os_t = config::default_config_dir())]
+    pub config_dir: PathBuf,
+    /// Output file.
+    #[arg(long, default_value = "build/bench/holdout-routes.json")]
+    pub out: PathBuf,
+    /// The document whose generated section gets the table (skipped when empty).
+    #[arg(
+        long,
+        default_value = "docs/ROUTING.md",
+        value_parser = clap::builder::TypedValueParser::map(clap::builder::OsStringValueParser::new(), PathBuf::from)
+    )]
+    pub doc: PathBuf,
+}
+
+impl HoldoutRoutesArgs {
+    /// Runs `holdout-routes`, with this process's command line for the report.
+    ///
+    /// # Errors
+    /// As [`holdout_routes`].
+    pub fn run(&self, data_dir: &Path) -> anyhow::Result<bool> {
+        holdout_routes(
+            data_dir,
+            &HoldoutRequest {
+                city: &self.city,
+                cut: self.cut,
+                until: self.until,
+                pairs: self.pairs,
+                seed: self.seed,
+                config_dir: &self.config_dir,
+                out: &self.out,
+                doc: &self.doc,
+                command: std::iter::once("hexrisk-build".to_owned())
+                    .chain(std::env::args().skip(1))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            },
+        )
+        .map(|()| true)
+    }
+}
 
 /// What `holdout-routes` measures, and where it writes.
 #[derive(Debug)]

@@ -1,5 +1,7 @@
-//! `hexrisk-build refresh`: take new incident files of a city in, refit, and
-//! publish a new version. See docs/REFRESH.md for the policies.
+//! The refit-and-publish procedure: a city's offered files taken in, the city refitted
+//! on all it holds, and the new version published. `refresh` runs it on new
+//! files, `update` after each sync; the CLI's half of `refresh` (its arguments and
+//! lines) is `commands/refresh.rs`. See docs/REFRESH.md for the policies.
 //!
 //! The order of the writes is what makes a stop at any point harmless:
 //!
@@ -25,8 +27,8 @@ use hexrisk_engine::artifact::{Manifest, ManifestCity};
 use indicatif::ProgressBar;
 
 use crate::fit::city_build::CityBuild;
+use crate::inputs::cleaning::Weeks;
 use crate::inputs::config::CityConfig;
-use crate::inputs::ingest::Weeks;
 use crate::inputs::intake::take_in::{self, Offered, TakeIn};
 use crate::inputs::intake::{CityIntake, IntakeError, fed};
 use crate::outputs::artifacts;
