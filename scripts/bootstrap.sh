@@ -8,7 +8,7 @@
 #   --lint     the Rust targets `make lint` builds for: wasm32 and thumbv7em-none-eabihf
 #              (a target without std, which proves the engine is no_std)
 #   --fuzz     cargo-fuzz in .tools/bin
-#   --schema   schemathesis in .tools/venv
+#   --schema   schemathesis and openapi-core in .tools/venv
 #   --browser  Debian's chromium (as root)
 #   --wrk      Debian's wrk (as root)
 set -euo pipefail
@@ -72,13 +72,25 @@ if $want_run && { ! [ -f node_modules/.package-lock.json ] || [ package-lock.jso
   background npm npm install --no-save --no-audit --no-fund --loglevel=error
 fi
 
-# schemathesis (PyPI) for the schema-driven API tests, pinned, in a venv of its own.
+# PyPI packages for the API tests against the OpenAPI documents, pinned, in a venv of
+# their own: schemathesis (generated requests) and openapi-core (an independent
+# validator of real answers). Only those missing or at another version are installed,
+# in one pip run so that their shared dependencies are resolved together.
 schemathesis_version=4.32.5
-if $want_schema && [ "$("$tools/venv/bin/schemathesis" --version 2>/dev/null | awk '{print $NF}')" != "$schemathesis_version" ]; then
-  say "installing schemathesis $schemathesis_version from PyPI (in the background)"
-  background schemathesis bash -c 'python3 -m venv "$1/venv" &&
-    "$1/venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$2"' \
-    schemathesis "$tools" "$schemathesis_version"
+openapi_core_version=0.23.1
+pypi_version() { # version of a package in .tools/venv, empty when absent
+  "$tools/venv/bin/python" -c 'import importlib.metadata as m, sys; print(m.version(sys.argv[1]))' "$1" 2>/dev/null || true
+}
+pypi_wanted=()
+if $want_schema; then
+  [ "$(pypi_version schemathesis)" = "$schemathesis_version" ] || pypi_wanted+=("schemathesis==$schemathesis_version")
+  [ "$(pypi_version openapi-core)" = "$openapi_core_version" ] || pypi_wanted+=("openapi-core==$openapi_core_version")
+fi
+if [ ${#pypi_wanted[@]} -gt 0 ]; then
+  say "installing ${pypi_wanted[*]} from PyPI (in the background)"
+  background pypi bash -c 'venv=$1; shift; python3 -m venv "$venv" &&
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "$@"' \
+    pypi "$tools/venv" "${pypi_wanted[@]}"
 fi
 
 if $want_run || $want_lint; then rust_target wasm32-unknown-unknown; fi
