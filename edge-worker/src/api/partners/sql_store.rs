@@ -537,3 +537,6 @@ fn audit_statements(audit: &[AuditEntry]) -> impl Iterator<Item = Statement> + '
         )
     })
 }
+
+#[cfg(test)]
+mod tests;
