@@ -1,7 +1,8 @@
 //! What the API needs from its environment: the key gates, the key store, the
 //! portal's store ([`PortalStore`]), and the model store with what it reads through
 //! ([`ModelEnvironment`]). The Worker
-//! implements it over Durable Objects, D1 and R2; tests implement it in memory.
+//! implements it over Durable Objects, D1 and R2; tests in memory, the portal's store
+//! on SQLite.
 
 use std::cell::RefCell;
 

@@ -2,15 +2,14 @@
 //! Object per account and key kind (`ACCOUNT_GATE`, [`account_gate`]) that checks
 //! and counts each metered request, D1 (`KEYS`) for the key store behind it and for browser origins,
 //! the R2 bucket (`MODELS`) for the model files, D1 again for the partner portal's
-//! accounts and sessions ([`portal_store`]), Web Crypto and
+//! accounts and sessions (its SQL in `api/partners/`, run through [`d1`]), Web Crypto and
 //! `DecompressionStream` to check and inflate them in native code ([`runtime`]), and
 //! the Workers console (`console_error!`) for the failures the API layer logs through
 //! [`ModelEnvironment::log_failure`]. Everything else lives in [`crate::api`].
 
 mod account_gate;
 mod block_returns;
-mod portal_rows;
-mod portal_store;
+mod d1;
 mod runtime;
 
 use std::cell::{OnceCell, RefCell};

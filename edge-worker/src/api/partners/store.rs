@@ -1,6 +1,7 @@
-//! What the portal keeps, and the one trait through which it keeps it: D1 in the
-//! Worker (`glue/portal_store.rs`), memory in tests. Secrets are never stored:
-//! sessions by the SHA-256 digest of their id, passkeys by their public keys.
+//! What the portal keeps, and the one trait through which it keeps it, in SQL
+//! (`sql_store.rs`: D1 in the Worker, SQLite in the native tests). Secrets are
+//! never stored: sessions by the SHA-256 digest of their id, passkeys by their public
+//! keys.
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -157,11 +158,18 @@ pub struct KeyCap {
 }
 
 impl KeyCap {
-    /// Whether an account holding `in_force` keys may add one, `freed` of them
-    /// stopping now as it does (a roll with no grace frees the old key).
+    /// The count of keys in force an account must be below to make one.
     #[must_use]
-    pub fn allows(self, in_force: usize, freed: usize) -> bool {
-        in_force.saturating_sub(freed) < self.max
+    pub fn below_for_create(self) -> usize {
+        self.max
+    }
+
+    /// The count of keys in force an account must be below to roll one into a new
+    /// key, the old one stopping at `old_stops_at`: one more when that is `now` (no
+    /// grace), since the old key frees its place as the new one takes it.
+    #[must_use]
+    pub fn below_for_roll(self, old_stops_at: DateTime<Utc>) -> usize {
+        self.max + usize::from(old_stops_at <= self.now)
     }
 }
 
@@ -283,8 +291,13 @@ pub struct AuditEntry {
 /// The portal's storage.
 #[allow(async_fn_in_trait)] // used single-threaded, on workerd and in tests
 pub trait PortalStore {
-    /// Keeps a ceremony until it is taken or expires.
-    async fn put_ceremony(&self, ceremony: &Ceremony) -> Result<(), BackendError>;
+    /// Keeps a ceremony until it is taken or expires, and drops those that expired
+    /// before `now`.
+    async fn put_ceremony(
+        &self,
+        ceremony: &Ceremony,
+        now: DateTime<Utc>,
+    ) -> Result<(), BackendError>;
 
     /// Removes and returns the ceremony `id`, if it exists: a ceremony is finished at
     /// most once, whatever its outcome.
@@ -393,8 +406,9 @@ pub trait PortalStore {
     /// A partner's keys, newest first.
     async fn keys_of(&self, partner_id: &str) -> Result<Vec<PartnerKey>, BackendError>;
 
-    /// Stores a new key unless its account already holds `cap.max` keys in force at
-    /// `cap.now`, counted in the same transaction as the insert; whether it was stored.
+    /// Stores a new key if its account holds fewer keys in force at `cap.now` than
+    /// [`KeyCap::below_for_create`], counted in the statement that inserts it;
+    /// whether it was stored.
     /// `audit`'s lines are written with it, in the same transaction, or not at all
     /// (so for every change below that takes them).
     async fn insert_key(
@@ -416,8 +430,8 @@ pub trait PortalStore {
 
     /// Stores `new` as the replacement of the partner's key `old`, which stops at
     /// `old_expires_at`, in one transaction; whether `old` was the partner's, not
-    /// revoked and not rolled before, and the account stays within `cap` with the new
-    /// key in force and the old one until it stops (nothing is stored otherwise).
+    /// revoked and not rolled before, and the account held fewer keys in force than
+    /// [`KeyCap::below_for_roll`] (nothing is stored otherwise).
     async fn roll_key(
         &self,
         partner_id: &str,

@@ -26,7 +26,8 @@ pub async fn sign_in_options<B: PortalBackend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let id = random::token::<16>().map_err(super::randomness(backend))?;
-    ceremony_started(backend, rp.start_sign_in(id, caller.now), None).await
+    let started = rp.start_sign_in(id, caller.now);
+    ceremony_started(backend, started, None, caller.now).await
 }
 
 /// The one answer to every failed sign-in.

@@ -110,7 +110,8 @@ pub async fn application_options<B: PortalBackend>(
         (&application.email, &application.organisation),
         caller.now,
     );
-    ceremony_started(backend, started, serde_json::to_string(&application).ok()).await
+    let pending = serde_json::to_string(&application).ok();
+    ceremony_started(backend, started, pending, caller.now).await
 }
 
 /// `POST /portal/api/applications`: verifies the new passkey, creates the

@@ -124,9 +124,10 @@ pub(super) fn ceremony_field(body: &Map<String, Value>) -> Result<(&str, &Value)
     Ok((id, credential))
 }
 
-/// Keeps a passkey ceremony just started (`started`, from [`super::ceremonies`]), with
-/// what it is for (`pending`), and answers what the browser goes on with: the
-/// ceremony's id and the `WebAuthn` options. Every `.../options` route ends here.
+/// Keeps a passkey ceremony just started at `now` (`started`, from
+/// [`super::ceremonies`]), with what it is for (`pending`), and answers what the
+/// browser goes on with: the ceremony's id and the `WebAuthn` options. Every
+/// `.../options` route ends here.
 ///
 /// # Errors
 /// `INTERNAL_ERROR` when the relying party cannot start one or storage fails.
@@ -134,11 +135,12 @@ pub(super) async fn ceremony_started<B: PortalBackend>(
     backend: &B,
     started: Result<(Value, Ceremony), CeremonyError>,
     pending: Option<String>,
+    now: DateTime<Utc>,
 ) -> Result<Answer, ApiError> {
     let (options, mut ceremony) = started.map_err(|e| super::internal(backend, "passkeys", &e))?;
     ceremony.pending = pending;
     backend
-        .put_ceremony(&ceremony)
+        .put_ceremony(&ceremony, now)
         .await
         .map_err(super::stored(backend))?;
     Ok(Answer::ok(

@@ -67,7 +67,7 @@ async fn start<B: Backend>(
         enrolment,
     })
     .ok();
-    handler::ceremony_started(backend, started, pending).await
+    handler::ceremony_started(backend, started, pending, caller.now).await
 }
 
 /// Verifies the new passkey of a ceremony of `kind`; returns it with what the

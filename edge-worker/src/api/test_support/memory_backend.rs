@@ -1,5 +1,5 @@
-//! An in-memory [`Backend`]: two keys, their gates' counts, a model bucket, and the
-//! failures it is asked to log.
+//! An in-memory [`Backend`]: two keys, their gates' counts, a model bucket, the
+//! portal's tables in SQLite ([`Sqlite`]), and the failures it is asked to log.
 
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
@@ -11,14 +11,19 @@ use hexrisk_engine::artifact;
 use sha2::{Digest, Sha256};
 
 use super::fixtures::{atlas, bucket, now};
-use super::memory_portal::{HoldsPortalTables, PortalTables};
+use super::portal_tables::PortalTables;
+use super::sqlite::Sqlite;
 use crate::api::access::gate::{self, Admission, GateLogs, GateRequest, KeyUsage};
-use crate::api::access::keys::{AccountQuota, KeyApi, KeyKind, KeyRecord, PresentedKey, Tier};
+use crate::api::access::keys::{
+    AccountQuota, KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyApi, KeyKind, KeyRecord, KeyRow,
+    PresentedKey, Tier,
+};
 use crate::api::access::leases::LeaseBook;
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
 use crate::api::partners::config::{ClientAddress, PortalConfig};
+use crate::api::partners::sql::{Outcome, SqlDatabase, SqlError, Statement};
 
 /// A sandbox key with a daily limit of 3 and no origins.
 pub(crate) const SANDBOX_KEY: &str = "hexrisk_sandbox_AbCdEfGhIjKlMnOpQrStUvWxYz012345";
@@ -56,8 +61,8 @@ pub(crate) struct MemoryBackend {
     pub(crate) leases: RefCell<LeaseBook>,
     /// Where the portal is served ([`PORTAL_ORIGIN`]), or no portal.
     pub(crate) portal: Option<PortalConfig>,
-    /// The portal's tables.
-    pub(crate) portal_tables: RefCell<PortalTables>,
+    /// The portal's database, and the key store of the keys made in the portal.
+    pub(crate) portal_db: Sqlite,
     /// The data centre's cache of computed answers, by key.
     pub(crate) answers: RefCell<HashMap<String, bytes::Bytes>>,
     /// How many answers that cache gave back.
@@ -130,7 +135,7 @@ impl MemoryBackend {
                 client_address: ClientAddress::Platform,
                 ..c
             }),
-            portal_tables: RefCell::new(PortalTables::default()),
+            portal_db: Sqlite::migrated(),
             answers: RefCell::new(HashMap::new()),
             answer_hits: Cell::new(0),
         }
@@ -143,12 +148,27 @@ impl MemoryBackend {
     }
 
     /// The record of the key whose digest is `digest`: one of the two fixed keys
-    /// or one made in the portal.
+    /// or one made in the portal, read as a gate reads it.
     pub(crate) fn record(&self, digest: &str) -> Option<KeyRecord> {
-        self.keys
-            .get(digest)
-            .cloned()
-            .or_else(|| self.portal_tables.borrow().key_record(digest))
+        self.keys.get(digest).cloned().or_else(|| {
+            let sql = format!("SELECT {KEY_ROW_COLUMNS} FROM {KEY_ROW_TABLES} WHERE k.digest = ?1");
+            let rows: Vec<KeyRow> = self.portal_db.rows(&sql, &[digest.into()]);
+            rows.into_iter().next()?.into_record(digest)
+        })
+    }
+
+    /// What the portal's tables hold now.
+    pub(crate) fn tables(&self) -> PortalTables {
+        PortalTables::of(&self.portal_db)
+    }
+
+    /// The portal's database answers, unless the test has it down.
+    fn portal_up(&self) -> Result<(), SqlError> {
+        if self.database_up {
+            Ok(())
+        } else {
+            Err(SqlError::Database("down".to_owned()))
+        }
     }
 
     /// The failures logged so far.
@@ -203,13 +223,16 @@ impl ModelEnvironment for MemoryBackend {
     }
 }
 
-impl HoldsPortalTables for MemoryBackend {
-    fn portal_up(&self) -> Result<std::cell::RefMut<'_, PortalTables>, BackendError> {
-        if self.database_up {
-            Ok(self.portal_tables.borrow_mut())
-        } else {
-            Err(BackendError::new("database", "down"))
-        }
+/// The portal's database ([`Sqlite`]), unless the test has it down.
+impl SqlDatabase for MemoryBackend {
+    async fn execute(&self, statement: &Statement) -> Result<Outcome, SqlError> {
+        self.portal_up()?;
+        self.portal_db.execute(statement).await
+    }
+
+    async fn batch(&self, statements: &[Statement]) -> Result<Vec<Outcome>, SqlError> {
+        self.portal_up()?;
+        self.portal_db.batch(statements).await
     }
 }
 

@@ -35,7 +35,7 @@ fn a_partner_applies_signs_in_and_out_with_a_passkey() {
     let session = session_of(&answer);
     assert_ne!(session, applied);
     // Only the digest is stored.
-    let tables = backend.portal_tables.borrow();
+    let tables = backend.tables();
     assert!(tables.sessions.contains_key(&sessions::digest(&session)));
     assert!(!tables.sessions.contains_key(&session));
     let stored: Value = serde_json::from_str(&tables.passkeys[0].stored).unwrap();
@@ -106,7 +106,7 @@ fn every_failed_sign_in_gets_the_same_answer() {
         assert!(!answer.headers().contains_key("set-cookie"));
     }
     assert_eq!(
-        backend.portal_tables.borrow().sessions.len(),
+        backend.tables().sessions.len(),
         2,
         "the application's and one sign-in's"
     );
@@ -131,7 +131,7 @@ fn a_ceremony_is_finished_at_most_once() {
     assert_eq!(finish.send(&backend).0, 201);
     let (status, body, _) = finish.send(&backend);
     assert_eq!(status, 400, "{body}");
-    assert_eq!(backend.portal_tables.borrow().partners.len(), 1);
+    assert_eq!(backend.tables().partners.len(), 1);
 }
 
 #[test]
@@ -197,7 +197,7 @@ fn changes_from_another_origin_are_refused_and_change_nothing() {
         assert_eq!(status, 403, "{origin:?}: {body}");
         assert_eq!(body["code"], "FORBIDDEN");
     }
-    assert!(backend.portal_tables.borrow().ceremonies.is_empty());
+    assert!(backend.tables().ceremonies.is_empty());
 }
 
 #[test]

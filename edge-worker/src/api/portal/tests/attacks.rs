@@ -35,8 +35,7 @@ fn sign_in_with(
 
 fn failures(backend: &MemoryBackend, partner_id: &str) -> Vec<Option<String>> {
     backend
-        .portal_tables
-        .borrow()
+        .tables()
         .audit
         .iter()
         .filter(|e| e.partner_id == partner_id && e.action == "sign_in_failed")
@@ -45,7 +44,7 @@ fn failures(backend: &MemoryBackend, partner_id: &str) -> Vec<Option<String>> {
 }
 
 fn stored(backend: &MemoryBackend) -> String {
-    backend.portal_tables.borrow().passkeys[0].stored.clone()
+    backend.tables().passkeys[0].stored.clone()
 }
 
 #[test]
@@ -163,7 +162,7 @@ fn names_that_hide_characters_are_refused_before_anything_is_made() {
             "{field}: {answer}"
         );
     }
-    assert!(backend.portal_tables.borrow().partners.is_empty());
+    assert!(backend.tables().partners.is_empty());
 }
 
 #[test]
@@ -188,7 +187,7 @@ fn a_passkey_registered_twice_is_a_conflict_not_a_failure_of_the_service() {
         "{answer}"
     );
     assert_eq!(answer["details"]["reason"], "passkey_registered");
-    let tables = backend.portal_tables.borrow();
+    let tables = backend.tables();
     assert_eq!((tables.partners.len(), tables.passkeys.len()), (1, 1));
 }
 

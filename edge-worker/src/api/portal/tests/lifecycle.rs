@@ -9,7 +9,8 @@ use serde_json::json;
 use super::operator::decide;
 use super::partner_keys::{keys_call, partner};
 use super::{Call, apply, me, session_of, sign_in};
-use crate::api::partners::store::{PartnerStatus, Role};
+use crate::api::access::keys::Tier;
+use crate::api::partners::store::PartnerStatus;
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
 
 /// An applicant with its device, its session and id, and an operator's session.
@@ -17,19 +18,13 @@ fn applicant_and_operator(backend: &MemoryBackend) -> (SoftAuthenticator, String
     let mut device = SoftAuthenticator::new(1, PORTAL_ORIGIN);
     let (session, id) = super::apply_as(backend, &mut device);
     let (operator, operator_id) = partner(backend, 2);
-    {
-        let mut tables = backend.portal_tables.borrow_mut();
-        let account = tables.partners.get_mut(&operator_id).unwrap();
-        account.role = Role::Operator;
-        account.status = PartnerStatus::Approved;
-    }
+    super::make_operator(backend, &operator_id);
     (device, session, id, operator)
 }
 
 fn actions(backend: &MemoryBackend, partner_id: &str) -> Vec<String> {
     backend
-        .portal_tables
-        .borrow()
+        .tables()
         .audit
         .iter()
         .filter(|e| e.partner_id == partner_id)
@@ -39,8 +34,7 @@ fn actions(backend: &MemoryBackend, partner_id: &str) -> Vec<String> {
 
 fn live_sessions(backend: &MemoryBackend, partner_id: &str) -> usize {
     backend
-        .portal_tables
-        .borrow()
+        .tables()
         .sessions
         .values()
         .filter(|s| s.partner_id == partner_id && s.is_live(now()))
@@ -160,8 +154,7 @@ fn removing_a_passkey_ends_the_sessions_it_started_and_keeps_the_others() {
     let (_, _, answer) = sign_in(&backend, &mut laptop, now());
     let laptop_again = session_of(&answer);
     let phone_id = backend
-        .portal_tables
-        .borrow()
+        .tables()
         .sessions
         .values()
         .find(|s| s.digest == super::super::sessions::digest(&phone_session))
@@ -183,7 +176,7 @@ fn removing_a_passkey_ends_the_sessions_it_started_and_keeps_the_others() {
     assert_eq!(me(&backend, &laptop_session, now()).0, 200);
     // Its line is written with it; the refused removal of the last passkey writes none.
     let removed_lines = || {
-        let tables = backend.portal_tables.borrow();
+        let tables = backend.tables();
         tables
             .audit
             .iter()
@@ -191,9 +184,7 @@ fn removing_a_passkey_ends_the_sessions_it_started_and_keeps_the_others() {
             .count()
     };
     assert_eq!(removed_lines(), 1);
-    let laptop_id = backend.portal_tables.borrow().passkeys[0]
-        .credential_id
-        .clone();
+    let laptop_id = backend.tables().passkeys[0].credential_id.clone();
     let path = format!("/portal/api/passkeys/{laptop_id}");
     let (status, _, _) = keys_call(Method::DELETE, &path, None, &laptop_again).send(&backend);
     assert_eq!(status, 400, "the last passkey");
@@ -204,10 +195,7 @@ fn removing_a_passkey_ends_the_sessions_it_started_and_keeps_the_others() {
 fn what_lasts_needs_a_passkey_within_five_minutes_so_a_stolen_session_cannot_take_over() {
     let backend = MemoryBackend::new();
     let (mut device, session, id, _) = applicant_and_operator(&backend);
-    {
-        let mut tables = backend.portal_tables.borrow_mut();
-        tables.partners.get_mut(&id).unwrap().status = PartnerStatus::Approved;
-    }
+    super::partner_keys::decide(&backend, &id, PartnerStatus::Approved, Tier::Sandbox);
     let later = now() + chrono::TimeDelta::minutes(6);
     let at = |method, path, body, session| {
         let mut call = keys_call(method, path, body, session);
@@ -227,7 +215,7 @@ fn what_lasts_needs_a_passkey_within_five_minutes_so_a_stolen_session_cannot_tak
         assert_eq!(refused["details"]["reason"], "step_up", "{path}");
         assert_eq!(refused["details"]["window_seconds"], 300);
     }
-    assert!(backend.portal_tables.borrow().keys.is_empty());
+    assert!(backend.tables().keys.is_empty());
     // A fresh sign-in is the step-up: then it works.
     let (status, _, answer) = sign_in(&backend, &mut device, later);
     assert_eq!(status, 200);
@@ -280,10 +268,7 @@ fn the_session_state_is_answered_200_signed_in_or_not() {
 fn a_sign_in_sweeps_dead_sessions_and_keys_that_stopped_long_ago() {
     let backend = MemoryBackend::new();
     let (mut device, first, id, _) = applicant_and_operator(&backend);
-    {
-        let mut tables = backend.portal_tables.borrow_mut();
-        tables.partners.get_mut(&id).unwrap().status = PartnerStatus::Approved;
-    }
+    super::partner_keys::decide(&backend, &id, PartnerStatus::Approved, Tier::Sandbox);
     let (status, old) = super::partner_keys::make(
         &backend,
         &first,
@@ -295,17 +280,11 @@ fn a_sign_in_sweeps_dead_sessions_and_keys_that_stopped_long_ago() {
     let day = now() + chrono::TimeDelta::days(1);
     assert_eq!(sign_in(&backend, &mut device, day).0, 200);
     let digest = super::super::sessions::digest(&first);
-    assert!(
-        !backend
-            .portal_tables
-            .borrow()
-            .sessions
-            .contains_key(&digest)
-    );
-    assert_eq!(backend.portal_tables.borrow().keys.len(), 1, "not yet");
+    assert!(!backend.tables().sessions.contains_key(&digest));
+    assert_eq!(backend.tables().keys.len(), 1, "not yet");
     let later = now() + chrono::TimeDelta::days(131);
     assert_eq!(sign_in(&backend, &mut device, later).0, 200);
-    assert!(backend.portal_tables.borrow().keys.is_empty());
+    assert!(backend.tables().keys.is_empty());
     // The live session just started stays.
     assert_eq!(live_sessions_at(&backend, &id, later), 1);
 }
@@ -316,8 +295,7 @@ fn live_sessions_at(
     at: chrono::DateTime<chrono::Utc>,
 ) -> usize {
     backend
-        .portal_tables
-        .borrow()
+        .tables()
         .sessions
         .values()
         .filter(|s| s.partner_id == partner_id && s.is_live(at))

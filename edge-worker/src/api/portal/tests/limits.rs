@@ -27,7 +27,7 @@ fn sign_in_attempts_are_limited_per_address_and_the_next_window_opens_again() {
     assert_eq!(answer.headers()["retry-after"], "15");
     // Refused, so no ceremony was started for it.
     assert_eq!(
-        backend.portal_tables.borrow().ceremonies.len(),
+        backend.tables().ceremonies.len(),
         SIGN_IN_PER_ADDRESS as usize
     );
     assert_eq!(

@@ -1,5 +1,5 @@
-//! The portal against the in-memory store and a software authenticator: what the
-//! suites share (requests at a chosen time, applying, signing in).
+//! The portal against its store's SQL on SQLite and a software authenticator: what
+//! the suites share (requests at a chosen time, applying, signing in).
 
 mod account_quota;
 mod accounts;
@@ -117,10 +117,17 @@ pub(super) fn apply_as(
 ) -> (String, String) {
     let session = apply(backend, device);
     let digest = sessions::digest(&session);
-    let id = backend.portal_tables.borrow().sessions[&digest]
-        .partner_id
-        .clone();
+    let id = backend.tables().sessions[&digest].partner_id.clone();
     (session, id)
+}
+
+/// Makes the account `id` the operator, approved, as `scripts/operator.mjs operator`
+/// makes one.
+pub(super) fn make_operator(backend: &MemoryBackend, id: &str) {
+    backend.portal_db.exec(
+        "UPDATE partners SET role = 'operator', status = 'approved' WHERE id = ?1",
+        &[id.into()],
+    );
 }
 
 /// Signs in with `device`: the status, body and answer.

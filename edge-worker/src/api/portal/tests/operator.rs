@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 
 use super::partner_keys::{keys_call, make, partner, predict_with};
 use crate::api::access::keys::Tier;
-use crate::api::partners::store::{PartnerStatus, Role};
+use crate::api::partners::store::PartnerStatus;
 use crate::api::test_support::{MemoryBackend, now};
 
 /// A partner that applied, and an operator (made as `scripts/operator.mjs operator`
@@ -14,12 +14,7 @@ use crate::api::test_support::{MemoryBackend, now};
 fn partner_and_operator(backend: &MemoryBackend) -> ((String, String), (String, String)) {
     let applicant = partner(backend, 1);
     let operator = partner(backend, 2);
-    {
-        let mut tables = backend.portal_tables.borrow_mut();
-        let account = tables.partners.get_mut(&operator.1).unwrap();
-        account.role = Role::Operator;
-        account.status = PartnerStatus::Approved;
-    }
+    super::make_operator(backend, &operator.1);
     (applicant, operator)
 }
 
@@ -76,7 +71,7 @@ fn only_the_operator_reaches_the_operator_endpoints() {
         assert_eq!(call.send(&backend).0, 401, "{path} without a session");
     }
     // The applicant decided nothing.
-    let status = backend.portal_tables.borrow().partners[&applicant_id].status;
+    let status = backend.tables().partners[&applicant_id].status;
     assert_eq!(status, PartnerStatus::Applied);
 }
 
@@ -152,7 +147,7 @@ fn tiers_follow_their_rules_suspension_stops_keys_and_the_log_has_it_all() {
         (account["tier"].clone(), account["daily_limit"].clone()),
         (json!("enterprise"), json!(50_000))
     );
-    let stored = backend.portal_tables.borrow().partners[&applicant_id].clone();
+    let stored = backend.tables().partners[&applicant_id].clone();
     assert_eq!(
         (stored.tier, stored.daily_limit),
         (Tier::Enterprise, Some(50_000))
@@ -230,7 +225,7 @@ fn the_operator_reads_the_accounts_a_page_at_a_time_each_once() {
     for seed in 3..8 {
         partner(&backend, seed);
     }
-    let total = backend.portal_tables.borrow().partners.len();
+    let total = backend.tables().partners.len();
     assert_eq!(total, 7);
     let mut seen = Vec::new();
     let mut path = "/portal/api/operator/partners?limit=2".to_owned();

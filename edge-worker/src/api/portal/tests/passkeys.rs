@@ -1,12 +1,13 @@
 //! An account's passkeys after the first: added while signed in, removed while
 //! another remains, and registered once through an enrolment link.
 
-use chrono::TimeDelta;
+use chrono::{DateTime, TimeDelta, Utc};
 use http::Method;
 use serde_json::{Value, json};
 
 use super::super::passkeys::enrolment_digest;
 use super::{Call, apply, session_of, sign_in};
+use crate::api::partners::rows::time;
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
 
 fn signed_in<'a>(method: Method, path: &'a str, body: Option<Value>, session: &'a str) -> Call<'a> {
@@ -20,6 +21,19 @@ fn partner_of(backend: &MemoryBackend, session: &str) -> String {
     me["id"].as_str().unwrap().to_owned()
 }
 
+/// An enrolment link of `token` for `partner`, as `scripts/operator.mjs` makes one.
+fn enrolment_link(backend: &MemoryBackend, token: &str, partner: &str, expires_at: DateTime<Utc>) {
+    backend.portal_db.exec(
+        "INSERT INTO enrolments (digest, partner_id, expires_at, used_at) \
+         VALUES (?1, ?2, ?3, NULL)",
+        &[
+            enrolment_digest(token).into(),
+            partner.into(),
+            time(expires_at),
+        ],
+    );
+}
+
 /// Registers `device` as another passkey of the signed-in account.
 fn add(backend: &MemoryBackend, session: &str, device: &mut SoftAuthenticator) -> (u16, Value) {
     let (status, options, _) =
@@ -31,7 +45,7 @@ fn add(backend: &MemoryBackend, session: &str, device: &mut SoftAuthenticator) -
             .as_array()
             .unwrap()
             .len(),
-        backend.portal_tables.borrow().passkeys.len()
+        backend.tables().passkeys.len()
     );
     let credential = device.create(&options["publicKey"]);
     let body = json!({ "ceremony": options["ceremony"], "credential": credential });
@@ -103,10 +117,7 @@ fn an_enrolment_link_registers_one_passkey_once_before_it_expires() {
     let session = apply(&backend, &mut lost);
     let partner = partner_of(&backend, &session);
     let token = "a-secret-the-operator-printed";
-    backend.portal_tables.borrow_mut().enrolments.insert(
-        enrolment_digest(token),
-        (partner.clone(), now() + TimeDelta::hours(24), None),
-    );
+    enrolment_link(&backend, token, &partner, now() + TimeDelta::hours(24));
     let enrol = |device: &mut SoftAuthenticator, token: &str| {
         let (status, options, _) = Call::new(
             Method::POST,
@@ -133,14 +144,10 @@ fn an_enrolment_link_registers_one_passkey_once_before_it_expires() {
     let mut another = SoftAuthenticator::new(5, PORTAL_ORIGIN);
     assert_eq!(enrol(&mut another, token).0, 400);
     // An expired link.
-    backend.portal_tables.borrow_mut().enrolments.insert(
-        enrolment_digest("expired"),
-        (partner, now() - TimeDelta::seconds(1), None),
-    );
+    enrolment_link(&backend, "expired", &partner, now() - TimeDelta::seconds(1));
     assert_eq!(enrol(&mut another, "expired").0, 400);
     let audit: Vec<(String, Option<String>)> = backend
-        .portal_tables
-        .borrow()
+        .tables()
         .audit
         .iter()
         .map(|e| (e.action.clone(), e.subject.clone()))
@@ -155,10 +162,7 @@ fn two_ceremonies_started_from_one_link_register_one_passkey() {
     let session = apply(&backend, &mut first);
     let partner = partner_of(&backend, &session);
     let token = "one-link";
-    backend.portal_tables.borrow_mut().enrolments.insert(
-        enrolment_digest(token),
-        (partner, now() + TimeDelta::hours(1), None),
-    );
+    enrolment_link(&backend, token, &partner, now() + TimeDelta::hours(1));
     let start = || {
         let (status, options, _) = Call::new(
             Method::POST,
@@ -180,7 +184,7 @@ fn two_ceremonies_started_from_one_link_register_one_passkey() {
     assert_eq!(finish(&a, 6), 201);
     assert_eq!(finish(&b, 7), 400);
     assert_eq!(
-        backend.portal_tables.borrow().passkeys.len(),
+        backend.tables().passkeys.len(),
         2,
         "the application's and one enrolled"
     );

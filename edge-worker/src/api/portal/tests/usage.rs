@@ -35,13 +35,10 @@ fn usage_counts_what_the_quota_counts_and_each_refusal_by_reason() {
     let backend = MemoryBackend::new();
     let (session, id) = partner(&backend, 1);
     decide(&backend, &id, PartnerStatus::Approved, Tier::Enterprise);
-    backend
-        .portal_tables
-        .borrow_mut()
-        .partners
-        .get_mut(&id)
-        .unwrap()
-        .daily_limit = Some(2);
+    backend.portal_db.exec(
+        "UPDATE partners SET daily_limit = 2 WHERE id = ?1",
+        &[id.into()],
+    );
     let (_, made) = make(
         &backend,
         &session,
