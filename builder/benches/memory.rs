@@ -213,7 +213,9 @@ fn sequence(root: &Path, manifest: &Manifest) -> Vec<Value> {
         if let Some(depart) = place.depart {
             predict["datetime"] = json!(depart);
         }
-        drop(hexrisk_engine::api::predict(&atlas, &body(predict), NOW).expect("a prediction"));
+        drop(
+            hexrisk_engine::operations::predict(&atlas, &body(predict), NOW).expect("a prediction"),
+        );
         record(place.code, "prediction");
 
         for method in ["safest", "tradeoff"] {
@@ -226,7 +228,8 @@ fn sequence(root: &Path, manifest: &Manifest) -> Vec<Value> {
             if let Some(depart) = place.depart {
                 route["departAt"] = json!(depart);
             }
-            let answer = hexrisk_engine::api::route(&atlas, &body(route), NOW).expect("a route");
+            let answer =
+                hexrisk_engine::operations::route(&atlas, &body(route), NOW).expect("a route");
             // The Worker serialises the answer before dropping it.
             let text = serde_json::to_vec(&answer).expect("JSON");
             drop((answer, text));
@@ -260,7 +263,7 @@ fn rstar_tree(graph: &RoadGraph) -> RTree<Segment> {
 
 /// The week a place's requests use.
 fn week_of(model: &CityModel, place: &Place) -> usize {
-    let default = hexrisk_engine::api::options::default_week(model, NOW);
+    let default = hexrisk_engine::operations::options::default_week(model, NOW);
     place.depart.map_or(default, |depart| {
         let when = chrono::DateTime::parse_from_rfc3339(depart)
             .expect("a time")

@@ -24,10 +24,10 @@ use std::time::Instant;
 
 use hexrisk_builder::references::routes::Reference;
 use hexrisk_builder::references::samples::{self, ROUTE_SAMPLE_NOW, route_pairs};
-use hexrisk_engine::api::options::default_week;
-use hexrisk_engine::api::route_request::{self, RouteQuery};
 use hexrisk_engine::city::{Atlas, CityModel, Network};
 use hexrisk_engine::corridor::{self, TravelMode};
+use hexrisk_engine::operations::options::default_week;
+use hexrisk_engine::operations::route_request::{self, RouteQuery};
 use hexrisk_engine::plan::{self, ReachRequest};
 use hexrisk_engine::routing::{CostModel, RouteMethod};
 use hexrisk_engine::scoring::{CityScores, ScoringParams, StreetRisk};

@@ -11,7 +11,7 @@
 //! Run: `cargo bench -p hexrisk-builder --bench tradeoff_curve` (after `make artifacts`).
 
 use hexrisk_builder::references::samples::{ROUTE_SAMPLE_NOW, load_atlas, route_pairs};
-use hexrisk_engine::api::options::default_week;
+use hexrisk_engine::operations::options::default_week;
 use hexrisk_engine::routing::Tradeoff;
 use hexrisk_engine::scoring::{CityScores, ScoringParams, StreetRisk};
 use serde_json::json;

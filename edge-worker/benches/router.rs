@@ -12,9 +12,9 @@
 use std::time::Instant;
 
 use chrono::{DateTime, Utc};
-use hexrisk_engine::api as engine;
 use hexrisk_engine::artifact::Manifest;
 use hexrisk_engine::city::{Atlas, CityModel};
+use hexrisk_engine::operations as engine;
 use serde_json::{Map, Value, json};
 
 fn atlas() -> Atlas {

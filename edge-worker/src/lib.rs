@@ -13,7 +13,7 @@
 //! reads the engine through those and the artifact types alone
 //! (`scripts/module-cycles.py` checks the list below in `make lint`).
 
-// module-cycles: uses hexrisk_engine::{api, artifact, city::Atlas, city::CityModel, VERSION}
+// module-cycles: uses hexrisk_engine::{operations, artifact, city::Atlas, city::CityModel, VERSION}
 
 pub mod api;
 

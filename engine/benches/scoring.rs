@@ -3,9 +3,9 @@
 //! - scoring 5,000 given cells (the first 5,000 of that ring),
 //! - listing the covered cells of a viewport (Toronto's bounds) with their scores,
 //!
-//! each in columns (`api::ScoredCells`, what the npm package's `ringScores`,
+//! each in columns (`operations::ScoredCells`, what the npm package's `ringScores`,
 //! `cellScores` and `boxScores` return) and as the router API's JSON answers
-//! (`api::hexes_lookup`, `hexes_score`, `hexes_all`), plus two of the parts
+//! (`operations::hexes_lookup`, `hexes_score`, `hexes_all`), plus two of the parts
 //! (H3 `grid_disk` alone; one city's scores for a week).
 //!
 //! Writes the cases to `build/bench/scoring-cases.json` (the wasm and h3-js
@@ -16,11 +16,11 @@
 mod support;
 use std::path::PathBuf;
 
-use hexrisk_engine::api::options::ScoringQuery;
-use hexrisk_engine::api::{self, ScoreMemo, ScoredCells};
 use hexrisk_engine::artifact::Manifest;
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::grid;
+use hexrisk_engine::operations::options::ScoringQuery;
+use hexrisk_engine::operations::{self, ScoreMemo, ScoredCells};
 use hexrisk_engine::scoring::CityScores;
 use serde_json::{Map, Value, json};
 
@@ -68,14 +68,14 @@ fn main() {
     let bounds = city.artifact().bounds;
     let lookup = object(json!({"lat": 43.6532, "lng": -79.3832, "ring": 41}));
     let mut memo = ScoreMemo::new();
-    let ring = api::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring");
+    let ring = operations::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring");
     let ids: Vec<u64> = ring.cells[..5000].iter().map(|&c| u64::from(c)).collect();
     let texts: Vec<String> = ring.cells[..5000].iter().map(ToString::to_string).collect();
     let score = object(json!({ "hexIds": texts }));
     let viewport = object(json!({
         "west": bounds.west, "south": bounds.south, "east": bounds.east, "north": bounds.north,
     }));
-    let in_view = api::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a viewport");
+    let in_view = operations::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a viewport");
     let no_options = Map::new();
     let scoring = ScoringQuery::default();
     let week = scoring.resolve(city, NOW).expect("a week");
@@ -90,34 +90,34 @@ fn main() {
         // Fresh memo each call: the city's scores are computed every time.
         "columns": {
             "ring41": time(|| {
-                drop(api::ring_scores(&atlas, &lookup, NOW, &mut ScoreMemo::new()).expect("a ring"));
+                drop(operations::ring_scores(&atlas, &lookup, NOW, &mut ScoreMemo::new()).expect("a ring"));
             }),
             "score5000": time(|| {
                 drop(
-                    api::cell_scores(&atlas, &ids, &no_options, NOW, &mut ScoreMemo::new())
+                    operations::cell_scores(&atlas, &ids, &no_options, NOW, &mut ScoreMemo::new())
                         .expect("scores"),
                 );
             }),
             "viewport": time(|| {
-                drop(api::box_scores(&atlas, &viewport, NOW, &mut ScoreMemo::new()).expect("a box"));
+                drop(operations::box_scores(&atlas, &viewport, NOW, &mut ScoreMemo::new()).expect("a box"));
             }),
         },
         // One memo across calls: the same options again, as a map repeats them.
         "columns_kept": {
             "ring41": time(|| {
-                drop(api::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring"));
+                drop(operations::ring_scores(&atlas, &lookup, NOW, &mut memo).expect("a ring"));
             }),
             "score5000": time(|| {
-                drop(api::cell_scores(&atlas, &ids, &no_options, NOW, &mut memo).expect("scores"));
+                drop(operations::cell_scores(&atlas, &ids, &no_options, NOW, &mut memo).expect("scores"));
             }),
             "viewport": time(|| {
-                drop(api::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a box"));
+                drop(operations::box_scores(&atlas, &viewport, NOW, &mut memo).expect("a box"));
             }),
         },
         "json": {
-            "ring41": time(|| drop(api::hexes_lookup(&atlas, &lookup, NOW).expect("a lookup"))),
-            "score5000": time(|| drop(api::hexes_score(&atlas, &score, NOW).expect("scores"))),
-            "viewport": time(|| drop(api::hexes_all(&atlas, &viewport, NOW).expect("a box"))),
+            "ring41": time(|| drop(operations::hexes_lookup(&atlas, &lookup, NOW).expect("a lookup"))),
+            "score5000": time(|| drop(operations::hexes_score(&atlas, &score, NOW).expect("scores"))),
+            "viewport": time(|| drop(operations::hexes_all(&atlas, &viewport, NOW).expect("a box"))),
         },
         "parts": {
             "grid_disk41": time(|| drop(grid::disk(ring.cells[0], 41).expect("a disk"))),

@@ -11,9 +11,9 @@
 mod support;
 use std::path::PathBuf;
 
-use hexrisk_engine::api;
 use hexrisk_engine::artifact::Manifest;
 use hexrisk_engine::city::{Atlas, CityModel};
+use hexrisk_engine::operations;
 use serde_json::{Map, Value, json};
 
 /// 2022-01-03 12:00 UTC, the clock of every benchmark.
@@ -50,15 +50,15 @@ fn main() {
     let cases: Vec<Value> = TILES
         .iter()
         .map(|&(z, x, y)| {
-            let id = api::tile_id(&z.to_string(), &x.to_string(), &y.to_string()).expect("a tile");
-            let bytes = api::tile(&kept, "city_ca_tor", id, &options, NOW).expect("a tile");
+            let id = operations::tile_id(&z.to_string(), &x.to_string(), &y.to_string()).expect("a tile");
+            let bytes = operations::tile(&kept, "city_ca_tor", id, &options, NOW).expect("a tile");
             let gzipped = miniz_oxide::deflate::compress_to_vec(&bytes, 6).len() + 18;
             json!({
                 "z": z, "x": x, "y": y,
                 "bytes": bytes.len(),
                 "gzip_bytes": gzipped,
                 "kept": time(|| {
-                    drop(api::tile(&kept, "city_ca_tor", id, &options, NOW).expect("a tile"));
+                    drop(operations::tile(&kept, "city_ca_tor", id, &options, NOW).expect("a tile"));
                 }),
             })
         })

@@ -3,7 +3,7 @@
 //! /tiles/{city}/style.json` serves, as an ES module. It lives outside the wasm,
 //! where its JSON would cost every user of the package about 4 KB gzipped.
 
-use hexrisk_engine::api::tile_style;
+use hexrisk_engine::operations::tile_style;
 
 fn main() {
     // The source is the caller's: the package's `hexriskStyle(source)` puts it in.

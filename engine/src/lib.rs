@@ -20,7 +20,7 @@
 //! | [`directions`] | a route's named steps: maneuvers, distances, instructions |
 //! | [`places`] | places by name: the street and intersection nearest a point |
 //! | [`plan`] | a route for a city request: search, alternatives, evaluation |
-//! | [`api`] | both APIs' operations on JSON, with typed error codes |
+//! | [`operations`] | both APIs' operations on JSON, with typed error codes |
 //! | `wasm` | the npm package's bindings (feature `wasm`) |
 //!
 //! Without default features the crate is `no_std` + `alloc` (`make lint` builds it
@@ -81,7 +81,7 @@ pub mod plan;
 // Mapbox Vector Tiles: the pyramid, clipping and the encoding.
 pub mod tiles;
 
-pub mod api;
+pub mod operations;
 
 #[cfg(feature = "wasm")]
 pub mod wasm;

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 #[path = "../operations/artifacts.rs"]
 mod artifacts;
 
-use hexrisk_engine::api;
+use hexrisk_engine::operations;
 use hexrisk_engine::artifact::{self, CityArtifact};
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::grid::{self, MicroDegrees};
@@ -262,46 +262,46 @@ fn exercise(atlas: &Atlas, routes: bool) {
         .collect();
     let (lat, lng) = city.cell(0).map_or((37.77, -122.42), grid::cell_centre);
     let b = city.artifact().bounds;
-    let _ = api::hexes_score(atlas, &body(json!({ "hexIds": cells })), NOW);
-    let _ = api::hexes_lookup(
+    let _ = operations::hexes_score(atlas, &body(json!({ "hexIds": cells })), NOW);
+    let _ = operations::hexes_lookup(
         atlas,
         &body(json!({"lat": lat, "lng": lng, "ring": 3, "detail": true})),
         NOW,
     );
-    let _ = api::hexes_breakdown(atlas, &body(json!({ "h3": cells.first() })), NOW);
+    let _ = operations::hexes_breakdown(atlas, &body(json!({ "h3": cells.first() })), NOW);
     let viewport = json!({"west": b.west, "south": b.south, "east": b.east, "north": b.north});
-    let _ = api::hexes_all(atlas, &body(viewport.clone()), NOW);
-    let _ = api::hexes_all(
+    let _ = operations::hexes_all(atlas, &body(viewport.clone()), NOW);
+    let _ = operations::hexes_all(
         atlas,
         &body(json!({"west": -122.6, "south": 37.6, "east": -122.3, "north": 37.9})),
         NOW,
     );
-    let _ = api::precincts_status(atlas);
-    let _ = api::precincts_all_scores(atlas, &Map::new(), NOW);
-    let _ = api::precincts_geojson(atlas, &Map::new(), NOW);
-    let _ = api::predict(
+    let _ = operations::precincts_status(atlas);
+    let _ = operations::precincts_all_scores(atlas, &Map::new(), NOW);
+    let _ = operations::precincts_geojson(atlas, &Map::new(), NOW);
+    let _ = operations::predict(
         atlas,
         &body(json!({"latitude": lat, "longitude": lng})),
         NOW,
     );
-    let _ = api::evaluate_hex_path(atlas, &body(json!({ "hexIds": cells })), NOW);
+    let _ = operations::evaluate_hex_path(atlas, &body(json!({ "hexIds": cells })), NOW);
     let code = &city.artifact().city.code;
     for q in ["mission & 16th", "van ness", "centrl", "m"] {
-        let _ = api::search_places(
+        let _ = operations::search_places(
             atlas,
             &body(json!({"q": q, "city": code, "lat": lat, "lng": lng})),
         );
     }
-    let _ = api::reverse_place(atlas, &body(json!({"lat": lat, "lng": lng})));
+    let _ = operations::reverse_place(atlas, &body(json!({"lat": lat, "lng": lng})));
     if routes {
         let request = json!({
             "origin": {"lat": 37.7793, "lng": -122.4193},
             "destination": {"lat": 37.7599, "lng": -122.4148},
             "alternatives": 2,
         });
-        let _ = api::route(atlas, &body(request), NOW);
+        let _ = operations::route(atlas, &body(request), NOW);
         let line = json!({"geometry": {"type": "LineString", "coordinates": [[-122.4193, 37.7793], [-122.4148, 37.7599]]}});
-        let _ = api::evaluate(atlas, &body(line), NOW);
+        let _ = operations::evaluate(atlas, &body(line), NOW);
     }
 }
 

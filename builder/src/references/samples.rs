@@ -201,7 +201,7 @@ pub fn reference_routes(atlas: &Atlas, per_city: usize, seed: u64) -> Value {
             let Value::Object(body) = &request else {
                 continue;
             };
-            let response = match hexrisk_engine::api::route(atlas, body, ROUTE_SAMPLE_NOW) {
+            let response = match hexrisk_engine::operations::route(atlas, body, ROUTE_SAMPLE_NOW) {
                 Ok(answer) => answer,
                 Err(err) => json!({"error": err}),
             };

@@ -3,7 +3,7 @@
 //! generic CSV, with a boundary GeoJSON, a city TOML and the campus OpenStreetMap XML
 //! for roads, built by the `hexrisk-build` binary as an operator would run it, then
 //! loaded from the manifest it wrote and asked for a prediction and a route through
-//! `hexrisk_engine::api`, the operations the Worker and the npm package call.
+//! `hexrisk_engine::operations`, the operations the Worker and the npm package call.
 //!
 //! The campus area is the OSM file's `<bounds>` element (the box the extract was cut
 //! to, Bloor to College, Spadina to Queen's Park), not its node extent, which reaches
@@ -418,7 +418,7 @@ fn check_build(files: &CityFiles, rows: &[CampusRow]) -> Atlas {
 /// `api::predict` for the middle of the campus at `now`: the city, the week of
 /// `monday`, a covered cell, six probabilities summing to 1.
 fn check_prediction(atlas: &Atlas, point: (f64, f64), now: i64, monday: NaiveDate) {
-    let answer = hexrisk_engine::api::predict(
+    let answer = hexrisk_engine::operations::predict(
         atlas,
         &object(json!({"latitude": point.0, "longitude": point.1})),
         now,
@@ -449,7 +449,7 @@ fn check_prediction(atlas: &Atlas, point: (f64, f64), now: i64, monday: NaiveDat
 /// OSM roads, starting near the origin and ending near the destination, at least as
 /// long as the straight line between its ends. Returns its length.
 fn check_route(atlas: &Atlas, origin: (f64, f64), destination: (f64, f64), now: i64) -> f64 {
-    let answer = hexrisk_engine::api::route(
+    let answer = hexrisk_engine::operations::route(
         atlas,
         &object(json!({
             "origin": {"lat": origin.0, "lng": origin.1},
@@ -489,7 +489,7 @@ fn check_route(atlas: &Atlas, origin: (f64, f64), destination: (f64, f64), now: 
 fn check_places(atlas: &Atlas) {
     let answer = |q: &str| {
         let params = object(json!({"q": q, "city": CODE, "limit": 3}));
-        hexrisk_engine::api::search_places(atlas, &params)
+        hexrisk_engine::operations::search_places(atlas, &params)
             .unwrap()
             .places
     };

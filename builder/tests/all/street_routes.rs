@@ -4,8 +4,8 @@
 
 use hexrisk_builder::inputs::config;
 use hexrisk_builder::references::samples::{ROUTE_SAMPLE_NOW, route_pairs};
-use hexrisk_engine::api;
 use hexrisk_engine::city::Atlas;
+use hexrisk_engine::operations;
 use serde_json::{Map, Value, json};
 
 use crate::support::city_models;
@@ -29,7 +29,7 @@ fn a_route_names_the_streets_it_avoids_and_its_line_evaluates_to_its_exposure() 
     let pairs = route_pairs(&atlas.cities()[0], 40, 11, 2_000.0..=6_000.0);
     let (mut explained, mut named) = (0, 0);
     for (a, b) in &pairs {
-        let answer = api::route(
+        let answer = operations::route(
             &atlas,
             &body(json!({
                 "origin": {"lat": a.lat(), "lng": a.lng()},
@@ -68,7 +68,7 @@ fn a_route_names_the_streets_it_avoids_and_its_line_evaluates_to_its_exposure() 
         // The route's own line, matched to the streets, has the route's exposure: its
         // pieces fall on the route's own ways, measured by great circle rather than
         // by the ways' stored lengths.
-        let evaluated = api::evaluate(
+        let evaluated = operations::evaluate(
             &atlas,
             &body(json!({"geometry": best["geometry"]})),
             ROUTE_SAMPLE_NOW,

@@ -13,7 +13,7 @@ use super::models::{ModelEnvironment, ModelStore};
 use super::partners::config::PortalConfig;
 use super::partners::store::PortalStore;
 use crate::api::access::gate::{Admission, GateRequest, KeyUsage};
-use crate::api::access::leases::LeaseBook;
+use crate::api::access::held_blocks::HeldBlocks;
 
 /// How long the data centre's cache keeps a computed answer. Its key names the
 /// artifact and the code it was made from, so a new model or deploy never meets an
@@ -35,8 +35,8 @@ pub trait Backend: ModelEnvironment + PortalStore {
     /// to learn its account: [`crate::api::access::gate::directory`]).
     async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError>;
 
-    /// The isolate's blocks of keys' quotas ([`LeaseBook`]), kept across requests.
-    fn leases(&self) -> &RefCell<LeaseBook>;
+    /// The isolate's blocks of keys' quotas ([`HeldBlocks`]), kept across requests.
+    fn held_blocks(&self) -> &RefCell<HeldBlocks>;
 
     /// The usage logs of the key whose digest is `digest` and of its account, as
     /// their gate keeps them (empty for a key never asked about).

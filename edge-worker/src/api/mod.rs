@@ -9,7 +9,7 @@ pub mod plumbing;
 pub mod openapi;
 // The failures of the platform's storage and gates, as the handlers see them.
 pub mod backend_error;
-// Access: API keys, quotas, each account's gate and an isolate's leases of a quota.
+// Access: API keys, daily quotas, each account's gate and the quota blocks an isolate holds.
 pub mod access;
 // Models: the versions an isolate serves.
 pub mod models;
@@ -18,7 +18,7 @@ pub mod partners;
 // What the API needs from its environment.
 pub mod backend;
 // The engine operation behind each endpoint that reads the models.
-pub mod operations;
+pub mod endpoints;
 // The one route table of both APIs, the portal and the benchmark baselines.
 pub mod routes;
 // The partner portal's page and API.

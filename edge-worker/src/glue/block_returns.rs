@@ -1,7 +1,7 @@
 //! Gives each block of quota this isolate was granted back to its account's gate once the
 //! block ends, from `ctx.wait_until`, so that a key's count settles even when no
 //! request of it follows (a block lasts at most `BLOCK_SECONDS`, 20 s, within the 30 s
-//! a Worker may run after its answer). What is owed is the isolate's [`LeaseBook`];
+//! a Worker may run after its answer). What is owed is the isolate's [`HeldBlocks`];
 //! a failed return stays owed, and goes with the key's next call to its gate.
 
 use std::cell::RefCell;
@@ -9,10 +9,10 @@ use std::rc::Rc;
 
 use worker::{Context, Env, Request};
 
-use super::account_gate;
+use super::gate_object;
 use crate::api::access::gate::BlockReturns;
 use crate::api::access::gate::directory::GateDirectory;
-use crate::api::access::leases::LeaseBook;
+use crate::api::access::held_blocks::HeldBlocks;
 
 /// A little past a block's end, so the clock has moved beyond it.
 const AFTER_END_MS: i64 = 50;
@@ -21,22 +21,25 @@ const AFTER_END_MS: i64 = 50;
 pub(super) fn schedule(
     ctx: &Context,
     env: &Env,
-    leases: &Rc<RefCell<LeaseBook>>,
+    held_blocks: &Rc<RefCell<HeldBlocks>>,
     directory: &Rc<RefCell<GateDirectory>>,
 ) {
-    for (digest, until) in leases.borrow_mut().take_granted() {
-        let (env, leases, directory) = (env.clone(), Rc::clone(leases), Rc::clone(directory));
+    for (digest, until) in held_blocks.borrow_mut().take_granted() {
+        let (env, held_blocks, directory) =
+            (env.clone(), Rc::clone(held_blocks), Rc::clone(directory));
         ctx.wait_until(async move {
             let wait = (until - super::now()).num_milliseconds().max(0) + AFTER_END_MS;
             worker::Delay::from(std::time::Duration::from_millis(wait.unsigned_abs())).await;
-            let returned = leases.borrow_mut().due(&digest, super::now());
+            let returned = held_blocks.borrow_mut().due(&digest, super::now());
             if returned.is_empty() {
                 return;
             }
             let returns = BlockReturns { digest, returned };
             if let Err(err) = send(&env, &directory, &returns).await {
                 worker::console_error!("keys: returning a block to its gate: {err}");
-                leases.borrow_mut().owe(&returns.digest, returns.returned);
+                held_blocks
+                    .borrow_mut()
+                    .owe(&returns.digest, returns.returned);
             }
         });
     }
@@ -48,12 +51,12 @@ async fn send(
     returns: &BlockReturns,
 ) -> worker::Result<()> {
     let Some((gate, _)) =
-        account_gate::gate_of(env, directory, &returns.digest, super::now()).await?
+        gate_object::gate_of(env, directory, &returns.digest, super::now()).await?
     else {
         // The key is gone from the store: nothing counts its blocks any more.
         return Ok(());
     };
-    let stub = account_gate::stub(env, &gate)?;
+    let stub = gate_object::stub(env, &gate)?;
     let body =
         serde_json::to_string(returns).map_err(|e| worker::Error::RustError(e.to_string()))?;
     let mut init = worker::RequestInit::new();
@@ -61,7 +64,7 @@ async fn send(
         .with_body(Some(body.into()));
     let answer = stub
         .fetch_with_request(Request::new_with_init(
-            &account_gate::url(account_gate::RETURN),
+            &gate_object::url(gate_object::RETURN),
             &init,
         )?)
         .await?;

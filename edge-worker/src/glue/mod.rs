@@ -1,5 +1,5 @@
 //! The workerd entry point and the [`Backend`] over workerd's services: a Durable
-//! Object per account and key kind (`ACCOUNT_GATE`, [`account_gate`]) that checks
+//! Object per account and key kind (`ACCOUNT_GATE`, [`gate_object`]) that checks
 //! and counts each metered request, D1 (`KEYS`) for the key store behind it and for browser origins,
 //! the R2 bucket (`MODELS`) for the model files, D1 again for the partner portal's
 //! accounts and sessions (its SQL in `api/partners/`, run through [`d1`]), Web Crypto and
@@ -7,9 +7,9 @@
 //! the Workers console (`console_error!`) for the failures the API layer logs through
 //! [`ModelEnvironment::log_failure`]. Everything else lives in [`crate::api`].
 
-mod account_gate;
 mod block_returns;
 mod d1;
+mod gate_object;
 mod runtime;
 
 use std::cell::{OnceCell, RefCell};
@@ -22,7 +22,7 @@ use worker::{Context, Env, HttpRequest, Request, event, worker_sys::web_sys};
 
 use crate::api::access::gate::directory::GateDirectory;
 use crate::api::access::gate::{Admission, GateRequest, KeyUsage};
-use crate::api::access::leases::LeaseBook;
+use crate::api::access::held_blocks::HeldBlocks;
 use crate::api::backend::{Backend, CACHED_ANSWER_SECONDS};
 use crate::api::backend_error::BackendError;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
@@ -35,7 +35,7 @@ thread_local! {
     /// request at a time per thread, interleaved only at awaits).
     static STORE: OnceCell<Rc<ModelStore>> = const { OnceCell::new() };
     /// The isolate's blocks of keys' quotas, kept across requests likewise.
-    static LEASES: Rc<RefCell<LeaseBook>> = Rc::new(RefCell::new(LeaseBook::default()));
+    static HELD_BLOCKS: Rc<RefCell<HeldBlocks>> = Rc::new(RefCell::new(HeldBlocks::default()));
     /// The isolate's map of key digests to their account's gate, likewise.
     static DIRECTORY: Rc<RefCell<GateDirectory>> =
         Rc::new(RefCell::new(GateDirectory::default()));
@@ -59,7 +59,7 @@ struct WorkerBackend {
     /// The request's context: work that may finish after the answer is sent.
     context: Context,
     store: Rc<ModelStore>,
-    leases: Rc<RefCell<LeaseBook>>,
+    held_blocks: Rc<RefCell<HeldBlocks>>,
     directory: Rc<RefCell<GateDirectory>>,
     portal: Option<PortalConfig>,
 }
@@ -119,7 +119,7 @@ impl Backend for WorkerBackend {
     async fn admit(&self, request: &GateRequest) -> Result<Admission, BackendError> {
         let fail = |e: worker::Error| BackendError::new("keys", e.to_string());
         let Some((gate, read)) =
-            account_gate::gate_of(&self.env, &self.directory, &request.digest, request.now)
+            gate_object::gate_of(&self.env, &self.directory, &request.digest, request.now)
                 .await
                 .map_err(fail)?
         else {
@@ -139,34 +139,34 @@ impl Backend for WorkerBackend {
         init.with_method(worker::Method::Post)
             .with_body(Some(body.into()));
         let asked =
-            Request::new_with_init(&account_gate::url(account_gate::ADMIT), &init).map_err(fail)?;
-        let answer = account_gate::stub(&self.env, &gate)
+            Request::new_with_init(&gate_object::url(gate_object::ADMIT), &init).map_err(fail)?;
+        let answer = gate_object::stub(&self.env, &gate)
             .map_err(fail)?
             .fetch_with_request(asked)
             .await
             .map_err(fail)?;
-        account_gate::answer_of(answer).await
+        gate_object::answer_of(answer).await
     }
 
     async fn usage(&self, digest: &str) -> Result<KeyUsage, BackendError> {
         let fail = |e: worker::Error| BackendError::new("keys", e.to_string());
-        let Some((gate, _)) = account_gate::gate_of(&self.env, &self.directory, digest, now())
+        let Some((gate, _)) = gate_object::gate_of(&self.env, &self.directory, digest, now())
             .await
             .map_err(fail)?
         else {
             return Ok(KeyUsage::default());
         };
-        let address = format!("{}?digest={digest}", account_gate::url(account_gate::USAGE));
-        let answer = account_gate::stub(&self.env, &gate)
+        let address = format!("{}?digest={digest}", gate_object::url(gate_object::USAGE));
+        let answer = gate_object::stub(&self.env, &gate)
             .map_err(fail)?
             .fetch_with_str(&address)
             .await
             .map_err(fail)?;
-        account_gate::answer_of(answer).await
+        gate_object::answer_of(answer).await
     }
 
-    fn leases(&self) -> &RefCell<LeaseBook> {
-        &self.leases
+    fn held_blocks(&self) -> &RefCell<HeldBlocks> {
+        &self.held_blocks
     }
 
     fn models(&self) -> &ModelStore {
@@ -373,7 +373,7 @@ async fn fetch(
                 env,
                 context: worker_ctx,
                 store,
-                leases: LEASES.with(Rc::clone),
+                held_blocks: HELD_BLOCKS.with(Rc::clone),
                 directory: DIRECTORY.with(Rc::clone),
                 portal,
             };
@@ -381,7 +381,7 @@ async fn fetch(
             block_returns::schedule(
                 &backend.context,
                 &backend.env,
-                &backend.leases,
+                &backend.held_blocks,
                 &backend.directory,
             );
             answer

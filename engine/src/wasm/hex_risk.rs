@@ -9,8 +9,8 @@ use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use super::{ForecastRecord, api_error, from_js, now_seconds, query_error, to_js};
-use crate::api::{self, ErrorCode};
 use crate::forecast::CrimeClass;
+use crate::operations::{self, ErrorCode};
 
 /// Forecast engine over one or more city artifacts, fully offline.
 #[wasm_bindgen]
@@ -19,7 +19,7 @@ pub struct HexRisk {
     pub(super) atlas: crate::city::Atlas,
     // Scores of the last options per city, for the column operations a map
     // repeats; cleared whenever a city is added.
-    memo: core::cell::RefCell<crate::api::ScoreMemo>,
+    memo: core::cell::RefCell<crate::operations::ScoreMemo>,
 }
 
 /// A request object as a JSON map (`undefined` or `null` means `{}`).
@@ -31,14 +31,14 @@ fn request_object(request: JsValue) -> Result<serde_json::Map<String, serde_json
     };
     match value {
         serde_json::Value::Object(body) => Ok(body),
-        _ => Err(query_error(&crate::api::QueryError::malformed(
+        _ => Err(query_error(&crate::operations::QueryError::malformed(
             "the request must be an object",
         ))),
     }
 }
 
 /// Scored cells as `{cells, safetyScores, colorIndexes}` typed arrays, one copy each.
-fn scored_cells(scored: &crate::api::ScoredCells) -> JsValue {
+fn scored_cells(scored: &crate::operations::ScoredCells) -> JsValue {
     let cells: Vec<u64> = scored.cells.iter().map(|&cell| u64::from(cell)).collect();
     let object = js_sys::Object::new();
     // Setting properties on a fresh plain object cannot fail.
@@ -70,7 +70,7 @@ impl HexRisk {
             &crate::city::Atlas,
             &serde_json::Map<String, serde_json::Value>,
             i64,
-        ) -> Result<T, crate::api::QueryError>,
+        ) -> Result<T, crate::operations::QueryError>,
     ) -> Result<JsValue, JsValue> {
         let body = request_object(request)?;
         let answer =
@@ -87,8 +87,9 @@ impl HexRisk {
             &crate::city::Atlas,
             &serde_json::Map<String, serde_json::Value>,
             i64,
-            &mut crate::api::ScoreMemo,
-        ) -> Result<crate::api::ScoredCells, crate::api::QueryError>,
+            &mut crate::operations::ScoreMemo,
+        )
+            -> Result<crate::operations::ScoredCells, crate::operations::QueryError>,
     ) -> Result<JsValue, JsValue> {
         let body = request_object(request)?;
         operation(
@@ -218,7 +219,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "PredictRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, crate::api::prediction::predict)
+        self.call(request, now_ms, crate::operations::prediction::predict)
     }
 
     /// Point predictions of many locations with exactly the body and answer of the
@@ -234,7 +235,11 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "PredictBatchRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, crate::api::prediction::predict_batch)
+        self.call(
+            request,
+            now_ms,
+            crate::operations::prediction::predict_batch,
+        )
     }
 
     /// The risk of a route given as waypoints, segment by segment, with exactly the
@@ -251,7 +256,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "RouteRiskRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, crate::api::prediction::route_risk)
+        self.call(request, now_ms, crate::operations::prediction::route_risk)
     }
 
     /// Scores cells, in request order (`POST /hexes/score`): `{hexIds, intent?,
@@ -265,7 +270,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "ScoreRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::hexes_score)
+        self.call(request, now_ms, operations::hexes_score)
     }
 
     /// Scores the cells within `ring` (0..41) of a point (`POST /hexes/lookup`).
@@ -279,7 +284,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "LookupRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::hexes_lookup)
+        self.call(request, now_ms, operations::hexes_lookup)
     }
 
     /// One cell's per-class breakdown (`GET /hexes/breakdown`): `{h3, intent?,
@@ -293,7 +298,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "BreakdownRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::hexes_breakdown)
+        self.call(request, now_ms, operations::hexes_breakdown)
     }
 
     /// Slim objects for the covered cells in a box (`GET /hexes/all`): `{west,
@@ -308,7 +313,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, params, now| {
-            api::hexes_all(atlas, params, now).map(|(list, _)| list)
+            operations::hexes_all(atlas, params, now).map(|(list, _)| list)
         })
     }
 
@@ -325,7 +330,8 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, params, now| {
-            api::hexes_all(atlas, params, now).map(|(list, _)| api::hexes_feature_collection(&list))
+            operations::hexes_all(atlas, params, now)
+                .map(|(list, _)| operations::hexes_feature_collection(&list))
         })
     }
 
@@ -348,19 +354,20 @@ impl HexRisk {
             body.get(name)
                 .and_then(serde_json::Value::as_u64)
                 .ok_or_else(|| {
-                    query_error(&api::QueryError::invalid(
+                    query_error(&operations::QueryError::invalid(
                         name,
                         "z, x and y must be whole numbers",
                     ))
                 })
         };
-        let id = api::served_tile(number("z")?, number("x")?, number("y")?)
+        let id = operations::served_tile(number("z")?, number("x")?, number("y")?)
             .map_err(|e| query_error(&e))?;
         let city = body
             .get("city")
             .and_then(serde_json::Value::as_str)
             .unwrap_or_default();
-        api::tile(&self.atlas, city, id, &body, now_seconds(now_ms)).map_err(|e| query_error(&e))
+        operations::tile(&self.atlas, city, id, &body, now_seconds(now_ms))
+            .map_err(|e| query_error(&e))
     }
 
     /// The cells within `ring` of a point with their scores, in columns: the job
@@ -376,7 +383,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "LookupRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call_columns(request, now_ms, api::ring_scores)
+        self.call_columns(request, now_ms, operations::ring_scores)
     }
 
     /// Scores cells given as 64-bit H3 indexes, in order, in columns: the job of
@@ -394,7 +401,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call_columns(options, now_ms, |atlas, options, now, memo| {
-            api::cell_scores(atlas, cells, options, now, memo)
+            operations::cell_scores(atlas, cells, options, now, memo)
         })
     }
 
@@ -409,7 +416,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call_columns(request, now_ms, api::box_scores)
+        self.call_columns(request, now_ms, operations::box_scores)
     }
 
     /// Every precinct's scores (`GET /precincts/all-scores`).
@@ -422,7 +429,7 @@ impl HexRisk {
         request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::precincts_all_scores)
+        self.call(request, now_ms, operations::precincts_all_scores)
     }
 
     /// Precinct boundaries with scores, a GeoJSON FeatureCollection (`GET /precincts`).
@@ -431,7 +438,7 @@ impl HexRisk {
     /// Bad scoring options.
     #[wasm_bindgen]
     pub fn precincts(&self, request: JsValue, now_ms: Option<f64>) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::precincts_geojson)
+        self.call(request, now_ms, operations::precincts_geojson)
     }
 
     /// The forecast for a point in the week containing `date` (YYYY-MM-DD).
@@ -441,7 +448,7 @@ impl HexRisk {
     /// date) or `DATE_OUT_OF_RANGE`.
     #[wasm_bindgen(unchecked_return_type = "CellForecast")]
     pub fn forecast(&self, latitude: f64, longitude: f64, date: &str) -> Result<JsValue, JsValue> {
-        let date = api::dates::parse_date(date)
+        let date = operations::dates::parse_date(date)
             .ok_or_else(|| api_error(ErrorCode::InvalidRequest, "date must be YYYY-MM-DD"))?;
         let (city, cell, position) =
             self.atlas

@@ -16,9 +16,9 @@ use alloc::vec::Vec;
 use js_sys::{Error, Reflect};
 use wasm_bindgen::prelude::*;
 
-use crate::api::ErrorCode;
 use crate::forecast::{ClassRecord, CrimeClass, RiskLevel};
 use crate::grid;
+use crate::operations::ErrorCode;
 use crate::scoring::{ColourIndex, PALETTE};
 
 mod answer;
@@ -51,7 +51,7 @@ pub(super) fn api_error(code: ErrorCode, message: &str) -> JsValue {
 
 /// A `QueryError` as a thrown `Error` with `code` and `details` (`field`, and
 /// `index` or `distanceM` when known), like the HTTP error body.
-pub(super) fn query_error(err: &crate::api::QueryError) -> JsValue {
+pub(super) fn query_error(err: &crate::operations::QueryError) -> JsValue {
     let error = api_error(err.code, &err.message);
     if let Ok(details) = to_js(&err.details()) {
         let _ = Reflect::set(&error, &"details".into(), &details);
@@ -62,7 +62,7 @@ pub(super) fn query_error(err: &crate::api::QueryError) -> JsValue {
 /// Reads a request object into a query type.
 pub(super) fn from_js<T: serde::de::DeserializeOwned>(value: JsValue) -> Result<T, JsValue> {
     serde_wasm_bindgen::from_value(value)
-        .map_err(|e| query_error(&crate::api::QueryError::malformed(e.to_string())))
+        .map_err(|e| query_error(&crate::operations::QueryError::malformed(e.to_string())))
 }
 
 pub(super) fn now_seconds(now_ms: Option<f64>) -> i64 {

@@ -12,8 +12,8 @@ use wasm_bindgen::prelude::*;
 use super::answer::WithStatus;
 use super::hex_risk::HexRisk;
 use super::to_js;
-use crate::api;
 use crate::grid::MicroDegrees;
+use crate::operations;
 
 #[wasm_bindgen]
 impl HexRisk {
@@ -32,7 +32,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, body, now| {
-            api::route_answer(atlas, body, now).map(WithStatus)
+            operations::route_answer(atlas, body, now).map(WithStatus)
         })
     }
 
@@ -48,7 +48,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "ReachRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, api::reach)
+        self.call(request, now_ms, operations::reach)
     }
 
     /// Scores a GeoJSON LineString (`POST /evaluate`).
@@ -62,7 +62,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, body, now| {
-            api::evaluate_answer(atlas, body, now).map(WithStatus)
+            operations::evaluate_answer(atlas, body, now).map(WithStatus)
         })
     }
 
@@ -77,7 +77,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, body, now| {
-            api::evaluate_hex_path_answer(atlas, body, now).map(WithStatus)
+            operations::evaluate_hex_path_answer(atlas, body, now).map(WithStatus)
         })
     }
 
@@ -95,7 +95,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, params, now| {
-            api::streets(atlas, params, now).map(api::with_status)
+            operations::streets(atlas, params, now).map(operations::with_status)
         })
     }
 
@@ -112,7 +112,8 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, params, now| {
-            api::streets(atlas, params, now).map(|answer| api::streets_feature_collection(&answer))
+            operations::streets(atlas, params, now)
+                .map(|answer| operations::streets_feature_collection(&answer))
         })
     }
 
@@ -130,7 +131,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "SearchRequest")] request: JsValue,
     ) -> Result<JsValue, JsValue> {
         self.call(request, None, |atlas, params, _| {
-            api::search_places(atlas, params).map(api::with_status)
+            operations::search_places(atlas, params).map(operations::with_status)
         })
     }
 
@@ -146,7 +147,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "ReverseRequest")] request: JsValue,
     ) -> Result<JsValue, JsValue> {
         self.call(request, None, |atlas, params, _| {
-            api::reverse_place(atlas, params).map(api::with_status)
+            operations::reverse_place(atlas, params).map(operations::with_status)
         })
     }
 

@@ -18,7 +18,7 @@
 //! Most requests never reach the gate: with an admitted request the gate grants the
 //! asking isolate a block of the key's quota ([`blocks`]), counted at once in the
 //! key's count and the account's, which the isolate spends on its own
-//! (`api/access/leases.rs`) and returns what it did not spend.
+//! (`api/access/held_blocks.rs`) and returns what it did not spend.
 //!
 //! The count is exact: workerd runs an object's events one at a time between awaits,
 //! [`admit`] changes the counts in memory before anything is awaited, and the object
@@ -30,15 +30,15 @@
 use chrono::{DateTime, NaiveDate, TimeDelta, Utc};
 use serde::{Deserialize, Serialize};
 
+use super::daily_quota::{self, QuotaState};
 use super::ip_ranges;
 use super::keys::{KeyApi, KeyRecord, KeyRefusal};
-use super::quota::{self, QuotaState};
 use crate::api::plumbing::cors;
 
-pub mod blocks;
 pub mod directory;
+pub mod quota_blocks;
 
-use blocks::{Grant, Return};
+use quota_blocks::{Grant, Return};
 
 /// How long a gate trusts the key record it read, by default: a revocation takes
 /// effect within this time.
@@ -257,7 +257,7 @@ pub fn admit(
     request: &GateRequest,
     record_until: DateTime<Utc>,
 ) -> (Admission, bool) {
-    let day = quota::day_of(request.now);
+    let day = daily_quota::day_of(request.now);
     // A digest that is no key at all has nothing to count against.
     let Some(record) = record else {
         return (Admission::UnknownKey, false);
@@ -287,7 +287,7 @@ pub fn admit(
     let key_used = key_log.on(day).map_or(0, |d| d.used);
     let account_used = logs.account.on(day).map_or(0, |d| d.used);
     let (key_limit, account_limit) = (record.daily_limit, record.account.daily_limit);
-    let state = quota::decide_with_account(key_used, key_limit, account_used, account_limit);
+    let state = daily_quota::decide_with_account(key_used, key_limit, account_used, account_limit);
     if !state.allowed {
         logs.key(&request.digest).today(day).refused_quota += 1;
         logs.account.today(day).refused_quota += 1;
@@ -301,7 +301,7 @@ pub fn admit(
     let mut block = request
         .want_block
         .then(|| {
-            blocks::grant_within(
+            quota_blocks::grant_within(
                 (key_limit, key_used + 1),
                 (account_limit, account_used + 1),
                 state,

@@ -1,5 +1,5 @@
 //! Access: who may call, and how much. API keys and where they may be used from,
-//! daily quotas, each account's gate, and an isolate's leases of busy keys' quotas.
+//! daily quotas, each account's gate, and the blocks of busy keys' quotas an isolate holds.
 //!
 //! module-cycles: ordered. Each module uses only those declared above it.
 
@@ -8,8 +8,8 @@ pub mod ip_ranges;
 // API keys: their records, digests and kinds.
 pub mod keys;
 // Daily quotas.
-pub mod quota;
+pub mod daily_quota;
 // What an account's Durable Object decides.
 pub mod gate;
 // An isolate's blocks of busy keys' quotas.
-pub mod leases;
+pub mod held_blocks;

@@ -1,11 +1,11 @@
 //! The error body shared by both APIs: `{status: "error", code, message, details}`.
 
-use hexrisk_engine::api::QueryError;
+use hexrisk_engine::operations::QueryError;
 use http::StatusCode;
 use serde_json::{Map, Value};
 
 /// The machine-readable error codes, shared with the engine and the npm package.
-pub use hexrisk_engine::api::ErrorCode;
+pub use hexrisk_engine::operations::ErrorCode;
 
 /// The HTTP status that goes with a code (the Worker's, not the engine's: the
 /// codes are the same offline and online, the statuses exist only here).

@@ -1,6 +1,6 @@
 //! Reading request input: JSON bodies and query strings, each failure an
 //! [`ApiError`] naming the field at fault. Fields inside a body are read with the
-//! engine's readers (`hexrisk_engine::api::{missing, malformed, array}` and
+//! engine's readers (`hexrisk_engine::operations::{missing, malformed, array}` and
 //! `api::prediction::{coordinates, datetime}`), shared with the npm package; their
 //! errors become [`ApiError`]s through `From`.
 
@@ -117,8 +117,8 @@ pub fn query_object(pairs: &[(String, String)]) -> Map<String, Value> {
 mod tests {
     use super::*;
     use chrono::NaiveDateTime;
-    use hexrisk_engine::api::QueryError;
-    use hexrisk_engine::api::prediction::{When, coordinates, datetime};
+    use hexrisk_engine::operations::QueryError;
+    use hexrisk_engine::operations::prediction::{When, coordinates, datetime};
     use serde_json::json;
 
     use crate::api::test_support::body;

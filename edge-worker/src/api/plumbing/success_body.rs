@@ -5,7 +5,7 @@ use bytes::Bytes;
 use serde::Serialize;
 use serde_json::Value;
 
-use hexrisk_engine::api::{RingLookup, ScoreRows};
+use hexrisk_engine::operations::{RingLookup, ScoreRows};
 
 /// What an endpoint answers on success.
 #[derive(Debug)]
@@ -53,7 +53,7 @@ impl SuccessBody {
     pub const fn media_type(&self) -> Option<&'static str> {
         match self {
             Self::Tile { .. } => Some(MVT_CONTENT_TYPE),
-            Self::GeoJson(_) => Some(hexrisk_engine::api::GEOJSON_MEDIA_TYPE),
+            Self::GeoJson(_) => Some(hexrisk_engine::operations::GEOJSON_MEDIA_TYPE),
             Self::Value(_) | Self::ScoreRows(_) | Self::RingLookup(_) => None,
         }
     }

@@ -9,7 +9,7 @@ use passki::StoredPasskey;
 use serde_json::{Map, Value, json};
 
 use super::ceremonies::RelyingParty;
-use super::handler::{Answer, Caller, ceremony_field, ceremony_started, take};
+use super::handler_io::{Answer, Caller, ceremony_field, ceremony_started, take};
 use super::{random, sessions};
 use crate::api::access::keys::Tier;
 use crate::api::backend::Backend as PortalBackend;
@@ -74,7 +74,8 @@ pub async fn sign_in<B: PortalBackend>(
         Ok(id) => id,
         Err(e) => return Err(refused(None, "malformed", e.to_string()).await),
     };
-    if let Err(over) = super::limits::check_passkey(backend, &credential_id, caller.now).await {
+    if let Err(over) = super::rate_limits::check_passkey(backend, &credential_id, caller.now).await
+    {
         backend.log_refusal(
             "portal",
             &format!("sign-in refused: over the passkey's limit: {credential_id}"),

@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::accounts::{own_entry, start_session};
 use super::ceremonies::{CeremonyError, RelyingParty};
-use super::handler::{
+use super::handler_io::{
     Answer, Caller, ceremony_field, ceremony_started, registration_refused, take,
 };
 use super::random;

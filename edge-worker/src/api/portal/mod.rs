@@ -11,14 +11,14 @@
 pub mod accounts;
 pub mod applications;
 pub mod ceremonies;
-pub mod handler;
-pub mod limits;
+pub mod handler_io;
 pub mod operator;
 pub mod origins;
 pub mod page;
 pub mod partner_keys;
 pub mod passkeys;
 pub mod random;
+pub mod rate_limits;
 pub mod sessions;
 pub mod text;
 pub mod usage;
@@ -29,7 +29,7 @@ use http::header::{CONTENT_TYPE, COOKIE, HeaderValue, ORIGIN, SET_COOKIE};
 use http::{Method, Request, Response};
 
 use self::ceremonies::RelyingParty;
-use self::handler::{Answer, Caller};
+use self::handler_io::{Answer, Caller};
 use super::backend::Backend;
 use super::backend_error::BackendError;
 use super::routes::{self, Access, Answer as RouteAnswer, PortalOperation as Operation};
@@ -208,15 +208,15 @@ async fn rate_limit<B: Backend>(
     caller: &Caller<'_>,
 ) -> Result<(), ApiError> {
     let counted = match access {
-        Access::Public => limits::Counted::SignIn,
-        _ => limits::Counted::Change,
+        Access::Public => rate_limits::Counted::SignIn,
+        _ => rate_limits::Counted::Change,
     };
     // The account of a live session, for its own limit (a dead one is refused later).
     let account = match counted {
-        limits::Counted::Change => caller.live_session(backend).await?.map(|s| s.partner_id),
-        limits::Counted::SignIn => None,
+        rate_limits::Counted::Change => caller.live_session(backend).await?.map(|s| s.partner_id),
+        rate_limits::Counted::SignIn => None,
     };
-    limits::check(
+    rate_limits::check(
         backend,
         counted,
         (caller.address, account.as_deref()),

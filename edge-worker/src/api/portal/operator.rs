@@ -8,7 +8,7 @@ use chrono::{DateTime, Utc};
 use serde_json::{Map, Value, json};
 
 use super::accounts::{self, account_json};
-use super::handler::{Answer, Caller};
+use super::handler_io::{Answer, Caller};
 use crate::api::access::keys::Tier;
 use crate::api::backend::Backend;
 use crate::api::partners::store::{Partner, PartnerStatus, Role};

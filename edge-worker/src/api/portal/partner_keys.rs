@@ -17,7 +17,7 @@ use chrono::{DateTime, TimeDelta, Utc};
 use serde_json::{Map, Value, json};
 
 use super::accounts;
-use super::handler::{Answer, Caller};
+use super::handler_io::{Answer, Caller};
 use super::origins::{self, MAX_ORIGINS};
 use super::random;
 use crate::api::access::ip_ranges::{IpRange, MAX_RANGES};

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::accounts;
 use super::ceremonies::{CeremonyError, RelyingParty};
-use super::handler::{self, Answer, Caller};
+use super::handler_io::{self, Answer, Caller};
 use super::random;
 use crate::api::backend::Backend;
 use crate::api::partners::store::{CeremonyKind, Partner, Passkey};
@@ -67,7 +67,7 @@ async fn start<B: Backend>(
         enrolment,
     })
     .ok();
-    handler::ceremony_started(backend, started, pending, caller.now).await
+    handler_io::ceremony_started(backend, started, pending, caller.now).await
 }
 
 /// Verifies the new passkey of a ceremony of `kind`; returns it with what the
@@ -79,18 +79,18 @@ async fn finish<B: Backend>(
     kind: CeremonyKind,
     caller: &Caller<'_>,
 ) -> Result<(Pending, Passkey), ApiError> {
-    let (id, credential) = handler::ceremony_field(body)?;
-    let ceremony = handler::take(backend, id, kind)
+    let (id, credential) = handler_io::ceremony_field(body)?;
+    let ceremony = handler_io::take(backend, id, kind)
         .await?
-        .ok_or_else(|| handler::registration_refused(&CeremonyError::Unknown))?;
+        .ok_or_else(|| handler_io::registration_refused(&CeremonyError::Unknown))?;
     let pending: Pending = ceremony
         .pending
         .as_deref()
         .and_then(|p| serde_json::from_str(p).ok())
-        .ok_or_else(|| handler::registration_refused(&CeremonyError::Unknown))?;
+        .ok_or_else(|| handler_io::registration_refused(&CeremonyError::Unknown))?;
     let stored = rp
         .finish_registration(&ceremony, credential, caller.now)
-        .map_err(|e| handler::registration_refused(&e))?;
+        .map_err(|e| handler_io::registration_refused(&e))?;
     let passkey = Passkey {
         credential_id: BASE64URL_NOPAD.encode(&stored.credential_id),
         partner_id: pending.partner_id.clone(),
@@ -171,7 +171,7 @@ pub async fn add<B: Backend>(
     let (_, partner) = accounts::signed_in_recently(backend, caller).await?;
     let (pending, passkey) = finish(backend, rp, body, CeremonyKind::AddPasskey, caller).await?;
     if pending.partner_id != partner.id {
-        return Err(handler::registration_refused(&CeremonyError::Unknown));
+        return Err(handler_io::registration_refused(&CeremonyError::Unknown));
     }
     add_and_audit(backend, &passkey, "signed_in", caller).await?;
     Ok(Answer::created(json!({ "added": passkey.credential_id })))

@@ -9,10 +9,10 @@ use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
 use serde_json::{Value, json};
 
 use super::accounts;
-use super::handler::{Answer, Caller, File};
+use super::handler_io::{Answer, Caller, File};
+use crate::api::access::daily_quota;
 use crate::api::access::gate::{DayUsage, KEEP_DAYS, KeyUsage, UsageLog};
 use crate::api::access::keys::AccountQuota;
-use crate::api::access::quota;
 use crate::api::backend::Backend;
 use crate::api::partners::store::PartnerKey;
 use crate::api::plumbing::error::{ApiError, ErrorCode};
@@ -125,7 +125,7 @@ pub async fn usage<B: Backend>(
         account,
         log,
     } = asked_usage(backend, id, query, caller).await?;
-    let today = quota::day_of(caller.now);
+    let today = daily_quota::day_of(caller.now);
     let used = log.key.on(today).map_or(0, |d| d.used);
     let account_used = log.account.on(today).map_or(0, |d| d.used);
     let account_left = account.daily_limit.saturating_sub(account_used);
@@ -149,7 +149,7 @@ pub async fn usage<B: Backend>(
 }
 
 fn reset_at(now: DateTime<Utc>) -> String {
-    quota::reset_at(now).to_rfc3339_opts(SecondsFormat::Secs, true)
+    daily_quota::reset_at(now).to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
 /// `GET /portal/api/keys/{id}/usage.csv?days=N`: the same days as CSV
@@ -165,7 +165,7 @@ pub async fn usage_csv<B: Backend>(
 ) -> Result<Answer, ApiError> {
     let AskedUsage { days, key, log, .. } = asked_usage(backend, id, query, caller).await?;
     let mut text = format!("{CSV_HEADER}\n");
-    for d in days_of(&log.key, quota::day_of(caller.now), days) {
+    for d in days_of(&log.key, daily_quota::day_of(caller.now), days) {
         let _ = writeln!(
             text,
             "{},{},{},{},{},{},{}",

@@ -14,8 +14,8 @@ use http::Method;
 use serde_json::Value;
 
 use crate::api::access::keys::KeyApi;
+use crate::api::endpoints;
 use crate::api::models::needs::Reach;
-use crate::api::operations;
 use crate::api::plumbing::caching::CachePolicy;
 
 pub use self::table::ROUTES;
@@ -111,8 +111,8 @@ pub enum PortalOperation {
 #[derive(Debug, Clone, Copy)]
 pub enum EngineOperation {
     /// Answered at once from the decoded cities.
-    Now(operations::Operation),
-    /// A vector tile: through the data centre's cache (`operations::map_layers::tile`).
+    Now(endpoints::Operation),
+    /// A vector tile: through the data centre's cache (`endpoints::map_layers::tile`).
     CachedTile,
 }
 

@@ -1,17 +1,17 @@
 //! The rows of the route table, each API's in the order of its documentation, then
 //! the portal's and the benchmark baselines. A new endpoint is a row here, an engine
-//! operation (`crate::api::operations`) and, where the npm package has it, its wasm
+//! operation (`crate::api::endpoints`) and, where the npm package has it, its wasm
 //! wrapper (ARCHITECTURE.md, "Adding an endpoint").
 
 use http::Method;
 
 use super::{Access, Answer, Baseline, EngineOperation, HealthReport, PortalOperation as O, Route};
 use crate::api::access::keys::KeyApi;
+use crate::api::endpoints::{self as op, map_layers};
 use crate::api::models::needs::Reach;
 use crate::api::openapi::{PORTAL_OPENAPI, PREDICTION_OPENAPI, ROUTER_OPENAPI};
-use crate::api::operations::{self as op, map_layers};
 use crate::api::plumbing::caching::CachePolicy;
-use hexrisk_engine::api as engine;
+use hexrisk_engine::operations as engine;
 
 const PREDICTION: Access = Access::Key(KeyApi::Prediction);
 const ROUTER: Access = Access::Key(KeyApi::Router);

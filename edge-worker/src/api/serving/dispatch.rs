@@ -1,7 +1,7 @@
 //! Dispatch: a request to its row of the route table, authentication and quota
 //! around what the row names as its answer, and the headers every answer carries.
 //! Nothing here is particular to one endpoint: what differs between them is in their
-//! rows (`crate::api::routes`) and their operations (`crate::api::operations`).
+//! rows (`crate::api::routes`) and their operations (`crate::api::endpoints`).
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
@@ -10,16 +10,16 @@ use http::header::{
 };
 use http::{Method, Request, Response, StatusCode};
 
-use hexrisk_engine::api as engine;
+use hexrisk_engine::operations as engine;
 
 use super::health::{self, ServiceHealth};
+use crate::api::access::daily_quota;
 use crate::api::access::gate::{Admission, GateRequest};
 use crate::api::access::keys::{self, KeyApi, KeyKind, KeyRecord};
-use crate::api::access::quota;
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
+use crate::api::endpoints::{self, Answered, Call};
 use crate::api::models::needs;
-use crate::api::operations::{self, Answered, Call};
 use crate::api::partners::config::ClientAddress;
 use crate::api::plumbing::caching::{self, CachePolicy};
 use crate::api::plumbing::error::{ApiError, ErrorCode};
@@ -83,7 +83,7 @@ async fn authenticate<B: Backend>(
     api: KeyApi,
     backend: &B,
     now: DateTime<Utc>,
-) -> Result<(KeyRecord, quota::QuotaState), Response<Bytes>> {
+) -> Result<(KeyRecord, daily_quota::QuotaState), Response<Bytes>> {
     let header = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok());
     let presented = match api {
         KeyApi::Prediction => keys::bearer(header(AUTHORIZATION.as_str())),
@@ -112,14 +112,14 @@ async fn authenticate<B: Backend>(
         record: None,
     };
     // A block of the key's quota decides most requests here, without the gate.
-    let local = backend.leases().borrow_mut().admit(&asked);
+    let local = backend.held_blocks().borrow_mut().admit(&asked);
     let admission = if let Some(admission) = local {
         Ok(admission)
     } else {
-        backend.leases().borrow_mut().prepare(&mut asked);
+        backend.held_blocks().borrow_mut().prepare(&mut asked);
         let answer = backend.admit(&asked).await;
         backend
-            .leases()
+            .held_blocks()
             .borrow_mut()
             .settle(&asked, answer.as_ref().ok());
         answer
@@ -138,8 +138,8 @@ async fn authenticate<B: Backend>(
             address.unwrap_or_default(),
         ))),
         Ok(Admission::Counted { quota: state, .. }) if !state.allowed => {
-            let mut answer = response::error(&quota::rate_limited(state, now));
-            add_headers(&mut answer, quota::headers(state, now));
+            let mut answer = response::error(&daily_quota::rate_limited(state, now));
+            add_headers(&mut answer, daily_quota::headers(state, now));
             Err(answer)
         }
         Ok(Admission::Counted { record, quota, .. }) => Ok((*record, quota)),
@@ -242,7 +242,7 @@ async fn run<B: Backend>(
     };
     match operation {
         EngineOperation::Now(operation) => operation(&call),
-        EngineOperation::CachedTile => operations::map_layers::tile(&call, backend).await,
+        EngineOperation::CachedTile => endpoints::map_layers::tile(&call, backend).await,
     }
 }
 
@@ -400,7 +400,7 @@ async fn answer<B: Backend>(
             Err(err) => response::error(&err),
         }
     };
-    add_headers(&mut answer, quota::headers(state, ctx.now));
+    add_headers(&mut answer, daily_quota::headers(state, ctx.now));
     if let Some(versions) = versions {
         answer.headers_mut().insert(MODEL_VERSION_HEADER, versions);
     }

@@ -13,7 +13,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use http::StatusCode;
 use serde_json::{Value, json};
 
-use hexrisk_engine::api::RESOLUTION;
+use hexrisk_engine::operations::RESOLUTION;
 
 use crate::api::models::{CityStatus, ModelStatus};
 

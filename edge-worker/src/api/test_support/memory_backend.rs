@@ -14,11 +14,11 @@ use super::fixtures::{atlas, bucket, now};
 use super::portal_tables::PortalTables;
 use super::sqlite::Sqlite;
 use crate::api::access::gate::{self, Admission, GateLogs, GateRequest, KeyUsage};
+use crate::api::access::held_blocks::HeldBlocks;
 use crate::api::access::keys::{
     AccountQuota, KEY_ROW_COLUMNS, KEY_ROW_TABLES, KeyApi, KeyKind, KeyRecord, KeyRow,
     PresentedKey, Tier,
 };
-use crate::api::access::leases::LeaseBook;
 use crate::api::backend::Backend;
 use crate::api::backend_error::BackendError;
 use crate::api::models::{ModelEnvironment, ModelStore, StoreSettings};
@@ -58,7 +58,7 @@ pub(crate) struct MemoryBackend {
     /// The pauses requests took on their own timers.
     pub(crate) pauses: Cell<usize>,
     /// The isolate's blocks of keys' quotas.
-    pub(crate) leases: RefCell<LeaseBook>,
+    pub(crate) held_blocks: RefCell<HeldBlocks>,
     /// Where the portal is served ([`PORTAL_ORIGIN`]), or no portal.
     pub(crate) portal: Option<PortalConfig>,
     /// The portal's database, and the key store of the keys made in the portal.
@@ -120,7 +120,7 @@ impl MemoryBackend {
         Self {
             keys,
             gates: RefCell::new(HashMap::new()),
-            leases: RefCell::new(LeaseBook::default()),
+            held_blocks: RefCell::new(HeldBlocks::default()),
             files: RefCell::new(bucket(&atlas())),
             reads: RefCell::new(Vec::new()),
             store: ModelStore::new(StoreSettings::default()),
@@ -256,8 +256,8 @@ impl Backend for MemoryBackend {
         Ok(gate::admit(Some(&record), logs, request, record_until).0)
     }
 
-    fn leases(&self) -> &RefCell<LeaseBook> {
-        &self.leases
+    fn held_blocks(&self) -> &RefCell<HeldBlocks> {
+        &self.held_blocks
     }
 
     async fn usage(&self, digest: &str) -> Result<KeyUsage, BackendError> {

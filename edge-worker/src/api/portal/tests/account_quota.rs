@@ -73,7 +73,7 @@ fn rolling_revoking_and_making_again_draw_on_the_one_day_of_the_account() {
     let c_key = c["key"].as_str().unwrap().to_owned();
     assert_eq!(predict_with(&backend, &c_key, at), 429);
     // The next UTC day, the account's quota is whole again.
-    let tomorrow = crate::api::access::quota::reset_at(at);
+    let tomorrow = crate::api::access::daily_quota::reset_at(at);
     assert_eq!(spend(&backend, &c_key, 1, tomorrow), 1);
 }
 

@@ -193,7 +193,7 @@ fn a_passkey_registered_twice_is_a_conflict_not_a_failure_of_the_service() {
 
 #[test]
 fn guesses_at_one_passkey_from_many_addresses_are_limited_alike_whether_it_exists_or_not() {
-    use super::super::limits::SIGN_IN_PER_PASSKEY;
+    use super::super::rate_limits::SIGN_IN_PER_PASSKEY;
     let backend = MemoryBackend::new();
     let mut device = SoftAuthenticator::new(1, PORTAL_ORIGIN);
     let (_, partner_id) = super::apply_as(&backend, &mut device);

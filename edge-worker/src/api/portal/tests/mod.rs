@@ -6,12 +6,12 @@ mod accounts;
 mod attacks;
 mod hostile;
 mod lifecycle;
-mod limits;
 mod openapi;
 mod operator;
 mod page;
 mod partner_keys;
 mod passkeys;
+mod rate_limits;
 mod usage;
 
 use bytes::Bytes;

@@ -7,11 +7,11 @@ use bytes::Bytes;
 use http::{Method, Request, Response};
 use serde_json::json;
 
-use hexrisk_engine::api as engine;
+use hexrisk_engine::operations as engine;
 
 use crate::api::access::keys::KeyApi;
+use crate::api::endpoints::{Answered, Call};
 use crate::api::models::needs::Reach;
-use crate::api::operations::{Answered, Call};
 use crate::api::plumbing::caching::CachePolicy;
 use crate::api::routes::{Access, Answer, EngineOperation, Route, Table};
 use crate::api::serving::dispatch::handle_with;

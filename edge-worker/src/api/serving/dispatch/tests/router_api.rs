@@ -1,15 +1,15 @@
 //! The router API's operations, which the dispatcher calls straight from the
-//! engine (`hexrisk_engine::api`), with bodies and query strings as the Worker
+//! engine (`hexrisk_engine::operations`), with bodies and query strings as the Worker
 //! builds them.
 
-use hexrisk_engine::api::{
+use hexrisk_engine::artifact::PrecinctRecord;
+use hexrisk_engine::city::{Atlas, CityModel};
+use hexrisk_engine::grid::{self, MicroDegrees};
+use hexrisk_engine::operations::{
     MAX_SCORE_IDS, evaluate, evaluate_hex_path, hexes_all, hexes_breakdown, hexes_config,
     hexes_lookup, hexes_score, precincts_all_scores, precincts_geojson, precincts_status, reach,
     route, route_config,
 };
-use hexrisk_engine::artifact::PrecinctRecord;
-use hexrisk_engine::city::{Atlas, CityModel};
-use hexrisk_engine::grid::{self, MicroDegrees};
 use http::StatusCode;
 use serde_json::{Map, Value, json};
 

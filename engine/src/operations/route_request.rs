@@ -554,8 +554,8 @@ pub fn evaluate_hex_path(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::options::default_week;
     use crate::artifact::fixture::CityFixture;
+    use crate::operations::options::default_week;
     use crate::scoring::{CityScores, ScoringParams};
 
     fn atlas() -> Atlas {

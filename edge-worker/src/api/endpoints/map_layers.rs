@@ -1,7 +1,7 @@
 //! The answers that map libraries read: `/hexes/all` and `/streets` as JSON or
 //! GeoJSON (by `Accept` or `format`), a city's vector tiles (through the Workers
 //! cache, with cache lifetimes pinned to the artifact's version), its `TileJSON` and
-//! its style. The operations themselves are the engine's (`hexrisk_engine::api`).
+//! its style. The operations themselves are the engine's (`hexrisk_engine::operations`).
 
 #![allow(
     clippy::missing_errors_doc,
@@ -14,7 +14,7 @@ use http::header::ACCEPT;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use hexrisk_engine::api as engine;
+use hexrisk_engine::operations as engine;
 
 use super::{Answered, Call};
 use crate::api::backend::Backend;

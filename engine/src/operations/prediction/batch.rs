@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value, json};
 
 use super::{When, applies_at, coordinates, datetime, locate, probabilities, time_of_day, week};
-use crate::api::{QueryError, array, malformed};
 use crate::city::Atlas;
+use crate::operations::{QueryError, array, malformed};
 
 /// Most locations in one batch request.
 pub const MAX_BATCH_LOCATIONS: usize = 500;

@@ -8,10 +8,10 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value, json};
 
 use super::*;
-use crate::api::ErrorCode;
 use crate::artifact::fixture::CityFixture;
 use crate::city::{Atlas, CityModel};
 use crate::grid;
+use crate::operations::ErrorCode;
 
 /// The small Toronto, without roads: a line's exposure is its cells'.
 fn atlas() -> Atlas {
@@ -287,7 +287,7 @@ fn route_risk_scores_every_segment() {
     assert!((total - expected.iter().sum::<f64>()).abs() < 1e-12);
     let atlas = atlas();
     let city = &atlas.cities()[0];
-    let week = crate::api::options::default_week(city, now());
+    let week = crate::operations::options::default_week(city, now());
     let scores =
         crate::scoring::CityScores::compute(city, week, &crate::scoring::ScoringParams::default());
     let first = [(43.6534, -79.3841), (43.6580, -79.3800)]

@@ -9,11 +9,11 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value, json};
 
 use super::{When, coordinates, datetime, not_covered, week};
-use crate::api::{QueryError, array, coordinate_error, malformed};
 use crate::city::Atlas;
 use crate::corridor::{self, TravelMode};
 use crate::forecast::{CRIME_CLASSES, CrimeClass, RiskLevel, TimeWindow};
 use crate::grid;
+use crate::operations::{QueryError, array, coordinate_error, malformed};
 use crate::plan::line_exposure;
 use crate::scoring::{CityScores, ScoringParams};
 

@@ -1,5 +1,5 @@
 //! The operation behind each endpoint that reads the models, as its row in the route
-//! table names it: the engine's operation (`hexrisk_engine::api`, the same the npm
+//! table names it: the engine's operation (`hexrisk_engine::operations`, the same the npm
 //! package answers offline) given what a request brings ([`Call`]), and its answer
 //! as a [`SuccessBody`] with the `X-Hex-Count` of the endpoints that list hexes.
 //!
@@ -18,8 +18,8 @@ use bytes::Bytes;
 use http::Request;
 use serde_json::{Map, Value};
 
-use hexrisk_engine::api as engine;
 use hexrisk_engine::city::Atlas;
+use hexrisk_engine::operations as engine;
 
 use crate::api::models::Snapshot;
 use crate::api::plumbing::error::ApiError;

@@ -9,10 +9,10 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value, json};
 
 use super::{coordinates, locate};
-use crate::api::{QueryError, optional_text};
 use crate::city::{Atlas, CityModel};
 use crate::forecast::{ClassRecord, CrimeClass};
 use crate::grid::RESOLUTION;
+use crate::operations::{QueryError, optional_text};
 
 fn city_record(city: &CityModel, now: i64) -> Value {
     let info = &city.artifact().city;

@@ -4,7 +4,7 @@
 use chrono::TimeDelta;
 use http::Method;
 
-use super::super::limits::{CHANGES_PER_ACCOUNT, SIGN_IN_PER_ADDRESS, window_of};
+use super::super::rate_limits::{CHANGES_PER_ACCOUNT, SIGN_IN_PER_ADDRESS, window_of};
 use super::{Call, apply};
 use crate::api::test_support::{MemoryBackend, PORTAL_ORIGIN, SoftAuthenticator, now};
 

@@ -3,8 +3,8 @@
 
 use chrono::{DateTime, TimeDelta, Utc};
 
-use super::LeaseBook;
-use crate::api::access::gate::blocks::{BLOCK_SECONDS, EXACT_BLOCKS, block_size};
+use super::HeldBlocks;
+use crate::api::access::gate::quota_blocks::{BLOCK_SECONDS, EXACT_BLOCKS, block_size};
 use crate::api::access::gate::tests::{at, key};
 use crate::api::access::gate::{self, Admission, GateLogs, GateRequest};
 use crate::api::access::keys::{AccountQuota, KeyApi, KeyRecord, KeyRefusal};
@@ -33,14 +33,14 @@ impl Gate {
     fn used(&self, now: DateTime<Utc>) -> u32 {
         self.log
             .account
-            .on(crate::api::access::quota::day_of(now))
+            .on(crate::api::access::daily_quota::day_of(now))
             .map_or(0, |d| d.used)
     }
 }
 
 /// A request through an isolate's `book`, as `dispatch::authenticate` makes it.
 fn call(
-    book: &mut LeaseBook,
+    book: &mut HeldBlocks,
     gate: &mut Gate,
     now: DateTime<Utc>,
     origin: Option<&str>,
@@ -73,8 +73,8 @@ fn call(
 }
 
 /// The unspent part of the blocks `book` holds.
-fn unspent(book: &LeaseBook) -> u32 {
-    book.leases.values().map(|l| l.grant.size - l.spent).sum()
+fn unspent(book: &HeldBlocks) -> u32 {
+    book.blocks.values().map(|l| l.grant.size - l.spent).sum()
 }
 
 fn admitted(answer: &Admission) -> bool {
@@ -84,7 +84,7 @@ fn admitted(answer: &Admission) -> bool {
 #[test]
 fn a_quiet_key_is_decided_by_its_gate_request_by_request() {
     let mut gate = Gate::new(key(10_000));
-    let mut book = LeaseBook::default();
+    let mut book = HeldBlocks::default();
     let now = at("2026-11-26T10:00:00Z");
     let size = block_size(10_000);
     let quiet = size * EXACT_BLOCKS - 1;
@@ -98,7 +98,7 @@ fn a_quiet_key_is_decided_by_its_gate_request_by_request() {
 #[test]
 fn a_busy_key_spends_blocks_without_its_gate_and_its_count_settles_exactly() {
     let mut gate = Gate::new(key(10_000));
-    let mut book = LeaseBook::default();
+    let mut book = HeldBlocks::default();
     let start = at("2026-11-26T10:00:00Z");
     let size = block_size(10_000);
     for i in 0..5_000 {
@@ -126,7 +126,7 @@ fn a_busy_key_spends_blocks_without_its_gate_and_its_count_settles_exactly() {
 fn isolates_hammering_one_key_never_admit_more_than_its_limit() {
     let limit = 3_000;
     let mut gate = Gate::new(key(limit));
-    let mut books: Vec<LeaseBook> = (0..5).map(|_| LeaseBook::default()).collect();
+    let mut books: Vec<HeldBlocks> = (0..5).map(|_| HeldBlocks::default()).collect();
     let start = at("2026-11-26T10:00:00Z");
     let mut admitted_total = 0;
     // A fixed pseudo-random order of isolates, the clock moving 3 ms a request.
@@ -162,9 +162,9 @@ fn isolates_hammering_one_key_never_admit_more_than_its_limit() {
 #[test]
 fn refusals_decided_with_a_block_reach_the_gate_with_the_block() {
     let mut gate = Gate::new(key(10_000));
-    let mut book = LeaseBook::default();
+    let mut book = HeldBlocks::default();
     let now = at("2026-11-26T10:00:00Z");
-    while book.leases.is_empty() {
+    while book.blocks.is_empty() {
         call(&mut book, &mut gate, now, None);
     }
     let calls = gate.calls;
@@ -176,7 +176,7 @@ fn refusals_decided_with_a_block_reach_the_gate_with_the_block() {
     let later = now + TimeDelta::seconds(BLOCK_SECONDS + 1);
     call(&mut book, &mut gate, later, None);
     let day = gate.log.keys[&DIGEST.repeat(32)]
-        .on(crate::api::access::quota::day_of(now))
+        .on(crate::api::access::daily_quota::day_of(now))
         .unwrap();
     assert_eq!(day.refused_origin, 3);
 }
@@ -184,12 +184,12 @@ fn refusals_decided_with_a_block_reach_the_gate_with_the_block() {
 #[test]
 fn a_revoked_key_stops_once_its_gate_rereads_the_record() {
     let mut gate = Gate::new(key(10_000));
-    let mut book = LeaseBook::default();
+    let mut book = HeldBlocks::default();
     let now = at("2026-11-26T10:00:00Z");
-    while book.leases.is_empty() {
+    while book.blocks.is_empty() {
         call(&mut book, &mut gate, now, None);
     }
-    let until = book.leases.values().next().unwrap().grant.until;
+    let until = book.blocks.values().next().unwrap().grant.until;
     assert!(
         until <= now + gate.ttl,
         "a block outlives the gate's record"
@@ -206,7 +206,7 @@ fn a_revoked_key_stops_once_its_gate_rereads_the_record() {
 
 #[test]
 fn a_key_asks_for_one_block_at_a_time() {
-    let mut book = LeaseBook::default();
+    let mut book = HeldBlocks::default();
     let request = |want| GateRequest {
         digest: DIGEST.repeat(32),
         now: at("2026-11-26T10:00:00Z"),
@@ -231,9 +231,9 @@ fn a_key_asks_for_one_block_at_a_time() {
 #[test]
 fn an_ended_block_is_owed_to_its_gate_without_another_request() {
     let mut gate = Gate::new(key(10_000));
-    let mut book = LeaseBook::default();
+    let mut book = HeldBlocks::default();
     let now = at("2026-11-26T10:00:00Z");
-    while book.leases.is_empty() {
+    while book.blocks.is_empty() {
         call(&mut book, &mut gate, now, None);
     }
     let granted = book.take_granted();
@@ -253,7 +253,7 @@ fn an_ended_block_is_owed_to_its_gate_without_another_request() {
     // Settled at the gate on their own, the count is what was admitted.
     let mut settled = gate.log.clone();
     assert!(gate::settle(&mut settled, &digest, &owed));
-    let day = crate::api::access::quota::day_of(now);
+    let day = crate::api::access::daily_quota::day_of(now);
     let used = |logs: &GateLogs| {
         let key = logs.keys[&digest].on(day).unwrap().used;
         (key, logs.account.on(day).unwrap().used)
@@ -281,7 +281,7 @@ fn an_ended_block_is_owed_to_its_gate_without_another_request() {
 /// reads it now), through an isolate's `book`, decided with the account gate's
 /// `logs`.
 fn call_key(
-    book: &mut LeaseBook,
+    book: &mut HeldBlocks,
     logs: &mut GateLogs,
     record: &KeyRecord,
     digest: &str,
@@ -329,9 +329,9 @@ fn isolates_hammering_keys_of_one_account_made_and_rolled_meanwhile_admit_its_li
     };
     let mut keys: Vec<(String, KeyRecord)> = (0..2).map(new_key).collect();
     let mut logs = GateLogs::default();
-    let mut books: Vec<LeaseBook> = (0..5).map(|_| LeaseBook::default()).collect();
+    let mut books: Vec<HeldBlocks> = (0..5).map(|_| HeldBlocks::default()).collect();
     let start = at("2026-11-26T10:00:00Z");
-    let day = crate::api::access::quota::day_of(start);
+    let day = crate::api::access::daily_quota::day_of(start);
     let used = |logs: &GateLogs| logs.account.on(day).map_or(0, |d| d.used);
     let mut admitted_total = 0;
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;

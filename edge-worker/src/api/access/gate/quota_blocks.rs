@@ -98,12 +98,12 @@ pub fn grant(
     let size = block_size(daily_limit);
     let left = daily_limit.saturating_sub(used);
     let until = record_until
-        .min(crate::api::access::quota::reset_at(now))
+        .min(crate::api::access::daily_quota::reset_at(now))
         .min(now + chrono::TimeDelta::seconds(BLOCK_SECONDS));
     let exact = size.saturating_mul(EXACT_BLOCKS);
     (size > 0 && used >= exact && left >= exact + size && until > now).then(|| Grant {
         size,
-        day: crate::api::access::quota::day_of(now),
+        day: crate::api::access::daily_quota::day_of(now),
         until,
         used_before: used,
         limit: daily_limit,
@@ -119,7 +119,7 @@ pub fn grant(
 pub fn grant_within(
     key: (u32, u32),
     account: (u32, u32),
-    told: crate::api::access::quota::QuotaState,
+    told: crate::api::access::daily_quota::QuotaState,
     now: DateTime<Utc>,
     record_until: DateTime<Utc>,
 ) -> Option<Grant> {

@@ -1,4 +1,4 @@
-//! The blocks of quota an isolate holds ([`crate::api::access::gate::blocks`]), one per key
+//! The blocks of quota an isolate holds ([`crate::api::access::gate::quota_blocks`]), one per key
 //! at most, and the requests it decides with them without calling the key's gate.
 //!
 //! A request of a key with a current block is decided here exactly as the gate
@@ -13,11 +13,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Utc};
 
-use super::gate::blocks::{Grant, Return};
+use super::daily_quota::{self, QuotaState};
+use super::gate::quota_blocks::{Grant, Return};
 use super::gate::{Admission, GateRequest};
 use super::ip_ranges;
 use super::keys::KeyRecord;
-use super::quota::{self, QuotaState};
 use crate::api::plumbing::cors;
 
 /// Keys an isolate holds blocks of at most; past that, new keys take none.
@@ -34,7 +34,7 @@ struct Lease {
 
 impl Lease {
     fn current(&self, now: DateTime<Utc>) -> bool {
-        now < self.grant.until && quota::day_of(now) == self.grant.day
+        now < self.grant.until && daily_quota::day_of(now) == self.grant.day
     }
 
     fn into_return(self) -> Return {
@@ -49,8 +49,8 @@ impl Lease {
 
 /// An isolate's blocks, by key digest, and what ended ones still owe their gates.
 #[derive(Debug, Default)]
-pub struct LeaseBook {
-    leases: BTreeMap<String, Lease>,
+pub struct HeldBlocks {
+    blocks: BTreeMap<String, Lease>,
     /// Ended blocks not yet returned, by digest.
     ended: BTreeMap<String, Vec<Return>>,
     /// Digests whose gate is being asked for a block.
@@ -59,14 +59,14 @@ pub struct LeaseBook {
     granted: Vec<(String, DateTime<Utc>)>,
 }
 
-impl LeaseBook {
+impl HeldBlocks {
     /// Decides `request` with the key's current block, or `None` when the gate must
     /// decide it (no block, or it ended: spent, past its time or another day).
     pub fn admit(&mut self, request: &GateRequest) -> Option<Admission> {
-        let lease = self.leases.get_mut(&request.digest)?;
+        let lease = self.blocks.get_mut(&request.digest)?;
         let spendable = lease.spent < lease.grant.size;
         if !lease.current(request.now) || !spendable {
-            let ended = self.leases.remove(&request.digest)?;
+            let ended = self.blocks.remove(&request.digest)?;
             self.ended
                 .entry(request.digest.clone())
                 .or_default()
@@ -111,7 +111,7 @@ impl LeaseBook {
     /// already does or the book is full.
     pub fn prepare(&mut self, request: &mut GateRequest) {
         request.returned = self.ended.remove(&request.digest).unwrap_or_default();
-        let room = self.leases.len() + self.asking.len() < MAX_KEYS;
+        let room = self.blocks.len() + self.asking.len() < MAX_KEYS;
         request.want_block = room && !self.asking.contains(&request.digest);
         if request.want_block {
             self.asking.insert(request.digest.clone());
@@ -142,7 +142,7 @@ impl LeaseBook {
             };
             self.granted.push((request.digest.clone(), grant.until));
             // Never two blocks of a key: one already held is owed back.
-            if let Some(held) = self.leases.insert(request.digest.clone(), lease) {
+            if let Some(held) = self.blocks.insert(request.digest.clone(), lease) {
                 self.ended
                     .entry(request.digest.clone())
                     .or_default()
@@ -152,7 +152,7 @@ impl LeaseBook {
     }
 }
 
-impl LeaseBook {
+impl HeldBlocks {
     /// The blocks granted since the last call, each with its key's digest and the
     /// time it ends: the glue returns each once it has ended, whether or not another
     /// request of the key comes.
@@ -164,8 +164,8 @@ impl LeaseBook {
     /// from the book) and the ended blocks not yet returned. Empty while the block
     /// runs, or once a request has returned it.
     pub fn due(&mut self, digest: &str, now: DateTime<Utc>) -> Vec<Return> {
-        if self.leases.get(digest).is_some_and(|l| !l.current(now))
-            && let Some(ended) = self.leases.remove(digest)
+        if self.blocks.get(digest).is_some_and(|l| !l.current(now))
+            && let Some(ended) = self.blocks.remove(digest)
         {
             self.ended
                 .entry(digest.to_owned())

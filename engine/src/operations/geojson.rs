@@ -106,9 +106,9 @@ mod tests {
     use alloc::vec;
 
     use super::*;
-    use crate::api::{hexes_all, streets};
     use crate::artifact::fixture::CityFixture;
     use crate::city::{Atlas, CityModel};
+    use crate::operations::{hexes_all, streets};
 
     const NOW: i64 = 1_640_995_200; // 2022-01-01
 

@@ -192,9 +192,9 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::api::ErrorCode;
     use crate::artifact::fixture::CityFixture;
     use crate::grid::MicroDegrees;
+    use crate::operations::ErrorCode;
     use crate::places::{NamedPlace, PlaceIndex, StoredKind};
 
     /// The fixture city (one way, "Queen St W") with its place index and a division.
