@@ -170,6 +170,10 @@ lint: tools-lint
 	cargo clippy -p hexrisk-engine -p hexrisk-edge --features hexrisk-engine/wasm --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --features wasm-roads --target wasm32-unknown-unknown --quiet -- -D warnings
 	cargo clippy -p hexrisk-engine --no-default-features --target thumbv7em-none-eabihf --quiet -- -D warnings
+	@# One test layout (ARCHITECTURE.md): a module's unit tests in a file of their own.
+	@if git grep -n -A1 -e '#\[cfg(test)\]' -- engine/src edge-worker/src builder/src opendata-sim/src \
+	  | grep -E -- '-(pub(\([a-z]+\))? )?mod [a-z_]+ \{'; then \
+	  echo "a test module written inline: move it to its own file (mod tests;)"; exit 1; fi
 	@# One feature set: nothing runs cargo for one package (scripts/build-tool.sh says why).
 	@! git grep -nE -e "^[^#]*cargo +(run|build|test)\b[^#]*(-p|--package) " \
 	  -e "'cargo', \['(run|build|test)'[^]]*'(-p|--package)'" -- Makefile scripts tests .github \

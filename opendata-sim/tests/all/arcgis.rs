@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::common::{LAYER, MAP_LAYER, get, serve};
+use crate::support::{LAYER, MAP_LAYER, get, serve};
 use serde_json::{Value, json};
 
 fn query(server: &opendata_sim::Server, layer: &str, params: &str) -> Value {

@@ -1,6 +1,6 @@
 //! Injected faults and the request log, over HTTP.
 
-use crate::common::{LAYER, SODA, get, get_with, lock, serve};
+use crate::support::{LAYER, SODA, get, get_with, lock, serve};
 use opendata_sim::Fault;
 use serde_json::{Value, json};
 
@@ -93,7 +93,7 @@ fn truncated_page_cuts_the_body_with_a_matching_length() {
         .body
         .len();
     lock(&world).faults_mut().inject(SODA, Fault::TruncatedPage);
-    // `crate::common::get` asserts that Content-Length matches the (cut) body.
+    // `crate::support::get` asserts that Content-Length matches the (cut) body.
     let r = get(&server, &format!("/resource/{SODA}.json?$order=n"));
     assert_eq!(r.status, 200);
     assert_eq!(r.body.len(), whole / 2);

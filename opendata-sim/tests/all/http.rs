@@ -1,6 +1,6 @@
 //! The HTTP layer: bad input gets 400 (never a panic), HEAD, decoding, shutdown.
 
-use crate::common::{SODA, get, parse, raw, serve};
+use crate::support::{SODA, get, parse, raw, serve};
 use opendata_sim::http::{decode, parse_head};
 
 #[test]

@@ -1,7 +1,7 @@
 //! The simulator's integration tests, one binary: each module is what was a test
 //! file of its own (one link, and their tests share the test threads).
 
-mod common;
+mod support;
 
 mod arcgis;
 mod faults;

@@ -1,6 +1,6 @@
 //! Revisions, deletions, wholesale replacement and field renames, seen over HTTP.
 
-use crate::common::{LAYER, SODA, at, enc, get, lock, serve};
+use crate::support::{LAYER, SODA, at, enc, get, lock, serve};
 use serde_json::{Map, Value, json};
 
 fn soda_rows(server: &opendata_sim::Server, query: &str) -> Vec<Value> {

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-use crate::common::cities::{fixture, gz};
+use crate::support::cities::{fixture, gz};
 use chrono::NaiveDate;
 use opendata_sim::{City, CityFeed, Script, World};
 use serde_json::{Value, json};

@@ -4,8 +4,8 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use crate::common::cities::{fixture, many};
-use crate::common::{at, enc, get};
+use crate::support::cities::{fixture, many};
+use crate::support::{at, enc, get};
 use chrono::{Duration, NaiveDate};
 use opendata_sim::{City, CityFeed, Script, Server, World};
 use serde_json::json;

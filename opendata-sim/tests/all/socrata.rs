@@ -2,7 +2,7 @@
 
 use std::collections::HashSet;
 
-use crate::common::{SODA, enc, get, serve};
+use crate::support::{SODA, enc, get, serve};
 use serde_json::{Value, json};
 
 fn rows(v: &Value) -> &Vec<Value> {
@@ -212,7 +212,7 @@ fn in_lists_fetch_rows_by_key() {
     assert_eq!(ids_of(&format!("name IN ('{}')", a.1)), vec![a.clone()]);
 }
 
-fn assert_soda_error(r: &crate::common::Reply, status: u16, code: &str) {
+fn assert_soda_error(r: &crate::support::Reply, status: u16, code: &str) {
     assert_eq!(r.status, status, "{}", r.text());
     let body = r.json();
     assert_eq!(body["code"], json!(code), "{body}");

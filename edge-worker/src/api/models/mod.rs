@@ -19,10 +19,15 @@
 //!
 //! The store reads through a [`ModelEnvironment`], which the API's
 //! [`Backend`](super::backend::Backend) extends.
+//!
+//! module-cycles: ordered. Each module uses only those declared above it.
 
-pub mod cache;
-mod environment;
+// Which cities a request needs, from its body or query.
 pub mod needs;
+// The decoded cities an isolate keeps, bounded.
+pub mod cache;
+// What the store reads through: the bucket, the clock, a pause.
+mod environment;
 
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};

@@ -8,20 +8,36 @@
 //! `SameSite` does not hold; every answer is JSON with the API's security headers
 //! and `Cache-Control: no-store`.
 
-pub mod accounts;
-pub mod applications;
-pub mod ceremonies;
-pub mod handler_io;
-pub mod operator;
-pub mod origins;
-pub mod page;
-pub mod partner_keys;
-pub mod passkeys;
+// module-cycles: ordered. Each module uses only those declared above it.
+
+// Randomness for ids and tokens.
 pub mod random;
-pub mod rate_limits;
-pub mod sessions;
+// What the portal accepts as text from a person.
 pub mod text;
+// Browser origins as partners type them.
+pub mod origins;
+// The page's static files.
+pub mod page;
+// The two WebAuthn ceremonies.
+pub mod ceremonies;
+// Rate limits of state-changing requests.
+pub mod rate_limits;
+// Sessions and their cookie.
+pub mod sessions;
+// What every handler takes and gives.
+pub mod handler_io;
+// Signing in and out, and the signed-in account.
+pub mod accounts;
+// An account's further passkeys, and enrolments.
+pub mod passkeys;
+// Applying.
+pub mod applications;
+// Partners' keys.
+pub mod partner_keys;
+// A key's usage.
 pub mod usage;
+// The operator's part.
+pub mod operator;
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
