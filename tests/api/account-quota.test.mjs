@@ -1,6 +1,6 @@
 // One quota an account, under workerd: several keys of one partner hammered at once,
 // keys made and rolled while the load runs, spent mostly from the blocks of quota
-// the isolate leases (a 2 s record time to live, so blocks are granted and come
+// the isolate holds (a 2 s record time to live, so blocks are granted and come
 // back within the test). The account never admits more than its limit, and once
 // the blocks are back its count is exactly what was admitted (issue 45, item 1).
 import { after, before, test } from 'node:test';
