@@ -12,16 +12,8 @@
 # (`rustup target remove wasm32-unknown-unknown thumbv7em-none-eabihf`,
 # `apt-get remove chromium`), as for the figures in docs/BENCHMARKS.md.
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d /tmp/hexrisk-fresh-XXXXXX)
-echo "fresh clone in $dir"
-git clone -q "$root" "$dir/hexrisk"
-ln -s "$(cd "$root/../shared" && pwd)" "$dir/shared"
-mkdir -p "$dir/cargo-home" "$dir/npm-cache"
-export CARGO_HOME=$dir/cargo-home npm_config_cache=$dir/npm-cache PIP_NO_CACHE_DIR=1
-# rustup's proxies stay on PATH; only the cargo home (registry, git, installs) is new.
-export PATH=$HOME/.cargo/bin:$PATH
-cd "$dir/hexrisk"
+# shellcheck source=bench/fresh-env.sh
+source "$(dirname "$0")/fresh-env.sh" fresh
 for run in cold warm; do
   echo "make test, $run:"
   CI=true make test > "$dir/make-test-$run.log" 2>&1 || { tail -40 "$dir/make-test-$run.log"; exit 1; }

@@ -9,15 +9,9 @@
 # Rust targets and Debian packages already on the machine are reused; remove them
 # first for a figure from a machine that has none (bench/fresh-clone.sh says how).
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-dir=$(mktemp -d /tmp/hexrisk-run-XXXXXX)
-echo "fresh clone in $dir"
-git clone -q "$root" "$dir/hexrisk"
-ln -s "$(cd "$root/../shared" && pwd)" "$dir/shared"
-mkdir -p "$dir/cargo-home" "$dir/npm-cache"
-export CARGO_HOME=$dir/cargo-home npm_config_cache=$dir/npm-cache PIP_NO_CACHE_DIR=1
-export PATH=$HOME/.cargo/bin:$PATH PORT=${PORT:-8787}
-cd "$dir/hexrisk"
+# shellcheck source=bench/fresh-env.sh
+source "$(dirname "$0")/fresh-env.sh" run
+export PORT=${PORT:-8787}
 for run in cold again; do
   start=$(date +%s)
   setsid make run > "$dir/make-run-$run.log" 2>&1 &
