@@ -250,6 +250,14 @@ pub struct Found<'a> {
     pub tile: Option<[&'a str; 3]>,
 }
 
+impl<'a> Found<'a> {
+    /// The city the path names (`{city}`), when the route's path has one.
+    #[must_use]
+    pub fn city(&self) -> Option<&'a str> {
+        self.id.filter(|_| self.route.path.contains("{city"))
+    }
+}
+
 /// A path that fits a route's pattern: the segment in place of `{id}`, if it has one,
 /// and a tile's numbers.
 struct Matched<'a> {

@@ -231,12 +231,7 @@ async fn run<B: Backend>(
         seconds: forecast_clock(ctx, newest_data).timestamp(),
         request,
         query: &query,
-        city: found
-            .route
-            .path
-            .contains("{city")
-            .then_some(found.id)
-            .flatten(),
+        city: found.city(),
         tile: found.tile,
         body: body.unwrap_or_else(|| Ok(serde_json::Map::new())),
     };
@@ -250,7 +245,7 @@ async fn run<B: Backend>(
 /// any in the query (the cities a request needs are found from it).
 fn query_of(request: &Request<Bytes>, found: routes::Found<'_>) -> Vec<(String, String)> {
     let mut query = input::query_pairs(request.uri().query());
-    if let (true, Some(city)) = (found.route.path.contains("{city"), found.id) {
+    if let Some(city) = found.city() {
         query.retain(|(name, _)| name != "city");
         query.push(("city".to_owned(), city.to_owned()));
     }
