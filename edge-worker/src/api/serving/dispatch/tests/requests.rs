@@ -280,6 +280,39 @@ fn the_openapi_documents_are_served_without_a_key_and_cover_every_endpoint() {
 }
 
 #[test]
+fn every_documented_operation_is_a_row_that_takes_the_documented_key() {
+    let backend = MemoryBackend::new();
+    let (_, prediction, _) = get(&backend, "http://x/v1/openapi.json", None);
+    let (_, router, _) = get(&backend, "http://x/openapi.json", None);
+    let mut documented = 0;
+    for (doc, prefix) in [(&prediction, "/v1"), (&router, "")] {
+        for (template, operations) in doc["paths"].as_object().unwrap() {
+            for (method, operation) in operations.as_object().unwrap() {
+                if !operation.is_object() || method == "parameters" {
+                    continue;
+                }
+                documented += 1;
+                let path = format!("{prefix}{template}");
+                let route = ROUTES
+                    .iter()
+                    .find(|r| r.path == path && r.method.as_str().eq_ignore_ascii_case(method))
+                    .unwrap_or_else(|| panic!("{method} {path} is documented but no row"));
+                // No security listed, or an empty list: callable without a key.
+                let open = operation["security"].as_array().is_some_and(Vec::is_empty)
+                    || (operation.get("security").is_none() && doc.get("security").is_none());
+                assert_eq!(
+                    open,
+                    route.access == crate::api::routes::Access::Public,
+                    "{method} {path}: documented security {}",
+                    operation["security"]
+                );
+            }
+        }
+    }
+    assert!(documented >= 30, "{documented} operations documented");
+}
+
+#[test]
 fn the_benchmark_routes_exist_only_when_enabled() {
     let backend = MemoryBackend::new();
     let enabled = RequestContext {
