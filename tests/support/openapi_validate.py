@@ -57,7 +57,7 @@ CONFIG = Config(extra_media_type_deserializers={
     'application/vnd.mapbox-vector-tile': lambda value, **_: value.decode('latin-1'),
 })
 # Long values (a tile, a whole answer) are cut in the report.
-LIMIT = 600
+REPORT_CHARS = 600
 
 
 def relative_servers(document):
@@ -114,12 +114,12 @@ def describe(error):
     schema_errors = getattr(error.__cause__, 'schema_errors', None) or getattr(error, 'schema_errors', None)
     if not schema_errors:
         text = str(error)
-        return (text if text.startswith(name) else f'{name}: {text}')[:LIMIT]
+        return (text if text.startswith(name) else f'{name}: {text}')[:REPORT_CHARS]
     # The headers' errors name the header; the body's are found by their path.
     lines = [name + (f' {error.name}' if getattr(error, 'name', None) else '')]
     for schema_error in schema_errors:
         where = '/'.join(str(p) for p in getattr(schema_error, 'absolute_path', []))
-        lines.append(f'    at /{where}: {str(getattr(schema_error, "message", schema_error))[:LIMIT]}')
+        lines.append(f'    at /{where}: {str(getattr(schema_error, "message", schema_error))[:REPORT_CHARS]}')
     return '\n'.join(lines)
 
 
