@@ -27,6 +27,7 @@ mod route_json;
 pub mod route_request;
 mod score_rows;
 mod streets;
+mod success;
 mod tiles;
 
 /// The H3 resolution of every cell the operations take and answer.
@@ -60,6 +61,7 @@ pub use route_json::{
 };
 pub use score_rows::{RingLookup, ScoreRows};
 pub use streets::{MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, streets};
+pub use success::Success;
 pub use tiles::{
     BUFFER, MAX_ZOOM, MIN_ZOOM, NO_DATA_COLOUR, STREETS_MIN_ZOOM, TileRequest, served_tile, tile,
     tile_id, tile_style, tilejson,
