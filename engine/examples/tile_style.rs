@@ -7,7 +7,7 @@ use hexrisk_engine::operations::tile_style;
 
 fn main() {
     // The source is the caller's: the package's `hexriskStyle(source)` puts it in.
-    let style = tile_style(&serde_json::Value::Null);
+    let style = serde_json::to_value(tile_style(serde_json::Value::Null)).unwrap_or_default();
     println!(
         "// Generated from the engine's tile style by engine/examples/tile_style.rs; do not edit.\n\
          export const style = {style};"

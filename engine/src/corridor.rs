@@ -95,21 +95,29 @@ pub(crate) fn cell_ids<S: Serializer>(
 
 /// A corridor cell with its tier, for colouring.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct TieredCell {
     /// The cell.
     #[serde(serialize_with = "cell_id")]
+    #[cfg_attr(feature = "schema", schemars(with = "crate::operations::wire::CellId"))]
     pub h3: CellIndex,
-    /// Tier 0 (safest) to 4; `None` outside coverage.
+    /// Tier 0 (safest) to 4; null outside coverage.
+    #[cfg_attr(feature = "schema", schemars(range(max = 4)))]
     pub tier: Option<u8>,
-    /// Safety score 0..100; `None` outside coverage.
+    /// Safety score 0 to 100; null outside coverage.
     pub safety_score: Option<f64>,
-    /// Colour band 0..16, -1 outside coverage.
+    /// Colour band 0 to 16, -1 outside coverage.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "crate::operations::wire::ColourBand")
+    )]
     pub color_index: i8,
 }
 
-/// Summary figures of a line or hex path (see the module documentation).
+/// Summary figures of a line or hex path (docs/ROUTING.md).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Metrics {
     /// Length in metres.
@@ -118,11 +126,11 @@ pub struct Metrics {
     pub duration_s: f64,
     /// The travel mode of the estimate.
     pub mode: TravelMode,
-    /// Metre-weighted mean safety score of covered cells; `None` when none is covered.
+    /// Metre-weighted mean safety score of covered cells; null when none is covered.
     pub mean_safety: Option<f64>,
-    /// Lowest safety score crossed; `None` when no covered cell is crossed.
+    /// Lowest safety score crossed; null when no covered cell is crossed.
     pub worst_safety: Option<f64>,
-    /// Expected incidents passed (see the module documentation).
+    /// Expected incidents passed: the forecast's expected incidents (active classes, each counted at the intent's weight, over the request's week or time window) on the stretches of street walked. A route on the network counts its ways' street-level expected incidents per metre; a line is matched to the streets in pieces of at most 20 m (a piece within 15 m of a way counts that way's, any other its cell's); a hex path counts each cell's incidents per street metre.
     pub exposure: f64,
     /// Metres outside the city grid.
     pub outside_coverage_m: f64,
@@ -134,15 +142,16 @@ pub struct Metrics {
 
 /// A run of the line within one tier.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Segment {
-    /// Tier of the run; `None` outside coverage.
+    /// Tier of the run; null outside coverage.
     pub tier: Option<u8>,
     /// Metres from the start of the line where the run begins.
     pub start_m: f64,
     /// Metres of the run.
     pub distance_m: f64,
-    /// Metre-weighted mean safety of the run; `None` outside coverage.
+    /// Metre-weighted mean safety of the run; null outside coverage.
     pub mean_safety: Option<f64>,
     /// Cells crossed in the run, counting re-entries.
     pub cells: usize,
@@ -150,10 +159,16 @@ pub struct Segment {
 
 /// A scored corridor.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline, rename = "Corridor"))]
 #[serde(rename_all = "camelCase")]
 pub struct Evaluation {
     /// Cells in order of first entry, without repeats.
     #[serde(serialize_with = "cell_ids")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Vec<crate::operations::wire::CellId>")
+    )]
     pub hex_path: Vec<CellIndex>,
     /// The same cells with their tiers.
     pub hex_path_with_tiers: Vec<TieredCell>,

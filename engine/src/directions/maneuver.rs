@@ -133,6 +133,65 @@ impl Serialize for Modifier {
     }
 }
 
+impl ManeuverType {
+    /// Every type.
+    pub const ALL: [Self; 7] = [
+        Self::Depart,
+        Self::Turn,
+        Self::NewName,
+        Self::Continue,
+        Self::Fork,
+        Self::EndOfRoad,
+        Self::Arrive,
+    ];
+}
+
+impl Modifier {
+    /// Every modifier.
+    pub const ALL: [Self; 8] = [
+        Self::Straight,
+        Self::SlightLeft,
+        Self::Left,
+        Self::SharpLeft,
+        Self::SlightRight,
+        Self::Right,
+        Self::SharpRight,
+        Self::Uturn,
+    ];
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for ManeuverType {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> alloc::borrow::Cow<'static, str> {
+        "ManeuverType".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: alloc::vec::Vec<&str> = Self::ALL.iter().map(|t| t.code()).collect();
+        schemars::json_schema!({ "enum": names })
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Modifier {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> alloc::borrow::Cow<'static, str> {
+        "Modifier".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let words: alloc::vec::Vec<&str> = Self::ALL.iter().map(|m| m.words()).collect();
+        schemars::json_schema!({ "enum": words })
+    }
+}
+
 /// The initial great-circle bearing from `a` to `b`, in degrees from north, 0 to 360.
 #[must_use]
 pub fn bearing(a: LatLng, b: LatLng) -> f64 {

@@ -29,27 +29,34 @@ pub use steps::SHORT_CONNECTOR_M;
 
 /// One step of a route's directions.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
     /// What the walker does where the step starts.
     #[serde(rename = "type")]
     pub maneuver: ManeuverType,
-    /// Which way (`None` for depart and arrive).
+    /// Which way; null for depart and arrive.
     pub modifier: Option<Modifier>,
-    /// The street followed, as the network's source spells it (`None`: no name).
+    /// The street followed, as the network's source spells it; null where it has no
+    /// name.
     pub name: Option<String>,
     /// Metres along the step.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub distance_m: f64,
     /// Seconds along it in the request's travel mode.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub duration_s: f64,
     /// Bearing into the maneuver, degrees from north (0 at the depart).
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 360)))]
     pub bearing_before: f64,
     /// Bearing out of it (0 at the arrive).
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 360)))]
     pub bearing_after: f64,
-    /// First and last index of the route's coordinates the step covers.
+    /// first and last index of the geometry's coordinates the step covers
     pub coordinates: [usize; 2],
     /// Expected incidents along the step, where the ways carry risks of their own.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub incidents: Option<f64>,
     /// An English instruction written from the fields above.
     pub instruction: String,

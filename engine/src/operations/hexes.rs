@@ -6,13 +6,17 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use alloc::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use super::columns::{ScoreCache, ScoreMemo, ScoredCells, locate};
 use super::json::{param, parse};
 use super::options::{Modifiers, Scoring, ScoringQuery, TimeModifier, window_label};
 use super::score_rows::{RingLookup, ScoreRows};
-use super::{ErrorCode, QueryError, array, coordinate_error, malformed, missing};
+use super::wire::{CellText, PerClass, PerIntent};
+use super::{ErrorCode, QueryError, Success, array, coordinate_error, malformed, missing};
 use crate::city::{Atlas, CityModel};
 use crate::forecast::CRIME_CLASSES;
 use crate::grid::{self, MAX_RING_DISTANCE, RESOLUTION};
@@ -43,18 +47,88 @@ fn cell_error(index: usize, err: &RingError) -> QueryError {
     api
 }
 
+/// The answer of `GET /hexes/config`: the palette and resolution of every hex answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct HexConfig {
+    /// Always `success`.
+    pub status: Success,
+    /// The palette, the resolution and how cells without data are shown.
+    pub data: HexConfigData,
+}
+
+/// The palette and resolution of `GET /hexes/config`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(rename_all = "camelCase")]
+pub struct HexConfigData {
+    /// The 17 colours of `colorIndex` 0 (red, least safe) to 16 (green, safest).
+    #[cfg_attr(feature = "schema", schemars(inner(pattern(r"^#[0-9a-f]{6}$"))))]
+    pub colors: [&'static str; PALETTE.len()],
+    /// The H3 resolution of every cell answered.
+    #[cfg_attr(feature = "schema", schemars(schema_with = "resolution_schema"))]
+    pub resolution: u8,
+    /// How a cell without data is shown.
+    pub no_data: NoData,
+    /// How to label the colours.
+    pub legend: &'static str,
+}
+
+/// A cell without data in `GET /hexes/config`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(rename_all = "camelCase")]
+pub struct NoData {
+    /// The `colorIndex` of a cell without data: -1.
+    #[cfg_attr(feature = "schema", schemars(schema_with = "no_data_schema"))]
+    pub color_index: i8,
+    /// Its label: `N/A`.
+    pub label: &'static str,
+}
+
+/// The schema of the resolution every answer has: the constant 8.
+#[cfg(feature = "schema")]
+pub(super) fn resolution_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "const": u8::from(RESOLUTION) })
+}
+
+/// The schema of the colour index of no data: the constant -1.
+#[cfg(feature = "schema")]
+fn no_data_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "const": ColourIndex::NO_DATA.get() })
+}
+
 /// `GET /hexes/config`.
 #[must_use]
-pub fn hexes_config() -> Value {
-    json!({
-        "status": "success",
-        "data": {
-            "colors": PALETTE,
-            "resolution": u8::from(RESOLUTION),
-            "noData": {"colorIndex": ColourIndex::NO_DATA, "label": "N/A"},
-            "legend": "labels 1 to 17 for colorIndex 0 to 16 (red, least safe, to green, safest); -1 is N/A",
+pub fn hexes_config() -> HexConfig {
+    HexConfig {
+        status: Success,
+        data: HexConfigData {
+            colors: PALETTE,
+            resolution: u8::from(RESOLUTION),
+            no_data: NoData {
+                color_index: ColourIndex::NO_DATA.get(),
+                label: "N/A",
+            },
+            legend: "labels 1 to 17 for colorIndex 0 to 16 (red, least safe, to green, safest); -1 is N/A",
         },
-    })
+    }
+}
+
+/// The body of `POST /hexes/score`: the cells and the scoring options. (Read by hand,
+/// for errors that name the index of a bad id; the tests hold the two together.)
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct HexesScoreRequest {
+    /// Resolution-8 cell ids, answered in this order.
+    #[cfg_attr(feature = "schema", schemars(length(max = MAX_SCORE_IDS)))]
+    pub hex_ids: Vec<String>,
+    /// The scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringQuery,
 }
 
 /// `POST /hexes/score`: rows in the order of `hexIds`.
@@ -131,76 +205,156 @@ pub fn cell_scores(
     ScoredCells::score(atlas, cells, &scoring, now, memo)
 }
 
+/// One crime class of a cell's breakdown.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(deny_unknown_fields))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "CrimeTypeRow"))]
+#[serde(rename_all = "camelCase")]
+pub struct CrimeTypeRow {
+    /// The class code.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::ClassCode"))]
+    pub code: Cow<'static, str>,
+    /// The class's display name.
+    pub name: Cow<'static, str>,
+    /// Expected incidents of the class in the week and hours scored.
+    pub expected_count: f64,
+    /// Probability that the class is the week's outcome.
+    pub probability: f64,
+    /// The class's effective weight (0 when it is not active).
+    pub weight: f64,
+    /// Weighted expected harm.
+    pub harm: f64,
+    /// Share of the cell's harm (0 when the cell has none).
+    pub share: f64,
+}
+
+/// A cell's per-class breakdown and its scores (no data: no classes, null scores and
+/// `colorIndex` -1).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(deny_unknown_fields))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Breakdown {
+    /// One row per class, in the API's order (none without data).
+    pub crime_types: Vec<CrimeTypeRow>,
+    /// 1 − safetyScore / 100; null without data.
+    pub normalized_risk: Option<f64>,
+    /// 0 (least safe) to 100 (safest); null without data.
+    pub safety_score: Option<f64>,
+    /// The colour band, -1 without data.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::ColourBand"))]
+    pub color_index: i8,
+    /// Whether the cell is covered.
+    pub has_data: bool,
+}
+
 fn breakdown_object(
     city: &CityModel,
     position: usize,
     scoring: &Scoring,
     scores: &CityScores,
-) -> Value {
-    let rows: Vec<Value> = scoring::breakdown(city, position, scoring.week, &scoring.params)
+) -> Breakdown {
+    let rows = scoring::breakdown(city, position, scoring.week, &scoring.params)
         .iter()
-        .map(|b| {
-            json!({
-                "code": b.class.code(),
-                "name": b.class.name(),
-                "expectedCount": b.expected_count,
-                "probability": b.probability,
-                "weight": b.weight,
-                "harm": b.harm,
-                "share": b.share,
-            })
+        .map(|b| CrimeTypeRow {
+            code: Cow::Borrowed(b.class.code()),
+            name: Cow::Borrowed(b.class.name()),
+            expected_count: b.expected_count,
+            probability: b.probability,
+            weight: b.weight,
+            harm: b.harm,
+            share: b.share,
         })
         .collect();
     let safety = scores.safety(position);
-    json!({
-        "crimeTypes": rows,
-        "normalizedRisk": 1.0 - safety / 100.0,
-        "safetyScore": safety,
-        "colorIndex": scores.colour(position),
-        "hasData": true,
-    })
+    Breakdown {
+        crime_types: rows,
+        normalized_risk: Some(1.0 - safety / 100.0),
+        safety_score: Some(safety),
+        color_index: scores.colour(position).get(),
+        has_data: true,
+    }
 }
 
-fn no_data_breakdown() -> Value {
-    json!({
-        "crimeTypes": [],
-        "normalizedRisk": null,
-        "safetyScore": null,
-        "colorIndex": -1,
-        "hasData": false,
-    })
+fn no_data_breakdown() -> Breakdown {
+    Breakdown {
+        crime_types: Vec::new(),
+        normalized_risk: None,
+        safety_score: None,
+        color_index: ColourIndex::NO_DATA.get(),
+        has_data: false,
+    }
 }
 
-pub(super) fn modifiers(scoring: &Scoring, city: &CityModel) -> Value {
-    let weights: Map<String, Value> = CRIME_CLASSES
-        .iter()
-        .zip(scoring.params.overrides)
-        .map(|(c, w)| (c.code().to_owned(), json!(w)))
-        .collect();
-    json!({
-        "intent": scoring.params.intent.name(),
-        "weekOf": city.week_monday(scoring.week).to_string(),
-        "activeCodes": CRIME_CLASSES
+/// What a city's answer was scored with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Modifiers"))]
+#[serde(rename_all = "camelCase")]
+pub struct ModifiersAnswer {
+    /// The intent.
+    pub intent: &'static str,
+    /// Monday of the forecast week.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::Date"))]
+    pub week_of: String,
+    /// The classes counted.
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<super::wire::ClassCode>"))]
+    pub active_codes: Vec<&'static str>,
+    /// The multiplier on each class's weight.
+    pub class_weights: PerClass,
+    /// the hours scored: week, nights (intent night) or a band such as "weekend 22:00-00:00" (local time)
+    pub time_window: String,
+}
+
+pub(super) fn modifiers(scoring: &Scoring, city: &CityModel) -> ModifiersAnswer {
+    ModifiersAnswer {
+        intent: scoring.params.intent.name(),
+        week_of: city.week_monday(scoring.week).to_string(),
+        active_codes: CRIME_CLASSES
             .iter()
             .zip(scoring.params.active)
             .filter(|(_, on)| *on)
             .map(|(c, _)| c.code())
-            .collect::<Vec<_>>(),
-        "classWeights": weights,
-        "timeWindow": window_label(city, scoring.params.window),
-    })
+            .collect(),
+        class_weights: PerClass(scoring.params.overrides),
+        time_window: window_label(city, scoring.params.window),
+    }
 }
 
-/// A `POST /hexes/lookup` body: the centre cell, the ring, `detail` and the scoring
-/// options.
-struct LookupRequest {
+/// The body of `POST /hexes/lookup`: a point, the ring around its cell and the scoring
+/// options. (Read by hand, for errors that name each field; the tests hold the two
+/// together.)
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct HexesLookupRequest {
+    /// Latitude of the point, degrees.
+    pub lat: f64,
+    /// Longitude of the point, degrees.
+    pub lng: f64,
+    /// The cells within this many steps of the point's cell (default 0: its cell).
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = MAX_RING_DISTANCE)))]
+    pub ring: Option<u32>,
+    /// Each cell's breakdown too (default false).
+    pub detail: Option<bool>,
+    /// The H3 resolution: only 8 is served.
+    #[cfg_attr(feature = "schema", schemars(schema_with = "resolution_schema"))]
+    pub resolution: Option<u8>,
+    /// The scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringQuery,
+}
+
+/// A `POST /hexes/lookup` body checked: the centre cell, the ring, `detail` and the
+/// scoring options.
+struct CheckedLookup {
     centre: CellIndex,
     ring: u32,
     detail: bool,
     scoring: ScoringQuery,
 }
 
-fn lookup_request(body: &Map<String, Value>) -> Result<LookupRequest, QueryError> {
+fn lookup_request(body: &Map<String, Value>) -> Result<CheckedLookup, QueryError> {
     let number = |field: &str| -> Result<f64, QueryError> {
         match body.get(field) {
             None => Err(missing(field)),
@@ -251,7 +405,7 @@ fn lookup_request(body: &Map<String, Value>) -> Result<LookupRequest, QueryError
         };
         coordinate_error(&e, field, value)
     })?;
-    Ok(LookupRequest {
+    Ok(CheckedLookup {
         centre,
         ring: ring as u32,
         detail,
@@ -292,7 +446,7 @@ pub fn hexes_lookup(
     body: &Map<String, Value>,
     now: i64,
 ) -> Result<RingLookup, QueryError> {
-    let LookupRequest {
+    let CheckedLookup {
         centre,
         ring,
         detail,
@@ -319,6 +473,27 @@ pub fn hexes_lookup(
         ScoreRows::new(disk)
     };
     Ok(RingLookup::new(centre, ring, cells))
+}
+
+/// The scoring options of a GET request's query string (`/hexes/breakdown`,
+/// `/hexes/all`, `/streets`, the tiles, the precincts). (Read by hand: the package
+/// passes `activeCodes` as an array and may pass a `modifiers` object as in POST
+/// bodies; the tests hold the two together.)
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ScoringParamsQuery {
+    /// The intent (default overall).
+    #[cfg_attr(feature = "schema", schemars(with = "Option<crate::scoring::Intent>"))]
+    pub intent: Option<String>,
+    /// comma-separated class codes
+    pub active_codes: Option<String>,
+    /// A date in the forecast week (default the current week, or the nearest with
+    /// forecasts).
+    #[cfg_attr(feature = "schema", schemars(with = "Option<super::wire::Date>"))]
+    pub week: Option<String>,
+    /// an ISO 8601 time, or an hour of the week 0-167 (Monday 00:00 local = 0): score that time band (see modifiers.time)
+    pub time: Option<String>,
 }
 
 /// Scoring options of a GET request: `intent`, `activeCodes` (comma-separated text or
@@ -362,6 +537,38 @@ pub(super) fn scoring_from_params(params: &Map<String, Value>) -> Result<Scoring
     })
 }
 
+/// The query of `GET /hexes/breakdown`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct BreakdownQuery {
+    /// The cell, an H3 id of resolution 8.
+    pub h3: String,
+    /// The scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringParamsQuery,
+}
+
+/// The answer of `GET /hexes/breakdown`: one cell's per-class breakdown, with the city
+/// and what it was scored with when the cell is covered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct CellBreakdown {
+    /// Always `success`.
+    pub status: Success,
+    /// The cell.
+    pub h3: CellText,
+    /// The city holding the cell; absent when no city covers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub city: Option<String>,
+    /// The breakdown.
+    #[serde(flatten)]
+    pub breakdown: Breakdown,
+    /// What the cell was scored with; absent when no city covers it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub modifiers: Option<ModifiersAnswer>,
+}
+
 /// `GET /hexes/breakdown?h3=…&intent=…`.
 ///
 /// # Errors
@@ -370,33 +577,33 @@ pub fn hexes_breakdown(
     atlas: &Atlas,
     params: &Map<String, Value>,
     now: i64,
-) -> Result<Value, QueryError> {
+) -> Result<CellBreakdown, QueryError> {
     let text = param(params, "h3").ok_or_else(|| missing("h3"))?;
     let cell = grid::parse_cell(text)
         .map_err(|e| QueryError::new(ErrorCode::InvalidRequest, "", format!("h3: {e}")).on("h3"))?;
     let scoring = scoring_from_params(params)?;
     scoring.params()?;
     // `status` and the cell first, then the breakdown in the specification's order.
-    let mut body = Map::new();
-    body.insert("status".into(), json!("success"));
-    body.insert("h3".into(), json!(cell.to_string()));
-    let (breakdown, extra) = match locate(atlas, cell) {
+    Ok(match locate(atlas, cell) {
         Some((index, city, position)) => {
             let mut cache = ScoreCache::new(&scoring, now)?;
             let (resolved, scores) = cache.get(atlas, index)?;
-            body.insert("city".into(), json!(city.artifact().city.code));
-            let breakdown = breakdown_object(city, position, resolved, scores);
-            (breakdown, Some(modifiers(resolved, city)))
+            CellBreakdown {
+                status: Success,
+                h3: CellText(cell),
+                city: Some(city.artifact().city.code.clone()),
+                breakdown: breakdown_object(city, position, resolved, scores),
+                modifiers: Some(modifiers(resolved, city)),
+            }
         }
-        None => (no_data_breakdown(), None),
-    };
-    if let Value::Object(breakdown) = breakdown {
-        body.extend(breakdown);
-    }
-    if let Some(modifiers) = extra {
-        body.insert("modifiers".into(), modifiers);
-    }
-    Ok(Value::Object(body))
+        None => CellBreakdown {
+            status: Success,
+            h3: CellText(cell),
+            city: None,
+            breakdown: no_data_breakdown(),
+            modifiers: None,
+        },
+    })
 }
 
 pub(super) fn box_side(
@@ -474,6 +681,59 @@ pub fn box_scores(
     ScoredCells::in_box(atlas, viewport, &scoring, now, memo)
 }
 
+/// How a list answer is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "lowercase")]
+pub enum ListFormat {
+    /// The list as JSON rows (the default).
+    Json,
+    /// An RFC 7946 GeoJSON FeatureCollection.
+    Geojson,
+}
+
+/// The query of `GET /hexes/all`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct HexesAllQuery {
+    /// The box's west side, degrees.
+    #[cfg_attr(feature = "schema", schemars(range(min = -180, max = 180)))]
+    pub west: f64,
+    /// The box's south side, degrees.
+    #[cfg_attr(feature = "schema", schemars(range(min = -90, max = 90)))]
+    pub south: f64,
+    /// The box's east side, degrees.
+    #[cfg_attr(feature = "schema", schemars(range(min = -180, max = 180)))]
+    pub east: f64,
+    /// The box's north side, degrees.
+    #[cfg_attr(feature = "schema", schemars(range(min = -90, max = 90)))]
+    pub north: f64,
+    /// json (default) or geojson: a Polygon per cell (properties h3, colorIndex, crimeRates, safetyScores). Accept: application/geo+json asks for geojson too; a format in the query wins.
+    pub format: Option<ListFormat>,
+    /// The scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringParamsQuery,
+}
+
+/// A covered cell of `GET /hexes/all`, in short members for large boxes.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SlimHex {
+    /// The cell.
+    pub h: CellText,
+    /// Latitude of its centre.
+    pub la: f64,
+    /// Longitude of its centre.
+    pub ln: f64,
+    /// Its colour band for the request's options.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::ColourBand"))]
+    pub ci: i8,
+    /// Expected incidents of each class in the week and hours scored.
+    pub cr: PerClass,
+    /// Its safety score under each intent.
+    pub ss: PerIntent,
+}
+
 /// `GET /hexes/all?west=…&south=…&east=…&north=…`: slim objects for every covered
 /// cell whose centre lies in the box, and the count (for `X-Hex-Count`).
 ///
@@ -484,7 +744,7 @@ pub fn hexes_all(
     atlas: &Atlas,
     params: &Map<String, Value>,
     now: i64,
-) -> Result<(Value, usize), QueryError> {
+) -> Result<(Vec<SlimHex>, usize), QueryError> {
     let [west, south, east, north] = viewport(params, MAX_BOX_SIDE_DEG)?;
     let scoring = scoring_from_params(params)?;
     scoring.params()?;
@@ -496,14 +756,14 @@ pub fn hexes_all(
         }
         let resolved = scoring.resolve(city, now)?;
         let requested = CityScores::compute(city, resolved.week, &resolved.params);
-        let by_intent: Vec<(Intent, CityScores)> = Intent::ALL
+        let by_intent: Vec<CityScores> = Intent::ALL
             .iter()
             .map(|&intent| {
                 let params = ScoringParams {
                     intent,
                     ..resolved.params
                 };
-                (intent, CityScores::compute(city, resolved.week, &params))
+                CityScores::compute(city, resolved.week, &params)
             })
             .collect();
         for position in 0..city.cell_count() {
@@ -514,26 +774,20 @@ pub fn hexes_all(
             if !(west..=east).contains(&ln) || !(south..=north).contains(&la) {
                 continue;
             }
-            let rates = city.window_rates(position, resolved.week, resolved.params.window);
-            let cr: Map<String, Value> = CRIME_CLASSES
-                .iter()
-                .zip(rates)
-                .map(|(c, r)| (c.code().to_owned(), json!(r)))
-                .collect();
-            let ss: Map<String, Value> = by_intent
-                .iter()
-                .map(|(intent, scores)| (intent.name().to_owned(), json!(scores.safety(position))))
-                .collect();
-            items.push(json!({
-                "h": cell.to_string(),
-                "la": la,
-                "ln": ln,
-                "ci": requested.colour(position),
-                "cr": cr,
-                "ss": ss,
-            }));
+            let mut ss = [0.0; 4];
+            for (safety, scores) in ss.iter_mut().zip(&by_intent) {
+                *safety = scores.safety(position);
+            }
+            items.push(SlimHex {
+                h: CellText(cell),
+                la,
+                ln,
+                ci: requested.colour(position).get(),
+                cr: PerClass(city.window_rates(position, resolved.week, resolved.params.window)),
+                ss: PerIntent(ss),
+            });
         }
     }
     let count = items.len();
-    Ok((Value::Array(items), count))
+    Ok((items, count))
 }

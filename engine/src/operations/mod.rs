@@ -29,6 +29,7 @@ mod score_rows;
 mod streets;
 mod success;
 mod tiles;
+pub mod wire;
 
 /// The H3 resolution of every cell the operations take and answer.
 pub use crate::grid::RESOLUTION;
@@ -37,32 +38,46 @@ pub use error::{
     ErrorCode, QueryError, array, coordinate_error, malformed, missing, optional_text,
 };
 pub use geojson::{
-    GEOJSON_MEDIA_TYPE, hexes_feature_collection, streets_feature_collection, wants_geojson,
+    GEOJSON_MEDIA_TYPE, HexFeature, HexFeatureCollection, HexProperties, Polygon, StreetFeature,
+    StreetFeatureCollection, StreetLine, StreetProperties, hexes_feature_collection,
+    streets_feature_collection, wants_geojson,
 };
 pub use hexes::{
-    HEX_COUNT_HEADER, MAX_BOX_SIDE_DEG, MAX_SCORE_IDS, box_scores, cell_scores, hexes_all,
-    hexes_breakdown, hexes_config, hexes_lookup, hexes_score, ring_scores,
+    Breakdown, BreakdownQuery, CellBreakdown, CrimeTypeRow, HEX_COUNT_HEADER, HexConfig,
+    HexConfigData, HexesAllQuery, HexesLookupRequest, HexesScoreRequest, ListFormat,
+    MAX_BOX_SIDE_DEG, MAX_SCORE_IDS, ModifiersAnswer, NoData, ScoringParamsQuery, SlimHex,
+    box_scores, cell_scores, hexes_all, hexes_breakdown, hexes_config, hexes_lookup, hexes_score,
+    ring_scores,
 };
-pub use json::with_status;
 #[cfg(feature = "std")]
 pub use place_search::{
-    DEFAULT_PLACES, MAX_PLACES, MAX_QUERY_CHARS, PlaceJson, SearchAnswer, search_places,
+    DEFAULT_PLACES, MAX_PLACES, MAX_QUERY_CHARS, PlaceJson, PlacesQuery, SearchAnswer,
+    search_places,
 };
-pub use precincts::{precincts_all_scores, precincts_geojson, precincts_status};
+pub use precincts::{
+    CityPrecinctCount, CityPrecinctScores, MultiPolygon, PrecinctFeature,
+    PrecinctFeatureCollection, PrecinctProperties, PrecinctScores, PrecinctsStatus,
+    precincts_all_scores, precincts_geojson, precincts_status,
+};
 pub use prediction::{
     MAX_BATCH_LOCATIONS, MAX_ROUTE_KM, MAX_WAYPOINTS, cities, classes, coverage, predict,
     predict_batch, prediction_range, route_risk,
 };
 pub use reach_request::reach;
-pub use reverse_place::{NEAR_INTERSECTION_M, ReverseAnswer, reverse_place};
-pub use route_json::{
-    LineString, evaluate, evaluate_answer, evaluate_hex_path, evaluate_hex_path_answer, route,
-    route_answer, route_config,
+pub use reverse_place::{
+    IntersectionJson, NEAR_INTERSECTION_M, ReverseAnswer, ReverseQuery, StreetJson, reverse_place,
 };
-pub use score_rows::{RingLookup, ScoreRows};
-pub use streets::{MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, streets};
+pub use route_json::{
+    LineString, MethodConfig, ModeConfig, RouteConfig, TierConfig, TradeoffConfig, evaluate,
+    evaluate_hex_path, route, route_config,
+};
+pub use score_rows::{HexScoreRow, LookupCell, RingLookup, ScoreRows};
+pub use streets::{
+    MAX_STREETS, MAX_STREETS_BOX_SIDE_DEG, StreetRow, StreetsAnswer, StreetsQuery, streets,
+};
 pub use success::Success;
 pub use tiles::{
-    BUFFER, MAX_ZOOM, MIN_ZOOM, NO_DATA_COLOUR, STREETS_MIN_ZOOM, TileRequest, served_tile, tile,
-    tile_id, tile_style, tilejson,
+    BUFFER, CityPath, LayerFields, MAX_ZOOM, MIN_ZOOM, NO_DATA_COLOUR, STREETS_MIN_ZOOM,
+    StyleSources, TileJson, TilePath, TileQuery, TileRequest, TileStyle, VectorLayer, VectorSource,
+    served_tile, tile, tile_id, tile_style, tilejson,
 };

@@ -37,25 +37,35 @@ use crate::scoring::{Intent, ScoringParams};
 /// Largest class weight multiplier.
 pub const MAX_CLASS_WEIGHT: f64 = 10.0;
 
-/// Score modifiers.
+/// Score modifiers: the week, the class weights and the time band.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct Modifiers {
-    /// A date in the forecast week.
+    /// A date (YYYY-MM-DD) in the forecast week; default the current week, or the
+    /// nearest week with forecasts.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<super::wire::Date>"))]
     pub week: Option<String>,
-    /// Per-class multipliers.
+    /// Multipliers 0 to 10 on the intent's class weights, by class code.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Option<BTreeMap<String, super::wire::ClassWeight>>")
+    )]
     pub class_weights: Option<BTreeMap<String, f64>>,
-    /// A time whose band is scored.
+    /// Score the time band holding this time instead of the whole week: an ISO 8601 instant or local time (it names its week too; not with week), or an hour of the week 0-167 (Monday 00:00 local = 0; the week as chosen by week). See docs/API.md, "Time of day".
     pub time: Option<TimeModifier>,
 }
 
 /// `modifiers.time`: an hour of the week or an ISO 8601 time.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(untagged)]
 pub enum TimeModifier {
     /// Hours from Monday 00:00 local time, `0..=167`.
-    HourOfWeek(i64),
-    /// An instant or a local time.
+    HourOfWeek(#[cfg_attr(feature = "schema", schemars(with = "super::wire::HourOfWeek"))] i64),
+    /// An instant or a local time (ISO 8601).
     At(String),
 }
 
@@ -96,15 +106,22 @@ fn checked_time(modifier: &TimeModifier, field: &str) -> Result<CheckedTime, Que
 
 /// Scoring options every request may carry.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "ScoringOptions"))]
 #[serde(rename_all = "camelCase")]
 pub struct ScoringQuery {
-    /// The intent.
+    /// The intent: overall (default), walking, driving or night.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<crate::scoring::Intent>"))]
     pub intent: Option<String>,
-    /// Classes to count.
+    /// The crime classes to count (default all five; at least one).
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Option<Vec<super::wire::ClassCode>>")
+    )]
     pub active_codes: Option<Vec<String>>,
-    /// Classes switched on or off.
+    /// Classes switched on or off by code: false switches a class off.
     pub toggles: Option<BTreeMap<String, bool>>,
-    /// Week and weights.
+    /// The week, class weights and time band.
     pub modifiers: Option<Modifiers>,
 }
 

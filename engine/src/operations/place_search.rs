@@ -11,9 +11,9 @@ use h3o::LatLng;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::QueryError;
 use super::hexes::box_side;
 use super::prediction::locate;
+use super::{QueryError, Success};
 use crate::city::{Atlas, CityModel};
 use crate::places::{Place, search};
 
@@ -26,27 +26,104 @@ pub const DEFAULT_PLACES: usize = 5;
 /// Most places one answer holds.
 pub const MAX_PLACES: usize = 20;
 
+/// The query of `GET /places`. (Read by hand, for errors that name each field; the
+/// tests hold the two together.)
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PlacesQuery {
+    /// The query: 1 to 100 characters, not blank, no control characters, at least one letter or digit.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1, max = MAX_QUERY_CHARS)))]
+    pub q: String,
+    /// A city code (GET /v1/cities); required unless lat and lng are given.
+    pub city: Option<String>,
+    /// With lng: orders equal matches by distance; picks the city when city is not given.
+    #[cfg_attr(feature = "schema", schemars(range(min = -90, max = 90)))]
+    pub lat: Option<f64>,
+    /// With lat: orders equal matches by distance; picks the city when city is not given.
+    #[cfg_attr(feature = "schema", schemars(range(min = -180, max = 180)))]
+    pub lng: Option<f64>,
+    /// Places answered, 1 to 20 (default 5).
+    #[cfg_attr(
+        feature = "schema",
+        schemars(range(min = 1, max = MAX_PLACES), extend("default" = DEFAULT_PLACES))
+    )]
+    pub limit: Option<u32>,
+}
+
+/// The kinds of place, as answers name them.
+#[cfg(feature = "schema")]
+struct PlaceKind;
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for PlaceKind {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> alloc::borrow::Cow<'static, str> {
+        "PlaceKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let kinds: Vec<&str> = crate::places::PlaceKind::ALL
+            .iter()
+            .map(|k| k.as_str())
+            .collect();
+        schemars::json_schema!({ "enum": kinds })
+    }
+}
+
+/// How a place's name matched, as answers name it.
+#[cfg(feature = "schema")]
+struct MatchKind;
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for MatchKind {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> alloc::borrow::Cow<'static, str> {
+        "MatchKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let mut kinds: Vec<&str> = crate::places::Match::ALL
+            .iter()
+            .map(|m| m.as_str())
+            .collect();
+        // Two matches (a whole word and part of one) are both `prefix`.
+        kinds.dedup();
+        schemars::json_schema!({ "enum": kinds })
+    }
+}
+
 /// A place of an answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Place"))]
 #[serde(rename_all = "camelCase")]
 pub struct PlaceJson {
-    /// `street`, `intersection`, `neighbourhood`, `precinct` or `pointOfInterest`.
+    /// What the place is.
+    #[cfg_attr(feature = "schema", schemars(with = "PlaceKind"))]
     pub kind: &'static str,
-    /// As the source spells it; an intersection's matched streets joined by " & ".
+    /// As the source spells it; an intersection's matched streets joined by " & " in the query's order.
     pub name: String,
-    /// An intersection's streets (every name meeting there); absent for other kinds.
+    /// An intersection's streets: every name meeting there (other kinds: absent).
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "schema", schemars(length(min = 2)))]
     pub streets: Vec<String>,
-    /// Where it is.
+    /// Latitude, degrees.
     pub lat: f64,
-    /// Where it is.
+    /// Longitude, degrees.
     pub lng: f64,
-    /// `exact`, `prefix`, `word` (a later word of the name) or `suggestion` (within
-    /// one or two edits).
+    /// exact: the name is the query; prefix: the name begins with it; word: a later word of the name does; suggestion: the name begins within one edit (queries of 4+ characters) or two (8+).
     #[serde(rename = "match")]
+    #[cfg_attr(feature = "schema", schemars(with = "MatchKind"))]
     pub matched: &'static str,
-    /// Metres from the point given; absent without one.
+    /// Metres from lat/lng; absent without them.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub distance_m: Option<f64>,
 }
 
@@ -66,13 +143,17 @@ impl From<Place> for PlaceJson {
 
 /// The answer of `GET /places` and the package's `search()`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SearchAnswer {
+    /// Always `success`.
+    pub status: Success,
     /// The city searched.
     pub city: String,
     /// The query as searched (trimmed).
     pub query: String,
     /// The places found, best first (possibly none).
+    #[cfg_attr(feature = "schema", schemars(length(max = MAX_PLACES)))]
     pub places: Vec<PlaceJson>,
 }
 
@@ -179,6 +260,7 @@ pub fn search_places(
     let (graph, index) = (artifact.road_graph.as_ref(), artifact.places.as_ref());
     let places = search(graph, index, model.gazetteer(), q, near, limit);
     Ok(SearchAnswer {
+        status: Success,
         city: model.artifact().city.code.clone(),
         query: q.to_string(),
         places: places.into_iter().map(PlaceJson::from).collect(),

@@ -1,46 +1,70 @@
 //! The router API's precinct operations: status, scores and GeoJSON outlines.
 
-use alloc::borrow::ToOwned;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
-use super::QueryError;
-use super::hexes::{modifiers, scoring_from_params};
+use super::hexes::{ModifiersAnswer, modifiers, scoring_from_params};
 use super::options::{Scoring, window_label};
+use super::wire::{FeatureCollectionType, FeatureType, MultiPolygonType, PerClass};
+use super::{QueryError, Success};
 use crate::city::{Atlas, CityModel};
-use crate::forecast::CRIME_CLASSES;
 use crate::grid::MicroDegrees;
 use crate::scoring::{self, CityScores, ColourIndex, PrecinctScore};
 
+/// The answer of `GET /precincts/status`: whether the cities have precincts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "PrecinctsStatus"))]
+pub struct PrecinctsStatus {
+    /// Always `success`.
+    pub status: Success,
+    /// Whether any city has precincts.
+    pub available: bool,
+    /// The precincts of every city.
+    pub precincts: usize,
+    /// Where the precincts come from.
+    pub source: &'static str,
+    /// Each city's precincts and cells.
+    pub cities: Vec<CityPrecinctCount>,
+}
+
+/// A city of `GET /precincts/status`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+pub struct CityPrecinctCount {
+    /// The city code.
+    pub city: String,
+    /// Its precincts.
+    pub precincts: usize,
+    /// Its cells.
+    pub cells: usize,
+}
+
 /// `GET /precincts/status`.
 #[must_use]
-pub fn precincts_status(atlas: &Atlas) -> Value {
-    let cities: Vec<Value> = atlas
+pub fn precincts_status(atlas: &Atlas) -> PrecinctsStatus {
+    let cities: Vec<CityPrecinctCount> = atlas
         .cities()
         .iter()
-        .map(|c| {
-            json!({
-                "city": c.artifact().city.code,
-                "precincts": c.artifact().precincts.len(),
-                "cells": c.cell_count(),
-            })
+        .map(|c| CityPrecinctCount {
+            city: c.artifact().city.code.clone(),
+            precincts: c.artifact().precincts.len(),
+            cells: c.cell_count(),
         })
         .collect();
-    let total: usize = atlas
-        .cities()
-        .iter()
-        .map(|c| c.artifact().precincts.len())
-        .sum();
-    json!({
-        "status": "success",
-        "available": total > 0,
-        "precincts": total,
-        "source": "built into the city artifacts; no external cache",
-        "cities": cities,
-    })
+    let total: usize = cities.iter().map(|c| c.precincts).sum();
+    PrecinctsStatus {
+        status: Success,
+        available: total > 0,
+        precincts: total,
+        source: "built into the city artifacts; no external cache",
+        cities,
+    }
 }
 
 /// A city, its resolved options and its precinct aggregates.
@@ -65,23 +89,73 @@ fn precinct_rows<'a>(
         .collect()
 }
 
-fn precinct_properties(city: &CityModel, row: &PrecinctScore) -> Value {
+/// A precinct's scores: the properties of its feature in `GET /precincts` and its
+/// row in `GET /precincts/all-scores`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct PrecinctProperties {
+    /// The precinct's id in its city.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its city's code.
+    pub city: String,
+    /// The cells it holds.
+    pub cells: usize,
+    /// 0 (least safe) to 100 (safest) among the city's precincts; null without data.
+    pub safety_score: Option<f64>,
+    /// The colour band of the score, -1 without data.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::ColourBand"))]
+    pub color_index: ColourIndex,
+    /// Expected incidents of each class in the week and hours scored.
+    pub expected_counts: PerClass,
+    /// Monday of the forecast week (`GET /precincts` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<super::wire::Date>"))]
+    pub week_of: Option<String>,
+    /// the hours scored: week, nights (intent night) or a band such as "weekend 22:00-00:00" (local time)
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_window: Option<String>,
+}
+
+fn precinct_properties(city: &CityModel, row: &PrecinctScore) -> PrecinctProperties {
     let record = &city.artifact().precincts[row.precinct];
-    let counts: Map<String, Value> = CRIME_CLASSES
-        .iter()
-        .zip(row.expected_counts)
-        .map(|(c, n)| (c.code().to_owned(), json!(n)))
-        .collect();
-    let safety = (!row.safety_score.is_nan()).then_some(row.safety_score);
-    json!({
-        "id": record.id,
-        "name": record.name,
-        "city": city.artifact().city.code,
-        "cells": row.cells,
-        "safetyScore": safety,
-        "colorIndex": ColourIndex::from_safety_score(row.safety_score),
-        "expectedCounts": counts,
-    })
+    PrecinctProperties {
+        id: record.id.clone(),
+        name: record.name.clone(),
+        city: city.artifact().city.code.clone(),
+        cells: row.cells,
+        safety_score: (!row.safety_score.is_nan()).then_some(row.safety_score),
+        color_index: ColourIndex::from_safety_score(row.safety_score),
+        expected_counts: PerClass(row.expected_counts),
+        week_of: None,
+        time_window: None,
+    }
+}
+
+/// The answer of `GET /precincts/all-scores`: every city's precincts with their
+/// scores.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PrecinctScores {
+    /// Always `success`.
+    pub status: Success,
+    /// Each city, with what it was scored with.
+    pub cities: Vec<CityPrecinctScores>,
+}
+
+/// A city of `GET /precincts/all-scores`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+pub struct CityPrecinctScores {
+    /// The city code.
+    pub city: String,
+    /// What its precincts were scored with.
+    pub modifiers: ModifiersAnswer,
+    /// Its precincts.
+    pub precincts: Vec<PrecinctProperties>,
 }
 
 /// `GET /precincts/all-scores`.
@@ -92,18 +166,19 @@ pub fn precincts_all_scores(
     atlas: &Atlas,
     params: &Map<String, Value>,
     now: i64,
-) -> Result<Value, QueryError> {
-    let cities: Vec<Value> = precinct_rows(atlas, params, now)?
+) -> Result<PrecinctScores, QueryError> {
+    let cities = precinct_rows(atlas, params, now)?
         .iter()
-        .map(|(city, scoring, rows)| {
-            json!({
-                "city": city.artifact().city.code,
-                "modifiers": modifiers(scoring, city),
-                "precincts": rows.iter().map(|r| precinct_properties(city, r)).collect::<Vec<_>>(),
-            })
+        .map(|(city, scoring, rows)| CityPrecinctScores {
+            city: city.artifact().city.code.clone(),
+            modifiers: modifiers(scoring, city),
+            precincts: rows.iter().map(|r| precinct_properties(city, r)).collect(),
         })
         .collect();
-    Ok(json!({"status": "success", "cities": cities}))
+    Ok(PrecinctScores {
+        status: Success,
+        cities,
+    })
 }
 
 /// A stored ring as GeoJSON positions, turned anticlockwise for an exterior ring
@@ -125,6 +200,52 @@ fn ring_positions(ring: &[MicroDegrees], exterior: bool) -> Vec<[f64; 2]> {
     points
 }
 
+/// The answer of `GET /precincts`: an RFC 7946 FeatureCollection of every city's
+/// precincts with their scores.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "FeatureCollection"))]
+pub struct PrecinctFeatureCollection {
+    /// `FeatureCollection`.
+    #[serde(rename = "type")]
+    pub kind: FeatureCollectionType,
+    /// A MultiPolygon per precinct.
+    pub features: Vec<PrecinctFeature>,
+}
+
+/// A precinct of `GET /precincts`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+pub struct PrecinctFeature {
+    /// `Feature`.
+    #[serde(rename = "type")]
+    pub kind: FeatureType,
+    /// `city/id`.
+    pub id: String,
+    /// The precinct's outline.
+    pub geometry: MultiPolygon,
+    /// Its scores, with the week and hours scored.
+    pub properties: PrecinctProperties,
+}
+
+/// A GeoJSON MultiPolygon: polygons of `[lng, lat]` rings, each exterior ring
+/// anticlockwise and each hole clockwise, closed.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+pub struct MultiPolygon {
+    /// `MultiPolygon`.
+    #[serde(rename = "type")]
+    pub kind: MultiPolygonType,
+    /// The polygons.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Vec<Vec<super::wire::ClosedRing>>")
+    )]
+    pub coordinates: Vec<Vec<Vec<[f64; 2]>>>,
+}
+
 /// `GET /precincts`: a GeoJSON FeatureCollection of every city's precincts with
 /// their scores as properties.
 ///
@@ -134,7 +255,7 @@ pub fn precincts_geojson(
     atlas: &Atlas,
     params: &Map<String, Value>,
     now: i64,
-) -> Result<Value, QueryError> {
+) -> Result<PrecinctFeatureCollection, QueryError> {
     let mut features = Vec::new();
     for (city, scoring, rows) in precinct_rows(atlas, params, now)? {
         for row in &rows {
@@ -150,16 +271,24 @@ pub fn precincts_geojson(
                         .collect()
                 })
                 .collect();
-            let mut properties = precinct_properties(city, row);
-            properties["weekOf"] = json!(city.week_monday(scoring.week).to_string());
-            properties["timeWindow"] = json!(window_label(city, scoring.params.window));
-            features.push(json!({
-                "type": "Feature",
-                "id": format!("{}/{}", city.artifact().city.code, record.id),
-                "geometry": {"type": "MultiPolygon", "coordinates": polygons},
-                "properties": properties,
-            }));
+            let properties = PrecinctProperties {
+                week_of: Some(city.week_monday(scoring.week).to_string()),
+                time_window: Some(window_label(city, scoring.params.window)),
+                ..precinct_properties(city, row)
+            };
+            features.push(PrecinctFeature {
+                kind: FeatureType,
+                id: format!("{}/{}", city.artifact().city.code, record.id),
+                geometry: MultiPolygon {
+                    kind: MultiPolygonType,
+                    coordinates: polygons,
+                },
+                properties,
+            });
         }
     }
-    Ok(json!({"type": "FeatureCollection", "features": features}))
+    Ok(PrecinctFeatureCollection {
+        kind: FeatureCollectionType,
+        features,
+    })
 }

@@ -10,53 +10,75 @@ use h3o::LatLng;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::QueryError;
 use super::hexes::box_side;
 use super::prediction::locate;
+use super::{QueryError, Success};
 use crate::city::Atlas;
 use crate::places::{Reverse, reverse};
 
 /// An intersection this near a point names it ("near A & B"); farther, its street does.
 pub const NEAR_INTERSECTION_M: f64 = 100.0;
 
+/// The query of `GET /places/reverse`.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ReverseQuery {
+    /// Latitude of the point, degrees.
+    #[cfg_attr(feature = "schema", schemars(range(min = -90, max = 90)))]
+    pub lat: f64,
+    /// Longitude of the point, degrees.
+    #[cfg_attr(feature = "schema", schemars(range(min = -180, max = 180)))]
+    pub lng: f64,
+}
+
 /// The nearest named street of an answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct StreetJson {
     /// As the network's source spells it.
     pub name: String,
     /// Metres from the point.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub distance_m: f64,
 }
 
 /// The nearest intersection of an answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct IntersectionJson {
     /// The names meeting there joined by " & ", in byte order.
     pub name: String,
     /// The names meeting there, in byte order.
+    #[cfg_attr(feature = "schema", schemars(length(min = 2)))]
     pub streets: Vec<String>,
-    /// Where it is.
+    /// Latitude, degrees.
     pub lat: f64,
-    /// Where it is.
+    /// Longitude, degrees.
     pub lng: f64,
     /// Metres from the point.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub distance_m: f64,
 }
 
 /// The answer of `GET /places/reverse` and the package's `reverse()`.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ReverseAnswer {
+    /// Always `success`.
+    pub status: Success,
     /// The city holding the point.
     pub city: String,
-    /// The nearest named street within 500 m, if any.
+    /// The nearest named street within 500 m; null when there is none.
     pub street: Option<StreetJson>,
-    /// The nearest intersection within 500 m, if any.
+    /// The nearest intersection within 500 m; null when there is none.
     pub intersection: Option<IntersectionJson>,
-    /// "near A & B" (an intersection within [`NEAR_INTERSECTION_M`]), else "on A" (the
-    /// nearest street), else `None`.
+    /// "near A & B" (an intersection within 100 m), else "on A" (the nearest street);
+    /// null when there is neither.
     pub label: Option<String>,
 }
 
@@ -79,6 +101,7 @@ impl ReverseAnswer {
             _ => None,
         };
         Self {
+            status: Success,
             city,
             street,
             intersection,

@@ -11,7 +11,7 @@ use h3o::{CellIndex, LatLng};
 use serde::{Deserialize, Serialize};
 
 use super::options::{Scoring, ScoringQuery, TimeModifier, window_label};
-use super::{ErrorCode, QueryError};
+use super::{ErrorCode, QueryError, Success};
 use crate::city::{Atlas, CityModel};
 use crate::corridor::{self, Evaluation, HexPathError, TravelMode};
 use crate::directions::{Step, line_directions};
@@ -27,6 +27,8 @@ pub const MAX_LINE_POSITIONS: usize = 10_000;
 
 /// A point as `{lat, lng}`.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 pub struct PointQuery {
     /// Latitude in degrees.
     pub lat: f64,
@@ -44,24 +46,32 @@ pub(super) fn point(query: PointQuery, field: &str) -> Result<LatLng, QueryError
     })
 }
 
-/// Body of a route request.
+/// The body of `POST /route`: the two points, the method and the scoring options.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct RouteQuery {
-    /// Start.
+    /// Where the route starts.
     pub origin: PointQuery,
-    /// End.
+    /// Where it ends.
     pub destination: PointQuery,
-    /// `safest` (default), `balanced` or `shortest`.
+    /// safest (default), balanced, shortest, or tradeoff: the set shortest to safest
+    /// (docs/ROUTING.md).
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Option<super::wire::RouteMethodName>")
+    )]
     pub method: Option<String>,
-    /// 0 (default) to 3.
+    /// 0 (default) to 3; 0 with method tradeoff
+    #[cfg_attr(feature = "schema", schemars(range(max = routing::MAX_ALTERNATIVES)))]
     pub alternatives: Option<u32>,
-    /// Follow roads (default `true`).
+    /// Follow the city's network (default true); false routes over the hex grid itself
+    /// and answers no geometry.
     pub snap_to_roads: Option<bool>,
-    /// `walking`, `cycling` or `driving`; default from the intent.
+    /// walking, cycling or driving; default driving for intent driving, else walking.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<TravelMode>"))]
     pub mode: Option<String>,
-    /// Leaving at this time (an hour of the week or an ISO 8601 time): each cell is
-    /// scored in the band in which the traveller reaches it.
+    /// leave at this time (an ISO 8601 instant or local time, or an hour of the week 0-167, Monday 00:00 local = 0): each cell is scored in the time band in which the traveller reaches it at the mode's speed; not with modifiers.time
     pub depart_at: Option<TimeModifier>,
     /// Scoring options.
     #[serde(flatten)]
@@ -70,17 +80,21 @@ pub struct RouteQuery {
 
 /// What a route, line or hex path was scored with.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct ScoredWith {
-    /// City code.
+    /// The city's code.
     pub city: String,
     /// Monday of the forecast week.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::Date"))]
     pub week_of: String,
     /// The intent.
     pub intent: &'static str,
-    /// Classes counted.
+    /// The classes counted.
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<super::wire::ClassCode>"))]
     pub active_codes: Vec<&'static str>,
-    /// The hours scored: `week`, `nights` or a band (`modifiers.time`).
+    /// the hours scored: week, nights (intent night) or a band such as "weekend 22:00-00:00" (local time)
     pub time_window: String,
 }
 
@@ -103,34 +117,48 @@ impl ScoredWith {
 
 /// A band a departing route's cells were scored in.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct BandScored {
     /// Monday of the band's forecast week.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::Date"))]
     pub week_of: String,
     /// The band, as `timeWindow` names one.
     pub time_window: String,
 }
 
-/// How a route with `departAt` was scored.
+/// with departAt: the departure and the bands cells were scored in, the departure's first, then in the order they are reached
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct DepartAtAnswer {
-    /// Local hours since Monday 00:00 of the departure's week (fractions are minutes).
+    /// local hours since Monday 00:00 of the departure's week
+    #[cfg_attr(feature = "schema", schemars(range(min = 0), extend("exclusiveMaximum" = 168)))]
     pub hour_of_week: f64,
-    /// Travel mode speed used for reach times, km/h.
+    /// The travel mode's speed, with which the times cells are reached were found,
+    /// km/h.
+    #[cfg_attr(feature = "schema", schemars(extend("exclusiveMinimum" = 0)))]
     pub speed_kmh: f64,
     /// The bands cells were scored in: the departure's first, then in the order the
     /// traveller reaches them.
+    #[cfg_attr(feature = "schema", schemars(length(min = 1)))]
     pub bands: Vec<BandScored>,
 }
 
-/// A route answer with what it was scored with.
+/// The answer of `POST /route`: the best route, the alternatives or the trade-off set,
+/// with what they were scored with.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Route"))]
 pub struct RouteResponse {
-    /// Scoring context.
+    /// Always `success`.
+    pub status: Success,
+    /// What the routes were scored with (with departAt: the departure's band).
     #[serde(flatten)]
     pub scored_with: ScoredWith,
-    /// With `departAt`: the departure and the bands used.
+    /// with departAt: the departure and the bands cells were scored in, the departure's first, then in the order they are reached
     #[serde(rename = "departAt", skip_serializing_if = "Option::is_none")]
     pub depart_at: Option<DepartAtAnswer>,
     /// The routes.
@@ -258,6 +286,7 @@ pub fn route(
     };
     let answer = plan::route(model, &scores, &request).map_err(route_error)?;
     Ok(RouteResponse {
+        status: Success,
         scored_with,
         depart_at,
         answer,
@@ -295,68 +324,91 @@ fn scores_departing(
     Ok((on_the_way.scores, answer))
 }
 
-/// A GeoJSON LineString.
+/// A GeoJSON LineString to evaluate.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 pub struct LineStringQuery {
-    /// Must be `LineString`.
+    /// `LineString`.
     #[serde(rename = "type")]
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::LineStringType"))]
     pub kind: String,
-    /// `[lng, lat]` positions (a third value, elevation, is ignored).
+    /// 2 to 10,000 `[lng, lat]` positions (a third value, elevation, is ignored).
+    #[cfg_attr(
+        feature = "schema",
+        schemars(length(min = 2, max = MAX_LINE_POSITIONS), inner(length(min = 2)))
+    )]
     pub coordinates: Vec<Vec<f64>>,
 }
 
-/// Body of a line evaluation.
+/// The body of `POST /evaluate`: a line and the scoring options.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct EvaluateQuery {
     /// The line.
     pub geometry: LineStringQuery,
-    /// Travel mode.
+    /// walking, cycling or driving; default driving for intent driving, else walking.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<TravelMode>"))]
     pub mode: Option<String>,
-    /// Scoring options.
+    /// The scoring options.
     #[serde(flatten)]
     pub scoring: ScoringQuery,
 }
 
-/// Body of a hex-path evaluation.
+/// The body of `POST /evaluate-hex-path`: an ordered hex path and the scoring options.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct HexPathQuery {
-    /// Ordered resolution-8 cell ids.
+    /// Resolution-8 cell ids in travel order, each sharing an edge with an earlier
+    /// one, none twice.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(length(min = 1, max = corridor::MAX_HEX_PATH_CELLS))
+    )]
     pub hex_path: Vec<String>,
-    /// Travel mode.
+    /// walking, cycling or driving; default driving for intent driving, else walking.
+    #[cfg_attr(feature = "schema", schemars(with = "Option<TravelMode>"))]
     pub mode: Option<String>,
-    /// Scoring options.
+    /// The scoring options.
     #[serde(flatten)]
     pub scoring: ScoringQuery,
 }
 
-/// A line or hex-path evaluation with what it was scored with.
+/// The answer of `POST /evaluate` and `POST /evaluate-hex-path`: the corridor scored,
+/// with what it was scored with.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Evaluation"))]
 pub struct EvaluationResponse {
-    /// Scoring context.
+    /// Always `success`.
+    pub status: Success,
+    /// What it was scored with.
     #[serde(flatten)]
     pub scored_with: ScoredWith,
-    /// Corridor, tiers, metrics, segments.
+    /// The corridor: its cells, tiers, metrics and segments.
     #[serde(flatten)]
     pub evaluation: Evaluation,
     /// Against the shortest road route between the path's ends (its first and last
-    /// positions, or its first and last cells' centres); `None` when either end is
+    /// positions, or its first and last cells' centres); null when either end is
     /// beyond snapping distance or no route joins them.
     pub explanation: Option<plan::Explanation>,
     /// A line's named steps (`steps`, `riskiestStep`), matched to the city's ways;
-    /// `None` (neither member) for a hex path or a city without a network.
+    /// neither member for a hex path or a city without a network.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub directions: Option<StepsAnswer>,
 }
 
 /// Named steps as answers give them.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct StepsAnswer {
-    /// Depart, the maneuvers, arrive.
+    /// a line's named steps, matched to the city's ways (POST /evaluate; absent for a hex path)
     pub steps: Vec<Step>,
-    /// The index of the step with the most expected incidents, where known.
+    /// index in steps of the step with the most expected incidents, where the ways carry risks of their own
     pub riskiest_step: Option<usize>,
 }
 
@@ -482,6 +534,7 @@ pub fn evaluate(
     });
     let directions = line_steps(model, &scores, &points, mode);
     Ok(EvaluationResponse {
+        status: Success,
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,
         explanation,
@@ -544,6 +597,7 @@ pub fn evaluate_hex_path(
         )
     });
     Ok(EvaluationResponse {
+        status: Success,
         scored_with: ScoredWith::new(model, &scoring),
         evaluation,
         explanation,

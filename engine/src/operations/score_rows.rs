@@ -5,19 +5,25 @@
 use alloc::vec::Vec;
 
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
-use serde_json::Value;
 
+use super::Success;
 use super::columns::ScoredCells;
+use super::hexes::Breakdown;
+use super::wire::CellText;
 use crate::CellIndex;
 use crate::grid::RESOLUTION;
 
 /// Rows `{h3, safetyScore, colorIndex}` of scored cells, in order, each with its
 /// `breakdown` when one was asked for; no data is `null` and `-1`.
+///
+/// Written by hand, straight from the columns; the rows it writes are those of
+/// [`HexScoreRow`] and [`LookupCell`], which describe them in the OpenAPI document
+/// (the tests hold the writer to them).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScoreRows {
     scored: ScoredCells,
-    /// One breakdown object per cell (`POST /hexes/lookup` with `detail`).
-    breakdowns: Option<Vec<Value>>,
+    /// One breakdown per cell (`POST /hexes/lookup` with `detail`).
+    breakdowns: Option<Vec<Breakdown>>,
 }
 
 impl ScoreRows {
@@ -32,7 +38,7 @@ impl ScoreRows {
 
     /// The rows of `scored` with one breakdown object per cell, in the same order.
     #[must_use]
-    pub(super) fn with_breakdowns(scored: ScoredCells, breakdowns: Vec<Value>) -> Self {
+    pub(super) fn with_breakdowns(scored: ScoredCells, breakdowns: Vec<Breakdown>) -> Self {
         debug_assert_eq!(scored.cells.len(), breakdowns.len());
         Self {
             scored,
@@ -75,7 +81,7 @@ struct Row<'a> {
     cell: CellIndex,
     safety: f64,
     colour: i8,
-    breakdown: Option<&'a Value>,
+    breakdown: Option<&'a Breakdown>,
 }
 
 impl Serialize for Row<'_> {
@@ -95,24 +101,68 @@ impl Serialize for Row<'_> {
     }
 }
 
-/// A cell as its id text, written without an intermediate string.
-#[derive(Debug, Clone, Copy, PartialEq)]
-struct CellText(CellIndex);
-
-impl Serialize for CellText {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_str(&self.0)
-    }
+/// A row of `POST /hexes/score`: a cell and its score.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(deny_unknown_fields))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct HexScoreRow {
+    /// The cell, as asked.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::CellId"))]
+    pub h3: alloc::string::String,
+    /// 0 (least safe) to 100 (safest) among the city's cells; null without data.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 100)))]
+    pub safety_score: Option<f64>,
+    /// The colour band of the score, -1 without data.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::ColourBand"))]
+    pub color_index: i8,
 }
 
-/// The `POST /hexes/lookup` answer: the centre cell, the ring and its rows.
+/// A cell of `POST /hexes/lookup`: a score row, with the cell's breakdown when
+/// `detail` was asked for.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(test, derive(serde::Deserialize), serde(deny_unknown_fields))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct LookupCell {
+    /// The cell.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::CellId"))]
+    pub h3: alloc::string::String,
+    /// 0 (least safe) to 100 (safest) among the city's cells; null without data.
+    pub safety_score: Option<f64>,
+    /// The colour band of the score, -1 without data.
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::ColourBand"))]
+    pub color_index: i8,
+    /// The cell's per-class breakdown, with `detail` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<Breakdown>,
+}
+
+/// The answer of `POST /hexes/lookup`: the centre cell, the ring and its cells.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Lookup"))]
 pub struct RingLookup {
-    status: &'static str,
+    /// Always `success`.
+    status: Success,
+    /// The cell holding the point.
     center: CellText,
+    /// The ring asked for.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(range(min = 0, max = crate::grid::MAX_RING_DISTANCE))
+    )]
     ring: u32,
+    /// The H3 resolution of the cells: 8.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "super::hexes::resolution_schema")
+    )]
     resolution: u8,
+    /// The number of cells.
     count: usize,
+    /// The centre first, then ring by ring (H3 gridDisk order).
+    #[cfg_attr(feature = "schema", schemars(with = "Vec<LookupCell>"))]
     cells: ScoreRows,
 }
 
@@ -120,7 +170,7 @@ impl RingLookup {
     /// The answer for the disk of `ring` around `center`.
     pub(super) fn new(center: CellIndex, ring: u32, cells: ScoreRows) -> Self {
         Self {
-            status: "success",
+            status: Success,
             center: CellText(center),
             ring,
             resolution: u8::from(RESOLUTION),

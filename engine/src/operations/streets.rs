@@ -6,12 +6,12 @@
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::hexes::{scoring_from_params, viewport};
+use super::hexes::{ListFormat, ScoringParamsQuery, scoring_from_params, viewport};
 use super::route_request::ScoredWith;
-use super::{ErrorCode, QueryError};
+use super::{ErrorCode, QueryError, Success};
 use crate::city::{Atlas, CityModel};
 use crate::grid::MicroDegrees;
 use crate::roads::NetworkKind;
@@ -24,41 +24,100 @@ pub const MAX_STREETS_BOX_SIDE_DEG: f64 = 0.05;
 /// answered in part.
 pub const MAX_STREETS: usize = 20_000;
 
+/// `basis` of a street whose learnt shares set it apart from its cell's other streets.
+const STREET_BASIS: &str = "street";
+
+/// `basis` of a street whose risk is its cell's, spread by length.
+const CELL_BASIS: &str = "cell";
+
+/// The schema of `basis`: the two texts it takes.
+#[cfg(feature = "schema")]
+pub(super) struct Basis;
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Basis {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> alloc::borrow::Cow<'static, str> {
+        "Basis".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "enum": [STREET_BASIS, CELL_BASIS] })
+    }
+}
+
+/// The query of `GET /streets`.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct StreetsQuery {
+    /// degrees; each side of the box at most 0.05 degrees
+    #[cfg_attr(feature = "schema", schemars(range(min = -180, max = 180)))]
+    pub west: f64,
+    /// degrees; each side of the box at most 0.05 degrees
+    #[cfg_attr(feature = "schema", schemars(range(min = -90, max = 90)))]
+    pub south: f64,
+    /// degrees; each side of the box at most 0.05 degrees
+    #[cfg_attr(feature = "schema", schemars(range(min = -180, max = 180)))]
+    pub east: f64,
+    /// degrees; each side of the box at most 0.05 degrees
+    #[cfg_attr(feature = "schema", schemars(range(min = -90, max = 90)))]
+    pub north: f64,
+    /// json (default) or geojson: a LineString per street (the rows' other members as properties; what they were scored with on the collection). Accept: application/geo+json asks for geojson too; a format in the query wins.
+    pub format: Option<ListFormat>,
+    /// The scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringParamsQuery,
+}
+
 /// One street of a `/streets` answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct StreetRow {
-    /// The way's number in the city's network (stable within a model version).
+    /// The way's number in the city's network, stable within a model version.
     pub id: u32,
-    /// Its name as the network's source spells it, `None` where it has none.
+    /// As the network's source spells it; null where it has none.
     pub name: Option<String>,
-    /// Its line, GeoJSON order (`[lng, lat]` pairs).
+    /// The street's line, [lng, lat] pairs.
+    #[cfg_attr(feature = "schema", schemars(length(min = 2)))]
     pub coordinates: Vec<[f64; 2]>,
     /// Metres.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub length_m: f64,
-    /// Expected incidents per kilometre in the request's window.
+    /// Expected incidents per km in the request's week or time window.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub incidents_per_km: f64,
-    /// Its rank among the city's streets, by length (100 the safest).
+    /// Its rank among the city's streets weighed by length: 100 the safest.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 100)))]
     pub safety_score: f64,
-    /// The colour band of that score, as the hexes' (`/hexes/config`).
+    /// The colour band of that score, as the hexes' (`GET /hexes/config`).
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 16)))]
     pub color_index: i8,
-    /// `street` where the city's learnt street shares set it apart from its cell's
-    /// other streets; `cell` where its risk is its cell's, spread by length (the
-    /// shares shrink to that where a cell's history is too sparse to tell its streets
-    /// apart, and a city without shares has only that).
+    /// street: the city's learnt street shares set it apart from the other streets of its cell; cell: its risk is its cell's spread by length (where the cell's history is too sparse to tell its streets apart, the shares shrink to that; a city without shares has only that).
+    #[cfg_attr(feature = "schema", schemars(with = "Basis"))]
     pub basis: &'static str,
 }
 
 /// A `/streets` answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Streets"))]
 #[serde(rename_all = "camelCase")]
 pub struct StreetsAnswer {
+    /// Always `success`.
+    pub status: Success,
     /// What the streets were scored with.
     #[serde(flatten)]
     pub scored_with: ScoredWith,
     /// The city's mean expected incidents per street kilometre for the request.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub mean_incidents_per_km: f64,
     /// The streets with any point in the box, in network order.
+    #[cfg_attr(feature = "schema", schemars(length(max = MAX_STREETS)))]
     pub streets: Vec<StreetRow>,
 }
 
@@ -149,11 +208,12 @@ pub fn streets(
                 incidents_per_km: risk.per_km(way),
                 safety_score: safety[way],
                 color_index: ColourIndex::from_safety_score(safety[way]).get(),
-                basis: if own { "street" } else { "cell" },
+                basis: if own { STREET_BASIS } else { CELL_BASIS },
             }
         })
         .collect();
     Ok(StreetsAnswer {
+        status: Success,
         scored_with: ScoredWith::new(city, &resolved),
         mean_incidents_per_km: risk.mean_density() * 1000.0,
         streets,

@@ -12,9 +12,11 @@
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::hexes::scoring_from_params;
+use super::hexes::{ScoringParamsQuery, scoring_from_params};
 use super::options::Scoring;
 use super::{ErrorCode, QueryError};
 use crate::city::{Atlas, CityModel};
@@ -237,6 +239,158 @@ fn render(city: &CityModel, id: TileId, resolved: Scoring) -> Vec<u8> {
     mvt::encode(&[hexes, streets])
 }
 
+/// The path of `GET /tiles/{city}.json` and `GET /tiles/{city}/style.json`.
+#[allow(
+    clippy::doc_markdown,
+    reason = "the descriptions are the API's, as it has always worded them"
+)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CityPath {
+    /// a city code, as GET /v1/cities lists them (for example city_ca_tor)
+    pub city: String,
+}
+
+/// The path of `GET /tiles/{city}/{z}/{x}/{y}.mvt`.
+#[allow(
+    clippy::doc_markdown,
+    reason = "the descriptions are the API's, as it has always worded them"
+)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TilePath {
+    /// a city code, as GET /v1/cities lists them (for example city_ca_tor)
+    pub city: String,
+    /// zoom, 8 to 16
+    #[cfg_attr(feature = "schema", schemars(range(min = MIN_ZOOM, max = MAX_ZOOM)))]
+    pub z: u8,
+    /// column, below 2^z
+    pub x: u32,
+    /// row, below 2^z; the path segment is y.mvt
+    pub y: u32,
+}
+
+/// The query of `GET /tiles/{city}/{z}/{x}/{y}.mvt`.
+#[allow(
+    clippy::doc_markdown,
+    reason = "the descriptions are the API's, as it has always worded them"
+)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TileQuery {
+    /// The scoring options.
+    #[serde(flatten)]
+    pub scoring: ScoringParamsQuery,
+    /// The city's artifact version, as the TileJSON's tile URLs carry it. When it names the version in force, the answer may be kept by the browser for an hour (Cache-Control: private, max-age=3600); otherwise it is revalidated on each use (private, no-cache). It does not change the tile.
+    pub v: Option<String>,
+}
+
+/// A vector layer's fields and what each holds, in order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayerFields(pub &'static [(&'static str, &'static str)]);
+
+impl Serialize for LayerFields {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (name, what) in self.0 {
+            map.serialize_entry(name, what)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for LayerFields {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> alloc::borrow::Cow<'static, str> {
+        "LayerFields".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({"type": "object", "additionalProperties": {"type": "string"}})
+    }
+}
+
+/// The fields of the `hexes` layer.
+const HEXES_FIELDS: LayerFields = LayerFields(&[
+    ("h3", "String: the H3 cell (resolution 8)"),
+    (
+        "safetyScore",
+        "Number: 0 (least safe) to 100 (safest) among the city's cells",
+    ),
+    (
+        "colorIndex",
+        "Number: the colour band, 0 to 16 (-1: no data); GET /hexes/config",
+    ),
+    ("tier", "Number: 0 (score 80 or more) to 4 (under 20)"),
+    (
+        "expectedCount",
+        "Number: expected incidents in the week and hours asked",
+    ),
+]);
+
+/// The fields of the `streets` layer.
+const STREETS_FIELDS: LayerFields = LayerFields(&[
+    ("name", "String: the street's name, where it has one"),
+    (
+        "incidentsPerKm",
+        "Number: expected incidents per kilometre in the week and hours asked",
+    ),
+    (
+        "band",
+        "Number: the colour band of the street's safety score, as colorIndex",
+    ),
+]);
+
+/// A layer of a city's tiles.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+pub struct VectorLayer {
+    /// `hexes` or `streets`.
+    pub id: &'static str,
+    /// Its features' properties and what each holds.
+    pub fields: LayerFields,
+    /// The shallowest zoom that has it.
+    pub minzoom: u8,
+    /// The deepest zoom served.
+    pub maxzoom: u8,
+}
+
+/// The answer of `GET /tiles/{city}.json`: the city's `TileJSON` 3.0.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct TileJson {
+    /// The `TileJSON` version: `3.0.0`.
+    pub tilejson: &'static str,
+    /// `hexrisk:` and the city's name.
+    pub name: String,
+    /// What the tiles show.
+    pub description: &'static str,
+    /// The model version of the city's artifact.
+    pub version: String,
+    /// Whose forecast from whose data, and the data's last day.
+    pub attribution: String,
+    /// `xyz`.
+    pub scheme: &'static str,
+    /// The tile URL template, with the request's scoring options and `v=` the
+    /// artifact's version.
+    pub tiles: [String; 1],
+    /// The shallowest zoom served.
+    pub minzoom: u8,
+    /// The deepest zoom served.
+    pub maxzoom: u8,
+    /// The city's bounds: west, south, east, north.
+    pub bounds: [f64; 4],
+    /// The bounds' centre and zoom 12: longitude, latitude, zoom.
+    pub center: (f64, f64, u8),
+    /// The layers `hexes` and `streets` with their fields.
+    pub vector_layers: [VectorLayer; 2],
+}
+
 /// `GET /tiles/{city}.json`: the city's `TileJSON` 3.0, its tiles at `tiles_url` (a
 /// URL template with `{z}`, `{x}` and `{y}`, carrying the request's options
 /// `params`, which are checked as a tile's are at `now`); its attribution credits
@@ -252,7 +406,7 @@ pub fn tilejson(
     tiles_url: &str,
     publisher: Option<&str>,
     now: i64,
-) -> Result<Value, QueryError> {
+) -> Result<TileJson, QueryError> {
     let city = atlas.city(city_code).ok_or_else(|| {
         QueryError::new(ErrorCode::NotFound, "city", "no such city").with("city", city_code)
     })?;
@@ -260,45 +414,120 @@ pub fn tilejson(
     scoring_from_params(params)?.resolve(city, now)?;
     let artifact = city.artifact();
     let b = &artifact.bounds;
-    let hexes_fields = serde_json::json!({
-        "h3": "String: the H3 cell (resolution 8)",
-        "safetyScore": "Number: 0 (least safe) to 100 (safest) among the city's cells",
-        "colorIndex": "Number: the colour band, 0 to 16 (-1: no data); GET /hexes/config",
-        "tier": "Number: 0 (score 80 or more) to 4 (under 20)",
-        "expectedCount": "Number: expected incidents in the week and hours asked",
-    });
-    let streets_fields = serde_json::json!({
-        "name": "String: the street's name, where it has one",
-        "incidentsPerKm": "Number: expected incidents per kilometre in the week and hours asked",
-        "band": "Number: the colour band of the street's safety score, as colorIndex",
-    });
-    Ok(serde_json::json!({
-        "tilejson": "3.0.0",
-        "name": alloc::format!("hexrisk: {}", artifact.city.name),
-        "description": "Forecast crime risk on H3 cells and streets (the picture of one POST /hexes/score request)",
-        "version": artifact.model.version,
-        "attribution": match publisher {
+    Ok(TileJson {
+        tilejson: "3.0.0",
+        name: alloc::format!("hexrisk: {}", artifact.city.name),
+        description: "Forecast crime risk on H3 cells and streets (the picture of one POST /hexes/score request)",
+        version: artifact.model.version.clone(),
+        attribution: match publisher {
             Some(publisher) => alloc::format!(
                 "Risk forecast by hexrisk (model {}) from {publisher}, data through {}",
-                artifact.model.version, artifact.model.last_updated
+                artifact.model.version,
+                artifact.model.last_updated
             ),
             None => alloc::format!(
                 "Risk forecast by hexrisk (model {}) from police-reported incidents of {}, data through {}",
-                artifact.model.version, artifact.city.name, artifact.model.last_updated
+                artifact.model.version,
+                artifact.city.name,
+                artifact.model.last_updated
             ),
         },
-        "scheme": "xyz",
-        "tiles": [tiles_url],
-        "minzoom": MIN_ZOOM,
-        "maxzoom": MAX_ZOOM,
-        "bounds": [b.west, b.south, b.east, b.north],
-        "center": [f64::midpoint(b.west, b.east), f64::midpoint(b.south, b.north), 12],
-        "vector_layers": [
-            { "id": "hexes", "fields": hexes_fields, "minzoom": MIN_ZOOM, "maxzoom": MAX_ZOOM },
-            { "id": "streets", "fields": streets_fields, "minzoom": STREETS_MIN_ZOOM, "maxzoom": MAX_ZOOM },
+        scheme: "xyz",
+        tiles: [tiles_url.into()],
+        minzoom: MIN_ZOOM,
+        maxzoom: MAX_ZOOM,
+        bounds: [b.west, b.south, b.east, b.north],
+        center: (
+            f64::midpoint(b.west, b.east),
+            f64::midpoint(b.south, b.north),
+            12,
+        ),
+        vector_layers: [
+            VectorLayer {
+                id: "hexes",
+                fields: HEXES_FIELDS,
+                minzoom: MIN_ZOOM,
+                maxzoom: MAX_ZOOM,
+            },
+            VectorLayer {
+                id: "streets",
+                fields: STREETS_FIELDS,
+                minzoom: STREETS_MIN_ZOOM,
+                maxzoom: MAX_ZOOM,
+            },
         ],
-    }))
+    })
 }
+
+/// The source of the Worker's style: a vector source with its `TileJSON`'s members,
+/// so that a map asks for tiles without one more round trip for it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+pub struct VectorSource {
+    /// `vector`.
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    /// The tile URL template.
+    pub tiles: [String; 1],
+    /// The shallowest zoom served.
+    pub minzoom: u8,
+    /// The deepest zoom served.
+    pub maxzoom: u8,
+    /// The city's bounds: west, south, east, north.
+    pub bounds: [f64; 4],
+    /// Whose forecast from whose data.
+    pub attribution: String,
+}
+
+impl From<TileJson> for VectorSource {
+    fn from(tilejson: TileJson) -> Self {
+        Self {
+            kind: "vector",
+            tiles: tilejson.tiles,
+            minzoom: tilejson.minzoom,
+            maxzoom: tilejson.maxzoom,
+            bounds: tilejson.bounds,
+            attribution: tilejson.attribution,
+        }
+    }
+}
+
+/// A `MapLibre` style fragment (style spec version 8) of a city's tiles: the answer of
+/// `GET /tiles/{city}/style.json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "TileStyle"))]
+pub struct TileStyle<S> {
+    /// The style spec version: 8.
+    #[cfg_attr(feature = "schema", schemars(schema_with = "style_version_schema"))]
+    pub version: u8,
+    /// `hexrisk`.
+    pub name: &'static str,
+    /// The source `hexrisk`: the city's tiles.
+    pub sources: StyleSources<S>,
+    /// `hexrisk-hexes` (fill by colorIndex) and `hexrisk-streets` (from zoom 14, line
+    /// colour by band, width by zoom), as style spec layers.
+    pub layers: [Value; 2],
+}
+
+/// The sources of a [`TileStyle`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
+pub struct StyleSources<S> {
+    /// The city's tiles.
+    pub hexrisk: S,
+}
+
+/// The schema of a style's version: the constant 8.
+#[cfg(feature = "schema")]
+fn style_version_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "const": STYLE_VERSION })
+}
+
+/// The style spec version of [`tile_style`].
+const STYLE_VERSION: u8 = 8;
 
 /// A `MapLibre` style fragment (style spec version 8) drawing a city's tiles from
 /// `source` (a vector source: the Worker's tiles with its `TileJSON`'s members, or the package's
@@ -307,7 +536,7 @@ pub fn tilejson(
 /// the map zooms in. Its layer ids start `hexrisk-`, so an app adds them to its own
 /// style.
 #[must_use]
-pub fn tile_style(source: &Value) -> Value {
+pub fn tile_style<S>(source: S) -> TileStyle<S> {
     let by_band = |property: &str| {
         let mut expression =
             alloc::vec![Value::from("match"), serde_json::json!(["get", property])];
@@ -318,12 +547,12 @@ pub fn tile_style(source: &Value) -> Value {
         expression.push(Value::from(NO_DATA_COLOUR));
         Value::Array(expression)
     };
-    serde_json::json!({
-        "version": 8,
-        "name": "hexrisk",
-        "sources": { "hexrisk": source },
-        "layers": [
-            {
+    TileStyle {
+        version: STYLE_VERSION,
+        name: "hexrisk",
+        sources: StyleSources { hexrisk: source },
+        layers: [
+            serde_json::json!({
                 "id": "hexrisk-hexes",
                 "type": "fill",
                 "source": "hexrisk",
@@ -333,8 +562,8 @@ pub fn tile_style(source: &Value) -> Value {
                     "fill-opacity": ["interpolate", ["linear"], ["zoom"], 10, 0.6, 16, 0.35],
                     "fill-outline-color": "rgba(255,255,255,0.4)",
                 },
-            },
-            {
+            }),
+            serde_json::json!({
                 "id": "hexrisk-streets",
                 "type": "line",
                 "source": "hexrisk",
@@ -345,9 +574,9 @@ pub fn tile_style(source: &Value) -> Value {
                     "line-color": by_band("band"),
                     "line-width": ["interpolate", ["exponential", 1.6], ["zoom"], 14, 1.5, 18, 8],
                 },
-            },
+            }),
         ],
-    })
+    }
 }
 
 /// The colour of a cell without data (`colorIndex` -1).

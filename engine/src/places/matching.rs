@@ -42,6 +42,15 @@ pub enum Match {
 }
 
 impl Match {
+    /// Every match, best first.
+    pub const ALL: [Self; 5] = [
+        Self::Exact,
+        Self::Prefix,
+        Self::PartialWord,
+        Self::LaterWord,
+        Self::Suggestion,
+    ];
+
     /// As answers spell it: `exact`, `prefix`, `word` or `suggestion`.
     #[must_use]
     pub const fn as_str(self) -> &'static str {

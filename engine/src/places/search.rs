@@ -57,6 +57,15 @@ pub enum PlaceKind {
 }
 
 impl PlaceKind {
+    /// Every kind.
+    pub const ALL: [Self; 5] = [
+        Self::Street,
+        Self::Intersection,
+        Self::Neighbourhood,
+        Self::Precinct,
+        Self::PointOfInterest,
+    ];
+
     /// As answers spell it.
     #[must_use]
     pub const fn as_str(self) -> &'static str {

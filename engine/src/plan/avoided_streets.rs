@@ -15,15 +15,20 @@ pub const MAX_EXPLAINED_STREETS: usize = 5;
 
 /// A stretch of the shortest route that the explained route does not take.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct AvoidedStreet {
-    /// The street's name as the network spells it (`None` where it has none).
+    /// The street's name as the network's source spells it; null where it has none.
     pub name: Option<String>,
     /// Metres of the stretch.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub distance_m: f64,
-    /// Expected incidents passed on it.
+    /// Expected incidents passed on the stretch.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub exposure: f64,
     /// Expected incidents per kilometre of it.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
     pub incidents_per_km: f64,
 }
 

@@ -39,30 +39,41 @@ pub fn difference(before: f64, after: f64) -> f64 {
 
 /// The shortest route a route is compared with.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct ShortestRoute {
     /// Its length, metres.
     pub distance_m: f64,
     /// Its travel time, seconds.
     pub duration_s: f64,
-    /// Its exposure: expected incidents passed.
+    /// Expected incidents passed: the forecast's expected incidents (active classes, each counted at the intent's weight, over the request's week or time window) on the stretches of street walked. A route on the network counts its ways' street-level expected incidents per metre; a line is matched to the streets in pieces of at most 20 m (a piece within 15 m of a way counts that way's, any other its cell's); a hex path counts each cell's incidents per street metre.
     pub exposure: f64,
 }
 
 /// A cell the shortest route crosses and the explained route does not.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
 pub struct AvoidedCell {
     /// The cell.
     #[serde(serialize_with = "crate::corridor::cell_id")]
+    #[cfg_attr(feature = "schema", schemars(with = "crate::operations::wire::CellId"))]
     pub h3: CellIndex,
-    /// Its safety score (0..100).
+    /// Its safety score, 0 to 100.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 100)))]
     pub safety_score: f64,
     /// The class with the largest share of the cell's weighed expected harm, as
-    /// scored (`None` when the cell has none).
+    /// scored; null when the cell has none.
     #[serde(serialize_with = "class_code")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Option<crate::operations::wire::ClassCode>")
+    )]
     pub driven_by: Option<CrimeClass>,
-    /// That class's share of the cell's harm (0..1).
+    /// That class's share of the cell's harm, 0 to 1.
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = 1)))]
     pub driven_by_share: f64,
 }
 
@@ -78,29 +89,32 @@ fn class_code<S: serde::Serializer>(
     }
 }
 
-/// A route against the shortest route between the same points.
+/// the route against the shortest route between the same points (docs/ROUTING.md, Why this route)
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Explanation {
     /// The shortest route's figures.
     pub shortest: ShortestRoute,
     /// Expected incidents avoided: the shortest route's exposure less this one's.
     pub exposure_avoided: f64,
-    /// The same in percent of the shortest route's exposure (`None` when that is 0).
+    /// The same in percent of the shortest route's exposure; null when that is 0.
     pub exposure_avoided_pct: Option<f64>,
     /// Metres longer than the shortest route.
     pub extra_m: f64,
     /// Minutes longer at the route's travel mode.
     pub extra_minutes: f64,
-    /// Extra metres paid per expected incident avoided (`None` when nothing is
-    /// avoided).
+    /// Extra metres paid per expected incident avoided; null when nothing is avoided.
     pub metres_per_exposure_avoided: Option<f64>,
     /// The riskiest cells of the shortest route this one avoids, riskiest first, at
-    /// most [`MAX_EXPLAINED_CELLS`].
+    /// most 5.
+    #[cfg_attr(feature = "schema", schemars(length(max = MAX_EXPLAINED_CELLS)))]
     pub avoided_cells: Vec<AvoidedCell>,
-    /// The stretches of the shortest route's streets this one does not take, most
-    /// expected incidents first ([`super::avoided_streets`]); empty when the route is
-    /// not on the network (a hex path) or the shortest route takes no other street.
+    /// The stretches of the shortest route on streets this route does not take, joined while they keep one name, most expected incidents first, at most 5. Empty for a hex path, which follows no street.
+    #[cfg_attr(
+        feature = "schema",
+        schemars(length(max = super::avoided_streets::MAX_EXPLAINED_STREETS))
+    )]
     pub avoided_streets: Vec<super::AvoidedStreet>,
 }
 

@@ -80,6 +80,7 @@ pub struct RouteRequest {
 
 /// A point as requested and where it was snapped.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct SnappedPoint {
     /// Latitude on the network.

@@ -9,7 +9,6 @@ use alloc::vec::Vec;
 
 use wasm_bindgen::prelude::*;
 
-use super::answer::WithStatus;
 use super::hex_risk::HexRisk;
 use super::to_js;
 use crate::grid::MicroDegrees;
@@ -31,9 +30,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "RouteRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, |atlas, body, now| {
-            operations::route_answer(atlas, body, now).map(WithStatus)
-        })
+        self.call(request, now_ms, operations::route)
     }
 
     /// The cells reachable from a point within a time budget, each with its travel
@@ -61,9 +58,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "EvaluateRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, |atlas, body, now| {
-            operations::evaluate_answer(atlas, body, now).map(WithStatus)
-        })
+        self.call(request, now_ms, operations::evaluate)
     }
 
     /// Scores an ordered hex path (`POST /evaluate-hex-path`).
@@ -76,9 +71,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "HexPathRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, |atlas, body, now| {
-            operations::evaluate_hex_path_answer(atlas, body, now).map(WithStatus)
-        })
+        self.call(request, now_ms, operations::evaluate_hex_path)
     }
 
     /// The streets in a box with their risk (`GET /streets`): the same parameters as
@@ -94,9 +87,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "BoxRequest")] request: JsValue,
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
-        self.call(request, now_ms, |atlas, params, now| {
-            operations::streets(atlas, params, now).map(operations::with_status)
-        })
+        self.call(request, now_ms, operations::streets)
     }
 
     /// `streetsInBox` as RFC 7946 GeoJSON, what `GET /streets` answers to `Accept:
@@ -112,8 +103,7 @@ impl HexRisk {
         now_ms: Option<f64>,
     ) -> Result<JsValue, JsValue> {
         self.call(request, now_ms, |atlas, params, now| {
-            operations::streets(atlas, params, now)
-                .map(|answer| operations::streets_feature_collection(&answer))
+            operations::streets(atlas, params, now).map(operations::streets_feature_collection)
         })
     }
 
@@ -131,7 +121,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "SearchRequest")] request: JsValue,
     ) -> Result<JsValue, JsValue> {
         self.call(request, None, |atlas, params, _| {
-            operations::search_places(atlas, params).map(operations::with_status)
+            operations::search_places(atlas, params)
         })
     }
 
@@ -147,7 +137,7 @@ impl HexRisk {
         #[wasm_bindgen(unchecked_param_type = "ReverseRequest")] request: JsValue,
     ) -> Result<JsValue, JsValue> {
         self.call(request, None, |atlas, params, _| {
-            operations::reverse_place(atlas, params).map(operations::with_status)
+            operations::reverse_place(atlas, params)
         })
     }
 

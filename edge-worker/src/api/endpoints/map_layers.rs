@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 
 use hexrisk_engine::operations as engine;
 
-use super::{Answered, Call};
+use super::{Answered, Call, json};
 use crate::api::backend::Backend;
 use crate::api::models::Snapshot;
 use crate::api::plumbing::input;
@@ -28,9 +28,9 @@ pub fn hexes_all(call: &Call<'_>) -> Answered {
     let geojson = engine::wants_geojson(&params)?;
     let (hexes, count) = engine::hexes_all(call.atlas(), &params, call.seconds)?;
     let body = if geojson {
-        SuccessBody::GeoJson(engine::hexes_feature_collection(&hexes))
+        geojson_body(&engine::hexes_feature_collection(&hexes))
     } else {
-        hexes.into()
+        json(&hexes)
     };
     Ok((body, Some(count)))
 }
@@ -42,11 +42,17 @@ pub fn streets(call: &Call<'_>) -> Answered {
     let answer = engine::streets(call.atlas(), &params, call.seconds)?;
     let count = answer.streets.len();
     let body = if geojson {
-        SuccessBody::GeoJson(engine::streets_feature_collection(&answer))
+        geojson_body(&engine::streets_feature_collection(answer))
     } else {
-        engine::with_status(&answer).into()
+        json(&answer)
     };
     Ok((body, Some(count)))
+}
+
+/// A GeoJSON answer as its body.
+fn geojson_body(collection: &impl serde::Serialize) -> SuccessBody {
+    // An engine answer always serialises: its map keys are text.
+    SuccessBody::GeoJson(serde_json::to_value(collection).unwrap_or(Value::Null))
 }
 
 /// A list endpoint's query as the engine's parameters, with `format=geojson` when
@@ -88,26 +94,19 @@ fn accepts_geojson(request: &Request<Bytes>) -> bool {
 
 /// `GET /tiles/{city}.json`: the city's `TileJSON`.
 pub fn tilejson(call: &Call<'_>) -> Answered {
-    Ok((city_tilejson(call)?.into(), None))
+    Ok((json(&city_tilejson(call)?), None))
 }
 
 /// `GET /tiles/{city}/style.json`: a `MapLibre` style fragment of the city's tiles.
 pub fn tile_style(call: &Call<'_>) -> Answered {
-    let tilejson = city_tilejson(call)?;
     // The style's source carries the TileJSON's members itself, so that a map asks
     // for tiles without one more round trip for it.
-    let mut source = serde_json::Map::new();
-    source.insert("type".to_owned(), Value::from("vector"));
-    for member in ["tiles", "minzoom", "maxzoom", "bounds", "attribution"] {
-        if let Some(value) = tilejson.get(member) {
-            source.insert(member.to_owned(), value.clone());
-        }
-    }
-    Ok((engine::tile_style(&Value::Object(source)).into(), None))
+    let source = engine::VectorSource::from(city_tilejson(call)?);
+    Ok((json(&engine::tile_style(source)), None))
 }
 
 /// The `TileJSON` of the city a request's path names.
-fn city_tilejson(call: &Call<'_>) -> Result<Value, crate::api::ApiError> {
+fn city_tilejson(call: &Call<'_>) -> Result<engine::TileJson, crate::api::ApiError> {
     let city = call.city.unwrap_or_default();
     let snapshot = call.snapshot;
     let template = tiles_url(call.request, city, artifact_version(snapshot, city));

@@ -16,6 +16,7 @@ pub mod map_layers;
 
 use bytes::Bytes;
 use http::Request;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use hexrisk_engine::city::Atlas;
@@ -76,8 +77,26 @@ impl Call<'_> {
 }
 
 /// An answer that lists no hexes (so no `X-Hex-Count`).
-fn uncounted<E: Into<ApiError>>(result: Result<Value, E>) -> Answered {
-    result.map(|body| (body.into(), None)).map_err(Into::into)
+fn uncounted<T: Serialize, E: Into<ApiError>>(result: Result<T, E>) -> Answered {
+    result.map(|body| (json(&body), None)).map_err(Into::into)
+}
+
+/// An engine answer as a JSON body.
+pub(crate) fn json(answer: &impl Serialize) -> SuccessBody {
+    // An engine answer always serialises: its map keys are text.
+    serde_json::to_value(answer).unwrap_or(Value::Null).into()
+}
+
+/// `GET /hexes/config`.
+#[must_use]
+pub fn hexes_config() -> Value {
+    serde_json::to_value(engine::hexes_config()).unwrap_or(Value::Null)
+}
+
+/// `GET /route/config`.
+#[must_use]
+pub fn route_config() -> Value {
+    serde_json::to_value(engine::route_config()).unwrap_or(Value::Null)
 }
 
 /// `POST /v1/predict`.
@@ -144,16 +163,12 @@ pub fn hexes_breakdown(call: &Call<'_>) -> Answered {
 /// `GET /places`.
 pub fn places(call: &Call<'_>) -> Answered {
     let answer = engine::search_places(call.atlas(), &call.params())?;
-    Ok((
-        engine::with_status(&answer).into(),
-        Some(answer.places.len()),
-    ))
+    Ok((json(&answer), Some(answer.places.len())))
 }
 
 /// `GET /places/reverse`.
 pub fn places_reverse(call: &Call<'_>) -> Answered {
-    let answer = engine::reverse_place(call.atlas(), &call.params())?;
-    Ok((engine::with_status(&answer).into(), None))
+    uncounted(engine::reverse_place(call.atlas(), &call.params()))
 }
 
 /// `POST /route`.
@@ -182,7 +197,7 @@ pub fn evaluate_hex_path(call: &Call<'_>) -> Answered {
 
 /// `GET /precincts/status`.
 pub fn precincts_status(call: &Call<'_>) -> Answered {
-    Ok((engine::precincts_status(call.atlas()).into(), None))
+    Ok((json(&engine::precincts_status(call.atlas())), None))
 }
 
 /// `GET /precincts/all-scores`.

@@ -91,7 +91,7 @@ pub static ROUTES: [Route; 61] = {
         // The router API.
         row(M::GET, "/health", Public, Answer::Health(HealthReport::Router)),
         document("/openapi.json", ROUTER_OPENAPI),
-        row(M::GET, "/hexes/config", ROUTER, Answer::Fixed(engine::hexes_config)).cached(REVALIDATE),
+        row(M::GET, "/hexes/config", ROUTER, Answer::Fixed(op::hexes_config)).cached(REVALIDATE),
         engine_row(M::POST, "/hexes/score", ROUTER, Places, op::hexes_score),
         engine_row(M::POST, "/hexes/lookup", ROUTER, Places, op::hexes_lookup),
         engine_row(M::GET, "/hexes/breakdown", ROUTER, Places, op::hexes_breakdown),
@@ -102,7 +102,7 @@ pub static ROUTES: [Route; 61] = {
         engine_row(M::GET, "/tiles/{city}/style.json", ROUTER, NamedCity, map_layers::tile_style).cached(REVALIDATE),
         engine_row(M::GET, "/places", ROUTER, NamedCity, op::places),
         engine_row(M::GET, "/places/reverse", ROUTER, Places, op::places_reverse),
-        row(M::GET, "/route/config", ROUTER, Answer::Fixed(engine::route_config)).cached(REVALIDATE),
+        row(M::GET, "/route/config", ROUTER, Answer::Fixed(op::route_config)).cached(REVALIDATE),
         engine_row(M::POST, "/route", ROUTER, Places, op::route),
         engine_row(M::POST, "/reach", ROUTER, Places, op::safe_reach),
         engine_row(M::POST, "/evaluate", ROUTER, Places, op::evaluate),

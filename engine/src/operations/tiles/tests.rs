@@ -2,7 +2,10 @@ use alloc::vec;
 
 #[test]
 fn the_style_fills_hexes_and_draws_streets_with_the_palette() {
-    let style = super::tile_style(&serde_json::json!({"type": "vector", "url": "u"}));
+    let style = serde_json::to_value(super::tile_style(
+        serde_json::json!({"type": "vector", "url": "u"}),
+    ))
+    .unwrap();
     assert_eq!(style["version"], 8);
     assert_eq!(style["sources"]["hexrisk"]["url"], "u");
     let fill = style["layers"][0]["paint"]["fill-color"]
@@ -138,13 +141,16 @@ fn the_tilejson_credits_the_data_s_publisher_when_known() {
         Some("City Police open data"),
         NOW,
     )
+    .map(|tilejson| serde_json::to_value(tilejson).unwrap())
     .unwrap();
     let text = credited["attribution"].as_str().unwrap();
     assert!(
         text.contains("from City Police open data, data through"),
         "{text}"
     );
-    let unnamed = tilejson(&atlas, &city, &Map::new(), "u", None, NOW).unwrap();
+    let unnamed =
+        serde_json::to_value(tilejson(&atlas, &city, &Map::new(), "u", None, NOW).unwrap())
+            .unwrap();
     let text = unnamed["attribution"].as_str().unwrap();
     assert!(text.contains("from police-reported incidents of"), "{text}");
     assert_eq!(unnamed["tiles"][0], "u");

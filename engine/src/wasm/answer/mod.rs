@@ -88,21 +88,6 @@ pub(super) fn to_js<T: serde::Serialize + ?Sized>(value: &T) -> Result<JsValue, 
     Ok(packed.unpack())
 }
 
-/// An answer object that both APIs give with `"status": "success"` first and without
-/// a `status` member of its own (`api::with_status`), packed without its JSON value.
-// Only the road operations give such answers (`super::roads`).
-#[cfg_attr(not(feature = "wasm-roads"), allow(dead_code))]
-pub(super) struct WithStatus<T>(pub(super) T);
-
-/// The name that tells the packing serializer a [`WithStatus`] answer follows.
-const WITH_STATUS: &str = "hexrisk::WithStatus";
-
-impl<T: serde::Serialize> serde::Serialize for WithStatus<T> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_newtype_struct(WITH_STATUS, &self.0)
-    }
-}
-
 /// A value as `unpack` reads it: each distinct string once, by UTF-16 length.
 #[derive(Default)]
 struct Packed {
@@ -111,9 +96,6 @@ struct Packed {
     text: String,
     lengths: Vec<u32>,
     indexes: HashMap<Box<str>, u32>,
-    /// The next object begins with `"status": "success"` and leaves out a member of
-    /// its own called `status`.
-    status_first: bool,
 }
 
 impl Packed {

@@ -11,7 +11,7 @@ use serde::ser;
 
 use super::key_text::KeyText;
 use super::pack_error::PackError;
-use super::{ARRAY, FALSE, NULL, NUMBER, OBJECT, Packed, STRING, TRUE, WITH_STATUS};
+use super::{ARRAY, FALSE, NULL, NUMBER, OBJECT, Packed, STRING, TRUE};
 
 /// The largest integer JavaScript numbers hold exactly (`Number.MAX_SAFE_INTEGER`).
 const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
@@ -54,37 +54,21 @@ impl Packed {
     }
 
     /// Opens an array or object whose length is written by [`Compound::close`].
-    fn open(&mut self, op: u32, skip_status: bool) -> Compound<'_> {
+    fn open(&mut self, op: u32) -> Compound<'_> {
         self.ops.extend([op, 0]);
         let slot = self.ops.len() - 1;
-        let mut compound = Compound {
+        Compound {
             packed: self,
             slot,
             items: 0,
-            skip_status,
-        };
-        if skip_status {
-            compound.entry("status", &"success").ok();
         }
-        compound
     }
 
     /// Opens an object of one member named `variant`, holding an open array or object.
-    fn open_variant(&mut self, variant: &str, op: u32) -> Result<Compound<'_>, PackError> {
-        self.no_status()?;
+    fn open_variant(&mut self, variant: &str, op: u32) -> Compound<'_> {
         let key = self.string(variant);
         self.ops.extend([OBJECT, 1, key]);
-        Ok(self.open(op, false))
-    }
-
-    /// Refuses what cannot carry `"status": "success"` first: only objects can.
-    fn no_status(&mut self) -> Result<(), PackError> {
-        if core::mem::take(&mut self.status_first) {
-            return Err(PackError(
-                "an answer with a status must be an object".into(),
-            ));
-        }
-        Ok(())
+        self.open(op)
     }
 }
 
@@ -93,8 +77,6 @@ pub(super) struct Compound<'a> {
     packed: &'a mut Packed,
     slot: usize,
     items: u32,
-    /// Leaves out a member called `status` (see `Packed::status_first`).
-    skip_status: bool,
 }
 
 impl Compound<'_> {
@@ -105,11 +87,6 @@ impl Compound<'_> {
     }
 
     fn entry<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> Result<(), PackError> {
-        if self.skip_status && key == "status" && self.items > 0 {
-            // The answer's own `status` gives way to the one written first; its value
-            // is still serialized, so that a failing value fails alike.
-            return value.serialize(&mut Packed::default());
-        }
         let index = self.packed.string(key);
         self.packed.ops.push(index);
         value.serialize(&mut *self.packed)?;
@@ -134,7 +111,6 @@ impl<'a> ser::Serializer for &'a mut Packed {
     type SerializeStructVariant = Compound<'a>;
 
     fn serialize_bool(self, value: bool) -> Result<(), PackError> {
-        self.no_status()?;
         self.ops.push(if value { TRUE } else { FALSE });
         Ok(())
     }
@@ -152,12 +128,10 @@ impl<'a> ser::Serializer for &'a mut Packed {
     }
 
     fn serialize_i64(self, value: i64) -> Result<(), PackError> {
-        self.no_status()?;
         self.signed(value)
     }
 
     fn serialize_i128(self, value: i128) -> Result<(), PackError> {
-        self.no_status()?;
         match (u64::try_from(value), i64::try_from(value)) {
             (Ok(value), _) => self.unsigned(value),
             (_, Ok(value)) => self.signed(value),
@@ -178,12 +152,10 @@ impl<'a> ser::Serializer for &'a mut Packed {
     }
 
     fn serialize_u64(self, value: u64) -> Result<(), PackError> {
-        self.no_status()?;
         self.unsigned(value)
     }
 
     fn serialize_u128(self, value: u128) -> Result<(), PackError> {
-        self.no_status()?;
         u64::try_from(value)
             .map_err(|_| PackError("number out of range".into()))
             .and_then(|value| self.unsigned(value))
@@ -194,7 +166,6 @@ impl<'a> ser::Serializer for &'a mut Packed {
     }
 
     fn serialize_f64(self, value: f64) -> Result<(), PackError> {
-        self.no_status()?;
         self.number(value);
         Ok(())
     }
@@ -204,14 +175,12 @@ impl<'a> ser::Serializer for &'a mut Packed {
     }
 
     fn serialize_str(self, value: &str) -> Result<(), PackError> {
-        self.no_status()?;
         self.text(value);
         Ok(())
     }
 
     fn serialize_bytes(self, value: &[u8]) -> Result<(), PackError> {
-        self.no_status()?;
-        let mut array = self.open(ARRAY, false);
+        let mut array = self.open(ARRAY);
         for byte in value {
             array.element(byte)?;
         }
@@ -228,7 +197,6 @@ impl<'a> ser::Serializer for &'a mut Packed {
     }
 
     fn serialize_unit(self) -> Result<(), PackError> {
-        self.no_status()?;
         self.ops.push(NULL);
         Ok(())
     }
@@ -248,12 +216,9 @@ impl<'a> ser::Serializer for &'a mut Packed {
 
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        name: &'static str,
+        _name: &'static str,
         value: &T,
     ) -> Result<(), PackError> {
-        if name == WITH_STATUS {
-            self.status_first = true;
-        }
         value.serialize(self)
     }
 
@@ -264,16 +229,14 @@ impl<'a> ser::Serializer for &'a mut Packed {
         variant: &'static str,
         value: &T,
     ) -> Result<(), PackError> {
-        self.no_status()?;
-        let mut object = self.open(OBJECT, false);
+        let mut object = self.open(OBJECT);
         object.entry(variant, value)?;
         object.close();
         Ok(())
     }
 
     fn serialize_seq(self, _len: Option<usize>) -> Result<Compound<'a>, PackError> {
-        self.no_status()?;
-        Ok(self.open(ARRAY, false))
+        Ok(self.open(ARRAY))
     }
 
     fn serialize_tuple(self, len: usize) -> Result<Compound<'a>, PackError> {
@@ -295,20 +258,18 @@ impl<'a> ser::Serializer for &'a mut Packed {
         variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a>, PackError> {
-        self.open_variant(variant, ARRAY)
+        Ok(self.open_variant(variant, ARRAY))
     }
 
     fn serialize_map(self, _len: Option<usize>) -> Result<MapCompound<'a>, PackError> {
-        let status = core::mem::take(&mut self.status_first);
         Ok(MapCompound {
-            object: self.open(OBJECT, status),
+            object: self.open(OBJECT),
             key: None,
         })
     }
 
     fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Compound<'a>, PackError> {
-        let status = core::mem::take(&mut self.status_first);
-        Ok(self.open(OBJECT, status))
+        Ok(self.open(OBJECT))
     }
 
     fn serialize_struct_variant(
@@ -318,7 +279,7 @@ impl<'a> ser::Serializer for &'a mut Packed {
         variant: &'static str,
         _len: usize,
     ) -> Result<Compound<'a>, PackError> {
-        self.open_variant(variant, OBJECT)
+        Ok(self.open_variant(variant, OBJECT))
     }
 }
 

@@ -5,17 +5,65 @@
 use hexrisk_engine::artifact::PrecinctRecord;
 use hexrisk_engine::city::{Atlas, CityModel};
 use hexrisk_engine::grid::{self, MicroDegrees};
-use hexrisk_engine::operations::{
-    MAX_SCORE_IDS, evaluate, evaluate_hex_path, hexes_all, hexes_breakdown, hexes_config,
-    hexes_lookup, hexes_score, precincts_all_scores, precincts_geojson, precincts_status, reach,
-    route, route_config,
-};
+use hexrisk_engine::operations::{MAX_SCORE_IDS, hexes_lookup, hexes_score};
 use http::StatusCode;
 use serde_json::{Map, Value, json};
+
+use self::as_json::{
+    evaluate, evaluate_hex_path, hexes_all, hexes_breakdown, hexes_config, precincts_all_scores,
+    precincts_geojson, precincts_status, reach, route, route_config,
+};
 
 use crate::api::plumbing::input::{query_object, query_pairs};
 use crate::api::test_support::{atlas, body};
 use crate::api::{ApiError, ErrorCode};
+
+/// The engine's operations with their answers as the JSON values the Worker sends.
+mod as_json {
+    use hexrisk_engine::city::Atlas;
+    use hexrisk_engine::operations::{self as engine, QueryError};
+    use serde_json::{Map, Value};
+
+    fn json(answer: impl serde::Serialize) -> Value {
+        serde_json::to_value(answer).unwrap()
+    }
+
+    type Params = Map<String, Value>;
+
+    pub(super) fn hexes_config() -> Value {
+        json(engine::hexes_config())
+    }
+
+    pub(super) fn route_config() -> Value {
+        json(engine::route_config())
+    }
+
+    pub(super) fn precincts_status(atlas: &Atlas) -> Value {
+        json(engine::precincts_status(atlas))
+    }
+
+    pub(super) fn hexes_all(a: &Atlas, p: &Params, now: i64) -> Result<(Value, usize), QueryError> {
+        engine::hexes_all(a, p, now).map(|(rows, count)| (json(rows), count))
+    }
+
+    macro_rules! as_json {
+        ($($name:ident),*) => {$(
+            pub(super) fn $name(a: &Atlas, p: &Params, now: i64) -> Result<Value, QueryError> {
+                engine::$name(a, p, now).map(json)
+            }
+        )*};
+    }
+
+    as_json!(
+        evaluate,
+        evaluate_hex_path,
+        hexes_breakdown,
+        precincts_all_scores,
+        precincts_geojson,
+        reach,
+        route
+    );
+}
 
 /// The forecasting clock of the tests, in seconds.
 fn now() -> i64 {
