@@ -791,3 +791,6 @@ pub fn hexes_all(
     let count = items.len();
     Ok((items, count))
 }
+
+#[cfg(test)]
+mod tests;

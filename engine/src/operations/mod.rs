@@ -12,6 +12,8 @@
 
 mod columns;
 pub mod dates;
+#[cfg(test)]
+mod described;
 mod error;
 mod geojson;
 mod hexes;

@@ -129,3 +129,6 @@ pub fn reverse_place(
     };
     Ok(ReverseAnswer::of(code, found))
 }
+
+#[cfg(test)]
+mod tests;

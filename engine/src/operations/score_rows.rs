@@ -185,3 +185,6 @@ impl RingLookup {
         self.count
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -299,3 +299,6 @@ mod schema {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

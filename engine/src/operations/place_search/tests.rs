@@ -152,3 +152,14 @@ fn bad_queries_get_documented_errors() {
     let at_limit = json!({"q": "q".repeat(MAX_QUERY_CHARS), "city": "city_ca_tor"});
     assert!(search_places(&atlas, &query(at_limit)).is_ok());
 }
+
+#[test]
+fn the_places_query_is_what_search_places_reads() {
+    let atlas = atlas();
+    let code = atlas.cities()[0].artifact().city.code.clone();
+    let example =
+        json!({"q": "Queen", "city": code, "lat": 43.65, "lng": -79.38, "limit": MAX_PLACES});
+    crate::operations::described::check::<PlacesQuery, _>(&example, true, |params| {
+        search_places(&atlas, params)
+    });
+}

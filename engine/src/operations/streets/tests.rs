@@ -93,3 +93,18 @@ fn a_box_without_streets_lists_none_and_bad_boxes_are_refused() {
     missing.remove("north");
     assert!(streets(&atlas, &missing, NOW).is_err());
 }
+
+#[test]
+fn the_streets_query_is_what_streets_reads() {
+    let atlas = atlas();
+    let week = atlas.cities()[0].week_monday(0).to_string();
+    let example = json!({
+        "west": -79.385, "south": 43.645, "east": -79.365, "north": 43.655,
+        "format": "geojson",
+        "intent": "walking", "activeCodes": "OTHER,THEFT_BURGLARY", "week": week, "time": "30",
+    });
+    crate::operations::described::check::<StreetsQuery, _>(&example, true, |params| {
+        crate::operations::wants_geojson(params)?;
+        streets(&atlas, params, NOW)
+    });
+}

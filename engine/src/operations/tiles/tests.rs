@@ -155,3 +155,54 @@ fn the_tilejson_credits_the_data_s_publisher_when_known() {
     assert!(text.contains("from police-reported incidents of"), "{text}");
     assert_eq!(unnamed["tiles"][0], "u");
 }
+
+#[test]
+fn the_tile_path_and_query_are_what_a_tile_request_reads() {
+    let atlas = atlas();
+    let city = code(&atlas);
+    let week = atlas.cities()[0].week_monday(0).to_string();
+    let path = serde_json::json!({"city": city, "z": 12, "x": 1144, "y": 1494});
+    crate::operations::described::check::<TilePath, _>(&path, true, |params| {
+        let text = |name: &str| params[name].as_str().unwrap_or_default();
+        let id = tile_id(text("z"), text("x"), text("y"))?;
+        TileRequest::new(&atlas, text("city"), id, &Map::new(), NOW)
+    });
+    let query = serde_json::json!({
+        "intent": "driving", "activeCodes": "OTHER", "week": week, "time": "2022-01-04T08:00:00",
+        "v": "2022-01-01.0123456789ab",
+    });
+    // An ISO time names its own week: the two are checked apart.
+    let mut without_week = query.clone();
+    without_week["week"] = Value::Null;
+    crate::operations::described::check::<TileQuery, _>(&query, true, |params| {
+        let mut params = params.clone();
+        params.remove("time");
+        TileRequest::new(&atlas, &city, served_tile(12, 1144, 1494)?, &params, NOW)
+    });
+    let Value::Object(mut params) = without_week else {
+        unreachable!("an object")
+    };
+    params.remove("week");
+    params.insert("time".into(), Value::from("2022-01-04T08:00:00"));
+    assert!(
+        TileRequest::new(
+            &atlas,
+            &city,
+            served_tile(12, 1144, 1494).unwrap(),
+            &params,
+            NOW
+        )
+        .is_ok()
+    );
+    let path = serde_json::json!({ "city": city });
+    crate::operations::described::check::<CityPath, _>(&path, true, |params| {
+        tilejson(
+            &atlas,
+            params["city"].as_str().unwrap_or_default(),
+            &Map::new(),
+            "u",
+            None,
+            NOW,
+        )
+    });
+}
