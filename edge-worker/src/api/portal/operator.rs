@@ -5,13 +5,14 @@
 //! and `tests/api/portal.test.mjs` checks that the two agree.
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
-use super::accounts::{self, account_json};
+use super::accounts::{self, Account};
 use super::handler_io::{Answer, Caller};
 use crate::api::access::keys::Tier;
 use crate::api::backend::Backend;
-use crate::api::partners::store::{Partner, PartnerStatus, Role};
+use crate::api::partners::store::{AuditEntry, Partner, PartnerStatus, Role};
 use crate::api::plumbing::input;
 use crate::api::{ApiError, ErrorCode};
 
@@ -108,12 +109,46 @@ async fn partner_account<B: Backend>(backend: &B, id: &str) -> Result<Partner, A
         .ok_or_else(|| no_such_account(id))
 }
 
-/// The JSON of an account as the operator sees it: also what it applied for.
-fn listed(partner: &Partner) -> Value {
-    let mut body = account_json(partner);
-    body["intended_use"] = partner.intended_use.clone().into();
-    body["daily_limit"] = partner.daily_limit.into();
-    body
+/// An account as the operator sees it: also what it applied for, and its agreed
+/// limit.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct ListedAccount {
+    /// The account.
+    #[serde(flatten)]
+    pub account: Account,
+    /// What it means to use the APIs for, as applied.
+    pub intended_use: String,
+    /// An enterprise account's agreed daily limit; null otherwise.
+    pub daily_limit: Option<u32>,
+}
+
+impl ListedAccount {
+    fn of(partner: &Partner) -> Self {
+        Self {
+            account: Account::of(partner),
+            intended_use: partner.intended_use.clone(),
+            daily_limit: partner.daily_limit,
+        }
+    }
+}
+
+/// A page of the operator's list of accounts.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct PartnersPage {
+    /// Accounts, oldest first.
+    pub partners: Vec<ListedAccount>,
+    /// The cursor of the following page; null after the last
+    pub next: Option<String>,
+}
+
+/// The whole audit log, newest first.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct AuditLog {
+    /// Its lines, as stored.
+    pub audit: Vec<AuditEntry>,
 }
 
 /// Accounts a page of the operator's list holds, by default.
@@ -167,10 +202,10 @@ pub async fn partners<B: Backend>(
     let more = page.len() > limit as usize;
     page.truncate(limit as usize);
     let next = page.last().filter(|_| more).map(cursor_of);
-    Ok(Answer::ok(json!({
-        "partners": page.iter().map(listed).collect::<Vec<_>>(),
-        "next": next,
-    })))
+    Ok(Answer::ok(&PartnersPage {
+        partners: page.iter().map(ListedAccount::of).collect(),
+        next,
+    }))
 }
 
 /// `POST /portal/api/operator/partners/{id}/decision` `{decision}`: approves,
@@ -226,7 +261,7 @@ pub async fn decide<B: Backend>(
             .map_err(super::stored(backend))?;
     }
     account.status = decision.to();
-    Ok(Answer::ok(listed(&account)))
+    Ok(Answer::ok(&ListedAccount::of(&account)))
 }
 
 /// `POST /portal/api/operator/partners/{id}/tier` `{tier, daily_limit}`: the tier
@@ -283,7 +318,7 @@ pub async fn set_tier<B: Backend>(
         .map_err(super::stored(backend))?;
     account.tier = tier;
     account.daily_limit = daily_limit;
-    Ok(Answer::ok(listed(&account)))
+    Ok(Answer::ok(&ListedAccount::of(&account)))
 }
 
 fn bad_limit(message: &str) -> ApiError {
@@ -302,9 +337,9 @@ pub async fn audit<B: Backend>(
 ) -> Result<Answer, ApiError> {
     let pairs = input::query_pairs(query);
     let limit = input::query_count(&pairs, "limit", (DEFAULT_AUDIT_LINES, MAX_AUDIT_LINES))?;
-    let lines = backend
+    let audit = backend
         .audit_all(limit)
         .await
         .map_err(super::stored(backend))?;
-    Ok(Answer::ok(json!({ "audit": lines })))
+    Ok(Answer::ok(&AuditLog { audit }))
 }

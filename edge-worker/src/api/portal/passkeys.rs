@@ -6,7 +6,8 @@
 
 use data_encoding::BASE64URL_NOPAD;
 use passki::StoredPasskey;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::accounts;
@@ -174,7 +175,28 @@ pub async fn add<B: Backend>(
         return Err(handler_io::registration_refused(&CeremonyError::Unknown));
     }
     add_and_audit(backend, &passkey, "signed_in", caller).await?;
-    Ok(Answer::created(json!({ "added": passkey.credential_id })))
+    Ok(Answer::created(&Added {
+        added: passkey.credential_id,
+    }))
+}
+
+/// The passkey added.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Added {
+    /// Its credential id (base64url).
+    pub added: String,
+}
+
+/// The passkey removed, and whether this session ended with it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Removed {
+    /// Its credential id (base64url).
+    pub removed: String,
+    /// Whether this session was one it started: then it has ended too, and the
+    /// cookie is cleared.
+    pub signed_out: bool,
 }
 
 /// `DELETE /portal/api/passkeys/{id}`: removes one of the account's passkeys while
@@ -223,7 +245,10 @@ pub async fn remove<B: Backend>(
         .await
         .map_err(super::stored(backend))?;
     let own = session.credential_id.as_deref() == Some(id);
-    let mut answer = Answer::ok(json!({ "removed": id, "signed_out": own }));
+    let mut answer = Answer::ok(&Removed {
+        removed: id.to_owned(),
+        signed_out: own,
+    });
     if own {
         answer.cookie = Some(super::sessions::clear_cookie());
     }
