@@ -11,7 +11,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::ceremonies::RelyingParty;
-use super::handler_io::{Answer, Caller, ceremony_field, ceremony_started, take};
+use super::handler_io::{Answer, Caller, CeremonyCredential, ceremony_started, take};
 use super::{random, sessions};
 use crate::api::access::keys::Tier;
 use crate::api::backend::Backend as PortalBackend;
@@ -68,7 +68,11 @@ pub async fn sign_in<B: PortalBackend>(
             Err(err) => err,
         }
     };
-    let Ok((id, credential)) = ceremony_field(body) else {
+    let Ok(CeremonyCredential {
+        ceremony: id,
+        credential,
+    }) = CeremonyCredential::parse(body)
+    else {
         return Err(refused(None, "malformed", "no ceremony or credential".to_owned()).await);
     };
     let Some(ceremony) = take(backend, id, CeremonyKind::SignIn).await? else {

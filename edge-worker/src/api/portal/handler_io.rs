@@ -133,31 +133,53 @@ pub struct CeremonyOptions {
     pub public_key: Value,
 }
 
+/// A ceremony's end: the ceremony's id and the credential the browser made or
+/// signed with for it.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct CeremonyCredential<'a> {
+    /// The `ceremony` of the options the browser was given.
+    pub ceremony: &'a str,
+    /// `PublicKeyCredential.toJSON()`
+    #[cfg_attr(test, schemars(schema_with = "any_object"))]
+    pub credential: &'a Value,
+}
+
 /// The schema of a JSON object the portal passes on as it is (`WebAuthn`'s).
 #[cfg(test)]
 fn any_object(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({ "type": "object" })
 }
 
-pub(super) fn ceremony_field(body: &Map<String, Value>) -> Result<(&str, &Value), ApiError> {
-    let id = body
-        .get("ceremony")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            ApiError::new(ErrorCode::InvalidRequest, "`ceremony` is required")
-                .with("field", "ceremony")
-        })?;
-    let credential = body
-        .get("credential")
-        .filter(|c| c.is_object())
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                "`credential` must be the passkey's JSON",
-            )
-            .with("field", "credential")
-        })?;
-    Ok((id, credential))
+impl<'a> CeremonyCredential<'a> {
+    /// The ceremony and credential of a request's body.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `ceremony` when it is not text, or `credential`
+    /// when it is not an object.
+    pub(super) fn parse(body: &'a Map<String, Value>) -> Result<Self, ApiError> {
+        let ceremony = body
+            .get("ceremony")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                ApiError::new(ErrorCode::InvalidRequest, "`ceremony` is required")
+                    .with("field", "ceremony")
+            })?;
+        let credential = body
+            .get("credential")
+            .filter(|c| c.is_object())
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    "`credential` must be the passkey's JSON",
+                )
+                .with("field", "credential")
+            })?;
+        Ok(Self {
+            ceremony,
+            credential,
+        })
+    }
 }
 
 /// Keeps a passkey ceremony just started at `now` (`started`, from

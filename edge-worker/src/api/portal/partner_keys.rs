@@ -42,15 +42,46 @@ fn invalid(field: &str, message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::InvalidRequest, message).with("field", field)
 }
 
-/// The settings of a key to make, checked.
+/// The settings of a key to make, checked: its label, its kind, the APIs it may
+/// call and who may use it.
 #[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct KeySettings {
-    label: String,
-    kind: KeyKind,
-    apis: Vec<KeyApi>,
-    origins: Vec<String>,
-    ip_ranges: Vec<IpRange>,
-    expires_at: Option<DateTime<Utc>>,
+    /// The partner's name for it, trimmed, without control or format characters;
+    /// none: no label.
+    #[cfg_attr(test, schemars(with = "Option<String>", length(max = MAX_LABEL)))]
+    pub(super) label: String,
+    /// Sandbox (the sandbox tier's limit, 30 days at most) or live (the account's
+    /// tier, which the operator sets).
+    pub(super) kind: KeyKind,
+    /// The APIs it may call, at least one (a name listed twice counts once).
+    #[cfg_attr(test, schemars(length(min = 1)))]
+    pub(super) apis: Vec<KeyApi>,
+    /// Browser origins that may use it with the router API (`https://host[:port]`,
+    /// or `http://` for localhost and 127.0.0.1), each written one way; none: any
+    /// origin. Every refused origin is answered with its reason.
+    #[cfg_attr(
+        test,
+        schemars(
+            with = "Option<Vec<String>>",
+            length(max = MAX_ORIGINS),
+            inner(length(max = origins::MAX_ORIGIN))
+        )
+    )]
+    pub(super) origins: Vec<String>,
+    /// When it stops: in the future and within a year; a sandbox key stops after
+    /// 30 days at most. None: a live key does not expire.
+    #[cfg_attr(
+        test,
+        schemars(with = "Option<String>", extend("format" = "date-time"))
+    )]
+    pub(super) expires_at: Option<DateTime<Utc>>,
+    /// Server addresses the key may be used from: IPv4 or IPv6 addresses or CIDR ranges; none: any address
+    #[cfg_attr(
+        test,
+        schemars(with = "Option<Vec<IpRange>>", length(max = MAX_RANGES))
+    )]
+    pub(super) ip_ranges: Vec<IpRange>,
 }
 
 fn parse_apis(body: &Map<String, Value>) -> Result<Vec<KeyApi>, ApiError> {
@@ -206,11 +237,11 @@ impl KeySettings {
             origins: parse_list(body, &ORIGINS, |text| {
                 origins::normalise(text).map_err(|r| (r.code(), r.to_string()))
             })?,
+            expires_at,
             ip_ranges: parse_list(body, &IP_RANGES, |text| {
                 text.parse::<IpRange>()
                     .map_err(|r| (r.code(), r.to_string()))
             })?,
-            expires_at,
         })
     }
 }
@@ -550,6 +581,39 @@ pub struct Revoked {
     pub refused_within_seconds: i64,
 }
 
+/// How to roll a key.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Roll {
+    /// Hours the old key keeps working after the roll, 0 (it stops now) to 168.
+    #[cfg_attr(test, schemars(range(max = MAX_GRACE.num_hours())))]
+    pub grace_hours: u32,
+}
+
+impl Roll {
+    /// The roll a request's body asks for.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `grace_hours` when it is not a whole number from 0
+    /// to 168.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ApiError> {
+        body.get("grace_hours")
+            .and_then(Value::as_u64)
+            .filter(|h| i64::try_from(*h).is_ok_and(|h| h <= MAX_GRACE.num_hours()))
+            .and_then(|h| u32::try_from(h).ok())
+            .map(|grace_hours| Self { grace_hours })
+            .ok_or_else(|| {
+                invalid(
+                    "grace_hours",
+                    format!(
+                        "`grace_hours` must be a whole number from 0 to {}",
+                        MAX_GRACE.num_hours()
+                    ),
+                )
+            })
+    }
+}
+
 /// `GET /portal/api/keys`: the partner's keys, newest first.
 ///
 /// # Errors
@@ -630,19 +694,7 @@ pub async fn roll<B: Backend>(
     origin: &str,
 ) -> Result<Answer, ApiError> {
     let (_, partner) = accounts::signed_in_recently(backend, caller).await?;
-    let hours = body
-        .get("grace_hours")
-        .and_then(Value::as_u64)
-        .filter(|h| i64::try_from(*h).is_ok_and(|h| h <= MAX_GRACE.num_hours()))
-        .ok_or_else(|| {
-            invalid(
-                "grace_hours",
-                format!(
-                    "`grace_hours` must be a whole number from 0 to {}",
-                    MAX_GRACE.num_hours()
-                ),
-            )
-        })?;
+    let Roll { grace_hours } = Roll::parse(body)?;
     let held = backend
         .keys_of(&partner.id)
         .await
@@ -663,7 +715,7 @@ pub async fn roll<B: Backend>(
     };
     let tier = tier_for(&partner, old.kind)?;
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
-    let grace_end = caller.now + TimeDelta::hours(i64::try_from(hours).unwrap_or(0));
+    let grace_end = caller.now + TimeDelta::hours(i64::from(grace_hours));
     let old_end = old.expires_at.map_or(grace_end, |t| t.min(grace_end));
     let lines = [
         accounts::own_entry(&partner.id, ("key_rolled", Some(id)), caller),

@@ -80,7 +80,10 @@ async fn finish<B: Backend>(
     kind: CeremonyKind,
     caller: &Caller<'_>,
 ) -> Result<(Pending, Passkey), ApiError> {
-    let (id, credential) = handler_io::ceremony_field(body)?;
+    let handler_io::CeremonyCredential {
+        ceremony: id,
+        credential,
+    } = handler_io::CeremonyCredential::parse(body)?;
     let ceremony = handler_io::take(backend, id, kind)
         .await?
         .ok_or_else(|| handler_io::registration_refused(&CeremonyError::Unknown))?;
@@ -261,6 +264,28 @@ pub fn enrolment_digest(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
+/// The start of an enrolment: the link's secret.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Enrolment<'a> {
+    /// The secret of the operator's one-time link (its URL's fragment).
+    pub token: &'a str,
+}
+
+impl<'a> Enrolment<'a> {
+    /// The token of a request's body; none, or one that is not text, is the empty
+    /// token, which no link has (refused as an unknown link is).
+    #[must_use]
+    pub fn parse(body: &'a Map<String, Value>) -> Self {
+        Self {
+            token: body
+                .get("token")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        }
+    }
+}
+
 /// `POST /portal/api/enrolments/options` `{token}`: starts registering a passkey
 /// for the account of an enrolment link.
 ///
@@ -272,10 +297,7 @@ pub async fn enrolment_options<B: Backend>(
     body: &Map<String, Value>,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let token = body
-        .get("token")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    let Enrolment { token } = Enrolment::parse(body);
     let digest = enrolment_digest(token);
     let partner_id = backend
         .enrolment(&digest, caller.now)

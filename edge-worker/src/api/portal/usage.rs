@@ -65,7 +65,7 @@ async fn asked_usage<B: Backend>(
     query: Option<&str>,
     caller: &Caller<'_>,
 ) -> Result<AskedUsage, ApiError> {
-    let days = input::query_count(&input::query_pairs(query), "days", (DEFAULT_DAYS, MAX_DAYS))?;
+    let UsageQuery { days } = UsageQuery::parse(query)?;
     let (_, partner) = accounts::signed_in(backend, caller).await?;
     let key = backend
         .keys_of(&partner.id)
@@ -92,6 +92,33 @@ async fn asked_usage<B: Backend>(
         account,
         log,
     })
+}
+
+/// What the usage routes' query asks for.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct UsageQuery {
+    /// How many days, ending today (UTC).
+    #[cfg_attr(test, schemars(default = "default_days", range(min = 1, max = MAX_DAYS)))]
+    pub days: u32,
+}
+
+#[cfg(test)]
+const fn default_days() -> u32 {
+    DEFAULT_DAYS
+}
+
+impl UsageQuery {
+    /// The days a query string asks for, [`DEFAULT_DAYS`] when it names none.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `days` when it is not a whole number from 1 to
+    /// [`MAX_DAYS`].
+    pub fn parse(query: Option<&str>) -> Result<Self, ApiError> {
+        let days =
+            input::query_count(&input::query_pairs(query), "days", (DEFAULT_DAYS, MAX_DAYS))?;
+        Ok(Self { days })
+    }
 }
 
 /// A key's usage per UTC day, and today's quota: the key's own and the account's
