@@ -16,13 +16,14 @@ pub mod map_layers;
 
 use bytes::Bytes;
 use http::Request;
+use serde::Serialize;
 use serde_json::{Map, Value};
 
 use hexrisk_engine::city::Atlas;
 use hexrisk_engine::operations as engine;
 
 use crate::api::models::Snapshot;
-use crate::api::plumbing::error::ApiError;
+use crate::api::plumbing::error::{ApiError, ErrorCode};
 use crate::api::plumbing::input;
 use crate::api::plumbing::success_body::SuccessBody;
 
@@ -75,9 +76,19 @@ impl Call<'_> {
     }
 }
 
-/// An answer that lists no hexes (so no `X-Hex-Count`).
-fn uncounted<E: Into<ApiError>>(result: Result<Value, E>) -> Answered {
-    result.map(|body| (body.into(), None)).map_err(Into::into)
+/// An answer that lists no hexes (so no `X-Hex-Count`), as its JSON value.
+fn uncounted<T: Serialize, E: Into<ApiError>>(result: Result<T, E>) -> Answered {
+    let body = result.map_err(Into::into)?;
+    Ok((json_value(&body)?.into(), None))
+}
+
+/// An answer type's JSON value. Answers have text keys and finite numbers, so this
+/// fails only on a bug, which the caller reports as an internal error.
+fn json_value<T: Serialize>(answer: &T) -> Result<Value, ApiError> {
+    serde_json::to_value(answer).map_err(|e| {
+        ApiError::new(ErrorCode::InternalError, "the answer could not be written")
+            .with("reason", e.to_string())
+    })
 }
 
 /// `POST /v1/predict`.
@@ -101,7 +112,16 @@ pub fn route_risk(call: &Call<'_>) -> Answered {
 
 /// `GET /v1/cities`.
 pub fn cities(call: &Call<'_>) -> Answered {
-    Ok((engine::cities(call.atlas(), call.seconds).into(), None))
+    uncounted(Ok::<_, ApiError>(engine::cities(
+        call.atlas(),
+        call.seconds,
+    )))
+}
+
+/// `GET /v1/classes`: the same for every request.
+#[must_use]
+pub fn classes() -> Value {
+    serde_json::to_value(engine::classes()).unwrap_or_default()
 }
 
 /// `GET /v1/coverage`.

@@ -86,7 +86,7 @@ pub static ROUTES: [Route; 61] = {
         engine_row(M::POST, "/v1/route/risk", PREDICTION, Lines, op::route_risk),
         engine_row(M::GET, "/v1/cities", PREDICTION, Everywhere, op::cities).cached(REVALIDATE),
         engine_row(M::GET, "/v1/coverage", PREDICTION, NamedCity, op::coverage).cached(REVALIDATE),
-        row(M::GET, "/v1/classes", PREDICTION, Answer::Fixed(engine::classes)).cached(REVALIDATE),
+        row(M::GET, "/v1/classes", PREDICTION, Answer::Fixed(op::classes)).cached(REVALIDATE),
         engine_row(M::GET, "/v1/prediction/range", PREDICTION, Places, op::prediction_range),
         // The router API.
         row(M::GET, "/health", Public, Answer::Health(HealthReport::Router)),
