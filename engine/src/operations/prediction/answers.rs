@@ -3,6 +3,7 @@
 //! order the specification shows. Their schemas (feature `schema`) are the
 //! components of the generated OpenAPI document (`edge-worker/openapi/prediction-v1.json`).
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -236,7 +237,7 @@ pub struct BatchForecast {
 #[serde(untagged)]
 pub enum BatchItem {
     /// The location's forecast.
-    Forecast(BatchSuccess),
+    Forecast(Box<BatchSuccess>),
     /// Why the location has none.
     Failed(BatchFailure),
 }

@@ -1,6 +1,7 @@
 //! `POST /v1/predict/batch`: many point predictions in one request, each location's
 //! failure reported in its place.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
@@ -88,7 +89,7 @@ pub fn predict_batch(
         .enumerate()
         .map(
             |(index, item)| match batch_item(atlas, index, item, when, now) {
-                Ok(forecast) => BatchItem::Forecast(forecast),
+                Ok(forecast) => BatchItem::Forecast(Box::new(forecast)),
                 Err(err) => BatchItem::Failed(BatchFailure {
                     index,
                     status: "error",

@@ -7,6 +7,12 @@
 //! A document is its rows of the table (method, path, access, cache policy), each
 //! with its entry in the document's table of operations (`prediction`, `router`,
 //! `portal`): names, prose, and the types of its parameters, body and answer.
+//!
+//! schemars, rather than utoipa or aide: utoipa hangs an operation on one handler
+//! `fn` through `#[utoipa::path]`, aide on an axum-style router; an endpoint here is a
+//! row of a `static` table, which neither knows. schemars gives the types' schemas
+//! alone (the derive reads serde's attributes, so a schema follows the serialisation),
+//! and the table gives the rest.
 
 mod headers;
 mod operation;

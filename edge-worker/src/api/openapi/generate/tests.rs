@@ -25,8 +25,10 @@ fn generated(api: Api) -> String {
 fn check(api: Api) {
     let text = generated(api);
     if std::env::var_os("UPDATE_OPENAPI").is_some() {
-        let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(api.file());
-        std::fs::write(&path, &text).expect("the document is written");
+        write_whole(
+            &PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(api.file()),
+            &text,
+        );
         return;
     }
     assert!(
@@ -35,6 +37,18 @@ fn check(api: Api) {
          and commit the result",
         api.file()
     );
+}
+
+/// Writes `text` whole: a temporary file, then a rename, so a failed run leaves the
+/// last document (the workspace's rule for every file written, clippy.toml).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "the Worker has no hexrisk_builder::atomic; this is the same temporary file and rename"
+)]
+fn write_whole(path: &std::path::Path, text: &str) {
+    let temporary = path.with_extension("json.partial");
+    std::fs::write(&temporary, text).expect("the document is written");
+    std::fs::rename(&temporary, path).expect("the document is put in place");
 }
 
 #[test]
