@@ -31,7 +31,8 @@ use crate::scoring::{CityScores, Intent, tier};
 pub const MAX_HEX_PATH_CELLS: usize = 5000;
 
 /// How the route is travelled, which sets the duration estimate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
 #[serde(rename_all = "lowercase")]
 pub enum TravelMode {
     /// On foot, 5 km/h.

@@ -10,6 +10,11 @@ use serde::Serialize;
 
 /// One of the six crime classes a prediction distributes probability over.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "ClassCode", description = "A crime class by its API code.")
+)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum CrimeClass {
     /// Theft, burglary, break and enter, larceny.
@@ -133,14 +138,18 @@ impl FromStr for CrimeClass {
 
 /// A class as the API lists it (GET /v1/classes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct ClassRecord {
     /// API code.
+    #[cfg_attr(feature = "schema", schemars(with = "CrimeClass"))]
     pub code: &'static str,
     /// Display name.
     pub name: &'static str,
     /// One-sentence description of the offences covered.
     pub description: &'static str,
     /// Severity weight.
+    #[cfg_attr(feature = "schema", schemars(range(max = 5)))]
     pub severity: u8,
 }
 

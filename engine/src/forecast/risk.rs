@@ -18,6 +18,7 @@ use serde::Serialize;
 
 /// Discrete risk level of a prediction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum RiskLevel {
     /// P(`NO_CRIME`) above 0.50.

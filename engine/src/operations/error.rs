@@ -46,6 +46,23 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code.
+    pub const ALL: [Self; 13] = [
+        Self::LocationNotCovered,
+        Self::DateOutOfRange,
+        Self::InvalidCoordinates,
+        Self::InvalidRequest,
+        Self::Unauthorized,
+        Self::Forbidden,
+        Self::NotFound,
+        Self::MethodNotAllowed,
+        Self::RateLimited,
+        Self::Conflict,
+        Self::InternalError,
+        Self::ServiceUnavailable,
+        Self::InvalidArtifact,
+    ];
+
     /// The code as it appears in answers.
     #[must_use]
     pub const fn as_str(self) -> &'static str {

@@ -120,7 +120,6 @@ mod schema {
     use serde_json::{Map, Value};
 
     use super::{CRIME_CLASSES, CellText, Intent, PerClass, PerIntent};
-    use crate::corridor::TravelMode;
     use crate::operations::options::{MAX_CLASS_WEIGHT, MAX_HOUR_OF_WEEK};
     use crate::plan::RouteObjective;
     use crate::roads::NetworkKind;
@@ -268,20 +267,6 @@ mod schema {
 
         fn json_schema(_: &mut SchemaGenerator) -> Schema {
             number_per_name(Intent::ALL.iter().map(|i| i.name()))
-        }
-    }
-
-    impl JsonSchema for TravelMode {
-        fn inline_schema() -> bool {
-            true
-        }
-
-        fn schema_name() -> Cow<'static, str> {
-            "TravelMode".into()
-        }
-
-        fn json_schema(_: &mut SchemaGenerator) -> Schema {
-            json_schema!({"enum": TravelMode::ALL.iter().map(|m| m.name()).collect::<Vec<_>>()})
         }
     }
 

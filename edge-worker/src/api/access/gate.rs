@@ -125,8 +125,10 @@ pub enum Admission {
 /// What a gate counted of a key, or of an account, on one UTC day: the requests admitted (the count the
 /// daily limit applies to) and those refused, by reason.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
 pub struct DayUsage {
     /// The day.
+    #[cfg_attr(test, schemars(with = "String", extend("format" = "date")))]
     pub day: NaiveDate,
     /// Requests admitted: the quota's count.
     pub used: u32,

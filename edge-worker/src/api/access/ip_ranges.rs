@@ -137,6 +137,22 @@ impl Serialize for IpRange {
     }
 }
 
+/// Written as text: an IPv4 or IPv6 address, or a CIDR range.
+#[cfg(test)]
+impl schemars::JsonSchema for IpRange {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "IpRange".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string" })
+    }
+}
+
 impl<'de> Deserialize<'de> for IpRange {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let text = String::deserialize(deserializer)?;

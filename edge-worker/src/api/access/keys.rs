@@ -33,6 +33,9 @@ pub enum KeyKind {
 }
 
 impl KeyKind {
+    /// Both kinds.
+    pub const ALL: [Self; 2] = [Self::Sandbox, Self::Live];
+
     /// The prefix, for example `hexrisk_live_`.
     #[must_use]
     pub const fn prefix(self) -> &'static str {
@@ -52,6 +55,22 @@ impl KeyKind {
     }
 }
 
+/// Its wire names, as an enum of strings.
+#[cfg(test)]
+impl schemars::JsonSchema for KeyKind {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "KeyKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(Self::code) })
+    }
+}
+
 /// Access tier. The Worker enforces the daily limit stored with each key
 /// ([`KeyRecord::daily_limit`]); `scripts/operator.mjs` sets it from the tier at issue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +85,9 @@ pub enum Tier {
 }
 
 impl Tier {
+    /// Every tier, from the smallest.
+    pub const ALL: [Self; 3] = [Self::Sandbox, Self::Partner, Self::Enterprise];
+
     /// The daily limit of the tier's keys; `None` for enterprise keys, whose limit is
     /// agreed with each partner. `scripts/operator.mjs` has the same limits
     /// (`TIER_LIMITS`), and `tests/api/portal.test.mjs` checks that they agree.
@@ -91,9 +113,23 @@ impl Tier {
     /// The tier of a stored name.
     #[must_use]
     pub fn parse(code: &str) -> Option<Self> {
-        [Self::Sandbox, Self::Partner, Self::Enterprise]
-            .into_iter()
-            .find(|t| t.code() == code)
+        Self::ALL.into_iter().find(|t| t.code() == code)
+    }
+}
+
+/// Its wire names, as an enum of strings.
+#[cfg(test)]
+impl schemars::JsonSchema for Tier {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Tier".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(Self::code) })
     }
 }
 
@@ -124,6 +160,22 @@ impl KeyApi {
     #[must_use]
     pub fn parse(code: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|a| a.code() == code)
+    }
+}
+
+/// Its wire names, as an enum of strings.
+#[cfg(test)]
+impl schemars::JsonSchema for KeyApi {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "KeyApi".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(Self::code) })
     }
 }
 

@@ -17,6 +17,7 @@ use sha2::{Digest, Sha256};
 use hexrisk_engine::operations as engine;
 
 use super::{Answered, Call, json};
+use crate::api::ApiError;
 use crate::api::backend::Backend;
 use crate::api::models::Snapshot;
 use crate::api::plumbing::input;
@@ -28,9 +29,9 @@ pub fn hexes_all(call: &Call<'_>) -> Answered {
     let geojson = engine::wants_geojson(&params)?;
     let (hexes, count) = engine::hexes_all(call.atlas(), &params, call.seconds)?;
     let body = if geojson {
-        geojson_body(&engine::hexes_feature_collection(&hexes))
+        geojson_body(&engine::hexes_feature_collection(&hexes))?
     } else {
-        json(&hexes)
+        json(&hexes)?
     };
     Ok((body, Some(count)))
 }
@@ -42,17 +43,19 @@ pub fn streets(call: &Call<'_>) -> Answered {
     let answer = engine::streets(call.atlas(), &params, call.seconds)?;
     let count = answer.streets.len();
     let body = if geojson {
-        geojson_body(&engine::streets_feature_collection(answer))
+        geojson_body(&engine::streets_feature_collection(answer))?
     } else {
-        json(&answer)
+        json(&answer)?
     };
     Ok((body, Some(count)))
 }
 
-/// A GeoJSON answer as its body.
-fn geojson_body(collection: &impl serde::Serialize) -> SuccessBody {
-    // An engine answer always serialises: its map keys are text.
-    SuccessBody::GeoJson(serde_json::to_value(collection).unwrap_or(Value::Null))
+/// A GeoJSON answer as its body (see [`json`]).
+fn geojson_body<T: serde::Serialize>(collection: &T) -> Result<SuccessBody, ApiError> {
+    json(collection).map(|body| match body {
+        SuccessBody::Value(value) => SuccessBody::GeoJson(value),
+        other => other,
+    })
 }
 
 /// A list endpoint's query as the engine's parameters, with `format=geojson` when
@@ -94,7 +97,7 @@ fn accepts_geojson(request: &Request<Bytes>) -> bool {
 
 /// `GET /tiles/{city}.json`: the city's `TileJSON`.
 pub fn tilejson(call: &Call<'_>) -> Answered {
-    Ok((json(&city_tilejson(call)?), None))
+    Ok((json(&city_tilejson(call)?)?, None))
 }
 
 /// `GET /tiles/{city}/style.json`: a `MapLibre` style fragment of the city's tiles.
@@ -102,11 +105,11 @@ pub fn tile_style(call: &Call<'_>) -> Answered {
     // The style's source carries the TileJSON's members itself, so that a map asks
     // for tiles without one more round trip for it.
     let source = engine::VectorSource::from(city_tilejson(call)?);
-    Ok((json(&engine::tile_style(source)), None))
+    Ok((json(&engine::tile_style(source))?, None))
 }
 
 /// The `TileJSON` of the city a request's path names.
-fn city_tilejson(call: &Call<'_>) -> Result<engine::TileJson, crate::api::ApiError> {
+fn city_tilejson(call: &Call<'_>) -> Result<engine::TileJson, ApiError> {
     let city = call.city.unwrap_or_default();
     let snapshot = call.snapshot;
     let template = tiles_url(call.request, city, artifact_version(snapshot, city));

@@ -23,7 +23,7 @@ use hexrisk_engine::city::Atlas;
 use hexrisk_engine::operations as engine;
 
 use crate::api::models::Snapshot;
-use crate::api::plumbing::error::ApiError;
+use crate::api::plumbing::error::{ApiError, ErrorCode};
 use crate::api::plumbing::input;
 use crate::api::plumbing::success_body::SuccessBody;
 
@@ -76,27 +76,36 @@ impl Call<'_> {
     }
 }
 
-/// An answer that lists no hexes (so no `X-Hex-Count`).
+/// An answer that lists no hexes (so no `X-Hex-Count`), as its JSON value.
 fn uncounted<T: Serialize, E: Into<ApiError>>(result: Result<T, E>) -> Answered {
-    result.map(|body| (json(&body), None)).map_err(Into::into)
+    let body = result.map_err(Into::into)?;
+    Ok((json_value(&body)?.into(), None))
 }
 
-/// An engine answer as a JSON body.
-pub(crate) fn json(answer: &impl Serialize) -> SuccessBody {
-    // An engine answer always serialises: its map keys are text.
-    serde_json::to_value(answer).unwrap_or(Value::Null).into()
+/// An answer type's JSON value. Answers have text keys and finite numbers, so this
+/// fails only on a bug, which the caller reports as an internal error.
+fn json_value<T: Serialize>(answer: &T) -> Result<Value, ApiError> {
+    serde_json::to_value(answer).map_err(|e| {
+        ApiError::new(ErrorCode::InternalError, "the answer could not be written")
+            .with("reason", e.to_string())
+    })
 }
 
-/// `GET /hexes/config`.
+/// An answer type as a JSON body (see [`json_value`]).
+pub(crate) fn json<T: Serialize>(answer: &T) -> Result<SuccessBody, ApiError> {
+    json_value(answer).map(SuccessBody::from)
+}
+
+/// `GET /hexes/config`: the same for every request.
 #[must_use]
 pub fn hexes_config() -> Value {
-    serde_json::to_value(engine::hexes_config()).unwrap_or(Value::Null)
+    serde_json::to_value(engine::hexes_config()).unwrap_or_default()
 }
 
-/// `GET /route/config`.
+/// `GET /route/config`: the same for every request.
 #[must_use]
 pub fn route_config() -> Value {
-    serde_json::to_value(engine::route_config()).unwrap_or(Value::Null)
+    serde_json::to_value(engine::route_config()).unwrap_or_default()
 }
 
 /// `POST /v1/predict`.
@@ -120,7 +129,16 @@ pub fn route_risk(call: &Call<'_>) -> Answered {
 
 /// `GET /v1/cities`.
 pub fn cities(call: &Call<'_>) -> Answered {
-    Ok((engine::cities(call.atlas(), call.seconds).into(), None))
+    uncounted(Ok::<_, ApiError>(engine::cities(
+        call.atlas(),
+        call.seconds,
+    )))
+}
+
+/// `GET /v1/classes`: the same for every request.
+#[must_use]
+pub fn classes() -> Value {
+    serde_json::to_value(engine::classes()).unwrap_or_default()
 }
 
 /// `GET /v1/coverage`.
@@ -163,7 +181,7 @@ pub fn hexes_breakdown(call: &Call<'_>) -> Answered {
 /// `GET /places`.
 pub fn places(call: &Call<'_>) -> Answered {
     let answer = engine::search_places(call.atlas(), &call.params())?;
-    Ok((json(&answer), Some(answer.places.len())))
+    Ok((json(&answer)?, Some(answer.places.len())))
 }
 
 /// `GET /places/reverse`.
@@ -197,7 +215,7 @@ pub fn evaluate_hex_path(call: &Call<'_>) -> Answered {
 
 /// `GET /precincts/status`.
 pub fn precincts_status(call: &Call<'_>) -> Answered {
-    Ok((json(&engine::precincts_status(call.atlas())), None))
+    uncounted(Ok::<_, ApiError>(engine::precincts_status(call.atlas())))
 }
 
 /// `GET /precincts/all-scores`.

@@ -26,6 +26,14 @@ pub enum PartnerStatus {
 }
 
 impl PartnerStatus {
+    /// Every status, in the order an account may pass through them.
+    pub const ALL: [Self; 4] = [
+        Self::Applied,
+        Self::Approved,
+        Self::Rejected,
+        Self::Suspended,
+    ];
+
     /// The stored and wire name.
     #[must_use]
     pub const fn code(self) -> &'static str {
@@ -40,14 +48,23 @@ impl PartnerStatus {
     /// The status of a stored name.
     #[must_use]
     pub fn parse(code: &str) -> Option<Self> {
-        [
-            Self::Applied,
-            Self::Approved,
-            Self::Rejected,
-            Self::Suspended,
-        ]
-        .into_iter()
-        .find(|s| s.code() == code)
+        Self::ALL.into_iter().find(|s| s.code() == code)
+    }
+}
+
+/// Its wire names, as an enum of strings.
+#[cfg(test)]
+impl schemars::JsonSchema for PartnerStatus {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "PartnerStatus".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(Self::code) })
     }
 }
 
@@ -62,6 +79,9 @@ pub enum Role {
 }
 
 impl Role {
+    /// Both roles.
+    pub const ALL: [Self; 2] = [Self::Partner, Self::Operator];
+
     /// The stored and wire name.
     #[must_use]
     pub const fn code(self) -> &'static str {
@@ -74,9 +94,23 @@ impl Role {
     /// The role of a stored name.
     #[must_use]
     pub fn parse(code: &str) -> Option<Self> {
-        [Self::Partner, Self::Operator]
-            .into_iter()
-            .find(|r| r.code() == code)
+        Self::ALL.into_iter().find(|r| r.code() == code)
+    }
+}
+
+/// Its wire names, as an enum of strings.
+#[cfg(test)]
+impl schemars::JsonSchema for Role {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Role".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(Self::code) })
     }
 }
 
@@ -271,20 +305,26 @@ pub struct Session {
     pub ended_at: Option<DateTime<Utc>>,
 }
 
-/// One line of the append-only audit log.
+/// One line of the append-only audit log: the operator's log shows each as it is
+/// stored, an account's own page with what the operator did said to be the
+/// operator's (`actor` `operator`, no `address`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct AuditEntry {
     /// When.
+    #[cfg_attr(test, schemars(with = "String", extend("format" = "date-time")))]
     pub at: DateTime<Utc>,
     /// The account the event concerns.
     pub partner_id: String,
-    /// Who acted: an account id, or `operator-cli`.
+    /// Who acted: an account id, or `operator-cli`; on an account's own page,
+    /// `operator` for whatever the operator did.
     pub actor: String,
     /// What happened (`applied`, `signed_in`, `signed_out`, ...).
     pub action: String,
     /// What it happened to, if not the account itself (a key's id).
     pub subject: Option<String>,
-    /// From which address (`CF-Connecting-IP`), if known.
+    /// From which address (`CF-Connecting-IP`), if known (and, on an account's own
+    /// page, its own).
     pub address: Option<String>,
 }
 

@@ -98,13 +98,43 @@ impl ApiError {
     /// The JSON body.
     #[must_use]
     pub fn body(&self) -> Value {
-        serde_json::json!({
-            "status": "error",
-            "code": self.code.as_str(),
-            "message": self.message,
-            "details": self.details,
+        serde_json::to_value(ErrorBody {
+            status: "error",
+            code: self.code.as_str(),
+            message: &self.message,
+            details: &self.details,
         })
+        .unwrap_or_default()
     }
+}
+
+/// An error answer's body, as every API of the Worker sends it.
+#[derive(serde::Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(rename = "Error"))]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ErrorBody<'a> {
+    /// `error`.
+    #[cfg_attr(test, schemars(extend("const" = "error")))]
+    status: &'static str,
+    /// The machine-readable error code.
+    #[cfg_attr(test, schemars(schema_with = "error_codes"))]
+    code: &'static str,
+    /// Text for people.
+    message: &'a str,
+    /// Structured context; keys vary by error (docs/API.md, "Errors").
+    details: &'a Map<String, Value>,
+}
+
+/// The schema of an error code: one of the codes the Worker answers with (the npm
+/// package's `INVALID_ARTIFACT` is never sent).
+#[cfg(test)]
+fn error_codes(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let codes: Vec<&str> = ErrorCode::ALL
+        .iter()
+        .filter(|code| **code != ErrorCode::InvalidArtifact)
+        .map(|code| code.as_str())
+        .collect();
+    schemars::json_schema!({ "type": "string", "enum": codes })
 }
 
 #[cfg(test)]

@@ -5,15 +5,19 @@
 //! Every failed sign-in is the same `UNAUTHORIZED`: answers do not tell whether an
 //! account or a passkey exists.
 
+use chrono::{DateTime, Utc};
 use passki::StoredPasskey;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::ceremonies::RelyingParty;
-use super::handler_io::{Answer, Caller, ceremony_field, ceremony_started, take};
+use super::handler_io::{Answer, Caller, CeremonyCredential, ceremony_started, take};
 use super::{random, sessions};
 use crate::api::access::keys::Tier;
 use crate::api::backend::Backend as PortalBackend;
-use crate::api::partners::store::{AuditEntry, CeremonyKind, Partner, PartnerStatus, Session};
+use crate::api::partners::store::{
+    AuditEntry, CeremonyKind, Partner, PartnerStatus, Passkey, Role, Session,
+};
 use crate::api::{ApiError, ErrorCode};
 
 /// `POST /portal/api/sessions/options`: starts a sign-in with any passkey.
@@ -64,7 +68,11 @@ pub async fn sign_in<B: PortalBackend>(
             Err(err) => err,
         }
     };
-    let Ok((id, credential)) = ceremony_field(body) else {
+    let Ok(CeremonyCredential {
+        ceremony: id,
+        credential,
+    }) = CeremonyCredential::parse(body)
+    else {
         return Err(refused(None, "malformed", "no ceremony or credential".to_owned()).await);
     };
     let Some(ceremony) = take(backend, id, CeremonyKind::SignIn).await? else {
@@ -212,7 +220,7 @@ pub(super) async fn start_session<B: PortalBackend>(
         .put_session(&session, audit)
         .await
         .map_err(super::stored(backend))?;
-    let mut answer = Answer::ok(account_json(partner));
+    let mut answer = Answer::ok(&Account::of(partner));
     answer.cookie = Some(sessions::set_cookie(&id));
     Ok(answer)
 }
@@ -282,10 +290,22 @@ pub async fn session_state<B: PortalBackend>(
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
     let live = caller.live_session(backend).await?;
-    Ok(Answer::ok(json!({
-        "signed_in": live.is_some(),
-        "recently_verified": live.is_some_and(|s| s.is_recently_verified(caller.now)),
-    })))
+    Ok(Answer::ok(&SessionState {
+        signed_in: live.is_some(),
+        recently_verified: live.is_some_and(|s| s.is_recently_verified(caller.now)),
+    }))
+}
+
+/// Whether the caller is signed in.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+#[cfg_attr(test, schemars(inline, deny_unknown_fields))]
+pub struct SessionState {
+    /// Whether the request's cookie names a live session.
+    pub signed_in: bool,
+    /// Whether that session's passkey sign-in is recent enough for what lasts
+    /// (another passkey, a new or rolled key) without signing in again.
+    pub recently_verified: bool,
 }
 
 /// `GET /portal/api/me`: the signed-in account, its passkeys and its audit log.
@@ -302,26 +322,86 @@ pub async fn me<B: PortalBackend>(backend: &B, caller: &Caller<'_>) -> Result<An
         .audit_of(&partner.id, 100)
         .await
         .map_err(super::stored(backend))?;
-    let mut body = account_json(&partner);
-    body["passkeys"] = passkeys
-        .iter()
-        .map(|p| json!({ "id": p.credential_id, "created_at": p.created_at, "last_used_at": p.last_used_at }))
-        .collect();
-    body["audit"] = audit
-        .iter()
-        .map(|entry| partner_view(entry, &partner.id))
-        .collect();
-    // What the page states: each tier's daily limit, and how soon a key change
-    // reaches the keys' gates.
-    body["limits"] = json!({
-        "sandbox": Tier::Sandbox.default_limit(),
-        "partner": Tier::Partner.default_limit(),
-        "enterprise": partner.daily_limit.filter(|_| partner.tier == Tier::Enterprise),
-    });
-    if let Some(config) = backend.portal() {
-        body["record_ttl_seconds"] = config.record_ttl_seconds.into();
+    let config = backend.portal();
+    Ok(Answer::ok(&Me {
+        account: Account::of(&partner),
+        passkeys: passkeys.iter().map(PasskeySummary::of).collect(),
+        audit: audit
+            .iter()
+            .map(|entry| partner_view(entry, &partner.id))
+            .collect(),
+        limits: Limits::of(&partner),
+        record_ttl_seconds: config.map(|c| c.record_ttl_seconds),
+    }))
+}
+
+/// The signed-in account, its passkeys, its audit log and what the page states of
+/// the tiers and of key changes.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct Me {
+    /// The account.
+    #[serde(flatten)]
+    pub account: Account,
+    /// Its passkeys, oldest first.
+    pub passkeys: Vec<PasskeySummary>,
+    /// Its audit log, newest first, at most 100 lines.
+    pub audit: Vec<AuditEntry>,
+    /// Each tier's daily limit.
+    pub limits: Limits,
+    /// How soon a key's change (revoked, rolled, suspended) reaches the keys'
+    /// gates, in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, schemars(with = "i64"))]
+    pub record_ttl_seconds: Option<i64>,
+}
+
+/// A passkey of the account, as its page lists it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct PasskeySummary {
+    /// Its credential id (base64url).
+    pub id: String,
+    /// When it was registered.
+    #[cfg_attr(test, schemars(with = "String", extend("format" = "date-time")))]
+    pub created_at: DateTime<Utc>,
+    /// When it last signed in, if it has.
+    #[cfg_attr(test, schemars(with = "Option<String>", extend("format" = "date-time")))]
+    pub last_used_at: Option<DateTime<Utc>>,
+}
+
+impl PasskeySummary {
+    fn of(passkey: &Passkey) -> Self {
+        Self {
+            id: passkey.credential_id.clone(),
+            created_at: passkey.created_at,
+            last_used_at: passkey.last_used_at,
+        }
     }
-    Ok(Answer::ok(body))
+}
+
+/// Each tier's daily limit, as the page states them.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Limits {
+    /// Requests a UTC day of the sandbox tier's keys.
+    pub sandbox: u32,
+    /// Requests a UTC day of the partner tier's keys.
+    pub partner: u32,
+    /// This account's agreed limit when its tier is enterprise; otherwise null.
+    pub enterprise: Option<u32>,
+}
+
+impl Limits {
+    fn of(partner: &Partner) -> Self {
+        Self {
+            sandbox: Tier::Sandbox.default_limit().unwrap_or_default(),
+            partner: Tier::Partner.default_limit().unwrap_or_default(),
+            enterprise: partner
+                .daily_limit
+                .filter(|_| partner.tier == Tier::Enterprise),
+        }
+    }
 }
 
 /// `DELETE /portal/api/sessions/current`: ends the session wherever its id is
@@ -339,7 +419,7 @@ pub async fn sign_out<B: PortalBackend>(
         .end_session(&session.digest, caller.now, &[signed_out])
         .await
         .map_err(super::stored(backend))?;
-    let mut answer = Answer::ok(json!({ "signed_out": true }));
+    let mut answer = Answer::ok(&SignedOut { signed_out: true });
     answer.cookie = Some(sessions::clear_cookie());
     Ok(answer)
 }
@@ -363,37 +443,89 @@ pub async fn sign_out_everywhere<B: PortalBackend>(
         .end_sessions(&partner.id, None, caller.now, &[line])
         .await
         .map_err(super::stored(backend))?;
-    let mut answer = Answer::ok(json!({ "signed_out": true, "everywhere": true }));
+    let mut answer = Answer::ok(&SignedOutEverywhere {
+        signed_out: true,
+        everywhere: true,
+    });
     answer.cookie = Some(sessions::clear_cookie());
     Ok(answer)
+}
+
+/// The session ended.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct SignedOut {
+    /// Always true.
+    #[cfg_attr(test, schemars(extend("const" = true)))]
+    pub signed_out: bool,
+}
+
+/// Every session of the account ended, this one included.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct SignedOutEverywhere {
+    /// Always true.
+    #[cfg_attr(test, schemars(extend("const" = true)))]
+    pub signed_out: bool,
+    /// Always true: every session, not only this one.
+    #[cfg_attr(test, schemars(extend("const" = true)))]
+    pub everywhere: bool,
 }
 
 /// An audit line as the account's own page shows it: what the operator did is
 /// said to be the operator's, without the operator's account or address, which
 /// stay in the operator's log.
-fn partner_view(entry: &AuditEntry, partner_id: &str) -> Value {
+fn partner_view(entry: &AuditEntry, partner_id: &str) -> AuditEntry {
     let own = entry.actor == partner_id;
-    json!({
-        "at": entry.at,
-        "partner_id": entry.partner_id,
-        "actor": if own { entry.actor.as_str() } else { "operator" },
-        "action": entry.action,
-        "subject": entry.subject,
-        "address": if own { entry.address.as_deref() } else { None },
-    })
+    AuditEntry {
+        at: entry.at,
+        partner_id: entry.partner_id.clone(),
+        actor: if own {
+            entry.actor.clone()
+        } else {
+            "operator".to_owned()
+        },
+        action: entry.action.clone(),
+        subject: entry.subject.clone(),
+        address: entry.address.clone().filter(|_| own),
+    }
 }
 
 /// An account as its own page and the operator's show it.
-pub(super) fn account_json(partner: &Partner) -> Value {
-    json!({
-        "id": partner.id,
-        "organisation": partner.organisation,
-        "email": partner.email,
-        "status": partner.status.code(),
-        "role": partner.role.code(),
-        "tier": partner.tier.code(),
-        "created_at": partner.created_at,
-    })
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct Account {
+    /// Its id (32 hex digits).
+    pub id: String,
+    /// Organisation name, as applied.
+    pub organisation: String,
+    /// Contact email, as applied.
+    pub email: String,
+    /// Where it stands with the operator.
+    pub status: PartnerStatus,
+    /// What it may do.
+    pub role: Role,
+    /// The tier of its live keys, set by the operator (`sandbox`: no live keys).
+    pub tier: Tier,
+    /// When it applied (or was made).
+    #[cfg_attr(test, schemars(with = "String", extend("format" = "date-time")))]
+    pub created_at: DateTime<Utc>,
+}
+
+impl Account {
+    /// The account `partner` as it is shown.
+    #[must_use]
+    pub fn of(partner: &Partner) -> Self {
+        Self {
+            id: partner.id.clone(),
+            organisation: partner.organisation.clone(),
+            email: partner.email.clone(),
+            status: partner.status,
+            role: partner.role,
+            tier: partner.tier,
+            created_at: partner.created_at,
+        }
+    }
 }
 
 /// Appends an event of `partner_id`'s account to the audit log.

@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 use super::accounts::{own_entry, start_session};
 use super::ceremonies::{CeremonyError, RelyingParty};
 use super::handler_io::{
-    Answer, Caller, ceremony_field, ceremony_started, registration_refused, take,
+    Answer, Caller, CeremonyCredential, ceremony_started, registration_refused, take,
 };
 use super::random;
 use crate::api::access::keys::Tier;
@@ -24,14 +24,19 @@ pub const MAX_EMAIL: usize = 254;
 /// Longest description of the intended use, in characters.
 pub const MAX_INTENDED_USE: usize = 2_000;
 
-/// The fields of an application, checked.
+/// The fields of an application, checked (each trimmed, without control or format
+/// characters such as direction overrides and zero-width characters).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
 pub struct Application {
     /// Organisation name.
+    #[cfg_attr(test, schemars(length(min = 1, max = MAX_ORGANISATION)))]
     pub organisation: String,
-    /// Contact email.
+    /// Contact email: an address with a domain that has a dot.
+    #[cfg_attr(test, schemars(length(min = 1, max = MAX_EMAIL)))]
     pub email: String,
-    /// Intended use.
+    /// What the organisation means to use the APIs for.
+    #[cfg_attr(test, schemars(length(min = 1, max = MAX_INTENDED_USE)))]
     pub intended_use: String,
 }
 
@@ -126,7 +131,10 @@ pub async fn apply<B: PortalBackend>(
     body: &Map<String, Value>,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let (id, credential) = ceremony_field(body)?;
+    let CeremonyCredential {
+        ceremony: id,
+        credential,
+    } = CeremonyCredential::parse(body)?;
     let ceremony = take(backend, id, CeremonyKind::Application)
         .await?
         .ok_or_else(|| registration_refused(&CeremonyError::Unknown))?;

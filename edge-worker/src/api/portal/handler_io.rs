@@ -5,7 +5,8 @@
 use std::cell::OnceCell;
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::ceremonies::CeremonyError;
 use super::sessions;
@@ -65,12 +66,18 @@ impl<'a> Caller<'a> {
 pub struct Answer {
     /// Status code.
     pub status: http::StatusCode,
-    /// JSON body.
-    pub body: Value,
+    /// The body: JSON, or a file.
+    pub body: Body,
     /// `Set-Cookie` value.
     pub cookie: Option<String>,
-    /// A file to download instead of the JSON body.
-    pub file: Option<File>,
+}
+
+/// What an answer carries.
+pub enum Body {
+    /// A JSON body, serialised from the handler's answer type.
+    Json(Vec<u8>),
+    /// A file to download (`Content-Disposition: attachment`).
+    File(File),
 }
 
 /// A file an answer hands over (`Content-Disposition: attachment`).
@@ -85,7 +92,7 @@ pub struct File {
 
 impl Answer {
     /// A `201` with `body` and no cookie.
-    pub(super) fn created(body: Value) -> Self {
+    pub(super) fn created(body: &impl Serialize) -> Self {
         Self {
             status: http::StatusCode::CREATED,
             ..Self::ok(body)
@@ -93,35 +100,86 @@ impl Answer {
     }
 
     /// A `200` with `body` and no cookie.
-    pub(super) fn ok(body: Value) -> Self {
+    pub(super) fn ok(body: &impl Serialize) -> Self {
+        // The answer types are structs of strings, numbers and lists: serialising
+        // them cannot fail.
         Self {
             status: http::StatusCode::OK,
-            body,
+            body: Body::Json(serde_json::to_vec(body).unwrap_or_default()),
             cookie: None,
-            file: None,
+        }
+    }
+
+    /// A `200` that hands over `file`.
+    pub(super) fn file(file: File) -> Self {
+        Self {
+            status: http::StatusCode::OK,
+            body: Body::File(file),
+            cookie: None,
         }
     }
 }
 
-pub(super) fn ceremony_field(body: &Map<String, Value>) -> Result<(&str, &Value), ApiError> {
-    let id = body
-        .get("ceremony")
-        .and_then(Value::as_str)
-        .ok_or_else(|| {
-            ApiError::new(ErrorCode::InvalidRequest, "`ceremony` is required")
-                .with("field", "ceremony")
-        })?;
-    let credential = body
-        .get("credential")
-        .filter(|c| c.is_object())
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                "`credential` must be the passkey's JSON",
-            )
-            .with("field", "credential")
-        })?;
-    Ok((id, credential))
+/// What `navigator.credentials.create()` or `.get()` needs, and the ceremony it
+/// belongs to: the answer of every `.../options` route.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct CeremonyOptions {
+    /// The ceremony's id, to send back with its credential.
+    pub ceremony: String,
+    /// The options of the browser's `WebAuthn` call, to pass to it as they are.
+    #[serde(rename = "publicKey")]
+    #[cfg_attr(test, schemars(schema_with = "any_object"))]
+    pub public_key: Value,
+}
+
+/// A ceremony's end: the ceremony's id and the credential the browser made or
+/// signed with for it.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct CeremonyCredential<'a> {
+    /// The `ceremony` of the options the browser was given.
+    pub ceremony: &'a str,
+    /// `PublicKeyCredential.toJSON()`
+    #[cfg_attr(test, schemars(schema_with = "any_object"))]
+    pub credential: &'a Value,
+}
+
+/// The schema of a JSON object the portal passes on as it is (`WebAuthn`'s).
+#[cfg(test)]
+fn any_object(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "object" })
+}
+
+impl<'a> CeremonyCredential<'a> {
+    /// The ceremony and credential of a request's body.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `ceremony` when it is not text, or `credential`
+    /// when it is not an object.
+    pub(super) fn parse(body: &'a Map<String, Value>) -> Result<Self, ApiError> {
+        let ceremony = body
+            .get("ceremony")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                ApiError::new(ErrorCode::InvalidRequest, "`ceremony` is required")
+                    .with("field", "ceremony")
+            })?;
+        let credential = body
+            .get("credential")
+            .filter(|c| c.is_object())
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    "`credential` must be the passkey's JSON",
+                )
+                .with("field", "credential")
+            })?;
+        Ok(Self {
+            ceremony,
+            credential,
+        })
+    }
 }
 
 /// Keeps a passkey ceremony just started at `now` (`started`, from
@@ -143,9 +201,10 @@ pub(super) async fn ceremony_started<B: PortalBackend>(
         .put_ceremony(&ceremony, now)
         .await
         .map_err(super::stored(backend))?;
-    Ok(Answer::ok(
-        json!({ "ceremony": ceremony.id, "publicKey": options }),
-    ))
+    Ok(Answer::ok(&CeremonyOptions {
+        ceremony: ceremony.id,
+        public_key: options,
+    }))
 }
 
 /// Takes a ceremony of `kind`; any other answer is `UNAUTHORIZED` (or, for a

@@ -45,7 +45,7 @@ use http::header::{CONTENT_TYPE, COOKIE, HeaderValue, ORIGIN, SET_COOKIE};
 use http::{Method, Request, Response};
 
 use self::ceremonies::RelyingParty;
-use self::handler_io::{Answer, Caller};
+use self::handler_io::{Answer, Body, Caller};
 use super::backend::Backend;
 use super::backend_error::BackendError;
 use super::routes::{self, Access, Answer as RouteAnswer, PortalOperation as Operation};
@@ -194,10 +194,10 @@ pub async fn handle<B: Backend>(
 /// The response of a handler's answer: its JSON, or the file it offers, and the
 /// session cookie it sets.
 fn respond(answer: Answer) -> Response<Bytes> {
-    let mut out = match &answer.file {
-        None => response::json(answer.status, &answer.body),
-        Some(file) => {
-            let mut out = response::json_bytes(answer.status, Bytes::from(file.body.clone()));
+    let mut out = match answer.body {
+        Body::Json(json) => response::json_bytes(answer.status, Bytes::from(json)),
+        Body::File(file) => {
+            let mut out = response::json_bytes(answer.status, Bytes::from(file.body));
             out.headers_mut()
                 .insert(CONTENT_TYPE, HeaderValue::from_static(file.content_type));
             if let Ok(value) =

@@ -5,13 +5,14 @@
 //! and `tests/api/portal.test.mjs` checks that the two agree.
 
 use chrono::{DateTime, Utc};
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
-use super::accounts::{self, account_json};
+use super::accounts::{self, Account};
 use super::handler_io::{Answer, Caller};
 use crate::api::access::keys::Tier;
 use crate::api::backend::Backend;
-use crate::api::partners::store::{Partner, PartnerStatus, Role};
+use crate::api::partners::store::{AuditEntry, Partner, PartnerStatus, Role};
 use crate::api::plumbing::input;
 use crate::api::{ApiError, ErrorCode};
 
@@ -68,6 +69,110 @@ impl Decision {
     }
 }
 
+/// Its wire names, as an enum of strings.
+#[cfg(test)]
+impl schemars::JsonSchema for Decision {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Decision".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(Self::code) })
+    }
+}
+
+/// The operator's decision on an account.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct DecisionRequest {
+    /// Approve an application (or reinstate a suspended account), reject an
+    /// application, or suspend an approved account.
+    pub decision: Decision,
+}
+
+impl DecisionRequest {
+    /// The decision of a request's body.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `decision` for anything but a decision's name.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ApiError> {
+        let named = body.get("decision").and_then(Value::as_str).unwrap_or("");
+        Decision::ALL
+            .into_iter()
+            .find(|d| d.code() == named)
+            .map(|decision| Self { decision })
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    "decision must be approve, reject or suspend",
+                )
+                .with("field", "decision")
+            })
+    }
+}
+
+/// The tier the operator sets for an account's live keys.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct TierRequest {
+    /// The tier of the account's live keys made from now on.
+    pub tier: Tier,
+    /// The enterprise tier's agreed daily limit: required with `enterprise`, absent
+    /// or null with the other tiers, which have their own.
+    #[cfg_attr(test, schemars(range(min = 1, max = MAX_DAILY_LIMIT)))]
+    pub daily_limit: Option<u32>,
+}
+
+impl TierRequest {
+    /// The tier and limit of a request's body.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `tier` for an unknown tier, or `daily_limit` when it
+    /// is missing or out of range for an enterprise account, or given for another
+    /// tier.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ApiError> {
+        let tier = body
+            .get("tier")
+            .and_then(Value::as_str)
+            .and_then(Tier::parse)
+            .ok_or_else(|| {
+                ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    "tier must be sandbox, partner or enterprise",
+                )
+                .with("field", "tier")
+            })?;
+        let limit = body.get("daily_limit").filter(|v| !v.is_null());
+        let daily_limit = match (tier, limit) {
+            (Tier::Enterprise, Some(value)) => Some(
+                value
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .filter(|n| (1..=MAX_DAILY_LIMIT).contains(n))
+                    .ok_or_else(|| {
+                        bad_limit("daily_limit must be a whole number from 1 to 100000000")
+                    })?,
+            ),
+            (Tier::Enterprise, None) => {
+                return Err(bad_limit(
+                    "the enterprise tier needs its agreed daily_limit",
+                ));
+            }
+            (_, Some(_)) => {
+                return Err(bad_limit(
+                    "only the enterprise tier takes a daily_limit; the others have their own",
+                ));
+            }
+            (_, None) => None,
+        };
+        Ok(Self { tier, daily_limit })
+    }
+}
+
 /// The operator's signed-in account: made only by `signed_in`, which the portal
 /// calls for every route the route table marks `OperatorSession`, so an operator
 /// handler cannot be reached without it.
@@ -108,12 +213,46 @@ async fn partner_account<B: Backend>(backend: &B, id: &str) -> Result<Partner, A
         .ok_or_else(|| no_such_account(id))
 }
 
-/// The JSON of an account as the operator sees it: also what it applied for.
-fn listed(partner: &Partner) -> Value {
-    let mut body = account_json(partner);
-    body["intended_use"] = partner.intended_use.clone().into();
-    body["daily_limit"] = partner.daily_limit.into();
-    body
+/// An account as the operator sees it: also what it applied for, and its agreed
+/// limit.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct ListedAccount {
+    /// The account.
+    #[serde(flatten)]
+    pub account: Account,
+    /// What it means to use the APIs for, as applied.
+    pub intended_use: String,
+    /// An enterprise account's agreed daily limit; null otherwise.
+    pub daily_limit: Option<u32>,
+}
+
+impl ListedAccount {
+    fn of(partner: &Partner) -> Self {
+        Self {
+            account: Account::of(partner),
+            intended_use: partner.intended_use.clone(),
+            daily_limit: partner.daily_limit,
+        }
+    }
+}
+
+/// A page of the operator's list of accounts.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct PartnersPage {
+    /// Accounts, oldest first.
+    pub partners: Vec<ListedAccount>,
+    /// The cursor of the following page; null after the last
+    pub next: Option<String>,
+}
+
+/// The whole audit log, newest first.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct AuditLog {
+    /// Its lines, as stored.
+    pub audit: Vec<AuditEntry>,
 }
 
 /// Accounts a page of the operator's list holds, by default.
@@ -126,6 +265,10 @@ pub const MAX_PAGE: u32 = 500;
 fn cursor_of(partner: &Partner) -> String {
     format!("{}_{}", partner.created_at.timestamp_millis(), partner.id)
 }
+
+/// What a cursor is written as: the creation time of the last account of a page,
+/// in milliseconds since 1970, and its id ([`parse_cursor`]).
+pub const CURSOR_PATTERN: &str = "^[+-]?[0-9]+_[0-9A-Fa-f]{1,64}$";
 
 /// The account a cursor names (its creation time and id), or why it is not one.
 fn parse_cursor(text: &str) -> Option<(DateTime<Utc>, &str)> {
@@ -147,18 +290,8 @@ pub async fn partners<B: Backend>(
     query: Option<&str>,
     _: &Operator,
 ) -> Result<Answer, ApiError> {
-    let pairs = input::query_pairs(query);
-    let limit = input::query_count(&pairs, "limit", (DEFAULT_PAGE, MAX_PAGE))?;
-    let after = match input::query_param(&pairs, "after") {
-        None => None,
-        Some(text) => Some(parse_cursor(text).ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                "`after` must be the `next` of the page before",
-            )
-            .with("field", "after")
-        })?),
-    };
+    let PartnersQuery { limit, after } = PartnersQuery::parse(query)?;
+    let after = after.as_deref().and_then(parse_cursor);
     // One more than the page, to know whether another follows.
     let mut page = backend
         .partners_page(after, limit + 1)
@@ -167,10 +300,52 @@ pub async fn partners<B: Backend>(
     let more = page.len() > limit as usize;
     page.truncate(limit as usize);
     let next = page.last().filter(|_| more).map(cursor_of);
-    Ok(Answer::ok(json!({
-        "partners": page.iter().map(listed).collect::<Vec<_>>(),
-        "next": next,
-    })))
+    Ok(Answer::ok(&PartnersPage {
+        partners: page.iter().map(ListedAccount::of).collect(),
+        next,
+    }))
+}
+
+/// What the operator's list of accounts asks for.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct PartnersQuery {
+    /// Accounts a page holds.
+    #[cfg_attr(test, schemars(default = "default_page", range(min = 1, max = MAX_PAGE)))]
+    pub limit: u32,
+    /// The `next` of the page before
+    #[cfg_attr(test, schemars(pattern(CURSOR_PATTERN), extend("type" = "string")))]
+    pub after: Option<String>,
+}
+
+#[cfg(test)]
+const fn default_page() -> u32 {
+    DEFAULT_PAGE
+}
+
+impl PartnersQuery {
+    /// The page a query string asks for: [`DEFAULT_PAGE`] accounts from the first
+    /// unless it says otherwise.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `limit` when it is not a whole number from 1 to
+    /// [`MAX_PAGE`], or `after` when it is not a cursor.
+    pub fn parse(query: Option<&str>) -> Result<Self, ApiError> {
+        let pairs = input::query_pairs(query);
+        let limit = input::query_count(&pairs, "limit", (DEFAULT_PAGE, MAX_PAGE))?;
+        let after = match input::query_param(&pairs, "after") {
+            None => None,
+            Some(text) if parse_cursor(text).is_some() => Some(text.to_owned()),
+            Some(_) => {
+                return Err(ApiError::new(
+                    ErrorCode::InvalidRequest,
+                    "`after` must be the `next` of the page before",
+                )
+                .with("field", "after"));
+            }
+        };
+        Ok(Self { limit, after })
+    }
 }
 
 /// `POST /portal/api/operator/partners/{id}/decision` `{decision}`: approves,
@@ -185,17 +360,7 @@ pub async fn decide<B: Backend>(
     body: &Map<String, Value>,
     (Operator(operator), caller): (&Operator, &Caller<'_>),
 ) -> Result<Answer, ApiError> {
-    let named = body.get("decision").and_then(Value::as_str).unwrap_or("");
-    let decision = Decision::ALL
-        .into_iter()
-        .find(|d| d.code() == named)
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                "decision must be approve, reject or suspend",
-            )
-            .with("field", "decision")
-        })?;
+    let DecisionRequest { decision } = DecisionRequest::parse(body)?;
     let mut account = partner_account(backend, id).await?;
     let line = accounts::entry((id, &operator.id), (decision.to().code(), None), caller);
     let changed = backend
@@ -226,7 +391,7 @@ pub async fn decide<B: Backend>(
             .map_err(super::stored(backend))?;
     }
     account.status = decision.to();
-    Ok(Answer::ok(listed(&account)))
+    Ok(Answer::ok(&ListedAccount::of(&account)))
 }
 
 /// `POST /portal/api/operator/partners/{id}/tier` `{tier, daily_limit}`: the tier
@@ -241,40 +406,7 @@ pub async fn set_tier<B: Backend>(
     body: &Map<String, Value>,
     (Operator(operator), caller): (&Operator, &Caller<'_>),
 ) -> Result<Answer, ApiError> {
-    let tier = body
-        .get("tier")
-        .and_then(Value::as_str)
-        .and_then(Tier::parse)
-        .ok_or_else(|| {
-            ApiError::new(
-                ErrorCode::InvalidRequest,
-                "tier must be sandbox, partner or enterprise",
-            )
-            .with("field", "tier")
-        })?;
-    let limit = body.get("daily_limit").filter(|v| !v.is_null());
-    let daily_limit = match (tier, limit) {
-        (Tier::Enterprise, Some(value)) => Some(
-            value
-                .as_u64()
-                .and_then(|n| u32::try_from(n).ok())
-                .filter(|n| (1..=MAX_DAILY_LIMIT).contains(n))
-                .ok_or_else(|| {
-                    bad_limit("daily_limit must be a whole number from 1 to 100000000")
-                })?,
-        ),
-        (Tier::Enterprise, None) => {
-            return Err(bad_limit(
-                "the enterprise tier needs its agreed daily_limit",
-            ));
-        }
-        (_, Some(_)) => {
-            return Err(bad_limit(
-                "only the enterprise tier takes a daily_limit; the others have their own",
-            ));
-        }
-        (_, None) => None,
-    };
+    let TierRequest { tier, daily_limit } = TierRequest::parse(body)?;
     let mut account = partner_account(backend, id).await?;
     let line = accounts::entry((id, &operator.id), ("tier_set", Some(tier.code())), caller);
     backend
@@ -283,7 +415,7 @@ pub async fn set_tier<B: Backend>(
         .map_err(super::stored(backend))?;
     account.tier = tier;
     account.daily_limit = daily_limit;
-    Ok(Answer::ok(listed(&account)))
+    Ok(Answer::ok(&ListedAccount::of(&account)))
 }
 
 fn bad_limit(message: &str) -> ApiError {
@@ -300,11 +432,40 @@ pub async fn audit<B: Backend>(
     query: Option<&str>,
     _: &Operator,
 ) -> Result<Answer, ApiError> {
-    let pairs = input::query_pairs(query);
-    let limit = input::query_count(&pairs, "limit", (DEFAULT_AUDIT_LINES, MAX_AUDIT_LINES))?;
-    let lines = backend
+    let AuditQuery { limit } = AuditQuery::parse(query)?;
+    let audit = backend
         .audit_all(limit)
         .await
         .map_err(super::stored(backend))?;
-    Ok(Answer::ok(json!({ "audit": lines })))
+    Ok(Answer::ok(&AuditLog { audit }))
+}
+
+/// What the operator's audit log asks for.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct AuditQuery {
+    /// Lines, newest first.
+    #[cfg_attr(
+        test,
+        schemars(default = "default_audit_lines", range(min = 1, max = MAX_AUDIT_LINES))
+    )]
+    pub limit: u32,
+}
+
+#[cfg(test)]
+const fn default_audit_lines() -> u32 {
+    DEFAULT_AUDIT_LINES
+}
+
+impl AuditQuery {
+    /// The lines a query string asks for, 100 when it names none.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `limit` when it is not a whole number from 1 to
+    /// [`MAX_AUDIT_LINES`].
+    pub fn parse(query: Option<&str>) -> Result<Self, ApiError> {
+        let pairs = input::query_pairs(query);
+        let limit = input::query_count(&pairs, "limit", (DEFAULT_AUDIT_LINES, MAX_AUDIT_LINES))?;
+        Ok(Self { limit })
+    }
 }

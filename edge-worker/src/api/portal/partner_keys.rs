@@ -14,6 +14,7 @@
 //! passkey ceremony ([`accounts::signed_in_recently`]).
 
 use chrono::{DateTime, TimeDelta, Utc};
+use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use super::accounts;
@@ -41,15 +42,46 @@ fn invalid(field: &str, message: impl Into<String>) -> ApiError {
     ApiError::new(ErrorCode::InvalidRequest, message).with("field", field)
 }
 
-/// The settings of a key to make, checked.
+/// The settings of a key to make, checked: its label, its kind, the APIs it may
+/// call and who may use it.
 #[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 pub struct KeySettings {
-    label: String,
-    kind: KeyKind,
-    apis: Vec<KeyApi>,
-    origins: Vec<String>,
-    ip_ranges: Vec<IpRange>,
-    expires_at: Option<DateTime<Utc>>,
+    /// The partner's name for it, trimmed, without control or format characters;
+    /// none: no label.
+    #[cfg_attr(test, schemars(with = "Option<String>", length(max = MAX_LABEL)))]
+    pub(super) label: String,
+    /// Sandbox (the sandbox tier's limit, 30 days at most) or live (the account's
+    /// tier, which the operator sets).
+    pub(super) kind: KeyKind,
+    /// The APIs it may call, at least one (a name listed twice counts once).
+    #[cfg_attr(test, schemars(length(min = 1)))]
+    pub(super) apis: Vec<KeyApi>,
+    /// Browser origins that may use it with the router API (`https://host[:port]`,
+    /// or `http://` for localhost and 127.0.0.1), each written one way; none: any
+    /// origin. Every refused origin is answered with its reason.
+    #[cfg_attr(
+        test,
+        schemars(
+            with = "Option<Vec<String>>",
+            length(max = MAX_ORIGINS),
+            inner(length(max = origins::MAX_ORIGIN))
+        )
+    )]
+    pub(super) origins: Vec<String>,
+    /// When it stops: in the future and within a year; a sandbox key stops after
+    /// 30 days at most. None: a live key does not expire.
+    #[cfg_attr(
+        test,
+        schemars(with = "Option<String>", extend("format" = "date-time"))
+    )]
+    pub(super) expires_at: Option<DateTime<Utc>>,
+    /// Server addresses the key may be used from: IPv4 or IPv6 addresses or CIDR ranges; none: any address
+    #[cfg_attr(
+        test,
+        schemars(with = "Option<Vec<IpRange>>", length(max = MAX_RANGES))
+    )]
+    pub(super) ip_ranges: Vec<IpRange>,
 }
 
 fn parse_apis(body: &Map<String, Value>) -> Result<Vec<KeyApi>, ApiError> {
@@ -205,11 +237,11 @@ impl KeySettings {
             origins: parse_list(body, &ORIGINS, |text| {
                 origins::normalise(text).map_err(|r| (r.code(), r.to_string()))
             })?,
+            expires_at,
             ip_ranges: parse_list(body, &IP_RANGES, |text| {
                 text.parse::<IpRange>()
                     .map_err(|r| (r.code(), r.to_string()))
             })?,
-            expires_at,
         })
     }
 }
@@ -282,58 +314,304 @@ fn make_key<B: Backend>(
     ))
 }
 
-/// A key as the page lists it.
-#[must_use]
-pub fn key_json(key: &PartnerKey, now: DateTime<Utc>) -> Value {
-    let state = if key.revoked_at.is_some_and(|t| t <= now) {
-        "revoked"
-    } else if key.expires_at.is_some_and(|t| t <= now) {
-        "expired"
-    } else if key.rolled_to.is_some() {
-        "rolled"
-    } else {
-        "active"
-    };
-    json!({
-        "id": key.id,
-        "label": key.label,
-        "kind": match key.kind { KeyKind::Sandbox => "sandbox", KeyKind::Live => "live" },
-        "tier": key.tier.code(),
-        "daily_limit": key.daily_limit,
-        "apis": key.apis.iter().map(|a| a.code()).collect::<Vec<_>>(),
-        "origins": key.origins,
-        "ip_ranges": key.ip_ranges,
-        // What limits who may use it, as the page labels it.
-        "restriction": match (key.origins.is_empty(), key.ip_ranges.is_empty()) {
-            (true, true) => "unrestricted",
-            (false, true) => "browser_origins",
-            (true, false) => "server_addresses",
-            (false, false) => "origins_and_addresses",
-        },
-        "issued_at": key.issued_at,
-        "expires_at": key.expires_at,
-        "revoked_at": key.revoked_at,
-        "rolled_to": key.rolled_to,
-        "state": state,
-    })
+/// A key as the page lists it (never the key itself, which only the answer that
+/// makes it shows).
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct Key {
+    /// Its id (32 hex digits; not secret).
+    pub id: String,
+    /// The partner's name for it.
+    pub label: String,
+    /// Sandbox or live.
+    pub kind: KeyKind,
+    /// Its tier.
+    pub tier: Tier,
+    /// Requests a UTC day.
+    pub daily_limit: u32,
+    /// The APIs it may call.
+    pub apis: Vec<KeyApi>,
+    /// Browser origins that may use it (router API); none: any origin.
+    pub origins: Vec<String>,
+    /// Server address ranges it may be used from (CIDR); none: any address.
+    pub ip_ranges: Vec<IpRange>,
+    /// What limits who may use it, as the page labels it.
+    pub restriction: Restriction,
+    /// When it was made.
+    #[cfg_attr(test, schemars(with = "String", extend("format" = "date-time")))]
+    pub issued_at: DateTime<Utc>,
+    /// When it stops, if it does.
+    #[cfg_attr(
+        test,
+        schemars(with = "Option<String>", extend("format" = "date-time"))
+    )]
+    pub expires_at: Option<DateTime<Utc>>,
+    /// When it was revoked, if it was.
+    #[cfg_attr(
+        test,
+        schemars(with = "Option<String>", extend("format" = "date-time"))
+    )]
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// The id of the key that replaced it, if it was rolled.
+    pub rolled_to: Option<String>,
+    /// Where it stands now.
+    pub state: KeyState,
+}
+
+/// What limits who may use a key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Restriction {
+    /// Neither browser origins nor server addresses.
+    Unrestricted,
+    /// Browser origins only.
+    BrowserOrigins,
+    /// Server addresses only.
+    ServerAddresses,
+    /// Both.
+    OriginsAndAddresses,
+}
+
+impl Restriction {
+    /// Every restriction, in the order the page explains them.
+    pub const ALL: [Self; 4] = [
+        Self::Unrestricted,
+        Self::BrowserOrigins,
+        Self::ServerAddresses,
+        Self::OriginsAndAddresses,
+    ];
+
+    /// The restriction of a key with `origins` and `ip_ranges`.
+    #[must_use]
+    pub fn of(origins: &[String], ip_ranges: &[IpRange]) -> Self {
+        match (origins.is_empty(), ip_ranges.is_empty()) {
+            (true, true) => Self::Unrestricted,
+            (false, true) => Self::BrowserOrigins,
+            (true, false) => Self::ServerAddresses,
+            (false, false) => Self::OriginsAndAddresses,
+        }
+    }
+
+    /// The wire name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Unrestricted => "unrestricted",
+            Self::BrowserOrigins => "browser_origins",
+            Self::ServerAddresses => "server_addresses",
+            Self::OriginsAndAddresses => "origins_and_addresses",
+        }
+    }
+}
+
+impl Serialize for Restriction {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
+/// Its wire names, as an enum of strings.
+#[cfg(test)]
+impl schemars::JsonSchema for Restriction {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Restriction".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(Self::code) })
+    }
+}
+
+/// Where a key stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyState {
+    /// In force.
+    Active,
+    /// Replaced by a roll: in force until its grace period ends.
+    Rolled,
+    /// Revoked.
+    Revoked,
+    /// Past its expiry.
+    Expired,
+}
+
+impl KeyState {
+    /// Every state.
+    pub const ALL: [Self; 4] = [Self::Active, Self::Rolled, Self::Revoked, Self::Expired];
+
+    /// The state of `key` at `now`: revoked or expired first, then rolled.
+    #[must_use]
+    pub fn of(key: &PartnerKey, now: DateTime<Utc>) -> Self {
+        if key.revoked_at.is_some_and(|t| t <= now) {
+            Self::Revoked
+        } else if key.expires_at.is_some_and(|t| t <= now) {
+            Self::Expired
+        } else if key.rolled_to.is_some() {
+            Self::Rolled
+        } else {
+            Self::Active
+        }
+    }
+
+    /// The wire name.
+    #[must_use]
+    pub const fn code(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Rolled => "rolled",
+            Self::Revoked => "revoked",
+            Self::Expired => "expired",
+        }
+    }
+}
+
+impl Serialize for KeyState {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
+    }
+}
+
+/// Its wire names, as an enum of strings.
+#[cfg(test)]
+impl schemars::JsonSchema for KeyState {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "KeyState".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": Self::ALL.map(Self::code) })
+    }
+}
+
+impl Key {
+    /// `key` as the page lists it at `now`.
+    #[must_use]
+    pub fn of(key: &PartnerKey, now: DateTime<Utc>) -> Self {
+        Self {
+            id: key.id.clone(),
+            label: key.label.clone(),
+            kind: key.kind,
+            tier: key.tier,
+            daily_limit: key.daily_limit,
+            apis: key.apis.clone(),
+            origins: key.origins.clone(),
+            ip_ranges: key.ip_ranges.clone(),
+            restriction: Restriction::of(&key.origins, &key.ip_ranges),
+            issued_at: key.issued_at,
+            expires_at: key.expires_at,
+            revoked_at: key.revoked_at,
+            rolled_to: key.rolled_to.clone(),
+            state: KeyState::of(key, now),
+        }
+    }
+}
+
+/// A key just made, shown once: its record, the key itself, and a `curl` line for
+/// each API it may call.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(rename = "NewKey"))]
+pub struct ShownKey {
+    /// The key's record.
+    #[serde(flatten)]
+    pub record: Key,
+    /// The key: shown here once, never again.
+    pub key: String,
+    /// A `curl` command line calling each API the key may call.
+    pub curl: Vec<String>,
+    /// The key a roll replaces: it works until `expires_at`, then stops. Only in
+    /// a roll's answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(test, schemars(with = "Replaced"))]
+    pub replaces: Option<Replaced>,
+}
+
+/// The key a roll replaced.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Replaced {
+    /// Its id.
+    pub id: String,
+    /// When it stops: the end of the grace period, or its own expiry if sooner.
+    #[cfg_attr(test, schemars(with = "String", extend("format" = "date-time")))]
+    pub expires_at: DateTime<Utc>,
 }
 
 /// The answer that shows a new key once: its record, the key and a `curl` line
 /// for each API it may call.
-fn shown_once(text: &str, key: &PartnerKey, origin: &str, now: DateTime<Utc>) -> Value {
-    let mut body = key_json(key, now);
-    body["key"] = text.into();
-    body["curl"] = key
-        .apis
-        .iter()
-        .map(|api| match api {
-            KeyApi::Prediction => {
-                format!("curl -H 'Authorization: Bearer {text}' {origin}/v1/cities")
-            }
-            KeyApi::Router => format!("curl -H 'X-API-Key: {text}' {origin}/route/config"),
-        })
-        .collect();
-    body
+fn shown_once(text: &str, key: &PartnerKey, origin: &str, now: DateTime<Utc>) -> ShownKey {
+    ShownKey {
+        record: Key::of(key, now),
+        key: text.to_owned(),
+        curl: key
+            .apis
+            .iter()
+            .map(|api| match api {
+                KeyApi::Prediction => {
+                    format!("curl -H 'Authorization: Bearer {text}' {origin}/v1/cities")
+                }
+                KeyApi::Router => format!("curl -H 'X-API-Key: {text}' {origin}/route/config"),
+            })
+            .collect(),
+        replaces: None,
+    }
+}
+
+/// The account's keys.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Keys {
+    /// Newest first.
+    pub keys: Vec<Key>,
+}
+
+/// A key revoked.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Revoked {
+    /// Its id.
+    pub revoked: String,
+    /// Within how many seconds its gates refuse it (the record time to live).
+    pub refused_within_seconds: i64,
+}
+
+/// How to roll a key.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Roll {
+    /// Hours the old key keeps working after the roll, 0 (it stops now) to 168.
+    #[cfg_attr(test, schemars(range(max = MAX_GRACE.num_hours())))]
+    pub grace_hours: u32,
+}
+
+impl Roll {
+    /// The roll a request's body asks for.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `grace_hours` when it is not a whole number from 0
+    /// to 168.
+    pub fn parse(body: &Map<String, Value>) -> Result<Self, ApiError> {
+        body.get("grace_hours")
+            .and_then(Value::as_u64)
+            .filter(|h| i64::try_from(*h).is_ok_and(|h| h <= MAX_GRACE.num_hours()))
+            .and_then(|h| u32::try_from(h).ok())
+            .map(|grace_hours| Self { grace_hours })
+            .ok_or_else(|| {
+                invalid(
+                    "grace_hours",
+                    format!(
+                        "`grace_hours` must be a whole number from 0 to {}",
+                        MAX_GRACE.num_hours()
+                    ),
+                )
+            })
+    }
 }
 
 /// `GET /portal/api/keys`: the partner's keys, newest first.
@@ -346,9 +624,9 @@ pub async fn list<B: Backend>(backend: &B, caller: &Caller<'_>) -> Result<Answer
         .keys_of(&partner.id)
         .await
         .map_err(super::stored(backend))?;
-    Ok(Answer::ok(json!({
-        "keys": keys.iter().map(|k| key_json(k, caller.now)).collect::<Vec<_>>(),
-    })))
+    Ok(Answer::ok(&Keys {
+        keys: keys.iter().map(|k| Key::of(k, caller.now)).collect(),
+    }))
 }
 
 /// `POST /portal/api/keys`: makes a key and shows it once.
@@ -375,7 +653,7 @@ pub async fn create<B: Backend>(
     {
         return Err(at_cap());
     }
-    Ok(Answer::created(shown_once(
+    Ok(Answer::created(&shown_once(
         &text, &new.key, origin, caller.now,
     )))
 }
@@ -416,19 +694,7 @@ pub async fn roll<B: Backend>(
     origin: &str,
 ) -> Result<Answer, ApiError> {
     let (_, partner) = accounts::signed_in_recently(backend, caller).await?;
-    let hours = body
-        .get("grace_hours")
-        .and_then(Value::as_u64)
-        .filter(|h| i64::try_from(*h).is_ok_and(|h| h <= MAX_GRACE.num_hours()))
-        .ok_or_else(|| {
-            invalid(
-                "grace_hours",
-                format!(
-                    "`grace_hours` must be a whole number from 0 to {}",
-                    MAX_GRACE.num_hours()
-                ),
-            )
-        })?;
+    let Roll { grace_hours } = Roll::parse(body)?;
     let held = backend
         .keys_of(&partner.id)
         .await
@@ -449,7 +715,7 @@ pub async fn roll<B: Backend>(
     };
     let tier = tier_for(&partner, old.kind)?;
     let (text, new) = make_key(backend, &partner, &settings, tier, caller.now)?;
-    let grace_end = caller.now + TimeDelta::hours(i64::try_from(hours).unwrap_or(0));
+    let grace_end = caller.now + TimeDelta::hours(i64::from(grace_hours));
     let old_end = old.expires_at.map_or(grace_end, |t| t.min(grace_end));
     let lines = [
         accounts::own_entry(&partner.id, ("key_rolled", Some(id)), caller),
@@ -471,8 +737,11 @@ pub async fn roll<B: Backend>(
         return Err(if still { at_cap() } else { no_such_key(id) });
     }
     let mut body = shown_once(&text, &new.key, origin, caller.now);
-    body["replaces"] = json!({ "id": id, "expires_at": old_end });
-    Ok(Answer::created(body))
+    body.replaces = Some(Replaced {
+        id: id.to_owned(),
+        expires_at: old_end,
+    });
+    Ok(Answer::created(&body))
 }
 
 /// `DELETE /portal/api/access/keys/{id}`: revokes the key now; its gates refuse it within
@@ -496,8 +765,8 @@ pub async fn revoke<B: Backend>(
     {
         return Err(no_such_key(id));
     }
-    Ok(Answer::ok(json!({
-        "revoked": id,
-        "refused_within_seconds": record_ttl_seconds,
-    })))
+    Ok(Answer::ok(&Revoked {
+        revoked: id.to_owned(),
+        refused_within_seconds: record_ttl_seconds,
+    }))
 }

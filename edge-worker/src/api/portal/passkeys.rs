@@ -6,7 +6,8 @@
 
 use data_encoding::BASE64URL_NOPAD;
 use passki::StoredPasskey;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use super::accounts;
@@ -79,7 +80,10 @@ async fn finish<B: Backend>(
     kind: CeremonyKind,
     caller: &Caller<'_>,
 ) -> Result<(Pending, Passkey), ApiError> {
-    let (id, credential) = handler_io::ceremony_field(body)?;
+    let handler_io::CeremonyCredential {
+        ceremony: id,
+        credential,
+    } = handler_io::CeremonyCredential::parse(body)?;
     let ceremony = handler_io::take(backend, id, kind)
         .await?
         .ok_or_else(|| handler_io::registration_refused(&CeremonyError::Unknown))?;
@@ -174,7 +178,28 @@ pub async fn add<B: Backend>(
         return Err(handler_io::registration_refused(&CeremonyError::Unknown));
     }
     add_and_audit(backend, &passkey, "signed_in", caller).await?;
-    Ok(Answer::created(json!({ "added": passkey.credential_id })))
+    Ok(Answer::created(&Added {
+        added: passkey.credential_id,
+    }))
+}
+
+/// The passkey added.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Added {
+    /// Its credential id (base64url).
+    pub added: String,
+}
+
+/// The passkey removed, and whether this session ended with it.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Removed {
+    /// Its credential id (base64url).
+    pub removed: String,
+    /// Whether this session was one it started: then it has ended too, and the
+    /// cookie is cleared.
+    pub signed_out: bool,
 }
 
 /// `DELETE /portal/api/passkeys/{id}`: removes one of the account's passkeys while
@@ -223,7 +248,10 @@ pub async fn remove<B: Backend>(
         .await
         .map_err(super::stored(backend))?;
     let own = session.credential_id.as_deref() == Some(id);
-    let mut answer = Answer::ok(json!({ "removed": id, "signed_out": own }));
+    let mut answer = Answer::ok(&Removed {
+        removed: id.to_owned(),
+        signed_out: own,
+    });
     if own {
         answer.cookie = Some(super::sessions::clear_cookie());
     }
@@ -234,6 +262,28 @@ pub async fn remove<B: Backend>(
 #[must_use]
 pub fn enrolment_digest(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// The start of an enrolment: the link's secret.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Enrolment<'a> {
+    /// The secret of the operator's one-time link (its URL's fragment).
+    pub token: &'a str,
+}
+
+impl<'a> Enrolment<'a> {
+    /// The token of a request's body; none, or one that is not text, is the empty
+    /// token, which no link has (refused as an unknown link is).
+    #[must_use]
+    pub fn parse(body: &'a Map<String, Value>) -> Self {
+        Self {
+            token: body
+                .get("token")
+                .and_then(Value::as_str)
+                .unwrap_or_default(),
+        }
+    }
 }
 
 /// `POST /portal/api/enrolments/options` `{token}`: starts registering a passkey
@@ -247,10 +297,7 @@ pub async fn enrolment_options<B: Backend>(
     body: &Map<String, Value>,
     caller: &Caller<'_>,
 ) -> Result<Answer, ApiError> {
-    let token = body
-        .get("token")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
+    let Enrolment { token } = Enrolment::parse(body);
     let digest = enrolment_digest(token);
     let partner_id = backend
         .enrolment(&digest, caller.now)

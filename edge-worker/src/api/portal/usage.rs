@@ -6,13 +6,13 @@
 use std::fmt::Write as _;
 
 use chrono::{DateTime, Days, NaiveDate, SecondsFormat, Utc};
-use serde_json::{Value, json};
+use serde::Serialize;
 
 use super::accounts;
 use super::handler_io::{Answer, Caller, File};
 use crate::api::access::daily_quota;
 use crate::api::access::gate::{DayUsage, KEEP_DAYS, KeyUsage, UsageLog};
-use crate::api::access::keys::AccountQuota;
+use crate::api::access::keys::{AccountQuota, KeyKind};
 use crate::api::backend::Backend;
 use crate::api::partners::store::PartnerKey;
 use crate::api::plumbing::error::{ApiError, ErrorCode};
@@ -65,7 +65,7 @@ async fn asked_usage<B: Backend>(
     query: Option<&str>,
     caller: &Caller<'_>,
 ) -> Result<AskedUsage, ApiError> {
-    let days = input::query_count(&input::query_pairs(query), "days", (DEFAULT_DAYS, MAX_DAYS))?;
+    let UsageQuery { days } = UsageQuery::parse(query)?;
     let (_, partner) = accounts::signed_in(backend, caller).await?;
     let key = backend
         .keys_of(&partner.id)
@@ -94,16 +94,79 @@ async fn asked_usage<B: Backend>(
     })
 }
 
-fn day_json(d: &DayUsage) -> Value {
-    json!({
-        "day": d.day.to_string(),
-        "used": d.used,
-        "refused_quota": d.refused_quota,
-        "refused_origin": d.refused_origin,
-        "refused_api": d.refused_api,
-        "refused_key": d.refused_key,
-        "refused_address": d.refused_address,
-    })
+/// What the usage routes' query asks for.
+#[derive(Debug)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct UsageQuery {
+    /// How many days, ending today (UTC).
+    #[cfg_attr(test, schemars(default = "default_days", range(min = 1, max = MAX_DAYS)))]
+    pub days: u32,
+}
+
+#[cfg(test)]
+const fn default_days() -> u32 {
+    DEFAULT_DAYS
+}
+
+impl UsageQuery {
+    /// The days a query string asks for, [`DEFAULT_DAYS`] when it names none.
+    ///
+    /// # Errors
+    /// `INVALID_REQUEST` naming `days` when it is not a whole number from 1 to
+    /// [`MAX_DAYS`].
+    pub fn parse(query: Option<&str>) -> Result<Self, ApiError> {
+        let days =
+            input::query_count(&input::query_pairs(query), "days", (DEFAULT_DAYS, MAX_DAYS))?;
+        Ok(Self { days })
+    }
+}
+
+/// A key's usage per UTC day, and today's quota: the key's own and the account's
+/// its keys of that kind share.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+pub struct Usage {
+    /// The key's id.
+    pub id: String,
+    /// The key's own daily limit.
+    pub daily_limit: u32,
+    /// Today (UTC) for the key.
+    pub today: Today,
+    /// Today for the account's keys of this kind, which share the account's
+    /// daily limit.
+    pub account: AccountToday,
+    /// The days asked for, oldest first, days without requests as zeros.
+    pub days: Vec<DayUsage>,
+}
+
+/// Today's count of a key against its daily limit.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct Today {
+    /// The UTC day.
+    #[cfg_attr(test, schemars(with = "String", extend("format" = "date")))]
+    pub day: NaiveDate,
+    /// Requests admitted today.
+    pub used: u32,
+    /// Requests left today: the key's, or the account's if fewer.
+    pub remaining: u32,
+    /// When the count starts again (the next UTC midnight).
+    #[cfg_attr(test, schemars(extend("format" = "date-time")))]
+    pub resets_at: String,
+}
+
+/// Today's count of the account's keys of one kind against their shared limit.
+#[derive(Debug, Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+pub struct AccountToday {
+    /// The keys' kind.
+    pub kind: KeyKind,
+    /// The account's daily limit for its keys of this kind, together.
+    pub daily_limit: u32,
+    /// Requests they made today.
+    pub used: u32,
+    /// Requests they have left today.
+    pub remaining: u32,
 }
 
 /// `GET /portal/api/keys/{id}/usage?days=N`: the last `N` days (30 by default, at
@@ -129,23 +192,23 @@ pub async fn usage<B: Backend>(
     let used = log.key.on(today).map_or(0, |d| d.used);
     let account_used = log.account.on(today).map_or(0, |d| d.used);
     let account_left = account.daily_limit.saturating_sub(account_used);
-    Ok(Answer::ok(json!({
-        "id": key.id,
-        "daily_limit": key.daily_limit,
-        "today": {
-            "day": today.to_string(),
-            "used": used,
-            "remaining": key.daily_limit.saturating_sub(used).min(account_left),
-            "resets_at": reset_at(caller.now),
+    Ok(Answer::ok(&Usage {
+        today: Today {
+            day: today,
+            used,
+            remaining: key.daily_limit.saturating_sub(used).min(account_left),
+            resets_at: reset_at(caller.now),
         },
-        "account": {
-            "kind": key.kind.code(),
-            "daily_limit": account.daily_limit,
-            "used": account_used,
-            "remaining": account_left,
+        account: AccountToday {
+            kind: key.kind,
+            daily_limit: account.daily_limit,
+            used: account_used,
+            remaining: account_left,
         },
-        "days": days_of(&log.key, today, days).iter().map(day_json).collect::<Vec<_>>(),
-    })))
+        days: days_of(&log.key, today, days),
+        id: key.id,
+        daily_limit: key.daily_limit,
+    }))
 }
 
 fn reset_at(now: DateTime<Utc>) -> String {
@@ -178,11 +241,9 @@ pub async fn usage_csv<B: Backend>(
             d.refused_address
         );
     }
-    let mut answer = Answer::ok(Value::Null);
-    answer.file = Some(File {
+    Ok(Answer::file(File {
         content_type: "text/csv; charset=utf-8",
         name: format!("hexrisk-usage-{}.csv", key.id),
         body: text,
-    });
-    Ok(answer)
+    }))
 }

@@ -11,7 +11,6 @@ use crate::api::endpoints::{self as op, map_layers};
 use crate::api::models::needs::Reach;
 use crate::api::openapi::{PORTAL_OPENAPI, PREDICTION_OPENAPI, ROUTER_OPENAPI};
 use crate::api::plumbing::caching::CachePolicy;
-use hexrisk_engine::operations as engine;
 
 const PREDICTION: Access = Access::Key(KeyApi::Prediction);
 const ROUTER: Access = Access::Key(KeyApi::Router);
@@ -86,7 +85,7 @@ pub static ROUTES: [Route; 61] = {
         engine_row(M::POST, "/v1/route/risk", PREDICTION, Lines, op::route_risk),
         engine_row(M::GET, "/v1/cities", PREDICTION, Everywhere, op::cities).cached(REVALIDATE),
         engine_row(M::GET, "/v1/coverage", PREDICTION, NamedCity, op::coverage).cached(REVALIDATE),
-        row(M::GET, "/v1/classes", PREDICTION, Answer::Fixed(engine::classes)).cached(REVALIDATE),
+        row(M::GET, "/v1/classes", PREDICTION, Answer::Fixed(op::classes)).cached(REVALIDATE),
         engine_row(M::GET, "/v1/prediction/range", PREDICTION, Places, op::prediction_range),
         // The router API.
         row(M::GET, "/health", Public, Answer::Health(HealthReport::Router)),

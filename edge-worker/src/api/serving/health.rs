@@ -11,14 +11,24 @@
 
 use chrono::{DateTime, SecondsFormat, Utc};
 use http::StatusCode;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use hexrisk_engine::operations::RESOLUTION;
 
 use crate::api::models::{CityStatus, ModelStatus};
 
+mod records;
+
+use records::{
+    CityRecord, CoverageSnapshot, DivergingRecord, FailingRecord, FreshnessRecord, ModelsRecord,
+    PredictionServices, ProblemRecord, RouterServices, UnmappedRecord,
+};
+pub(crate) use records::{PredictionHealth, RouterHealth};
+
 /// Health of one component.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema), schemars(inline))]
+#[serde(rename_all = "lowercase")]
 pub enum Component {
     /// Working.
     Healthy,
@@ -26,16 +36,6 @@ pub enum Component {
     Degraded,
     /// Not working; requests that need it fail.
     Unhealthy,
-}
-
-impl Component {
-    const fn as_str(self) -> &'static str {
-        match self {
-            Self::Healthy => "healthy",
-            Self::Degraded => "degraded",
-            Self::Unhealthy => "unhealthy",
-        }
-    }
 }
 
 /// What the Worker knows about its parts when a request arrives.
@@ -144,37 +144,57 @@ fn lag_reasons(city: &CityStatus, now: DateTime<Utc>) -> Vec<String> {
 }
 
 /// A city's freshness as health reports it.
-fn freshness_record(city: &CityStatus, now: DateTime<Utc>) -> Value {
+fn freshness_record(city: &CityStatus, now: DateTime<Utc>) -> FreshnessRecord {
     let freshness = city.freshness.as_ref();
-    json!({
-        "data_through": city.data_through.to_string(),
-        "age_days": age_days(city, now),
-        "fed": freshness.is_some(),
-        "last_sync": freshness.and_then(|f| f.last_sync.clone()),
-        "stale_after_days": freshness.map(|f| f.stale_after_days),
-        "failing": freshness.map_or_else(Vec::new, |f| f.failing.iter().map(|feed| json!({
-            "source": feed.source,
-            "since": feed.since,
-            "error": feed.error,
-        })).collect()),
-        "diverging": freshness.map_or_else(Vec::new, |f| f.diverging.iter().map(|feed| json!({
-            "source": feed.source,
-            "last_sync_repaired": feed.last_sync,
-            "repaired": feed.repaired,
-            "syncs_repairing": feed.syncs_repairing,
-            "syncs": feed.syncs,
-        })).collect()),
-        "unmapped": freshness.map_or_else(Vec::new, |f| f.unmapped.iter().map(|value| json!({
-            "source": value.source,
-            "value": value.value,
-            "rows": value.rows,
-        })).collect()),
-        "lagging": lag_reasons(city, now),
-    })
+    FreshnessRecord {
+        data_through: city.data_through.to_string(),
+        age_days: age_days(city, now),
+        fed: freshness.is_some(),
+        last_sync: freshness.and_then(|f| f.last_sync.clone()),
+        stale_after_days: freshness.map(|f| f.stale_after_days),
+        failing: freshness.map_or_else(Vec::new, |f| {
+            f.failing
+                .iter()
+                .map(|feed| FailingRecord {
+                    source: feed.source.clone(),
+                    since: feed.since.clone(),
+                    error: feed.error.clone(),
+                })
+                .collect()
+        }),
+        diverging: freshness.map_or_else(Vec::new, |f| {
+            f.diverging
+                .iter()
+                .map(|feed| DivergingRecord {
+                    source: feed.source.clone(),
+                    last_sync_repaired: feed.last_sync,
+                    repaired: feed.repaired,
+                    syncs_repairing: feed.syncs_repairing,
+                    syncs: feed.syncs,
+                })
+                .collect()
+        }),
+        unmapped: freshness.map_or_else(Vec::new, |f| {
+            f.unmapped
+                .iter()
+                .map(|value| UnmappedRecord {
+                    source: value.source.clone(),
+                    value: value.value.clone(),
+                    rows: value.rows,
+                })
+                .collect()
+        }),
+        lagging: lag_reasons(city, now),
+    }
 }
 
 fn timestamp(now: DateTime<Utc>) -> String {
     now.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+/// A record's JSON value (records have text keys only: this cannot fail).
+fn record_value<T: serde::Serialize>(record: &T) -> Value {
+    serde_json::to_value(record).unwrap_or_default()
 }
 
 /// The prediction API's health record at `now`, data ages counted to `as_of`
@@ -186,39 +206,47 @@ pub fn prediction_health(
     as_of: DateTime<Utc>,
 ) -> (StatusCode, Value) {
     let (status, overall) = health.overall(as_of);
-    let body = json!({
-        "status": overall.as_str(),
-        "version": hexrisk_engine::VERSION,
-        "timestamp": timestamp(now),
-        "services": {
-            "api": health.api.as_str(),
-            "models": health.models_at(as_of).as_str(),
-            "database": health.database.as_str(),
+    let record = PredictionHealth {
+        status: overall,
+        version: hexrisk_engine::VERSION,
+        timestamp: timestamp(now),
+        services: PredictionServices {
+            api: health.api,
+            models: health.models_at(as_of),
+            database: health.database,
         },
-    });
-    (status, body)
+    };
+    (status, record_value(&record))
 }
 
 /// The models part of the router's health record: the manifest in force, each
 /// city's published and served version, and what was refused.
-fn models_record(status: &ModelStatus, now: DateTime<Utc>) -> Value {
-    json!({
-        "version": status.manifest_version,
-        "cities": status.cities.iter().map(|c| json!({
-            "city": c.code,
-            "version": c.version,
-            "serving": c.serving,
-            "data_through": c.data_through.to_string(),
-            "cells": c.cells,
-            "precincts": c.precincts,
-            "freshness": freshness_record(c, now),
-        })).collect::<Vec<_>>(),
-        "problems": status.problems.iter().map(|p| json!({
-            "city": p.city,
-            "version": p.version,
-            "reason": p.reason,
-        })).collect::<Vec<_>>(),
-    })
+fn models_record(status: &ModelStatus, now: DateTime<Utc>) -> ModelsRecord {
+    ModelsRecord {
+        version: status.manifest_version.clone(),
+        cities: status
+            .cities
+            .iter()
+            .map(|c| CityRecord {
+                city: c.code.clone(),
+                version: c.version.clone(),
+                serving: c.serving.clone(),
+                data_through: c.data_through.to_string(),
+                cells: c.cells,
+                precincts: c.precincts,
+                freshness: freshness_record(c, now),
+            })
+            .collect(),
+        problems: status
+            .problems
+            .iter()
+            .map(|p| ProblemRecord {
+                city: p.city.clone(),
+                version: p.version.clone(),
+                reason: p.reason.clone(),
+            })
+            .collect(),
+    }
 }
 
 /// The router's health record at `now`: status plus a coverage snapshot, data
@@ -234,24 +262,27 @@ pub fn router_health(
         .model_status
         .as_ref()
         .map_or(&[][..], |s| &s.cities[..]);
-    let body = json!({
-        "status": overall.as_str(),
-        "service": "hexrisk-router",
-        "version": hexrisk_engine::VERSION,
-        "timestamp": timestamp(now),
-        "resolution": u8::from(RESOLUTION),
-        "coverage": {
-            "cities": cities.iter().map(|c| c.code.clone()).collect::<Vec<_>>(),
-            "cells": cities.iter().map(|c| c.cells).sum::<u64>(),
-            "precincts": cities.iter().map(|c| c.precincts).sum::<u64>(),
+    let record = RouterHealth {
+        status: overall,
+        service: "hexrisk-router",
+        version: hexrisk_engine::VERSION,
+        timestamp: timestamp(now),
+        resolution: u8::from(RESOLUTION),
+        coverage: CoverageSnapshot {
+            cities: cities.iter().map(|c| c.code.clone()).collect(),
+            cells: cities.iter().map(|c| c.cells).sum(),
+            precincts: cities.iter().map(|c| c.precincts).sum(),
         },
-        "models": health.model_status.as_ref().map(|s| models_record(s, as_of)),
-        "services": {
-            "models": health.models_at(as_of).as_str(),
-            "database": health.database.as_str(),
+        models: health
+            .model_status
+            .as_ref()
+            .map(|s| models_record(s, as_of)),
+        services: RouterServices {
+            models: health.models_at(as_of),
+            database: health.database,
         },
-    });
-    (status, body)
+    };
+    (status, record_value(&record))
 }
 
 #[cfg(test)]

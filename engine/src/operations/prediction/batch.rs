@@ -1,15 +1,19 @@
 //! `POST /v1/predict/batch`: many point predictions in one request, each location's
 //! failure reported in its place.
 
+use alloc::boxed::Box;
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::{When, applies_at, coordinates, datetime, locate, probabilities, time_of_day, week};
+use super::{
+    BatchFailure, BatchForecast, BatchItem, BatchResult, BatchSuccess, BatchSummary, CellLocation,
+    When, applies_at, coordinates, datetime, locate, probabilities, time_of_day, week,
+};
 use crate::city::Atlas;
-use crate::operations::{QueryError, array, malformed};
+use crate::operations::{QueryError, Success, array, malformed};
 
 /// Most locations in one batch request.
 pub const MAX_BATCH_LOCATIONS: usize = 500;
@@ -22,7 +26,7 @@ fn batch_item(
     item: &Value,
     when: Option<When>,
     now: i64,
-) -> Result<Value, QueryError> {
+) -> Result<BatchSuccess, QueryError> {
     let prefix = format!("locations[{index}].");
     let map = item.as_object().ok_or_else(|| {
         malformed(
@@ -34,21 +38,22 @@ fn batch_item(
     let (city, cell, position) = locate(atlas, latitude, longitude)?;
     let week = week(city, when, now)?;
     let forecast = city.forecast(position, week);
-    let mut answer = json!({
-        "index": index,
-        "status": "success",
-        "city": city.artifact().city.code,
-        "location": { "latitude": latitude, "longitude": longitude, "cell_id": cell.to_string() },
-        "prediction": {
-            "probabilities": probabilities(&forecast),
-            "dominant_type": forecast.dominant().code(),
-            "risk_level": forecast.risk_level().code(),
+    Ok(BatchSuccess {
+        index,
+        status: Success,
+        city: city.artifact().city.code.clone(),
+        location: CellLocation {
+            latitude,
+            longitude,
+            cell_id: cell.to_string(),
         },
-    });
-    if let Some(record) = time_of_day(city, position, week, when) {
-        answer["prediction"]["time_of_day"] = record;
-    }
-    Ok(answer)
+        prediction: BatchForecast {
+            probabilities: probabilities(&forecast),
+            dominant_type: forecast.dominant(),
+            risk_level: forecast.risk_level(),
+            time_of_day: time_of_day(city, position, week, when),
+        },
+    })
 }
 
 /// `POST /v1/predict/batch`: one result per location, in request order, failures in
@@ -62,7 +67,7 @@ pub fn predict_batch(
     atlas: &Atlas,
     body: &Map<String, Value>,
     now: i64,
-) -> Result<Value, QueryError> {
+) -> Result<BatchResult, QueryError> {
     let locations = array(body, "locations")?;
     if locations.is_empty() {
         return Err(QueryError::invalid(
@@ -79,30 +84,34 @@ pub fn predict_batch(
         .with("value", locations.len()));
     }
     let when = datetime(body)?;
-    let results: Vec<Value> = locations
+    let results: Vec<BatchItem> = locations
         .iter()
         .enumerate()
-        .map(|(index, item)| {
-            batch_item(atlas, index, item, when, now).unwrap_or_else(|err| {
-                json!({
-                    "index": index,
-                    "status": "error",
-                    "code": err.code.as_str(),
-                    "message": err.message,
-                    "details": err.details(),
-                })
-            })
-        })
+        .map(
+            |(index, item)| match batch_item(atlas, index, item, when, now) {
+                Ok(forecast) => BatchItem::Forecast(Box::new(forecast)),
+                Err(err) => BatchItem::Failed(BatchFailure {
+                    index,
+                    status: "error",
+                    code: err.code.as_str(),
+                    message: err.message.clone(),
+                    details: err.details(),
+                }),
+            },
+        )
         .collect();
-    let successful = results.iter().filter(|r| r["status"] == "success").count();
-    Ok(json!({
-        "status": "success",
-        "timestamp": applies_at(None, when, now),
-        "results": results,
-        "summary": {
-            "total": results.len(),
-            "successful": successful,
-            "failed": results.len() - successful,
+    let successful = results
+        .iter()
+        .filter(|r| matches!(r, BatchItem::Forecast(_)))
+        .count();
+    Ok(BatchResult {
+        status: Success,
+        timestamp: applies_at(None, when, now),
+        summary: BatchSummary {
+            total: results.len(),
+            successful,
+            failed: results.len() - successful,
         },
-    }))
+        results,
+    })
 }

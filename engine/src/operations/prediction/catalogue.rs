@@ -8,27 +8,33 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value, json};
 
-use super::{coordinates, locate};
+use super::{
+    Bounds, Cities, City, Classes, Coverage, CoverageAnswer, CoverageList, CoverageRecord,
+    PredictionRange, RangeLocation, WeekRange, WeekSpan, coordinates, locate,
+};
 use crate::city::{Atlas, CityModel};
 use crate::forecast::{ClassRecord, CrimeClass};
 use crate::grid::RESOLUTION;
-use crate::operations::{QueryError, optional_text};
+use crate::operations::{QueryError, Success, optional_text};
 
-fn city_record(city: &CityModel, now: i64) -> Value {
+fn city_record(city: &CityModel, now: i64) -> City {
     let info = &city.artifact().city;
     let range = city.prediction_range(now);
-    json!({
-        "code": info.code,
-        "name": info.name,
-        "country": info.country,
-        "timezone": info.timezone,
-        "status": "active",
-        "last_updated": city.artifact().model.last_updated.to_string(),
-        "prediction_range": { "start": range.start.to_string(), "end": range.end.to_string() },
-        "grid_cells": city.cell_count(),
-        "model_mae": city.artifact().model.mae,
-        "model_version": city.artifact().model.version,
-    })
+    City {
+        code: info.code.clone(),
+        name: info.name.clone(),
+        country: info.country.clone(),
+        timezone: info.timezone.clone(),
+        status: "active",
+        last_updated: city.artifact().model.last_updated.to_string(),
+        prediction_range: WeekSpan {
+            start: range.start.to_string(),
+            end: range.end.to_string(),
+        },
+        grid_cells: city.cell_count(),
+        model_mae: city.artifact().model.mae,
+        model_version: city.artifact().model.version.clone(),
+    }
 }
 
 fn sorted_cities(atlas: &Atlas) -> Vec<&CityModel> {
@@ -41,24 +47,33 @@ fn sorted_cities(atlas: &Atlas) -> Vec<&CityModel> {
 
 /// `GET /v1/cities`: every served city, by code, with its forecast weeks at `now`.
 #[must_use]
-pub fn cities(atlas: &Atlas, now: i64) -> Value {
-    let records: Vec<Value> = sorted_cities(atlas)
+pub fn cities(atlas: &Atlas, now: i64) -> Cities {
+    let records: Vec<City> = sorted_cities(atlas)
         .into_iter()
         .map(|c| city_record(c, now))
         .collect();
-    json!({ "status": "success", "total": records.len(), "cities": records })
+    Cities {
+        status: Success,
+        total: records.len(),
+        cities: records,
+    }
 }
 
-fn coverage_record(city: &CityModel) -> Value {
+fn coverage_record(city: &CityModel) -> CoverageRecord {
     let b = city.artifact().bounds;
-    json!({
-        "city": city.artifact().city.code,
-        "bounds": { "north": b.north, "south": b.south, "east": b.east, "west": b.west },
-        "grid_cells": city.cell_count(),
-        "cell_size_km2": RESOLUTION.area_km2(),
-        "spatial_system": "H3",
-        "h3_resolution": u8::from(RESOLUTION),
-    })
+    CoverageRecord {
+        city: city.artifact().city.code.clone(),
+        bounds: Bounds {
+            north: b.north,
+            south: b.south,
+            east: b.east,
+            west: b.west,
+        },
+        grid_cells: city.cell_count(),
+        cell_size_km2: RESOLUTION.area_km2(),
+        spatial_system: "H3",
+        h3_resolution: u8::from(RESOLUTION),
+    }
 }
 
 /// `GET /v1/coverage[?city=…]`: with `city`, that city's record; without it, every
@@ -67,13 +82,17 @@ fn coverage_record(city: &CityModel) -> Value {
 /// # Errors
 /// `INVALID_REQUEST` for an unknown city code, listing the known ones, or a `city`
 /// that is not text.
-pub fn coverage(atlas: &Atlas, params: &Map<String, Value>) -> Result<Value, QueryError> {
+pub fn coverage(atlas: &Atlas, params: &Map<String, Value>) -> Result<CoverageAnswer, QueryError> {
     let Some(code) = optional_text(params, "city")? else {
-        let records: Vec<Value> = sorted_cities(atlas)
+        let records: Vec<CoverageRecord> = sorted_cities(atlas)
             .into_iter()
             .map(coverage_record)
             .collect();
-        return Ok(json!({ "status": "success", "total": records.len(), "coverage": records }));
+        return Ok(CoverageAnswer::Every(CoverageList {
+            status: Success,
+            total: records.len(),
+            coverage: records,
+        }));
     };
     let model = atlas.city(code).ok_or_else(|| {
         let known: Vec<Value> = sorted_cities(atlas)
@@ -86,19 +105,19 @@ pub fn coverage(atlas: &Atlas, params: &Map<String, Value>) -> Result<Value, Que
             .with("suggestion", "See GET /v1/cities for the covered cities.")
     })?;
     // `status` first, as the specification's coverage record shows it.
-    let mut answer = Map::new();
-    answer.insert("status".into(), json!("success"));
-    if let Value::Object(record) = coverage_record(model) {
-        answer.extend(record);
-    }
-    Ok(Value::Object(answer))
+    Ok(CoverageAnswer::City(Coverage {
+        status: Success,
+        record: coverage_record(model),
+    }))
 }
 
 /// `GET /v1/classes`: the crime classes, in the order of every answer's probabilities.
 #[must_use]
-pub fn classes() -> Value {
-    let records: Vec<ClassRecord> = CrimeClass::ALL.into_iter().map(ClassRecord::from).collect();
-    json!({ "status": "success", "classes": records })
+pub fn classes() -> Classes {
+    Classes {
+        status: Success,
+        classes: CrimeClass::ALL.into_iter().map(ClassRecord::from).collect(),
+    }
 }
 
 /// `GET /v1/prediction/range?latitude=…&longitude=…`: the forecast weeks of the city
@@ -111,20 +130,24 @@ pub fn prediction_range(
     atlas: &Atlas,
     params: &Map<String, Value>,
     now: i64,
-) -> Result<Value, QueryError> {
+) -> Result<PredictionRange, QueryError> {
     let (latitude, longitude) = coordinates(&numeric_coordinates(params), "")?;
     let (city, _, _) = locate(atlas, latitude, longitude)?;
     let range = city.prediction_range(now);
-    Ok(json!({
-        "status": "success",
-        "location": { "latitude": latitude, "longitude": longitude, "city": city.artifact().city.code },
-        "range": {
-            "start": range.start.to_string(),
-            "end": range.end.to_string(),
-            "weeks_available": range.weeks_available,
+    Ok(PredictionRange {
+        status: Success,
+        location: RangeLocation {
+            latitude,
+            longitude,
+            city: city.artifact().city.code.clone(),
         },
-        "current_week": range.current_week.map(|d| d.to_string()),
-    }))
+        range: WeekRange {
+            start: range.start.to_string(),
+            end: range.end.to_string(),
+            weeks_available: range.weeks_available,
+        },
+        current_week: range.current_week.map(|d| d.to_string()),
+    })
 }
 
 /// `latitude` and `longitude` of a parameter object, query-string text read as

@@ -17,15 +17,27 @@ use serde_json::{Map, Value, json};
 use super::{ErrorCode, QueryError, coordinate_error, dates, malformed, missing};
 use crate::CellIndex;
 use crate::city::{Atlas, CityModel, Forecast, LocateError};
-use crate::forecast::CrimeClass;
 use crate::grid;
+use crate::operations::Success;
 
+mod answers;
 mod batch;
 mod catalogue;
+mod requests;
 mod route_risk;
 
+pub use answers::{
+    BatchFailure, BatchForecast, BatchItem, BatchResult, BatchSuccess, BatchSummary, Bounds,
+    CellLocation, Cities, City, CityName, ClassProfiles, Classes, Coordinate, Coverage,
+    CoverageAnswer, CoverageList, CoverageRecord, ModelInfo, PointForecast, Prediction,
+    PredictionLocation, PredictionRange, Probabilities, RangeLocation, Recommendations,
+    RouteAnalysis, RouteSegment, RouteSummary, TimeOfDay, WeekRange, WeekSpan,
+};
 pub use batch::{MAX_BATCH_LOCATIONS, predict_batch};
 pub use catalogue::{cities, classes, coverage, prediction_range};
+pub use requests::{
+    BatchRequest, CoverageQuery, Point, PredictRequest, RangeQuery, RouteRiskRequest,
+};
 pub use route_risk::{MAX_ROUTE_KM, MAX_WAYPOINTS, route_risk};
 
 /// Suggestion sent with `LOCATION_NOT_COVERED`.
@@ -224,28 +236,19 @@ pub fn applies_at(city: Option<&CityModel>, when: Option<When>, now: i64) -> Str
 
 /// Outcome probabilities keyed by class code.
 #[must_use]
-pub fn probabilities(forecast: &Forecast) -> Value {
-    let map: Map<String, Value> = CrimeClass::ALL
-        .iter()
-        .map(|c| {
-            (
-                c.code().to_owned(),
-                json!(forecast.probabilities[c.index()]),
-            )
-        })
-        .collect();
-    Value::Object(map)
+pub fn probabilities(forecast: &Forecast) -> Probabilities {
+    Probabilities::from(forecast)
 }
 
 /// The `model_info` record of a city.
 #[must_use]
-pub fn model_info(city: &CityModel) -> Value {
+pub fn model_info(city: &CityModel) -> ModelInfo {
     let model = &city.artifact().model;
-    json!({
-        "version": model.version,
-        "mae": model.mae,
-        "last_updated": model.last_updated.to_string(),
-    })
+    ModelInfo {
+        version: model.version.clone(),
+        mae: model.mae,
+        last_updated: model.last_updated.to_string(),
+    }
 }
 
 /// A local time in the city written with its UTC offset, `2022-01-07T22:00:00-05:00`.
@@ -268,7 +271,7 @@ pub fn time_of_day(
     position: usize,
     week: usize,
     when: Option<When>,
-) -> Option<Value> {
+) -> Option<TimeOfDay> {
     let local = when?.local_in(city)?;
     let (band, forecast) = city.band_forecast(position, week, local);
     let dominant = forecast.dominant();
@@ -278,29 +281,33 @@ pub fn time_of_day(
         .zip(profiles.basis)
         .map(|(class, basis)| (class.code().to_owned(), json!(basis.code())))
         .collect();
-    Some(json!({
-        "band": format!(
+    Some(TimeOfDay {
+        band: format!(
             "{} {}-{}",
             band.band.kind.code(),
             dates::hours_minutes(band.start.time()),
             dates::hours_minutes(band.end.time())
         ),
-        "day_type": band.band.kind.code(),
-        "start": local_iso(city, band.start),
-        "end": local_iso(city, band.end),
-        "probabilities": probabilities(&forecast),
-        "dominant_type": dominant.code(),
-        "confidence": forecast.probabilities[dominant.index()],
-        "risk_level": forecast.risk_level().code(),
-        "profile": basis,
-    }))
+        day_type: band.band.kind.code(),
+        start: local_iso(city, band.start),
+        end: local_iso(city, band.end),
+        probabilities: probabilities(&forecast),
+        dominant_type: dominant,
+        confidence: forecast.probabilities[dominant.index()],
+        risk_level: forecast.risk_level(),
+        profile: ClassProfiles(basis),
+    })
 }
 
 /// `POST /v1/predict`.
 ///
 /// # Errors
 /// `INVALID_REQUEST`, `INVALID_COORDINATES`, `LOCATION_NOT_COVERED`, `DATE_OUT_OF_RANGE`.
-pub fn predict(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value, QueryError> {
+pub fn predict(
+    atlas: &Atlas,
+    body: &Map<String, Value>,
+    now: i64,
+) -> Result<Prediction, QueryError> {
     let (latitude, longitude) = coordinates(body, "")?;
     let when = datetime(body)?;
     let (city, cell, position) = locate(atlas, latitude, longitude)?;
@@ -308,29 +315,33 @@ pub fn predict(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Val
     let forecast = city.forecast(position, week);
     let dominant = forecast.dominant();
     let (centre_lat, centre_lng) = grid::cell_centre(cell);
-    let mut answer = json!({
-        "status": "success",
-        "city": { "code": city.artifact().city.code, "name": city.artifact().city.name },
-        "location": {
-            "latitude": latitude,
-            "longitude": longitude,
-            "cell_id": cell.to_string(),
-            "grid_center": { "latitude": centre_lat, "longitude": centre_lng },
+    let info = &city.artifact().city;
+    Ok(Prediction {
+        status: Success,
+        city: CityName {
+            code: info.code.clone(),
+            name: info.name.clone(),
         },
-        "prediction": {
-            "datetime": applies_at(Some(city), when, now),
-            "week_of": city.week_monday(week).to_string(),
-            "probabilities": probabilities(&forecast),
-            "dominant_type": dominant.code(),
-            "confidence": forecast.probabilities[dominant.index()],
-            "risk_level": forecast.risk_level().code(),
+        location: PredictionLocation {
+            latitude,
+            longitude,
+            cell_id: cell.to_string(),
+            grid_center: Coordinate {
+                latitude: centre_lat,
+                longitude: centre_lng,
+            },
         },
-        "model_info": model_info(city),
-    });
-    if let Some(record) = time_of_day(city, position, week, when) {
-        answer["prediction"]["time_of_day"] = record;
-    }
-    Ok(answer)
+        prediction: PointForecast {
+            datetime: applies_at(Some(city), when, now),
+            week_of: city.week_monday(week).to_string(),
+            probabilities: probabilities(&forecast),
+            dominant_type: dominant,
+            confidence: forecast.probabilities[dominant.index()],
+            risk_level: forecast.risk_level(),
+            time_of_day: time_of_day(city, position, week, when),
+        },
+        model_info: model_info(city),
+    })
 }
 
 #[cfg(test)]

@@ -6,14 +6,17 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::{When, coordinates, datetime, not_covered, week};
+use super::{
+    CellLocation, Recommendations, RouteAnalysis, RouteSegment, RouteSummary, When, coordinates,
+    datetime, not_covered, week,
+};
 use crate::city::Atlas;
 use crate::corridor::{self, TravelMode};
 use crate::forecast::{CRIME_CLASSES, CrimeClass, RiskLevel, TimeWindow};
 use crate::grid;
-use crate::operations::{QueryError, array, coordinate_error, malformed};
+use crate::operations::{QueryError, Success, array, coordinate_error, malformed};
 use crate::plan::line_exposure;
 use crate::scoring::{CityScores, ScoringParams};
 
@@ -218,7 +221,7 @@ fn segment_json(
     risk: &SegmentRisk,
     start: (f64, f64),
     end: (f64, f64),
-) -> (Value, Option<String>) {
+) -> (RouteSegment, Option<String>) {
     let cell = |p: (f64, f64)| {
         grid::cell_at(p.0, p.1)
             .map(|c| c.to_string())
@@ -238,17 +241,22 @@ fn segment_json(
             risk.worst_cell
         )
     });
-    let json = json!({
-        "segment_index": index,
-        "start": { "latitude": start.0, "longitude": start.1, "cell_id": cell(start) },
-        "end": { "latitude": end.0, "longitude": end.1, "cell_id": cell(end) },
-        "distance_km": risk.distance_km,
-        "expected_incidents": risk.expected_incidents,
-        "risk_score": risk.risk_score,
-        "risk_level": level.code(),
-        "dominant_risk": dominant.code(),
-    });
-    (json, caution)
+    let location = |p: (f64, f64)| CellLocation {
+        latitude: p.0,
+        longitude: p.1,
+        cell_id: cell(p),
+    };
+    let segment = RouteSegment {
+        segment_index: index,
+        start: location(start),
+        end: location(end),
+        distance_km: risk.distance_km,
+        expected_incidents: risk.expected_incidents,
+        risk_score: risk.risk_score,
+        risk_level: level,
+        dominant_risk: dominant,
+    };
+    (segment, caution)
 }
 
 fn level_of_risk(risk_score: f64) -> RiskLevel {
@@ -334,7 +342,11 @@ fn waypoints(body: &Map<String, Value>) -> Result<Vec<(f64, f64)>, QueryError> {
 /// segment entirely outside coverage), `DATE_OUT_OF_RANGE`; `INVALID_REQUEST` for a
 /// malformed `departure_time` or `travel_mode`, or both `datetime` and
 /// `departure_time`.
-pub fn route_risk(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<Value, QueryError> {
+pub fn route_risk(
+    atlas: &Atlas,
+    body: &Map<String, Value>,
+    now: i64,
+) -> Result<RouteAnalysis, QueryError> {
     let points = waypoints(body)?;
     let time = route_time(body)?;
     let mut metres_before = 0.0;
@@ -345,7 +357,7 @@ pub fn route_risk(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<
         risks.push(risk);
     }
 
-    let (segments, cautions): (Vec<Value>, Vec<Option<String>>) = risks
+    let (segments, cautions): (Vec<RouteSegment>, Vec<Option<String>>) = risks
         .iter()
         .enumerate()
         .map(|(i, risk)| segment_json(i, risk, points[i], points[i + 1]))
@@ -375,27 +387,29 @@ pub fn route_risk(atlas: &Atlas, body: &Map<String, Value>, now: i64) -> Result<
         }
         best
     };
-    let mut route = json!({
-        "total_waypoints": points.len(),
-        "total_segments": risks.len(),
-        "total_distance_km": distance,
-        "total_expected_incidents": risks.iter().map(|r| r.expected_incidents).sum::<f64>(),
-        "overall_risk_score": overall,
-        "overall_risk_level": level_of_risk(overall).code(),
-    });
-    if let RouteTime::Departure { mode, .. } = time {
-        route["travel_mode"] = json!(mode.name());
-        route["speed_kmh"] = json!(mode.speed_kmh());
-        route["duration_minutes"] = json!(distance / mode.speed_kmh() * 60.0);
-    }
-    Ok(json!({
-        "status": "success",
-        "route": route,
-        "segments": segments,
-        "recommendations": {
-            "highest_risk_segment": by_score(true),
-            "safest_segment": by_score(false),
-            "caution_areas": cautions,
+    let departure = match time {
+        RouteTime::Departure { mode, .. } => Some(mode),
+        RouteTime::Week(_) => None,
+    };
+    let route = RouteSummary {
+        total_waypoints: points.len(),
+        total_segments: risks.len(),
+        total_distance_km: distance,
+        total_expected_incidents: risks.iter().map(|r| r.expected_incidents).sum::<f64>(),
+        overall_risk_score: overall,
+        overall_risk_level: level_of_risk(overall),
+        travel_mode: departure,
+        speed_kmh: departure.map(TravelMode::speed_kmh),
+        duration_minutes: departure.map(|mode| distance / mode.speed_kmh() * 60.0),
+    };
+    Ok(RouteAnalysis {
+        status: Success,
+        route,
+        segments,
+        recommendations: Recommendations {
+            highest_risk_segment: by_score(true),
+            safest_segment: by_score(false),
+            caution_areas: cautions,
         },
-    }))
+    })
 }

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value, json};
 
-use super::*;
+use super::{MAX_BATCH_LOCATIONS, MAX_ROUTE_KM, MAX_WAYPOINTS, QueryError};
 use crate::artifact::fixture::CityFixture;
 use crate::city::{Atlas, CityModel};
 use crate::grid;
@@ -34,6 +34,64 @@ fn body(value: Value) -> Map<String, Value> {
         other => panic!("not an object: {other}"),
     }
 }
+
+/// The operations under test, answering JSON values as both APIs send them: the
+/// assertions read the answers as a client does.
+mod as_sent {
+    use serde_json::{Map, Value};
+
+    use crate::city::Atlas;
+    use crate::operations::{QueryError, prediction as operations};
+
+    fn sent(answer: impl serde::Serialize) -> Value {
+        serde_json::to_value(answer).expect("answers serialise")
+    }
+
+    pub(super) fn predict(
+        a: &Atlas,
+        b: &Map<String, Value>,
+        now: i64,
+    ) -> Result<Value, QueryError> {
+        operations::predict(a, b, now).map(sent)
+    }
+
+    pub(super) fn predict_batch(
+        a: &Atlas,
+        b: &Map<String, Value>,
+        now: i64,
+    ) -> Result<Value, QueryError> {
+        operations::predict_batch(a, b, now).map(sent)
+    }
+
+    pub(super) fn route_risk(
+        a: &Atlas,
+        b: &Map<String, Value>,
+        now: i64,
+    ) -> Result<Value, QueryError> {
+        operations::route_risk(a, b, now).map(sent)
+    }
+
+    pub(super) fn cities(a: &Atlas, now: i64) -> Value {
+        sent(operations::cities(a, now))
+    }
+
+    pub(super) fn coverage(a: &Atlas, p: &Map<String, Value>) -> Result<Value, QueryError> {
+        operations::coverage(a, p).map(sent)
+    }
+
+    pub(super) fn classes() -> Value {
+        sent(operations::classes())
+    }
+
+    pub(super) fn prediction_range(
+        a: &Atlas,
+        p: &Map<String, Value>,
+        now: i64,
+    ) -> Result<Value, QueryError> {
+        operations::prediction_range(a, p, now).map(sent)
+    }
+}
+use as_sent::*;
 
 /// An error's `details`, as both APIs send them.
 fn details(err: &QueryError) -> Value {
@@ -500,4 +558,69 @@ fn cities_coverage_classes_and_range() {
         err(json!({"latitude": "95", "longitude": "1"})).message,
         "latitude must be between -90 and 90"
     );
+}
+
+/// Each request type, as the OpenAPI document describes it, is what its operation
+/// reads: an instance sent as JSON is answered, every optional field given.
+#[test]
+fn the_request_types_are_what_the_operations_read() {
+    use super::{BatchRequest, CoverageQuery, Point, PredictRequest, RangeQuery, RouteRiskRequest};
+    use crate::corridor::TravelMode;
+
+    let sent = |request: &dyn erased::Request| body(request.json());
+    let atlas = atlas();
+    let city = &atlas.cities()[0];
+    let (latitude, longitude) = (43.6534, -79.3841);
+    let point = Point {
+        latitude,
+        longitude,
+    };
+    let datetime = Some("2022-01-05T10:00:00Z".to_owned());
+    let predict = PredictRequest {
+        latitude,
+        longitude,
+        datetime: datetime.clone(),
+    };
+    assert!(super::predict(&atlas, &sent(&predict), now()).is_ok());
+    let batch = BatchRequest {
+        locations: vec![point, point],
+        datetime: datetime.clone(),
+    };
+    assert!(super::predict_batch(&atlas, &sent(&batch), now()).is_ok());
+    let by_week = RouteRiskRequest {
+        waypoints: vec![point, point],
+        datetime,
+        departure_time: None,
+        travel_mode: None,
+    };
+    assert!(super::route_risk(&atlas, &sent(&by_week), now()).is_ok());
+    let by_departure = RouteRiskRequest {
+        datetime: None,
+        departure_time: Some("2022-01-05T22:00:00".to_owned()),
+        travel_mode: Some(TravelMode::Cycling),
+        ..by_week
+    };
+    assert!(super::route_risk(&atlas, &sent(&by_departure), now()).is_ok());
+    let coverage = CoverageQuery {
+        city: Some(city.artifact().city.code.clone()),
+    };
+    assert!(super::coverage(&atlas, &sent(&coverage)).is_ok());
+    let range = RangeQuery {
+        latitude,
+        longitude,
+    };
+    assert!(super::prediction_range(&atlas, &sent(&range), now()).is_ok());
+}
+
+/// Any request type as the JSON a client sends.
+mod erased {
+    pub(super) trait Request {
+        fn json(&self) -> serde_json::Value;
+    }
+
+    impl<T: serde::Serialize> Request for T {
+        fn json(&self) -> serde_json::Value {
+            serde_json::to_value(self).expect("requests serialise")
+        }
+    }
 }

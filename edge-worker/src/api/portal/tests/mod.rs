@@ -12,6 +12,7 @@ mod page;
 mod partner_keys;
 mod passkeys;
 mod rate_limits;
+mod requests;
 mod usage;
 
 use bytes::Bytes;

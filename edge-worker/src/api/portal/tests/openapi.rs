@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::Call;
 use crate::api::openapi::PORTAL_OPENAPI;
-use crate::api::routes::{Access, Answer, ROUTES};
+use crate::api::routes::{self, Access, Answer, ROUTES};
 use crate::api::test_support::MemoryBackend;
 
 #[test]
@@ -76,4 +76,40 @@ fn a_path_a_route_spells_out_is_no_id_of_another() {
         Call::new(Method::DELETE, "/portal/api/passkeys/options", None).send(&backend);
     assert_eq!(status, 405, "{body}");
     assert_eq!(answer.headers()["allow"], "POST");
+}
+
+#[test]
+fn the_documents_path_ids_are_what_the_route_table_takes() {
+    let doc: Value = serde_json::from_str(PORTAL_OPENAPI).unwrap();
+    let mut seen = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for op in item.as_object().unwrap().values() {
+            for parameter in op["parameters"].as_array().into_iter().flatten() {
+                if parameter["in"] == "path" {
+                    assert_eq!(parameter["name"], "id", "{path}");
+                    assert_eq!(
+                        parameter["schema"]["pattern"], "^[A-Za-z0-9_-]{1,1400}$",
+                        "{path}"
+                    );
+                    seen += 1;
+                }
+            }
+        }
+    }
+    assert!(seen > 0);
+    // The pattern's alphabet and lengths, as the table finds a route by them.
+    let table = routes::Table::SERVED;
+    let found = |id: &str| {
+        table
+            .find(&format!("/portal/api/keys/{id}"), &Method::DELETE)
+            .ok()
+            .and_then(|found| found.id)
+            .map(str::to_owned)
+    };
+    for id in ["a".repeat(1400), "AZaz09-_".to_owned()] {
+        assert_eq!(found(&id), Some(id.clone()));
+    }
+    for id in ["a".repeat(1401), "a.b".to_owned(), "a~b".to_owned()] {
+        assert_eq!(found(&id), None, "{id}");
+    }
 }

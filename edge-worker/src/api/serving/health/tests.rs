@@ -1,5 +1,6 @@
 use super::*;
 use crate::api::models::{CityStatus, Problem};
+use serde_json::json;
 
 fn status(problems: Vec<Problem>) -> ModelStatus {
     ModelStatus {

@@ -19,8 +19,10 @@ use crate::api::test_support::{LIVE_KEY, MemoryBackend, ctx, get, json_of};
 
 /// The new endpoint's operation: how many cities the service covers.
 fn city_count(call: &Call<'_>) -> Answered {
-    let coverage = engine::coverage(call.atlas(), &call.params())?;
-    let count = coverage["coverage"].as_array().map_or(0, Vec::len);
+    let count = match engine::coverage(call.atlas(), &call.params())? {
+        engine::prediction::CoverageAnswer::Every(list) => list.coverage.len(),
+        engine::prediction::CoverageAnswer::City(_) => 1,
+    };
     Ok((
         json!({"status": "success", "count": count}).into(),
         Some(count),
