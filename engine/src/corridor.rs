@@ -98,6 +98,7 @@ pub(crate) fn cell_ids<S: Serializer>(
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct TieredCell {
     /// The cell.
     #[serde(serialize_with = "cell_id")]
@@ -120,6 +121,7 @@ pub struct TieredCell {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct Metrics {
     /// Length in metres.
     pub distance_m: f64,
@@ -145,8 +147,10 @@ pub struct Metrics {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct Segment {
-    /// Tier of the run; null outside coverage.
+    /// Tier of the run, 0 (safest) to 4; null outside coverage.
+    #[cfg_attr(feature = "schema", schemars(range(max = 4)))]
     pub tier: Option<u8>,
     /// Metres from the start of the line where the run begins.
     pub start_m: f64,
@@ -163,6 +167,7 @@ pub struct Segment {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline, rename = "Corridor"))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct Evaluation {
     /// Cells in order of first entry, without repeats.
     #[serde(serialize_with = "cell_ids")]

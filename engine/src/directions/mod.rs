@@ -31,6 +31,7 @@ pub use steps::SHORT_CONNECTOR_M;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct Step {
     /// What the walker does where the step starts.
     #[serde(rename = "type")]
@@ -56,7 +57,7 @@ pub struct Step {
     pub coordinates: [usize; 2],
     /// Expected incidents along the step, where the ways carry risks of their own.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
+    #[cfg_attr(feature = "schema", schemars(with = "f64", range(min = 0)))]
     pub incidents: Option<f64>,
     /// An English instruction written from the fields above.
     pub instruction: String,

@@ -41,6 +41,7 @@ pub fn wants_geojson(params: &Map<String, Value>) -> Result<bool, QueryError> {
 /// `GET /hexes/all` as GeoJSON: an RFC 7946 FeatureCollection of the cells' polygons.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct HexFeatureCollection {
     /// `FeatureCollection`.
     #[serde(rename = "type")]
@@ -53,6 +54,7 @@ pub struct HexFeatureCollection {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct HexFeature {
     /// `Feature`.
     #[serde(rename = "type")]
@@ -70,6 +72,7 @@ pub struct HexFeature {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct Polygon {
     /// `Polygon`.
     #[serde(rename = "type")]
@@ -84,6 +87,7 @@ pub struct Polygon {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct HexProperties {
     /// The cell.
     pub h3: CellText,
@@ -140,6 +144,7 @@ pub fn hexes_feature_collection(rows: &[SlimHex]) -> HexFeatureCollection {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct StreetFeatureCollection {
     /// `FeatureCollection`.
     #[serde(rename = "type")]
@@ -158,6 +163,7 @@ pub struct StreetFeatureCollection {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct StreetFeature {
     /// `Feature`.
     #[serde(rename = "type")]
@@ -174,6 +180,7 @@ pub struct StreetFeature {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct StreetLine {
     /// `LineString`.
     #[serde(rename = "type")]
@@ -189,6 +196,7 @@ pub struct StreetLine {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct StreetProperties {
     /// How its risk was found (see the JSON list's `basis`).
     #[cfg_attr(feature = "schema", schemars(with = "super::streets::Basis"))]

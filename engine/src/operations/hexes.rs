@@ -50,6 +50,7 @@ fn cell_error(index: usize, err: &RingError) -> QueryError {
 /// The answer of `GET /hexes/config`: the palette and resolution of every hex answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct HexConfig {
     /// Always `success`.
     pub status: Success,
@@ -62,6 +63,7 @@ pub struct HexConfig {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct HexConfigData {
     /// The 17 colours of `colorIndex` 0 (red, least safe) to 16 (green, safest).
     #[cfg_attr(feature = "schema", schemars(inner(pattern(r"^#[0-9a-f]{6}$"))))]
@@ -80,6 +82,7 @@ pub struct HexConfigData {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct NoData {
     /// The `colorIndex` of a cell without data: -1.
     #[cfg_attr(feature = "schema", schemars(schema_with = "no_data_schema"))]
@@ -117,8 +120,9 @@ pub fn hexes_config() -> HexConfig {
     }
 }
 
-/// The body of `POST /hexes/score`: the cells and the scoring options. (Read by hand,
-/// for errors that name the index of a bad id; the tests hold the two together.)
+// Read by hand (`hexes_score`), for errors that name the index of a bad id; the
+// tests hold the two together.
+/// The body of `POST /hexes/score`: the cells and the scoring options.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
@@ -207,10 +211,11 @@ pub fn cell_scores(
 
 /// One crime class of a cell's breakdown.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(serde::Deserialize), serde(deny_unknown_fields))]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "CrimeTypeRow"))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct CrimeTypeRow {
     /// The class code.
     #[cfg_attr(feature = "schema", schemars(with = "super::wire::ClassCode"))]
@@ -232,9 +237,10 @@ pub struct CrimeTypeRow {
 /// A cell's per-class breakdown and its scores (no data: no classes, null scores and
 /// `colorIndex` -1).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(test, derive(serde::Deserialize), serde(deny_unknown_fields))]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct Breakdown {
     /// One row per class, in the API's order (none without data).
     pub crime_types: Vec<CrimeTypeRow>,
@@ -292,6 +298,7 @@ fn no_data_breakdown() -> Breakdown {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Modifiers"))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct ModifiersAnswer {
     /// The intent.
     pub intent: &'static str,
@@ -322,9 +329,10 @@ pub(super) fn modifiers(scoring: &Scoring, city: &CityModel) -> ModifiersAnswer 
     }
 }
 
+// Read by hand (`lookup_request`), for errors that name each field; the tests hold
+// the two together.
 /// The body of `POST /hexes/lookup`: a point, the ring around its cell and the scoring
-/// options. (Read by hand, for errors that name each field; the tests hold the two
-/// together.)
+/// options.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HexesLookupRequest {
@@ -333,12 +341,14 @@ pub struct HexesLookupRequest {
     /// Longitude of the point, degrees.
     pub lng: f64,
     /// The cells within this many steps of the point's cell (default 0: its cell).
-    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = MAX_RING_DISTANCE)))]
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(range(min = 0, max = MAX_RING_DISTANCE), transform = super::wire::no_default))]
     pub ring: Option<u32>,
     /// Each cell's breakdown too (default false).
     pub detail: Option<bool>,
     /// The H3 resolution: only 8 is served.
-    #[cfg_attr(feature = "schema", schemars(schema_with = "resolution_schema"))]
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "resolution_schema", transform = super::wire::no_default))]
     pub resolution: Option<u8>,
     /// The scoring options.
     #[serde(flatten)]
@@ -475,16 +485,17 @@ pub fn hexes_lookup(
     Ok(RingLookup::new(centre, ring, cells))
 }
 
+// Read by hand (`scoring_from_params`): the package passes `activeCodes` as an array
+// and may pass a `modifiers` object as in POST bodies; the tests hold the two together.
 /// The scoring options of a GET request's query string (`/hexes/breakdown`,
-/// `/hexes/all`, `/streets`, the tiles, the precincts). (Read by hand: the package
-/// passes `activeCodes` as an array and may pass a `modifiers` object as in POST
-/// bodies; the tests hold the two together.)
+/// `/hexes/all`, `/streets`, the tiles, the precincts).
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct ScoringParamsQuery {
     /// The intent (default overall).
-    #[cfg_attr(feature = "schema", schemars(with = "Option<crate::scoring::Intent>"))]
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "crate::scoring::Intent", transform = super::wire::no_default))]
     pub intent: Option<String>,
     /// comma-separated class codes
     pub active_codes: Option<String>,
@@ -553,6 +564,7 @@ pub struct BreakdownQuery {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct CellBreakdown {
     /// Always `success`.
     pub status: Success,
@@ -560,12 +572,14 @@ pub struct CellBreakdown {
     pub h3: CellText,
     /// The city holding the cell; absent when no city covers it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub city: Option<String>,
     /// The breakdown.
     #[serde(flatten)]
     pub breakdown: Breakdown,
     /// What the cell was scored with; absent when no city covers it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "ModifiersAnswer"))]
     pub modifiers: Option<ModifiersAnswer>,
 }
 
@@ -684,6 +698,7 @@ pub fn box_scores(
 /// How a list answer is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "lowercase")]
 pub enum ListFormat {
     /// The list as JSON rows (the default).
@@ -709,6 +724,8 @@ pub struct HexesAllQuery {
     #[cfg_attr(feature = "schema", schemars(range(min = -90, max = 90)))]
     pub north: f64,
     /// json (default) or geojson: a Polygon per cell (properties h3, colorIndex, crimeRates, safetyScores). Accept: application/geo+json asks for geojson too; a format in the query wins.
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "ListFormat", transform = super::wire::no_default))]
     pub format: Option<ListFormat>,
     /// The scoring options.
     #[serde(flatten)]
@@ -718,6 +735,7 @@ pub struct HexesAllQuery {
 /// A covered cell of `GET /hexes/all`, in short members for large boxes.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct SlimHex {
     /// The cell.
     pub h: CellText,

@@ -57,13 +57,13 @@ pub struct Modifiers {
     pub time: Option<TimeModifier>,
 }
 
-/// `modifiers.time`: an hour of the week or an ISO 8601 time.
+/// A time: an hour of the week or an ISO 8601 time.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(untagged)]
 pub enum TimeModifier {
-    /// Hours from Monday 00:00 local time, `0..=167`.
+    /// Hours from Monday 00:00 local time, 0 to 167.
     HourOfWeek(#[cfg_attr(feature = "schema", schemars(with = "super::wire::HourOfWeek"))] i64),
     /// An instant or a local time (ISO 8601).
     At(String),

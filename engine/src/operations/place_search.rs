@@ -26,8 +26,9 @@ pub const DEFAULT_PLACES: usize = 5;
 /// Most places one answer holds.
 pub const MAX_PLACES: usize = 20;
 
-/// The query of `GET /places`. (Read by hand, for errors that name each field; the
-/// tests hold the two together.)
+// Read by hand (`search_places`), for errors that name each field; the tests hold
+// the two together.
+/// The query of `GET /places`.
 #[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PlacesQuery {
@@ -103,6 +104,7 @@ impl schemars::JsonSchema for MatchKind {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Place"))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct PlaceJson {
     /// What the place is.
     #[cfg_attr(feature = "schema", schemars(with = "PlaceKind"))]
@@ -123,7 +125,7 @@ pub struct PlaceJson {
     pub matched: &'static str,
     /// Metres from lat/lng; absent without them.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(range(min = 0)))]
+    #[cfg_attr(feature = "schema", schemars(with = "f64", range(min = 0)))]
     pub distance_m: Option<f64>,
 }
 
@@ -145,6 +147,7 @@ impl From<Place> for PlaceJson {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct SearchAnswer {
     /// Always `success`.
     pub status: Success,

@@ -19,6 +19,7 @@ use crate::scoring::{self, CityScores, ColourIndex, PrecinctScore};
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "PrecinctsStatus"))]
+#[serde(deny_unknown_fields)]
 pub struct PrecinctsStatus {
     /// Always `success`.
     pub status: Success,
@@ -36,6 +37,7 @@ pub struct PrecinctsStatus {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct CityPrecinctCount {
     /// The city code.
     pub city: String,
@@ -94,6 +96,7 @@ fn precinct_rows<'a>(
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct PrecinctProperties {
     /// The precinct's id in its city.
     pub id: String,
@@ -112,10 +115,11 @@ pub struct PrecinctProperties {
     pub expected_counts: PerClass,
     /// Monday of the forecast week (`GET /precincts` only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "schema", schemars(with = "Option<super::wire::Date>"))]
+    #[cfg_attr(feature = "schema", schemars(with = "super::wire::Date"))]
     pub week_of: Option<String>,
     /// the hours scored: week, nights (intent night) or a band such as "weekend 22:00-00:00" (local time)
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "String"))]
     pub time_window: Option<String>,
 }
 
@@ -138,6 +142,7 @@ fn precinct_properties(city: &CityModel, row: &PrecinctScore) -> PrecinctPropert
 /// scores.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct PrecinctScores {
     /// Always `success`.
     pub status: Success,
@@ -149,6 +154,7 @@ pub struct PrecinctScores {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct CityPrecinctScores {
     /// The city code.
     pub city: String,
@@ -205,6 +211,7 @@ fn ring_positions(ring: &[MicroDegrees], exterior: bool) -> Vec<[f64; 2]> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "FeatureCollection"))]
+#[serde(deny_unknown_fields)]
 pub struct PrecinctFeatureCollection {
     /// `FeatureCollection`.
     #[serde(rename = "type")]
@@ -217,6 +224,7 @@ pub struct PrecinctFeatureCollection {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct PrecinctFeature {
     /// `Feature`.
     #[serde(rename = "type")]
@@ -234,6 +242,7 @@ pub struct PrecinctFeature {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct MultiPolygon {
     /// `MultiPolygon`.
     #[serde(rename = "type")]

@@ -48,6 +48,7 @@ pub struct ReachQuery {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Reach"))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct ReachResponse {
     /// Always `success`.
     status: Success,
@@ -79,6 +80,7 @@ pub struct ReachResponse {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 struct CellJson {
     /// The cell.
     #[serde(serialize_with = "crate::corridor::cell_id")]
@@ -101,6 +103,7 @@ struct CellJson {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 struct MultiPolygon {
     /// `MultiPolygon`.
     #[serde(rename = "type")]

@@ -36,6 +36,7 @@ pub struct ReverseQuery {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct StreetJson {
     /// As the network's source spells it.
     pub name: String,
@@ -49,6 +50,7 @@ pub struct StreetJson {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct IntersectionJson {
     /// The names meeting there joined by " & ", in byte order.
     pub name: String,
@@ -68,6 +70,7 @@ pub struct IntersectionJson {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct ReverseAnswer {
     /// Always `success`.
     pub status: Success,

@@ -33,6 +33,7 @@ use crate::scoring::{ColourIndex, Intent, PALETTE};
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 struct RouteOptionJson<'a> {
     /// The line to draw; null when the request did not snap to roads.
     geometry: Option<LineString<'a>>,
@@ -94,6 +95,7 @@ pub struct LineString<'a>(pub &'a [LatLng]);
 #[derive(Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 struct LineStringJson {
     /// `LineString`.
     #[serde(rename = "type")]
@@ -152,6 +154,7 @@ impl schemars::JsonSchema for CellIds<'_> {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 struct RouteAnswerJson<'a> {
     /// The network routed over: the city's roads, or a lattice over its cells.
     #[cfg_attr(feature = "schema", schemars(with = "super::wire::NetworkName"))]
@@ -177,6 +180,7 @@ struct RouteAnswerJson<'a> {
     alternatives: &'a [RouteOption],
     /// with method tradeoff: the set shortest to safest (docs/ROUTING.md)
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "TradeoffJson"))]
     tradeoff: Option<TradeoffJson>,
 }
 
@@ -219,6 +223,7 @@ impl schemars::JsonSchema for RouteAnswer {
 #[derive(Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 struct TradeoffJson {
     /// The set, shortest to safest.
     #[cfg_attr(feature = "schema", schemars(length(min = 1, max = TRADEOFF_MAX_ROUTES)))]
@@ -238,6 +243,7 @@ struct TradeoffJson {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 struct TradeoffRoute {
     /// JSON pointer (RFC 6901) into this answer: /alternatives/N or /best
     route: String,
@@ -285,6 +291,7 @@ impl TradeoffJson {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct RouteConfig {
     /// Always `success`.
     pub status: Success,
@@ -316,6 +323,7 @@ pub struct RouteConfig {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct MethodConfig {
     /// Its name.
     pub name: &'static str,
@@ -328,6 +336,7 @@ pub struct MethodConfig {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct TradeoffConfig {
     /// Most routes in the set.
     pub max_routes: usize,
@@ -343,6 +352,7 @@ pub struct TradeoffConfig {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct ModeConfig {
     /// Its name.
     pub name: &'static str,
@@ -355,8 +365,10 @@ pub struct ModeConfig {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct TierConfig {
     /// 0 (safest) to 4.
+    #[cfg_attr(feature = "schema", schemars(range(max = 4)))]
     pub tier: u8,
     /// Lowest safety score of the tier.
     pub min_safety: f64,

@@ -83,6 +83,7 @@ pub struct RouteQuery {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct ScoredWith {
     /// The city's code.
     pub city: String,
@@ -120,6 +121,7 @@ impl ScoredWith {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct BandScored {
     /// Monday of the band's forecast week.
     #[cfg_attr(feature = "schema", schemars(with = "super::wire::Date"))]
@@ -133,6 +135,7 @@ pub struct BandScored {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct DepartAtAnswer {
     /// local hours since Monday 00:00 of the departure's week
     #[cfg_attr(feature = "schema", schemars(range(min = 0), extend("exclusiveMaximum" = 168)))]
@@ -152,6 +155,7 @@ pub struct DepartAtAnswer {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Route"))]
+#[serde(deny_unknown_fields)]
 pub struct RouteResponse {
     /// Always `success`.
     pub status: Success,
@@ -160,6 +164,7 @@ pub struct RouteResponse {
     pub scored_with: ScoredWith,
     /// with departAt: the departure and the bands cells were scored in, the departure's first, then in the order they are reached
     #[serde(rename = "departAt", skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "DepartAtAnswer"))]
     pub depart_at: Option<DepartAtAnswer>,
     /// The routes.
     #[serde(flatten)]
@@ -381,6 +386,7 @@ pub struct HexPathQuery {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Evaluation"))]
+#[serde(deny_unknown_fields)]
 pub struct EvaluationResponse {
     /// Always `success`.
     pub status: Success,
@@ -405,6 +411,7 @@ pub struct EvaluationResponse {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct StepsAnswer {
     /// a line's named steps, matched to the city's ways (POST /evaluate; absent for a hex path)
     pub steps: Vec<Step>,

@@ -103,9 +103,10 @@ impl Serialize for Row<'_> {
 
 /// A row of `POST /hexes/score`: a cell and its score.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(test, derive(serde::Deserialize), serde(deny_unknown_fields))]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct HexScoreRow {
     /// The cell, as asked.
     #[cfg_attr(feature = "schema", schemars(with = "super::wire::CellId"))]
@@ -121,9 +122,10 @@ pub struct HexScoreRow {
 /// A cell of `POST /hexes/lookup`: a score row, with the cell's breakdown when
 /// `detail` was asked for.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(test, derive(serde::Deserialize), serde(deny_unknown_fields))]
+#[cfg_attr(test, derive(serde::Deserialize))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct LookupCell {
     /// The cell.
     #[cfg_attr(feature = "schema", schemars(with = "super::wire::CellId"))]
@@ -135,6 +137,7 @@ pub struct LookupCell {
     pub color_index: i8,
     /// The cell's per-class breakdown, with `detail` only.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "schema", schemars(with = "Breakdown"))]
     pub breakdown: Option<Breakdown>,
 }
 
@@ -142,6 +145,7 @@ pub struct LookupCell {
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Lookup"))]
+#[serde(deny_unknown_fields)]
 pub struct RingLookup {
     /// Always `success`.
     status: Success,

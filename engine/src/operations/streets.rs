@@ -66,6 +66,8 @@ pub struct StreetsQuery {
     #[cfg_attr(feature = "schema", schemars(range(min = -90, max = 90)))]
     pub north: f64,
     /// json (default) or geojson: a LineString per street (the rows' other members as properties; what they were scored with on the collection). Accept: application/geo+json asks for geojson too; a format in the query wins.
+    #[serde(default)]
+    #[cfg_attr(feature = "schema", schemars(with = "ListFormat", transform = super::wire::no_default))]
     pub format: Option<ListFormat>,
     /// The scoring options.
     #[serde(flatten)]
@@ -77,6 +79,7 @@ pub struct StreetsQuery {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct StreetRow {
     /// The way's number in the city's network, stable within a model version.
     pub id: u32,
@@ -107,6 +110,7 @@ pub struct StreetRow {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Streets"))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct StreetsAnswer {
     /// Always `success`.
     pub status: Success,

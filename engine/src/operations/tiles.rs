@@ -349,6 +349,7 @@ const STREETS_FIELDS: LayerFields = LayerFields(&[
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct VectorLayer {
     /// `hexes` or `streets`.
     pub id: &'static str,
@@ -363,6 +364,7 @@ pub struct VectorLayer {
 /// The answer of `GET /tiles/{city}.json`: the city's `TileJSON` 3.0.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct TileJson {
     /// The `TileJSON` version: `3.0.0`.
     pub tilejson: &'static str,
@@ -464,6 +466,7 @@ pub fn tilejson(
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct VectorSource {
     /// `vector`.
     #[serde(rename = "type")]
@@ -498,6 +501,7 @@ impl From<TileJson> for VectorSource {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "TileStyle"))]
+#[serde(deny_unknown_fields)]
 pub struct TileStyle<S> {
     /// The style spec version: 8.
     #[cfg_attr(feature = "schema", schemars(schema_with = "style_version_schema"))]
@@ -515,6 +519,7 @@ pub struct TileStyle<S> {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
+#[serde(deny_unknown_fields)]
 pub struct StyleSources<S> {
     /// The city's tiles.
     pub hexrisk: S,

@@ -105,7 +105,7 @@ impl Serialize for PerIntent {
 #[cfg(feature = "schema")]
 pub use schema::{
     CellId, ClassCode, ClassWeight, ClosedRing, ColourBand, Date, HourOfWeek, NetworkName,
-    Position, RouteMethodName, number_per_name,
+    Position, RouteMethodName, no_default, number_per_name,
 };
 
 /// The schemas of the names and numbers above, and markers for fields whose Rust type
@@ -161,6 +161,12 @@ mod schema {
             "required": names,
             "additionalProperties": false,
         })
+    }
+
+    /// Leaves out the `default` of an optional field that a `#[serde(default)]` gave
+    /// (`null`: the field is absent, and the text says what that means).
+    pub fn no_default(schema: &mut Schema) {
+        schema.remove("default");
     }
 
     marker!(

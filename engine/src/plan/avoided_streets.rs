@@ -18,6 +18,7 @@ pub const MAX_EXPLAINED_STREETS: usize = 5;
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct AvoidedStreet {
     /// The street's name as the network's source spells it; null where it has none.
     pub name: Option<String>,

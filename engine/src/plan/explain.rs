@@ -42,6 +42,7 @@ pub fn difference(before: f64, after: f64) -> f64 {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct ShortestRoute {
     /// Its length, metres.
     pub distance_m: f64,
@@ -56,6 +57,7 @@ pub struct ShortestRoute {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(inline))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct AvoidedCell {
     /// The cell.
     #[serde(serialize_with = "crate::corridor::cell_id")]
@@ -93,6 +95,7 @@ fn class_code<S: serde::Serializer>(
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct Explanation {
     /// The shortest route's figures.
     pub shortest: ShortestRoute,

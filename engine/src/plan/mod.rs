@@ -82,6 +82,7 @@ pub struct RouteRequest {
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
+#[serde(deny_unknown_fields)]
 pub struct SnappedPoint {
     /// Latitude on the network.
     pub lat: f64,
