@@ -202,7 +202,8 @@ pub fn reference_routes(atlas: &Atlas, per_city: usize, seed: u64) -> Value {
                 continue;
             };
             let response = match hexrisk_engine::operations::route(atlas, body, ROUTE_SAMPLE_NOW) {
-                Ok(answer) => answer,
+                // The answer's JSON value, as the Worker writes it.
+                Ok(answer) => serde_json::to_value(answer).unwrap_or_default(),
                 Err(err) => json!({"error": err}),
             };
             samples.push(json!({"request": request, "response": response}));

@@ -459,6 +459,7 @@ fn check_route(atlas: &Atlas, origin: (f64, f64), destination: (f64, f64), now: 
         })),
         now,
     )
+    .map(|answer| serde_json::to_value(answer).unwrap())
     .unwrap();
     assert_eq!(answer["city"], CODE);
     assert_eq!(answer["network"], "roads");

@@ -37,6 +37,7 @@ fn a_route_names_the_streets_it_avoids_and_its_line_evaluates_to_its_exposure() 
             })),
             ROUTE_SAMPLE_NOW,
         )
+        .map(|answer| serde_json::to_value(answer).unwrap())
         .unwrap();
         let best = &answer["best"];
         let explanation = &best["explanation"];
@@ -73,6 +74,7 @@ fn a_route_names_the_streets_it_avoids_and_its_line_evaluates_to_its_exposure() 
             &body(json!({"geometry": best["geometry"]})),
             ROUTE_SAMPLE_NOW,
         )
+        .map(|answer| serde_json::to_value(answer).unwrap())
         .unwrap();
         let line_exposure = evaluated["metrics"]["exposure"].as_f64().unwrap();
         assert!(
