@@ -99,7 +99,7 @@ impl schemars::JsonSchema for MatchKind {
     }
 }
 
-/// A place of an answer.
+/// A place `GET /places` found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Place"))]

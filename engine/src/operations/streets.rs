@@ -105,7 +105,8 @@ pub struct StreetRow {
     pub basis: &'static str,
 }
 
-/// A `/streets` answer.
+/// The answer of `GET /streets`: the streets in a box with their risk, and what they
+/// were scored with.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Streets"))]

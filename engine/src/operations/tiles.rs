@@ -388,6 +388,9 @@ pub struct TileJson {
     /// The city's bounds: west, south, east, north.
     pub bounds: [f64; 4],
     /// The bounds' centre and zoom 12: longitude, latitude, zoom.
+    // An array of numbers to the schema: a tuple's `prefixItems` is more than some
+    // OpenAPI tools read.
+    #[cfg_attr(feature = "schema", schemars(with = "[f64; 3]"))]
     pub center: (f64, f64, u8),
     /// The layers `hexes` and `streets` with their fields.
     pub vector_layers: [VectorLayer; 2],

@@ -78,7 +78,7 @@ pub struct RouteRequest {
     pub mode: TravelMode,
 }
 
-/// A point as requested and where it was snapped.
+/// Where a requested point was snapped to the network, and how far it moved.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
