@@ -418,10 +418,13 @@ fn check_build(files: &CityFiles, rows: &[CampusRow]) -> Atlas {
 /// `api::predict` for the middle of the campus at `now`: the city, the week of
 /// `monday`, a covered cell, six probabilities summing to 1.
 fn check_prediction(atlas: &Atlas, point: (f64, f64), now: i64, monday: NaiveDate) {
-    let answer = hexrisk_engine::operations::predict(
-        atlas,
-        &object(json!({"latitude": point.0, "longitude": point.1})),
-        now,
+    let answer = serde_json::to_value(
+        hexrisk_engine::operations::predict(
+            atlas,
+            &object(json!({"latitude": point.0, "longitude": point.1})),
+            now,
+        )
+        .unwrap(),
     )
     .unwrap();
     assert_eq!(answer["city"]["code"], CODE);

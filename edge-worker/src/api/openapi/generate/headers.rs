@@ -3,6 +3,19 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::api::plumbing::caching::{PINNED_MAX_AGE_SECONDS, PUBLIC_MAX_AGE_SECONDS};
+
+/// What `Cache-Control` says of each kind of answer (`plumbing::caching`).
+fn cache_control() -> String {
+    format!(
+        "private, no-cache for answers to a key (a private cache may keep them but must \
+         revalidate: every use is authenticated and counted); private, \
+         max-age={PINNED_MAX_AGE_SECONDS} for a tile whose URL names the artifact version in \
+         force (v=); public, max-age={PUBLIC_MAX_AGE_SECONDS} for the OpenAPI documents; \
+         no-store for every other answer"
+    )
+}
+
 /// The headers of the prediction and router documents.
 pub(super) fn keyed_api() -> Map<String, Value> {
     let headers = json!({
@@ -10,7 +23,7 @@ pub(super) fn keyed_api() -> Map<String, Value> {
         "RateLimit-Policy": {"description": "the key's quota policy, draft-ietf-httpapi-ratelimit-headers-10: q = requests per window, w = window in seconds", "schema": {"type": "string", "pattern": "^\"daily\";q=[0-9]+;w=86400$"}, "example": "\"daily\";q=10000;w=86400"},
         "Retry-After": {"description": "seconds until the daily count resets (00:00 UTC)", "schema": {"type": "integer", "minimum": 0}},
         "ETag": {"description": "strong validator of this representation: 128 bits of the SHA-256 of the body before any content coding, with -gzip appended when the body is gzip-compressed; send it back in If-None-Match to get 304 while it is current (a W/ prefix when the platform re-encodes the body, as it may for a client that prefers br)", "schema": {"type": "string", "pattern": "^(W/)?\"[0-9a-f]{32}(-gzip)?\"$"}},
-        "Cache-Control": {"description": "private, no-cache for answers to a key (a private cache may keep them but must revalidate: every use is authenticated and counted); public, max-age=300 for the OpenAPI documents; no-store for every other answer", "schema": {"type": "string"}},
+        "Cache-Control": { "description": cache_control(), "schema": {"type": "string"} },
     });
     headers.as_object().cloned().unwrap_or_default()
 }

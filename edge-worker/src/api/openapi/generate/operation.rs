@@ -39,7 +39,8 @@ pub(super) struct Operation {
     pub body: Option<SchemaOf>,
     /// Its successful answer.
     pub success: Success,
-    /// The error answers particular to it, by status, beyond those of its access.
+    /// Its other answers, by status, beyond those its access gives every operation:
+    /// errors, with the error body, and a body-less `204` (which HTTP gives no body).
     pub errors: &'static [(u16, &'static str)],
 }
 

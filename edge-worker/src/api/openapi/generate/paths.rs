@@ -187,10 +187,10 @@ fn responses(
             }
             _ => error.clone(),
         };
-        let mut answer = json!({
-            "description": description,
-            "content": { JSON: { "schema": body } },
-        });
+        let mut answer = json!({ "description": description });
+        if status != 204 {
+            answer["content"] = json!({ JSON: { "schema": body } });
+        }
         // The key is checked (and counted) before the request is read: what follows
         // the check carries its quota.
         let headers = match status {

@@ -221,6 +221,7 @@ static OPERATIONS: [Operation; 21] = [
             headers: &[],
         },
         errors: &[
+            (204, "Nothing of the city in this tile"),
             (
                 400,
                 "A tile outside the pyramid served (z 8 to 16, x and y below 2^z) or bad scoring options",
