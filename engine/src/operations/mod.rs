@@ -10,6 +10,7 @@
 //! This layer knows nothing of HTTP: statuses, headers, keys and quotas are the
 //! Worker's.
 
+mod breakdown;
 mod columns;
 pub mod dates;
 #[cfg(test)]
@@ -35,6 +36,7 @@ pub mod wire;
 
 /// The H3 resolution of every cell the operations take and answer.
 pub use crate::grid::RESOLUTION;
+pub use breakdown::{Breakdown, CrimeTypeRow};
 pub use columns::{ScoreMemo, ScoredCells};
 pub use error::{
     ErrorCode, QueryError, array, coordinate_error, malformed, missing, optional_text,
@@ -45,11 +47,10 @@ pub use geojson::{
     streets_feature_collection, wants_geojson,
 };
 pub use hexes::{
-    Breakdown, BreakdownQuery, CellBreakdown, CrimeTypeRow, HEX_COUNT_HEADER, HexConfig,
-    HexConfigData, HexesAllQuery, HexesLookupRequest, HexesScoreRequest, ListFormat,
-    MAX_BOX_SIDE_DEG, MAX_SCORE_IDS, ModifiersAnswer, NoData, ScoringParamsQuery, SlimHex,
-    box_scores, cell_scores, hexes_all, hexes_breakdown, hexes_config, hexes_lookup, hexes_score,
-    ring_scores,
+    BreakdownQuery, CellBreakdown, HEX_COUNT_HEADER, HexConfig, HexConfigData, HexesAllQuery,
+    HexesLookupRequest, HexesScoreRequest, ListFormat, MAX_BOX_SIDE_DEG, MAX_SCORE_IDS,
+    ModifiersAnswer, NoData, ScoringParamsQuery, SlimHex, box_scores, cell_scores, hexes_all,
+    hexes_breakdown, hexes_config, hexes_lookup, hexes_score, ring_scores,
 };
 #[cfg(feature = "std")]
 pub use place_search::{

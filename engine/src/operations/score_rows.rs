@@ -7,8 +7,8 @@ use alloc::vec::Vec;
 use serde::ser::{Serialize, SerializeSeq, SerializeStruct, Serializer};
 
 use super::Success;
+use super::breakdown::Breakdown;
 use super::columns::ScoredCells;
-use super::hexes::Breakdown;
 use super::wire::CellText;
 use crate::CellIndex;
 use crate::grid::RESOLUTION;
