@@ -21,6 +21,14 @@ pub(super) fn parameters<T: JsonSchema>(generator: &mut SchemaGenerator) -> Sche
     T::json_schema(generator)
 }
 
+/// The media type of JSON.
+pub(super) const JSON: &str = "application/json";
+
+/// The schema of an OpenAPI document: the answer of each document's own row.
+pub(super) fn openapi_document(_: &mut SchemaGenerator) -> Schema {
+    schemars::json_schema!({ "type": "object", "description": "An OpenAPI 3.1 document." })
+}
+
 /// An operation of a document.
 pub(super) struct Operation {
     /// Its row's method.

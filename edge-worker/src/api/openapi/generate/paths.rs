@@ -5,13 +5,10 @@
 
 use serde_json::{Map, Value, json};
 
-use super::operation::{Content, Operation};
+use super::operation::{Content, JSON, Operation};
 use super::{Generators, Spec};
 use crate::api::plumbing::error::ErrorBody;
 use crate::api::routes::{Access, Answer, Route};
-
-/// The media type of JSON.
-const JSON: &str = "application/json";
 
 /// The OpenAPI operation object of `operation`, answered by `row`.
 pub(super) fn operation(

@@ -8,7 +8,7 @@ use serde_json::json;
 
 use super::Spec;
 use super::headers;
-use super::operation::{Content, Operation, Success, parameters, schema};
+use super::operation::{Content, Operation, Success, openapi_document, parameters, schema};
 use crate::api::portal::accounts::{Account, Me, SessionState, SignedOut, SignedOutEverywhere};
 use crate::api::portal::applications::Application;
 use crate::api::portal::handler_io::{CeremonyCredential, CeremonyOptions};
@@ -162,11 +162,6 @@ const fn created(body: super::operation::SchemaOf) -> Success {
     }
 }
 
-/// The schema of an OpenAPI document.
-fn document(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({ "type": "object" })
-}
-
 /// The schema of the CSV text.
 fn csv(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
     schemars::json_schema!({ "type": "string" })
@@ -181,7 +176,7 @@ static OPERATIONS: [Operation; 24] = [
         description: None,
         parameters: None,
         body: None,
-        success: Success::json("OK", document),
+        success: Success::json("OK", openapi_document),
         errors: &[],
     },
     Operation {

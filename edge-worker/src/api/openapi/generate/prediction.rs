@@ -6,7 +6,7 @@ use serde_json::json;
 
 use super::Spec;
 use super::headers;
-use super::operation::{Operation, Success, parameters, schema};
+use super::operation::{Operation, Success, openapi_document, parameters, schema};
 use crate::api::access::keys::KeyApi;
 use crate::api::routes::{Access, Route};
 use crate::api::serving::health::PredictionHealth;
@@ -50,11 +50,6 @@ pub(super) fn spec() -> Spec {
     }
 }
 
-/// The schema of an OpenAPI document.
-fn document(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    schemars::json_schema!({ "type": "object", "description": "An OpenAPI 3.1 document." })
-}
-
 static OPERATIONS: [Operation; 9] = [
     Operation {
         method: Method::GET,
@@ -75,7 +70,7 @@ static OPERATIONS: [Operation; 9] = [
         description: None,
         parameters: None,
         body: None,
-        success: Success::json("OpenAPI 3.1 document", document),
+        success: Success::json("OpenAPI 3.1 document", openapi_document),
         errors: &[],
     },
     Operation {

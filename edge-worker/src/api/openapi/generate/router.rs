@@ -7,7 +7,7 @@ use serde_json::json;
 
 use super::Spec;
 use super::headers;
-use super::operation::{Content, Operation, Success, parameters, schema};
+use super::operation::{Content, JSON, Operation, Success, openapi_document, parameters, schema};
 use crate::api::access::keys::KeyApi;
 use crate::api::plumbing::success_body::MVT_CONTENT_TYPE;
 use crate::api::routes::{Access, Route};
@@ -54,16 +54,8 @@ pub(super) fn spec() -> Spec {
     }
 }
 
-/// The media type of JSON.
-const JSON: &str = "application/json";
-
 /// An answer to input the operation refuses.
 const INVALID: (u16, &str) = (400, "Invalid input");
-
-/// The schema of an OpenAPI document.
-fn document(_: &mut SchemaGenerator) -> Schema {
-    json_schema!({ "type": "object", "description": "An OpenAPI 3.1 document." })
-}
 
 /// The schema of a vector tile's bytes.
 fn tile_bytes(_: &mut SchemaGenerator) -> Schema {
@@ -116,7 +108,7 @@ static OPERATIONS: [Operation; 21] = [
         description: None,
         parameters: None,
         body: None,
-        success: Success::json("OK", document),
+        success: Success::json("OK", openapi_document),
         errors: &[],
     },
     Operation {
