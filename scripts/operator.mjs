@@ -79,8 +79,11 @@ export async function applyMigrations({ stateDir = DEFAULT_STATE } = {}) {
   });
 }
 
-/** Issues a key; resolves to `{ key, id, kind, tier, dailyLimit, expiresAt, origins }`. */
-export async function issueKey({ kind, tier, dailyLimit, origins = [], label = '', issuedAt = new Date(), stateDir, remote, config } = {}) {
+/**
+ * A new key's record and the statement that stores it, after checking `options` (see
+ * `issueKey`); throws on an option no key may have.
+ */
+function newKey({ kind, tier, dailyLimit, origins = [], label = '', issuedAt = new Date() } = {}) {
   if (!['sandbox', 'live'].includes(kind)) throw new Error('kind must be sandbox or live');
   tier ??= kind === 'sandbox' ? 'sandbox' : 'partner';
   if (!['sandbox', 'partner', 'enterprise'].includes(tier)) throw new Error('tier must be sandbox, partner or enterprise');
@@ -94,13 +97,31 @@ export async function issueKey({ kind, tier, dailyLimit, origins = [], label = '
   const id = randomUUID();
   const issued = new Date(issuedAt);
   const expiresAt = kind === 'sandbox' ? new Date(issued.getTime() + SANDBOX_LIFETIME_MS).toISOString() : null;
-  await d1(
-    `INSERT INTO api_keys (id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins, label) VALUES (${[
-      id, digest(key), kind, tier, limit, issued.toISOString(), expiresAt, null, JSON.stringify(origins), label,
-    ].map((v) => (typeof v === 'number' ? String(v) : sqlString(v))).join(', ')})`,
-    { stateDir, remote, config },
-  );
-  return { key, id, kind, tier, dailyLimit: limit, expiresAt, origins };
+  const insert = `INSERT INTO api_keys (id, digest, kind, tier, daily_limit, issued_at, expires_at, revoked_at, origins, label) VALUES (${[
+    id, digest(key), kind, tier, limit, issued.toISOString(), expiresAt, null, JSON.stringify(origins), label,
+  ].map((v) => (typeof v === 'number' ? String(v) : sqlString(v))).join(', ')})`;
+  return { record: { key, id, kind, tier, dailyLimit: limit, expiresAt, origins }, insert };
+}
+
+/**
+ * Issues a key; resolves to `{ key, id, kind, tier, dailyLimit, expiresAt, origins }`.
+ * Options: `kind` (sandbox or live), `tier`, `dailyLimit`, `origins`, `label`,
+ * `issuedAt`, and where the store is (`stateDir`, or `remote` with `config`).
+ */
+export async function issueKey(options = {}) {
+  const [record] = await issueKeys([options], options);
+  return record;
+}
+
+/**
+ * Issues one key per entry of `specs` (`issueKey`'s options) in one statement batch,
+ * into the store the options name (one wrangler start instead of one per key). Every
+ * entry is checked before any is stored. Resolves to their records, in order.
+ */
+export async function issueKeys(specs, { stateDir, remote, config } = {}) {
+  const made = specs.map(newKey);
+  if (made.length) await d1(made.map((k) => k.insert).join('; '), { stateDir, remote, config });
+  return made.map((k) => k.record);
 }
 
 /** Revokes a key by id or by the key itself; effective on the next request. */

@@ -1,18 +1,21 @@
 // Starts the edge Worker under `wrangler dev` (real workerd) for API tests.
 import { execFile, spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { applyMigrations, issueKey } from '../../scripts/operator.mjs';
+import { applyMigrations, issueKeys } from '../../scripts/operator.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const run = promisify(execFile);
 const ARTIFACTS = path.join(root, 'build/artifacts');
 /** The local R2 store under a `--persist-to` folder. */
 const R2_DIR = ['v3', 'r2'];
+/** The local D1 databases under a `--persist-to` folder. */
+const D1_DIR = ['v3', 'd1'];
 
 /**
  * Publishes a model version into the local bucket of `state` (a `--persist-to` folder)
@@ -44,40 +47,63 @@ export async function putObject(state, key, bytes) {
 }
 
 /**
+ * The folder `template`, made by `fill(scratch)` if it is not there yet. Test files run
+ * side by side, so two processes may make one at once: each fills its own folder and
+ * renames it into place, and the one that comes second drops its copy. A template is
+ * therefore whole or absent (`part`, a path inside it, says which), and a whole one is
+ * never removed while another process may be copying it.
+ */
+async function template(folder, part, fill) {
+  if (existsSync(path.join(folder, ...part))) return folder;
+  mkdirSync(path.dirname(folder), { recursive: true });
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-template-'));
+  await fill(scratch);
+  const partial = mkdtempSync(`${folder}.partial-`);
+  cpSync(scratch, partial, { recursive: true });
+  rmSync(scratch, { recursive: true, force: true });
+  try {
+    renameSync(partial, folder);
+  } catch (error) {
+    if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
+    if (!existsSync(path.join(folder, ...part))) {
+      // A folder without its part is an older run's, cut short.
+      rmSync(folder, { recursive: true, force: true });
+      renameSync(partial, folder);
+    } else {
+      rmSync(partial, { recursive: true, force: true });
+    }
+  }
+  return folder;
+}
+
+/**
  * Fills the local bucket of `state` with the build's models: published once per
  * manifest version into build/r2-template/<version> (publishing takes seconds), then
  * copied into each new state folder.
  */
 async function withBuildModels(state) {
   const { version } = JSON.parse(readFileSync(path.join(ARTIFACTS, 'manifest.json'), 'utf8'));
-  const template = path.join(root, 'build/r2-template', version);
-  if (!existsSync(path.join(template, ...R2_DIR))) {
-    // Test files run side by side, so two processes may publish at once: each copies
-    // into its own folder and renames it into place, and the one that comes second
-    // drops its copy. A template is therefore whole or absent, and a whole one is
-    // never removed while another process may be copying it.
-    mkdirSync(path.dirname(template), { recursive: true });
-    const scratch = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-r2-'));
-    await publishModels(scratch);
-    const partial = mkdtempSync(`${template}.partial-`);
-    cpSync(scratch, partial, { recursive: true });
-    rmSync(scratch, { recursive: true, force: true });
-    try {
-      renameSync(partial, template);
-    } catch (error) {
-      if (error.code !== 'ENOTEMPTY' && error.code !== 'EEXIST') throw error;
-      if (!existsSync(path.join(template, ...R2_DIR))) {
-        // A folder without its bucket is an older run's, cut short.
-        rmSync(template, { recursive: true, force: true });
-        renameSync(partial, template);
-      } else {
-        rmSync(partial, { recursive: true, force: true });
-      }
-    }
-  }
+  const models = await template(path.join(root, 'build/r2-template', version), R2_DIR, (scratch) => publishModels(scratch));
   if (!existsSync(path.join(state, ...R2_DIR))) {
-    cpSync(path.join(template, ...R2_DIR), path.join(state, ...R2_DIR), { recursive: true });
+    cpSync(path.join(models, ...R2_DIR), path.join(state, ...R2_DIR), { recursive: true });
   }
+}
+
+/**
+ * Gives `state` a key store with every migration applied: applied once per set of
+ * migrations and wrangler version into build/d1-template/<digest> (a wrangler start of
+ * seconds), then copied into each new state folder.
+ */
+async function withMigratedKeyStore(state) {
+  const migrations = path.join(root, 'edge-worker/migrations');
+  const hash = createHash('sha256');
+  hash.update(readFileSync(path.join(root, 'node_modules/wrangler/package.json')));
+  for (const name of readdirSync(migrations).sort()) {
+    hash.update(`${name}\0`).update(readFileSync(path.join(migrations, name)));
+  }
+  const folder = path.join(root, 'build/d1-template', hash.digest('hex').slice(0, 16));
+  const store = await template(folder, D1_DIR, (scratch) => applyMigrations({ stateDir: scratch }));
+  cpSync(path.join(store, ...D1_DIR), path.join(state, ...D1_DIR), { recursive: true });
 }
 
 /**
@@ -195,10 +221,9 @@ async function startWorkerOnce({
  */
 export async function keyStore(name, specs = {}) {
   const state = mkdtempSync(path.join(os.tmpdir(), `hexrisk-${name}-`));
-  await applyMigrations({ stateDir: state });
-  const keys = {};
-  for (const [label, options] of Object.entries(specs)) {
-    keys[label] = (await issueKey({ ...options, stateDir: state })).key;
-  }
+  await withMigratedKeyStore(state);
+  const labels = Object.keys(specs);
+  const issued = await issueKeys(Object.values(specs), { stateDir: state });
+  const keys = Object.fromEntries(labels.map((label, i) => [label, issued[i].key]));
   return { state, keys };
 }
