@@ -2,7 +2,6 @@
 //! accounting of every row, the backtest requirements, the calendar, the artifact.
 
 use std::path::PathBuf;
-use std::sync::OnceLock;
 
 use chrono::NaiveDate;
 use hexrisk_builder::fit::backtest::{CALIBRATION_AIM, Scoreboard, largest_gap, reliability_of};
@@ -19,7 +18,7 @@ use hexrisk_engine::city::CityModel;
 use hexrisk_engine::forecast::{ClassRates, OutcomeProbabilities, outcome_distribution_with};
 use indicatif::ProgressBar;
 
-use crate::support::graph_size;
+use crate::support::{full_builds, graph_size};
 
 fn data_dir() -> PathBuf {
     data::workspace_data_dir()
@@ -34,17 +33,7 @@ fn city(code: &str) -> CityConfig {
 }
 
 fn built(code: &str) -> &'static CityBuild {
-    static BUILDS: OnceLock<Vec<CityBuild>> = OnceLock::new();
-    BUILDS
-        .get_or_init(|| {
-            configs()
-                .iter()
-                .map(|c| pipeline::build_city(c, &data_dir(), &ProgressBar::hidden()).unwrap())
-                .collect()
-        })
-        .iter()
-        .find(|b| b.artifact.city.code == code)
-        .unwrap()
+    full_builds::full_build(code)
 }
 
 fn date(y: i32, m: u32, d: u32) -> NaiveDate {

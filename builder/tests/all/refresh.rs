@@ -21,6 +21,8 @@ use hexrisk_builder::refit::{self, Paths, RefreshError, Refreshed, Stage};
 use hexrisk_engine::artifact::{self, CityArtifact};
 use indicatif::ProgressBar;
 
+use crate::support::full_builds::full_build;
+
 fn data_dir() -> PathBuf {
     data::workspace_data_dir()
 }
@@ -497,8 +499,7 @@ fn late_arrivals_are_counted_and_land_in_their_own_week() {
     )
     .unwrap();
     assert_eq!(refreshed.late_arrivals, late_rows as u64);
-    let full =
-        pipeline::build_city(&city("city_us_sfo"), &data_dir(), &ProgressBar::hidden()).unwrap();
+    let full = full_build("city_us_sfo");
     assert_eq!(refreshed.build.unwrap().artifact, full.artifact);
     let history = History::load(&state.join("artifacts")).unwrap();
     assert_eq!(
@@ -613,13 +614,12 @@ fn overlapping_houston_files_keep_identical_rows_once_each() {
     // May and June are in the base already; July is in both files.
     let offered: Vec<Offered> = later.iter().map(|p| file(p)).collect();
     let refreshed = run(&houston, &state, &offered, &mut no_hook()).unwrap();
-    let full =
-        pipeline::build_city(&city("city_us_hou"), &data_dir(), &ProgressBar::hidden()).unwrap();
+    let full = full_build("city_us_hou");
     let rebuilt = refreshed.build.unwrap();
     assert_eq!(rebuilt.artifact, full.artifact);
-    assert_eq!(figures(&rebuilt), figures(&full));
+    assert_eq!(figures(&rebuilt), figures(full));
     let kept = |b: &CityBuild| b.sources["crime"].accepted_total();
-    assert_eq!(kept(&rebuilt), kept(&full));
+    assert_eq!(kept(&rebuilt), kept(full));
     eprintln!("houston overlap: {:.1} s", started.elapsed().as_secs_f64());
 }
 
@@ -892,13 +892,12 @@ fn prune_keeps_the_last_manifests_and_the_current_version() {
 #[test]
 fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
     let out = tempfile::tempdir().unwrap();
-    let sf = city("city_us_sfo");
-    let build = pipeline::build_city(&sf, &data_dir(), &ProgressBar::hidden()).unwrap();
+    let build = full_build("city_us_sfo");
     let manifest_path = out.path().join(artifact::Manifest::FILE_NAME);
     let write = |manifest: &serde_json::Value| {
         std::fs::write(&manifest_path, serde_json::to_vec(manifest).unwrap()).unwrap();
     };
-    let published = artifacts::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap();
+    let published = artifacts::write_artifacts(out.path(), std::slice::from_ref(build)).unwrap();
     let mut old: serde_json::Value = serde_json::to_value(&published).unwrap();
     old["format_version"] = serde_json::json!(1);
 
@@ -907,7 +906,7 @@ fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
     toronto["code"] = serde_json::json!("city_ca_tor");
     old["cities"].as_array_mut().unwrap().push(toronto);
     write(&old);
-    let refused = artifacts::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap_err();
+    let refused = artifacts::write_artifacts(out.path(), std::slice::from_ref(build)).unwrap_err();
     assert!(
         refused
             .to_string()
@@ -922,7 +921,7 @@ fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
 
     // A file that is no manifest at all: refused.
     std::fs::write(&manifest_path, b"{ not json").unwrap();
-    let refused = artifacts::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap_err();
+    let refused = artifacts::write_artifacts(out.path(), std::slice::from_ref(build)).unwrap_err();
     assert!(
         refused.to_string().contains("is not a manifest"),
         "{refused}"
@@ -931,6 +930,6 @@ fn an_unusable_manifest_is_replaced_only_when_every_city_it_names_is_rebuilt() {
     // Another format naming only rebuilt cities: replaced.
     old["cities"].as_array_mut().unwrap().pop();
     write(&old);
-    let replaced = artifacts::write_artifacts(out.path(), std::slice::from_ref(&build)).unwrap();
+    let replaced = artifacts::write_artifacts(out.path(), std::slice::from_ref(build)).unwrap();
     assert_eq!(replaced, published);
 }
