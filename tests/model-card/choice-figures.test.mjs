@@ -34,6 +34,13 @@ function cellHex(cell) {
  * start, cells, rates (cells × classes), sizes and quiet flags. The backtest's
  * rates are its calibrated `e_*` over its `level`.
  */
+// Each city's backtest export, read once: both tests of a city use its rows, and neither changes them.
+const backtests = new Map();
+function readBacktest(code) {
+  if (!backtests.has(code)) backtests.set(code, readExport(`backtest_${code}.csv.gz`));
+  return backtests.get(code);
+}
+
 function pastWeeks(code) {
   const weeks = new Map();
   const add = (row, rates, quiet) => {
@@ -52,7 +59,7 @@ function pastWeeks(code) {
     add(row, CLASSES.map((c) => Number(row[`r_${c}`])), row.quiet === '1');
   }
   const runIn = weeks.size;
-  for (const row of readExport(`backtest_${code}.csv.gz`)) {
+  for (const row of readBacktest(code)) {
     const level = Number(row.level);
     add(row, CLASSES.map((c) => Number(row[`e_${c}`]) / level), row.observed === 'NO_CRIME');
   }
@@ -64,11 +71,11 @@ function pastWeeks(code) {
 /** P(no incident of any class) with every rate times `level`: negative binomial zeros. */
 function quietProbability(week, cell, level) {
   let p = 1;
-  CLASSES.forEach((_, c) => {
+  for (let c = 0; c < CLASSES.length; c += 1) {
     const rate = week.rates[cell * CLASSES.length + c] * level;
     const size = week.sizes[c];
     p *= Number.isFinite(size) && size > 0 ? Math.exp(-size * Math.log1p(rate / size)) : Math.exp(-rate);
-  });
+  }
   return p;
 }
 
@@ -185,14 +192,28 @@ function distanceM([lat1, lng1], [lat2, lng2]) {
   return 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a)) * EARTH_RADIUS_M;
 }
 
-/** A Gaussian kernel of `bandwidth` metres over `centres`, normalised per spreading cell. */
-function kernel(centres, bandwidth) {
+/**
+ * Each of `centres`' neighbours within `cut` metres of it, [index, metres] in index
+ * order: worked out once for every bandwidth's kernel, rather than all pairs' distances per bandwidth.
+ */
+function neighbours(centres, cut) {
   return centres.map((from) => {
-    const spread = [];
+    const near = [];
     centres.forEach((to, j) => {
       const d = distanceM(from, to);
-      if (d <= CUT_BANDWIDTHS * bandwidth) spread.push([j, Math.exp(-d * d / (2 * bandwidth * bandwidth))]);
+      if (d <= cut) near.push([j, d]);
     });
+    return near;
+  });
+}
+
+/** A Gaussian kernel of `bandwidth` metres over cells' `neighbours` (as wide at least), normalised per spreading cell. */
+function kernel(neighbours, bandwidth) {
+  return neighbours.map((near) => {
+    const spread = [];
+    for (const [j, d] of near) {
+      if (d <= CUT_BANDWIDTHS * bandwidth) spread.push([j, Math.exp(-d * d / (2 * bandwidth * bandwidth))]);
+    }
     const total = spread.reduce((s, [, w]) => s + w, 0);
     return spread.map(([j, w]) => [j, w / total]);
   });
@@ -216,7 +237,7 @@ for (const [code, name] of Object.entries(CITIES)) {
     const chosen = Number(text.match(/kernel density of the last 52 weeks \(h = (\d+) m\)/)[1]);
 
     const weeks = new Map();
-    for (const row of readExport(`backtest_${code}.csv.gz`)) {
+    for (const row of readBacktest(code)) {
       if (!weeks.has(row.week_start)) weeks.set(row.week_start, []);
       // The year's mean weekly count, unfloored: a class seen in the year has a mean
       // of at least 1/52, above the 0.001 floor of the mean52_* columns.
@@ -226,9 +247,10 @@ for (const [code, name] of Object.entries(CITIES)) {
     }
     const ordered = [...weeks.keys()].sort().map((k) => weeks.get(k));
     const centres = ordered[0].map((w) => [...cellCentre(w.cell)]);
+    const near = neighbours(centres, CUT_BANDWIDTHS * Math.max(...published.map(([bandwidth]) => bandwidth)));
 
     const ours = published.map(([bandwidth, value]) => {
-      const spread = kernel(centres, bandwidth);
+      const spread = kernel(near, bandwidth);
       const scored = ordered.slice(0, validationWeeks).map((week) => {
         const forecast = density(spread, week.map((w) => w.mean));
         return week.map((w, i) => ({ forecast: forecast[i], observed: w.observed }));

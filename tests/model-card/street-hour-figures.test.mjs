@@ -58,13 +58,30 @@ for (const [code, name] of Object.entries(CITIES)) {
       }
       target[CLASSES.indexOf(r.class) * nBands + bandOf(r.day_type, r.band_start_hour)] = Number(r.share);
     }
+    // Each band day's week and day type, worked out once per day rather than per piece.
+    const calendar = new Map();
+    const dayOf = (bandDay) => {
+      if (!calendar.has(bandDay)) {
+        calendar.set(bandDay, bandDay === ''
+          ? { week: '', type: 'weekday' }
+          : { week: mondayOf(bandDay), type: new Date(`${bandDay}T00:00:00Z`).getUTCDay() % 6 === 0 ? 'weekend' : 'weekday' });
+      }
+      return calendar.get(bandDay);
+    };
     const pieces = readExport(`street_hours_${code}_pieces.csv.gz`).map((r) => ({
       group: r.group, way: Number(r.way), cls: r.class, dateWeek: r.date_week, bandDay: r.band_day,
-      bandWeek: r.band_day === '' ? '' : mondayOf(r.band_day), band: bandOf(r.band_day !== '' && new Date(`${r.band_day}T00:00:00Z`).getUTCDay() % 6 === 0 ? 'weekend' : 'weekday', r.band_start_hour),
+      bandWeek: dayOf(r.band_day).week, band: bandOf(dayOf(r.band_day).type, r.band_start_hour),
       fraction: Number(r.fraction), weight: Number(r.hour_weight),
     }));
     const streets = readStreets(code);
     const cellOf = new Map(streets.ways.map((w) => [w.way, w.cell]));
+    // The ways' cells as indexes into `wayCells`, for the sums over every way of every week.
+    const cellIndex = new Map();
+    const wayCell = Int32Array.from(streets.ways, (w) => {
+      if (!cellIndex.has(w.cell)) cellIndex.set(w.cell, cellIndex.size);
+      return cellIndex.get(w.cell);
+    });
+    const wayCells = [...cellIndex.keys()];
     const backtest = readExport(`backtest_${code}.csv.gz`);
     const weeks = [...new Set(backtest.map((r) => r.week_start))].sort();
     const rates = new Map(backtest.map((r) => [`${r.week_start}|${r.cell}`, CLASSES.map((c) => Number(r[`e_${c}`]))]));
@@ -92,10 +109,10 @@ for (const [code, name] of Object.entries(CITIES)) {
           if (p.weight <= 0 || p.dateWeek === '' || p.dateWeek < from || p.dateWeek >= before) continue;
           const n = p.fraction * p.weight;
           learnt.total.set(p.way, (learnt.total.get(p.way) ?? 0) + n);
-          learnt.band.set(`${p.way}|${p.band}`, (learnt.band.get(`${p.way}|${p.band}`) ?? 0) + n);
+          learnt.band.set(p.way * nBands + p.band, (learnt.band.get(p.way * nBands + p.band) ?? 0) + n);
         }
       };
-      const shareOf = (learnt, way, band, kappa, base) => streetShare(learnt.band.get(`${way}|${band}`) ?? 0, learnt.total.get(way) ?? 0, kappa, base);
+      const shareOf = (learnt, way, band, kappa, base) => streetShare(learnt.band.get(way * nBands + band) ?? 0, learnt.total.get(way) ?? 0, kappa, base);
 
       // Validation: κ by the band log loss of the validation weeks' pieces.
       const placement = lines.find((l) => l.startsWith(`| ${cells[1]} | `) && !l.startsWith(`| ${cells[1]} | (`));
@@ -127,7 +144,7 @@ for (const [code, name] of Object.entries(CITIES)) {
       // The backtest weeks: the Poisson log loss of the three profiles.
       const learnt = { total: new Map(), band: new Map() };
       const sums = [0, 1, 2].map(() => ({ ll: 0, band: 0 }));
-      let expected = 0; let incidents = 0; let learntTo = ''; let fit = null; let share = null;
+      let expected = 0; let incidents = 0; let learntTo = ''; let fit = null; let share = null; let wayShares = null;
       const byWeek = new Map();
       for (const p of own) {
         if (p.bandWeek === '' || p.bandWeek < weeks[0]) continue;
@@ -142,9 +159,12 @@ for (const [code, name] of Object.entries(CITIES)) {
           learntTo = week;
           fit = fits.get(week);
           share = shares(streets.ways, totals(streets.counts[group] ?? [], (w) => w < week), streets.k[group]);
+          wayShares = Float64Array.from(streets.ways, (w) => share.get(w.way));
         }
-        const forecast = (cell) => classes.reduce((s, c) => s + rates.get(`${week}|${cell}`)[c], 0);
-        for (const w of streets.ways) expected += forecast(w.cell) * share.get(w.way);
+        // The group's forecast of each cell this week, summed once per cell rather than per way.
+        const forecasts = wayCells.map((cell) => classes.reduce((s, c) => s + rates.get(`${week}|${cell}`)[c], 0));
+        const forecast = (cell) => forecasts[cellIndex.get(cell)];
+        for (let i = 0; i < streets.ways.length; i += 1) expected += forecasts[wayCell[i]] * wayShares[i];
         for (const { way, band, y } of byWeek.get(week)?.values() ?? []) {
           const cell = cellOf.get(way);
           if (cell === undefined) continue;
