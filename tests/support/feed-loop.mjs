@@ -1,17 +1,18 @@
 // The live-data loop end to end, without the internet: opendata-sim (the local
 // Socrata/ArcGIS server replaying a city's real incidents on a simulated clock)
 // publishes week after week; each week `hexrisk-build update` syncs and rebuilds,
-// scripts/publish.sh puts the version in the local bucket, and the Worker under
+// scripts/publish.sh puts the version in the local bucket (`--partial`, as the
+// scheduled workflow: files already there are not sent again), and the Worker under
 // `wrangler dev` (clock following the data) takes it up while traffic runs.
 // Used by tests/api/feed-loop.test.mjs (a short stretch with faults) and
 // bench/soak.mjs (a simulated year). docs/REFRESH.md describes the loop.
 import { execFile, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePorts, keyStore, publishModels, startWorker } from './wrangler.mjs';
+import { freePorts, keyStore, startWorker } from './wrangler.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -142,6 +143,31 @@ export async function runLoop({
   }
   const manifest = () => JSON.parse(readFileSync(path.join(artifacts, 'manifest.json'), 'utf8')).cities.find((c) => c.code === city.code);
 
+  /** The artifact files in the bucket: named by digest, so never changed once there. */
+  const inBucket = new Set();
+  /**
+   * Publishes the artifacts folder with scripts/publish.sh `--partial`, as the
+   * scheduled workflow does: a folder holding the manifest and only the files not in
+   * the bucket yet. A week that rebuilt nothing (a failed sync) publishes its manifest
+   * alone, without a third wrangler run re-sending the same files.
+   */
+  async function publish() {
+    const staged = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-loop-publish-'));
+    const { cities } = JSON.parse(readFileSync(path.join(artifacts, 'manifest.json'), 'utf8'));
+    const files = cities.flatMap((c) => [c, c.grid].filter(Boolean)).map((e) => e.file).filter((f) => !inBucket.has(f));
+    for (const file of files) {
+      mkdirSync(path.dirname(path.join(staged, file)), { recursive: true });
+      copyFileSync(path.join(artifacts, file), path.join(staged, file));
+    }
+    copyFileSync(path.join(artifacts, 'manifest.json'), path.join(staged, 'manifest.json'));
+    const bin = path.join(root, 'node_modules/.bin');
+    await run('bash', [path.join(root, 'scripts/publish.sh'), '--persist-to', state, '--artifacts', staged, '--partial'], {
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+    });
+    for (const file of files) inBucket.add(file);
+    rmSync(staged, { recursive: true, force: true });
+  }
+
   /** The SHA-256 of the city's artifact built from scratch out of the store. */
   async function cleanBuild() {
     return (await cleanArtifact()).sha256;
@@ -186,7 +212,7 @@ export async function runLoop({
 
   const first = await update((await simGet('/_sim/clock')).clock);
   if (first.code !== 0) throw new Error(`the first update failed:\n${first.stdout}\n${first.stderr}`);
-  await publishModels(state, { artifacts });
+  await publish();
   const worker = await startWorker({
     persistTo: state, models: false, vars: { HEXRISK_CLOCK: 'follow-data', HEXRISK_MANIFEST_TTL_SECONDS: '1' },
   });
@@ -254,14 +280,18 @@ export async function runLoop({
       const knownThen = /as known then: Brier ([\d.]+) \(as if complete ([\d.]+)\)/.exec(updated.stdout);
       const served = (await simGet(`/_sim/count?dataset=${city.dataset}`)).rows;
       const rebuilt = /published version/.test(updated.stdout);
-      const cleanSha = verifyClean && rebuilt ? await cleanBuild() : null;
+      // The clean build reads the store alone: it runs while the version is
+      // published and taken up (about 10 s of a Houston build beside them).
+      const cleanSha = verifyClean && rebuilt ? cleanBuild() : null;
+      cleanSha?.catch(() => {}); // awaited below; not unhandled if the swap throws first
       const publishStarted = performance.now();
-      await publishModels(state, { artifacts });
+      await publish();
       const publishSeconds = (performance.now() - publishStarted) / 1000;
       const entry = manifest();
       const failing = entry.freshness?.failing?.length ?? 0;
       const swap = await servedWithin(entry.version, failing);
       const range = await api(`/v1/prediction/range?${point}`);
+      const cleanBuildMatches = cleanSha === null ? null : (await cleanSha) === entry.sha256;
       const expectedWeek = addDays(entry.data_through, 1);
       const record = {
         week, clock: advanced.clock, updateCode: updated.code, updateSeconds: updated.seconds, publishSeconds,
@@ -270,7 +300,7 @@ export async function runLoop({
         healthStatus: swap.health.status, swapSeconds: swap.seconds,
         currentWeek: range.body?.current_week ?? null, expectedWeek,
         brier: knownThen ? { knownThen: Number(knownThen[1]), complete: Number(knownThen[2]) } : null,
-        rebuilt, cleanBuildMatches: cleanSha === null ? null : cleanSha === entry.sha256,
+        rebuilt, cleanBuildMatches,
         output: updated.code === 0 ? undefined : `${updated.stdout}\n${updated.stderr}`,
       };
       if (record.currentWeek === expectedWeek && !servedWeeks.has(expectedWeek)) {
