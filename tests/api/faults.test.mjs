@@ -4,13 +4,19 @@
 // documented error shape, with no internal detail; a file that inflates past the
 // 64 MiB bound is refused while it inflates, even with a matching digest; and the key store holds digests
 // only, never key text. (A bad version published over a good one: publish.test.mjs.)
-import { after, test } from 'node:test';
+import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
-import { keyStore, putObject, startWorker } from '../support/wrangler.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
+
+const run = promisify(execFile);
+const root = new URL('../../', import.meta.url).pathname;
 
 const artifacts = new URL('../../build/artifacts/', import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(path.join(artifacts, 'manifest.json')));
@@ -18,10 +24,31 @@ const fileOf = (code) => manifest.cities.find((c) => c.code === code).file;
 const workers = [];
 after(() => Promise.all(workers.map((w) => w.stop())));
 
+/**
+ * Puts `objects` (key to bytes, as is) into the local bucket of `state` in one wrangler
+ * run (`r2 bulk put`): each run costs a second or two of starting, whatever it puts.
+ * No Worker reads the bucket yet, so their order does not matter.
+ */
+async function putObjects(state, objects) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-objects-'));
+  const list = Object.entries(objects).map(([key, bytes], i) => {
+    const file = path.join(dir, String(i));
+    writeFileSync(file, bytes);
+    return { key, file };
+  });
+  writeFileSync(path.join(dir, 'list.json'), JSON.stringify(list));
+  const bin = path.join(root, 'node_modules/.bin');
+  await run(path.join(bin, 'wrangler'), ['r2', 'bulk', 'put', 'hexrisk-models', '--filename', path.join(dir, 'list.json'), '--local', '--persist-to', state], {
+    cwd: path.join(root, 'edge-worker'),
+    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+  });
+  rmSync(dir, { recursive: true, force: true });
+}
+
 /** A Worker whose bucket holds `objects` (key to bytes) only, with one live key; resolves to { worker, key, state }. */
 async function serve(objects) {
   const { state, keys: { key } } = await keyStore('faults', { key: { kind: 'live', origins: ['http://127.0.0.1:8080'] } });
-  for (const [name, bytes] of Object.entries(objects)) await putObject(state, name, bytes);
+  await putObjects(state, objects);
   const worker = await startWorker({ persistTo: state, models: false, vars: { HEXRISK_CLOCK: '2022-01-03' } });
   workers.push(worker);
   return { worker, key, state };
@@ -53,67 +80,70 @@ async function assertBroken(worker, key) {
   }
 }
 
-test('a missing artifact: unhealthy, and INTERNAL_ERROR in the error shape', async () => {
-  const { worker, key } = await serve({
-    'manifest.json': readFileSync(path.join(artifacts, 'manifest.json')),
-    [fileOf('city_us_sfo')]: readFileSync(path.join(artifacts, fileOf('city_us_sfo'))),
+// Each case has its own key store, bucket and Worker: they run side by side.
+describe('a Worker with no usable version of a city', { concurrency: true }, () => {
+  test('a missing artifact: unhealthy, and INTERNAL_ERROR in the error shape', async () => {
+    const { worker, key } = await serve({
+      'manifest.json': readFileSync(path.join(artifacts, 'manifest.json')),
+      [fileOf('city_us_sfo')]: readFileSync(path.join(artifacts, fileOf('city_us_sfo'))),
+    });
+    await assertBroken(worker, key);
+    // The router's record names each city without a usable version, and why.
+    const health = await (await fetch(`${worker.url}/health`)).json();
+    const problems = Object.fromEntries(health.models.problems.map((p) => [p.city, p.reason]));
+    assert.match(problems.city_ca_tor, /missing/);
+    assert.equal(problems.city_us_sfo, undefined);
+    // A city whose file is there still answers.
+    const res = await fetch(`${worker.url}/v1/coverage?city=city_us_sfo`, { headers: { authorization: `Bearer ${key}` } });
+    assert.equal(res.status, 200);
+    assert.equal((await res.json()).city, 'city_us_sfo');
   });
-  await assertBroken(worker, key);
-  // The router's record names each city without a usable version, and why.
-  const health = await (await fetch(`${worker.url}/health`)).json();
-  const problems = Object.fromEntries(health.models.problems.map((p) => [p.city, p.reason]));
-  assert.match(problems.city_ca_tor, /missing/);
-  assert.equal(problems.city_us_sfo, undefined);
-  // A city whose file is there still answers.
-  const res = await fetch(`${worker.url}/v1/coverage?city=city_us_sfo`, { headers: { authorization: `Bearer ${key}` } });
-  assert.equal(res.status, 200);
-  assert.equal((await res.json()).city, 'city_us_sfo');
-});
 
-test('a corrupt artifact: unhealthy, and INTERNAL_ERROR in the error shape', async () => {
-  const toronto = readFileSync(path.join(artifacts, fileOf('city_ca_tor')));
-  toronto[toronto.length >> 1] ^= 0xff; // one flipped byte: the digest must catch it
-  const { worker, key, state } = await serve({
-    'manifest.json': readFileSync(path.join(artifacts, 'manifest.json')),
-    [fileOf('city_ca_tor')]: toronto,
+  test('a corrupt artifact: unhealthy, and INTERNAL_ERROR in the error shape', async () => {
+    const toronto = readFileSync(path.join(artifacts, fileOf('city_ca_tor')));
+    toronto[toronto.length >> 1] ^= 0xff; // one flipped byte: the digest must catch it
+    const { worker, key, state } = await serve({
+      'manifest.json': readFileSync(path.join(artifacts, 'manifest.json')),
+      [fileOf('city_ca_tor')]: toronto,
+    });
+    await assertBroken(worker, key);
+
+    // The key store (SQLite files under the persisted state) holds digests, never the key.
+    const files = [];
+    const walk = (d) => readdirSync(d).forEach((f) => {
+      const p = path.join(d, f);
+      if (statSync(p).isDirectory()) walk(p); else files.push(p);
+    });
+    walk(state);
+    const secret = key.slice(key.lastIndexOf('_') + 1);
+    assert.ok(files.some((f) => f.endsWith('.sqlite')), 'a D1 database was written');
+    for (const file of files) {
+      const bytes = readFileSync(file);
+      assert.ok(!bytes.includes(secret) && !bytes.includes(key), `${file} holds key text`);
+    }
   });
-  await assertBroken(worker, key);
 
-  // The key store (SQLite files under the persisted state) holds digests, never the key.
-  const files = [];
-  const walk = (d) => readdirSync(d).forEach((f) => {
-    const p = path.join(d, f);
-    if (statSync(p).isDirectory()) walk(p); else files.push(p);
+  test('an artifact that inflates past 64 MiB (its digest in the manifest): refused while inflating', async () => {
+    // A well-formed header and checksum over a zlib stream of 65 MiB of zeros (65 KB),
+    // entered in the manifest under its own digest, so only the inflate bound stops it.
+    const body = deflateSync(Buffer.alloc(65 << 20));
+    const header = Buffer.alloc(16);
+    header.write('HXRK', 0, 'latin1');
+    header.writeUInt16LE(manifest.format_version, 4);
+    header.writeUInt32LE(body.length, 8);
+    header.writeUInt32LE(crc32(body), 12);
+    const bomb = Buffer.concat([header, body]);
+    const sha256 = createHash('sha256').update(bomb).digest('hex');
+    const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
+    const version = `${toronto.data_through}.${sha256.slice(0, 12)}`;
+    // No grid file: the build's one is named after the real version, and this is another.
+    const { grid: _, ...full } = toronto;
+    const entry = { ...full, bytes: bomb.length, sha256, version, file: `city_ca_tor/${version}.hxrk` };
+    const bombed = { ...manifest, cities: manifest.cities.map((c) => (c.code === 'city_ca_tor' ? entry : c)) };
+    const { worker, key } = await serve({ 'manifest.json': Buffer.from(JSON.stringify(bombed)), [entry.file]: bomb });
+    await assertBroken(worker, key);
+    const health = await (await fetch(`${worker.url}/health`)).json();
+    const problem = health.models.problems.find((p) => p.city === 'city_ca_tor');
+    assert.match(problem.reason, /inflates to more than 67108864 bytes/);
   });
-  walk(state);
-  const secret = key.slice(key.lastIndexOf('_') + 1);
-  assert.ok(files.some((f) => f.endsWith('.sqlite')), 'a D1 database was written');
-  for (const file of files) {
-    const bytes = readFileSync(file);
-    assert.ok(!bytes.includes(secret) && !bytes.includes(key), `${file} holds key text`);
-  }
-});
-
-test('an artifact that inflates past 64 MiB (its digest in the manifest): refused while inflating', async () => {
-  // A well-formed header and checksum over a zlib stream of 65 MiB of zeros (65 KB),
-  // entered in the manifest under its own digest, so only the inflate bound stops it.
-  const body = deflateSync(Buffer.alloc(65 << 20));
-  const header = Buffer.alloc(16);
-  header.write('HXRK', 0, 'latin1');
-  header.writeUInt16LE(manifest.format_version, 4);
-  header.writeUInt32LE(body.length, 8);
-  header.writeUInt32LE(crc32(body), 12);
-  const bomb = Buffer.concat([header, body]);
-  const sha256 = createHash('sha256').update(bomb).digest('hex');
-  const toronto = manifest.cities.find((c) => c.code === 'city_ca_tor');
-  const version = `${toronto.data_through}.${sha256.slice(0, 12)}`;
-  // No grid file: the build's one is named after the real version, and this is another.
-  const { grid: _, ...full } = toronto;
-  const entry = { ...full, bytes: bomb.length, sha256, version, file: `city_ca_tor/${version}.hxrk` };
-  const bombed = { ...manifest, cities: manifest.cities.map((c) => (c.code === 'city_ca_tor' ? entry : c)) };
-  const { worker, key } = await serve({ 'manifest.json': Buffer.from(JSON.stringify(bombed)), [entry.file]: bomb });
-  await assertBroken(worker, key);
-  const health = await (await fetch(`${worker.url}/health`)).json();
-  const problem = health.models.problems.find((p) => p.city === 'city_ca_tor');
-  assert.match(problem.reason, /inflates to more than 67108864 bytes/);
 });
