@@ -16,6 +16,11 @@ use crate::fit::city_build::CityBuild;
 use crate::fit::forecasting::row_outcome;
 use crate::fit::profiles::Profiles;
 
+/// How hard the exports are compressed: level 2 of 9. Every build writes them and only
+/// tests and analyses read them back, so speed matters more than size here (at the
+/// default level, compressing was about a sixth of Houston's build).
+pub(crate) const EXPORT_COMPRESSION: Compression = Compression::new(2);
+
 /// Writes `backtest_<code>.csv.gz`: one row per backtest cell-week. Its last
 /// column, `in_grid_before_backtest`, is 0 for a cell that a grid derived from the
 /// incidents before the backtest would lack (in a city whose grid comes from its
@@ -25,7 +30,7 @@ use crate::fit::profiles::Profiles;
 /// I/O errors.
 pub fn write_backtest_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
     let path = dir.join(format!("backtest_{}.csv.gz", build.artifact.city.code));
-    let gzip = GzEncoder::new(Vec::new(), Compression::default());
+    let gzip = GzEncoder::new(Vec::new(), EXPORT_COMPRESSION);
     let mut out = csv::Writer::from_writer(gzip);
     let mut header = vec![
         "week_start".to_owned(),
@@ -215,7 +220,7 @@ pub(crate) fn write_gz_csv(
     header: &[String],
     rows: &mut dyn Iterator<Item = Vec<String>>,
 ) -> anyhow::Result<()> {
-    let mut out = csv::Writer::from_writer(GzEncoder::new(Vec::new(), Compression::default()));
+    let mut out = csv::Writer::from_writer(GzEncoder::new(Vec::new(), EXPORT_COMPRESSION));
     out.write_record(header)?;
     for row in rows {
         out.write_record(&row)?;

@@ -18,12 +18,13 @@
 
 use std::path::Path;
 
-use flate2::Compression;
 use flate2::write::GzEncoder;
 
 use crate::atomic;
 use crate::fit::city_build::CityBuild;
-use crate::outputs::backtest_export::{cell_rows, cell_share_header, city_rows, write_gz_csv};
+use crate::outputs::backtest_export::{
+    EXPORT_COMPRESSION, cell_rows, cell_share_header, city_rows, write_gz_csv,
+};
 
 /// The export's header.
 pub const HEADER: [&str; 6] = ["record", "group", "week_start", "way", "cell", "value"];
@@ -48,7 +49,7 @@ pub fn write_streets_csv(dir: &Path, build: &CityBuild) -> anyhow::Result<()> {
         return Ok(());
     };
     let path = dir.join(format!("streets_{}.csv.gz", build.artifact.city.code));
-    let gzip = GzEncoder::new(Vec::new(), Compression::default());
+    let gzip = GzEncoder::new(Vec::new(), EXPORT_COMPRESSION);
     let mut out = csv::Writer::from_writer(gzip);
     out.write_record(HEADER)?;
     for (way, cell) in streets.network.assigned() {
