@@ -31,20 +31,28 @@ before(async () => {
   // The Rust test writes the city's files and builds them with the CLI (its own checks
   // of the build run too); the folder it leaves is what a data team would have.
   // --workspace, as `make test` builds it: with `-p` the test binary would be compiled
-  // again with other features (scripts/build-tool.sh says why).
-  await run('cargo', ['test', '--quiet', '--workspace', '--test', 'all', '--',
-    'new_city::a_city_made_of_configuration_and_data_files_builds_predicts_and_routes'],
-  { cwd: root, env: { ...process.env, HEXRISK_NEW_CITY_DIR: dir }, maxBuffer: 16 << 20 });
+  // again with other features (scripts/build-tool.sh says why). The key store is made
+  // meanwhile.
+  let state;
+  [, { state, keys: { key } }] = await Promise.all([
+    run('cargo', ['test', '--quiet', '--workspace', '--test', 'all', '--',
+      'new_city::a_city_made_of_configuration_and_data_files_builds_predicts_and_routes'],
+    { cwd: root, env: { ...process.env, HEXRISK_NEW_CITY_DIR: dir }, maxBuffer: 16 << 20 }),
+    keyStore('new-city', { key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000 } }),
+  ]);
   artifacts = path.join(dir, 'artifacts');
   manifest = JSON.parse(readFileSync(path.join(artifacts, 'manifest.json'), 'utf8'));
   assert.deepEqual(manifest.cities.map((c) => c.code), [CODE]);
   const city = manifest.cities[0];
   // The first week beyond the data, as the Rust test's clock.
   const clock = new Date(Date.parse(`${city.data_through}T12:00:00Z`) + 3 * 86_400_000).toISOString().slice(0, 10);
-  let state;
-  ({ state, keys: { key } } = await keyStore('new-city', { key: { kind: 'live', tier: 'enterprise', dailyLimit: 1_000_000 } }));
-  await publishModels(state, { artifacts });
-  worker = await startWorker({ persistTo: state, models: false, vars: { HEXRISK_CLOCK: clock } });
+  // The Worker starts while the city is published: ready once /openapi.json answers,
+  // which reads no model, it first reads the bucket when a test asks.
+  await Promise.all([
+    publishModels(state, { artifacts }),
+    startWorker({ persistTo: state, models: false, readyPath: '/openapi.json', vars: { HEXRISK_CLOCK: clock } })
+      .then((started) => { worker = started; }),
+  ]);
 });
 
 /** The middle of the campus city's bounds, and points 250 m west and east of it. */
