@@ -29,10 +29,13 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 let worker;
 let state;
 let keys;
+let validate;
+let endValidator;
 const documents = {};
 const exchanges = [];
 
 before(async () => {
+  ({ validate, end: endValidator } = validatorProcess());
   ({ state, keys } = await keyStore('oapi', {
     // As scripts/answers.mjs issues it, so the shared request set means the same.
     live: { kind: 'live', origins: [ORIGIN] },
@@ -43,7 +46,7 @@ before(async () => {
   for (const path of DOCUMENTS) documents[path] = await (await fetch(`${worker.url}${path}`)).json();
 });
 
-after(() => worker?.stop());
+after(() => Promise.all([worker?.stop(), endValidator?.()]));
 
 /** The document an answer of `path` is described by: the portal's, the prediction API's, or the router's. */
 const documentOf = (path) => (path.startsWith('/portal/api/') ? '/portal/api/openapi.json' : path.startsWith('/v1/') ? '/v1/openapi.json' : '/openapi.json');
@@ -121,21 +124,49 @@ async function send(method, path, { body, headers = {} } = {}) {
   return { status: response.status, headers: response.headers, json: () => JSON.parse(bytes.toString() || 'null') };
 }
 
-/** Runs the validator on `input` ({ documents, exchanges }): its report. */
-function validate(input) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(python, [validator], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => { stdout += chunk; });
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`openapi_validate.py exited ${code}:\n${stderr}`));
-      else resolve(JSON.parse(stdout));
-    });
-    child.stdin.end(JSON.stringify(input));
+/**
+ * The validator, one process for the file (its interpreter and openapi-core start once,
+ * while the Worker starts): `validate(input)` ({ documents, exchanges }) resolves to its
+ * report; `end()` closes it.
+ */
+function validatorProcess() {
+  const child = spawn(python, [validator], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const waiting = [];
+  let stdout = '';
+  let stderr = '';
+  let failure;
+  const fail = (error) => {
+    failure ??= error;
+    for (const { reject } of waiting.splice(0)) reject(failure);
+  };
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk;
+    for (let end = stdout.indexOf('\n'); end >= 0; end = stdout.indexOf('\n')) {
+      const line = stdout.slice(0, end);
+      stdout = stdout.slice(end + 1);
+      const { resolve, reject } = waiting.shift();
+      try {
+        resolve(JSON.parse(line));
+      } catch (error) {
+        reject(error);
+      }
+    }
   });
+  child.stderr.on('data', (chunk) => { stderr += chunk; });
+  child.on('error', fail);
+  child.on('close', (code) => fail(new Error(`openapi_validate.py exited ${code}:\n${stderr}`)));
+  return {
+    validate: (input) => new Promise((resolve, reject) => {
+      if (failure) return reject(failure);
+      waiting.push({ resolve, reject });
+      child.stdin.write(`${JSON.stringify(input)}\n`);
+    }),
+    end: () => new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('close', resolve);
+      child.stdin.end();
+    }),
+  };
 }
 
 /** The slippy-map tile of zoom `z` holding a point. */
@@ -290,8 +321,10 @@ test('the validator is not vacuous: a document with one field of another type fa
   const schema = altered.components.schemas.Health;
   assert.ok(schema.properties.status, 'Health has a status');
   schema.properties.status = { type: 'number' };
-  const good = await validate({ documents, exchanges: [health] });
-  const bad = await validate({ documents: { ...documents, '/openapi.json': altered }, exchanges: [health] });
+  const [good, bad] = await Promise.all([
+    validate({ documents, exchanges: [health] }),
+    validate({ documents: { ...documents, '/openapi.json': altered }, exchanges: [health] }),
+  ]);
   assert.equal(good.results[0].ok, true, JSON.stringify(good.results[0]));
   assert.equal(bad.results[0].ok, false);
   assert.match(bad.results[0].errors.join('\n'), /at \/status: 'healthy' is not of type 'number'/);

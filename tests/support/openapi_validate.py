@@ -4,7 +4,7 @@ An implementation independent of the project's own checks (ajv in
 tests/support/openapi.mjs, schemathesis' generated requests): the documents as the
 Worker serves them, and requests and answers as they went over the wire.
 
-Reads one JSON object from standard input:
+Reads JSON objects from standard input, one a line, each
 
   {"documents": {"<served path>": <document>, ...},
    "exchanges": [{"document": "<served path>", "method": "GET", "url": "http://host:port/v1/x?a=1",
@@ -15,9 +15,11 @@ Reads one JSON object from standard input:
                   "documented": true | false,
                   "documentedAs": "get" (optional)}, ...]}
 
-and prints {"results": [{"ok": bool, "errors": [...]}, ...], "openapi_core": version},
-one result per exchange in order, and exits 0: the caller decides what fails. Each
-document is itself checked as an OpenAPI 3.1 document first (openapi-spec-validator,
+and answers each with a line {"results": [{"ok": bool, "errors": [...]}, ...], "openapi_core":
+version}, one result per exchange in order; it exits 0 at the end of its input: the
+caller decides what fails. One process serves a whole test file, so the interpreter and
+openapi-core start once, and a document sent again (the same JSON) is not read again.
+Each document is itself checked as an OpenAPI 3.1 document first (openapi-spec-validator,
 as openapi-core does by default); a document that is not one stops the run.
 
 - validateRequest: the request is also validated (security, parameters, body); only
@@ -166,18 +168,31 @@ def validate(apps, documents, exchange):
     return errors
 
 
-def main():
-    given = json.load(sys.stdin)
+def report(given, apps):
+    """The report on one input; `apps` keeps each document's OpenAPI by its JSON text."""
     documents = given['documents']
-    apps = {path: OpenAPI.from_dict(relative_servers(document), config=CONFIG) for path, document in documents.items()}
+    by_path = {}
+    for path, document in documents.items():
+        text = json.dumps(document, sort_keys=True)
+        if text not in apps:
+            apps[text] = OpenAPI.from_dict(relative_servers(document), config=CONFIG)
+        by_path[path] = apps[text]
     results = []
     for exchange in given['exchanges']:
         try:
-            errors = validate(apps, documents, exchange)
+            errors = validate(by_path, documents, exchange)
         except Exception as error:  # a crash on one exchange is that exchange's failure, not the run's
             errors = [f'validator error: {type(error).__name__}: {error}']
         results.append({'ok': not errors, 'errors': errors})
-    json.dump({'results': results, 'openapi_core': version('openapi-core')}, sys.stdout)
+    return {'results': results, 'openapi_core': version('openapi-core')}
+
+
+def main():
+    apps = {}
+    for line in sys.stdin:
+        if line.strip():
+            sys.stdout.write(json.dumps(report(json.loads(line), apps)) + '\n')
+            sys.stdout.flush()
 
 
 if __name__ == '__main__':
