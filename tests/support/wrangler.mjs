@@ -17,31 +17,46 @@ const R2_DIR = ['v3', 'r2'];
 /** The local D1 databases under a `--persist-to` folder. */
 const D1_DIR = ['v3', 'd1'];
 
+const bin = path.join(root, 'node_modules/.bin');
+/** The environment of a wrangler run here: the repository's tools, nothing sent anywhere. */
+const WRANGLER_ENV = {
+  ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+  // Node keeps wrangler's compiled code between runs (as the Makefile sets for `make`).
+  NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(root, 'build/node-compile-cache'),
+};
+
 /**
  * Publishes a model version into the local bucket of `state` (a `--persist-to` folder)
  * with scripts/publish.sh, the command `make run` and `make publish` use. Options:
  * `artifacts` (an artifacts folder, default build/artifacts), `manifest` (another
- * manifest of that folder, to roll back).
+ * manifest of that folder, to roll back), `partial` (the folder holds only some of the
+ * files its manifest names, the others being in the bucket already: publish.sh
+ * `--partial`, as the scheduled workflow publishes).
  */
-export async function publishModels(state, { artifacts = ARTIFACTS, manifest } = {}) {
-  const bin = path.join(root, 'node_modules/.bin');
+export async function publishModels(state, { artifacts = ARTIFACTS, manifest, partial = false } = {}) {
   const args = [path.join(root, 'scripts/publish.sh'), '--persist-to', state, '--artifacts', artifacts];
   if (manifest) args.push('--manifest', manifest);
-  const { stdout } = await run('bash', args, {
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
-  });
+  if (partial) args.push('--partial');
+  const { stdout } = await run('bash', args, { env: WRANGLER_ENV });
   return stdout;
 }
 
-/** Puts one object (`bytes`, a Buffer) into the local bucket of `state`, as is. */
-export async function putObject(state, key, bytes) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-object-'));
-  const file = path.join(dir, 'object');
-  writeFileSync(file, bytes);
-  const bin = path.join(root, 'node_modules/.bin');
-  await run(path.join(bin, 'wrangler'), ['r2', 'object', 'put', `hexrisk-models/${key}`, '--file', file, '--local', '--persist-to', state], {
-    cwd: path.join(root, 'edge-worker'),
-    env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+/**
+ * Puts `objects` (key to bytes, a Buffer each, stored as is) into the local bucket of
+ * `state` in one wrangler run (`r2 bulk put`): a run costs a second or two of starting,
+ * whatever it puts. The objects land side by side, in no set order: a test that a
+ * running Worker must see one before another puts them in separate calls.
+ */
+export async function putObjects(state, objects) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-objects-'));
+  const list = Object.entries(objects).map(([key, bytes], i) => {
+    const file = path.join(dir, String(i));
+    writeFileSync(file, bytes);
+    return { key, file };
+  });
+  writeFileSync(path.join(dir, 'list.json'), JSON.stringify(list));
+  await run(path.join(bin, 'wrangler'), ['r2', 'bulk', 'put', 'hexrisk-models', '--filename', path.join(dir, 'list.json'), '--local', '--persist-to', state], {
+    cwd: path.join(root, 'edge-worker'), env: WRANGLER_ENV,
   });
   rmSync(dir, { recursive: true, force: true });
 }
@@ -163,7 +178,6 @@ async function startWorkerOnce({
   const inspectorPort = port === freeB ? freeA : freeB;
   const state = persistTo ?? mkdtempSync(path.join(os.tmpdir(), 'hexrisk-wrangler-'));
   if (models === 'build') await withBuildModels(state);
-  const bin = path.join(root, 'node_modules/.bin');
   const child = spawn(
     path.join(bin, 'wrangler'),
     ['dev', '--ip', '127.0.0.1', '--port', String(port), '--inspector-port', String(inspectorPort),
@@ -171,13 +185,7 @@ async function startWorkerOnce({
       ...Object.entries(vars).flatMap(([k, v]) => ['--var', `${k}:${v}`])],
     {
       cwd: workerDir,
-      env: {
-        ...process.env,
-        PATH: `${bin}:${process.env.PATH}`,
-        WRANGLER_SEND_METRICS: 'false',
-        CLOUDFLARE_CF_FETCH_ENABLED: 'false',
-        CI: 'true',
-      },
+      env: { ...WRANGLER_ENV, CI: 'true' },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     },
