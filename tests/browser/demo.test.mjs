@@ -7,19 +7,19 @@
 // same streets and colours as the npm package's streetsInBox), a route's avoided
 // streets and riskiest blocks, and offline (wasm) and online (the HTTP APIs under
 // wrangler dev) giving the same numbers. Each test opens the map on a page of its own,
-// in a fresh browser context, so that it passes alone and in any order; after each,
-// no console error and no request for another host. Screenshots of each state go to
+// in a fresh browser context, so that it passes alone and in any order, and alongside
+// others: TESTS_AT_ONCE of them run at a time, sharing the browser, the Worker and the
+// server, since most of a test is spent waiting on its pages. After each, no console
+// error and no request for another host. Screenshots of each state go to
 // test-output/; the page's own timings, by test, to test-output/map-timings.json.
-import { after, afterEach, before, test } from 'node:test';
+import { after, before, describe, test as nodeTest } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { applyMigrations, issueKey } from '../../scripts/operator.mjs';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { startDemoServer } from '../../scripts/serve-demo.mjs';
 import { OUTPUT_DIR, launchBrowser, newSession } from '../support/browser.mjs';
 import { bands, figures, hexPixel, inView, ready, routeBetween, selectSource } from '../support/map-page.mjs';
-import { startWorker } from '../support/wrangler.mjs';
+import { keyStore, startWorker } from '../support/wrangler.mjs';
 import { HexRisk } from '../../pkg/dist/roads/node/hexrisk_engine.js';
 import { MAX_BOX_SIDE_DEG, STREETS_MIN_ZOOM, riskiestBlocks, significant, streetBoxes, streetTooltip, uniqueStreets } from '../../web-demo/lib/streets.js';
 
@@ -43,31 +43,44 @@ let browser;
 let appUrl;
 /** The map without online mode. */
 let offlineUrl;
-/** The pages the running test opened, checked and closed after it. */
-let opened = [];
+/** How many tests run at once. */
+const TESTS_AT_ONCE = 3;
+/** The pages the running test opened (each test's own list), checked and closed after it. */
+const opened = new AsyncLocalStorage();
 /** Each test's page timings, by test name. */
 const timings = {};
+/** The tests, registered as the file declares them and run at the end, TESTS_AT_ONCE at a time. */
+const tests = [];
+
+/** A test of the map: after it, its pages' timings are kept, the pages closed and checked. */
+function test(name, fn) {
+  tests.push([name, async () => {
+    const sessions = [];
+    try {
+      await opened.run(sessions, fn);
+    } finally {
+      timings[name] = await Promise.all(sessions.map((s) => s.page.evaluate(() => window.hexriskTimings).catch(() => null)));
+      await Promise.all(sessions.map((s) => s.context.close()));
+    }
+    for (const { consoleErrors, blocked, expectedErrors } of sessions) {
+      assert.deepEqual(consoleErrors.filter((e) => !expectedErrors?.test(e)), [], 'console errors');
+      assert.deepEqual(blocked, [], 'requests for other hosts');
+    }
+  }]);
+}
 
 before(async () => {
-  server = await startDemoServer({ port: 0 });
-  const state = mkdtempSync(path.join(os.tmpdir(), 'hexrisk-map-'));
-  await applyMigrations({ stateDir: state });
-  const { key } = await issueKey({ kind: 'live', origins: [server.url], stateDir: state });
-  worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: '2022-01-03' } });
-  browser = await launchBrowser();
-  // sw=0: this page is not installed; tests/browser/offline.test.mjs covers that.
-  appUrl = `${server.url}/?${new URLSearchParams({ api: worker.url, key, clock: '2022-01-03', sw: '0' })}`;
-  offlineUrl = `${server.url}/?clock=2022-01-03&sw=0`;
-});
-
-afterEach(async (t) => {
-  const sessions = opened;
-  opened = [];
-  timings[t.name] = await Promise.all(sessions.map((s) => s.page.evaluate(() => window.hexriskTimings).catch(() => null)));
-  await Promise.all(sessions.map((s) => s.context.close()));
-  for (const { consoleErrors, blocked, expectedErrors } of sessions) {
-    assert.deepEqual(consoleErrors.filter((e) => !expectedErrors?.test(e)), [], 'console errors');
-    assert.deepEqual(blocked, [], 'requests for other hosts');
+  // The browser starts while the key store and the Worker are made.
+  const launching = launchBrowser();
+  try {
+    server = await startDemoServer({ port: 0 });
+    const { state, keys: { key } } = await keyStore('map', { key: { kind: 'live', origins: [server.url] } });
+    worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: '2022-01-03' } });
+    // sw=0: this page is not installed; tests/browser/offline.test.mjs covers that.
+    appUrl = `${server.url}/?${new URLSearchParams({ api: worker.url, key, clock: '2022-01-03', sw: '0' })}`;
+    offlineUrl = `${server.url}/?clock=2022-01-03&sw=0`;
+  } finally {
+    browser = await launching;
   }
 });
 
@@ -86,7 +99,7 @@ after(async () => {
  */
 async function openMap({ url = appUrl, prepare, wait = true, expectedErrors } = {}) {
   const session = { ...(await newSession(browser)), expectedErrors };
-  opened.push(session);
+  opened.getStore().push(session);
   await prepare?.(session.page);
   await session.page.goto(url);
   if (wait) await ready(session.page);
@@ -991,4 +1004,8 @@ test('on a phone (390 × 844) the controls fold into a panel over the map, every
   assert.equal(await toggle.getAttribute('aria-expanded'), 'false');
   assert.ok(!(await page.locator('#controls').isVisible()));
   await page.screenshot({ path: `${OUTPUT_DIR}/map-phone-route.png`, fullPage: true });
+});
+
+describe('the map app', { concurrency: TESTS_AT_ONCE }, () => {
+  for (const [name, fn] of tests) nodeTest(name, fn);
 });

@@ -5,7 +5,8 @@
 // and Leaflet (GeoJSON of /hexes/all, and of the package). Each page must draw the risk layer: the pixels at the view's least safe
 // cell and at its safest differ as their scores do (red against green), and neither
 // is the bare background; and each page is clean of WCAG 2 A/AA violations (axe).
-import { after, before, test } from 'node:test';
+// Each test has a browser context of its own; TESTS_AT_ONCE of them run at a time.
+import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -22,6 +23,8 @@ const PAGES = ['maplibre', 'deckgl', 'openlayers', 'leaflet'];
 // The view's centre (example.js's VIEW) and a box holding all it shows.
 const VIEW = { lng: -79.3832, lat: 43.6532 };
 const BOX = { west: VIEW.lng - 0.05, south: VIEW.lat - 0.03, east: VIEW.lng + 0.05, north: VIEW.lat + 0.03 };
+/** How many tests run at once: most of a test is spent waiting on its page and the Worker. */
+const TESTS_AT_ONCE = 3;
 
 const artifacts = new URL('../../build/artifacts/', import.meta.url);
 const engine = new HexRisk();
@@ -36,11 +39,16 @@ let key;
 let browser;
 
 before(async () => {
-  demo = await startDemoServer({ port: 0 });
-  const { state, keys } = await keyStore('examples', { live: { kind: 'live', origins: [demo.url] } });
-  key = keys.live;
-  worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK } });
-  browser = await launchBrowser();
+  // The browser starts while the key store and the Worker are made.
+  const launching = launchBrowser();
+  try {
+    demo = await startDemoServer({ port: 0 });
+    const { state, keys } = await keyStore('examples', { live: { kind: 'live', origins: [demo.url] } });
+    key = keys.live;
+    worker = await startWorker({ persistTo: state, vars: { HEXRISK_CLOCK: CLOCK } });
+  } finally {
+    browser = await launching;
+  }
 });
 
 after(async () => {
@@ -76,49 +84,53 @@ function colourAt(png, [x, y]) {
 /** The least safe and the safest cell whose centres the page draws well inside the map. */
 async function extremes(page) {
   const placed = [];
-  for (const cell of cells) {
-    const [x, y] = await page.evaluate(([lng, lat]) => window.example.project(lng, lat), [cell.ln, cell.la]);
+  // Every cell projected in one call to the page, rather than a round trip per cell.
+  const points = await page.evaluate((centres) => centres.map(([lng, lat]) => window.example.project(lng, lat)), cells.map((cell) => [cell.ln, cell.la]));
+  cells.forEach((cell, i) => {
+    const [x, y] = points[i];
     // Clear of the edges, the zoom buttons and the status line.
     if (x > 60 && x < 964 && y > 60 && y < 700) placed.push({ cell, at: [x, y] });
-  }
+  });
   placed.sort((a, b) => a.cell.ci - b.cell.ci);
   return { hot: placed[0], quiet: placed.at(-1) };
 }
 
-for (const name of PAGES) {
-  for (const online of [true, false]) {
-    test(`${name}, ${online ? 'online' : 'offline'}: the risk layer is drawn in its colours`, async () => {
-      const { page, context, consoleErrors, blocked } = await open(name, online);
-      try {
-        assert.equal(await page.evaluate(() => document.body.dataset.state), 'ready', await page.textContent('#status'));
-        const { hot, quiet } = await extremes(page);
-        assert.ok(quiet.cell.ci - hot.cell.ci >= 8, `bands ${hot.cell.ci} and ${quiet.cell.ci} too close to tell apart`);
-        const png = PNG.sync.read(await page.screenshot());
-        const [hotColour, quietColour] = [colourAt(png, hot.at), colourAt(png, quiet.at)];
-        const redness = ([r, g]) => r - g;
-        assert.ok(
-          redness(hotColour) - redness(quietColour) > 60,
-          `band ${hot.cell.ci} at ${hot.at} is ${hotColour}, band ${quiet.cell.ci} at ${quiet.at} is ${quietColour}`,
-        );
-        const background = [0xf2, 0xef, 0xe9];
-        for (const colour of [hotColour, quietColour]) {
-          assert.ok(colour.some((c, i) => Math.abs(c - background[i]) > 20), `${colour} is the background`);
+describe('the example pages', { concurrency: TESTS_AT_ONCE }, () => {
+  for (const name of PAGES) {
+    for (const online of [true, false]) {
+      test(`${name}, ${online ? 'online' : 'offline'}: the risk layer is drawn in its colours`, async () => {
+        const { page, context, consoleErrors, blocked } = await open(name, online);
+        try {
+          assert.equal(await page.evaluate(() => document.body.dataset.state), 'ready', await page.textContent('#status'));
+          const { hot, quiet } = await extremes(page);
+          assert.ok(quiet.cell.ci - hot.cell.ci >= 8, `bands ${hot.cell.ci} and ${quiet.cell.ci} too close to tell apart`);
+          const png = PNG.sync.read(await page.screenshot());
+          const [hotColour, quietColour] = [colourAt(png, hot.at), colourAt(png, quiet.at)];
+          const redness = ([r, g]) => r - g;
+          assert.ok(
+            redness(hotColour) - redness(quietColour) > 60,
+            `band ${hot.cell.ci} at ${hot.at} is ${hotColour}, band ${quiet.cell.ci} at ${quiet.at} is ${quietColour}`,
+          );
+          const background = [0xf2, 0xef, 0xe9];
+          for (const colour of [hotColour, quietColour]) {
+            assert.ok(colour.some((c, i) => Math.abs(c - background[i]) > 20), `${colour} is the background`);
+          }
+          assert.deepEqual(consoleErrors, []);
+          assert.deepEqual(blocked, []);
+        } finally {
+          await context.close();
         }
-        assert.deepEqual(consoleErrors, []);
-        assert.deepEqual(blocked, []);
+      });
+    }
+    test(`${name}: no WCAG 2 A/AA violations`, async () => {
+      const { page, context } = await open(name, true);
+      try {
+        await page.addScriptTag({ path: AXE });
+        const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
+        assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
       } finally {
         await context.close();
       }
     });
   }
-  test(`${name}: no WCAG 2 A/AA violations`, async () => {
-    const { page, context } = await open(name, true);
-    try {
-      await page.addScriptTag({ path: AXE });
-      const result = await page.evaluate(() => window.axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] }));
-      assert.deepEqual(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), []);
-    } finally {
-      await context.close();
-    }
-  });
-}
+});

@@ -19,13 +19,18 @@ let state;
 let portal;
 
 before(async () => {
-  ({ state } = await keyStore('portal-browser'));
-  const [port] = await freePorts(1);
-  portal = `http://localhost:${port}`;
-  worker = await startWorker({
-    persistTo: state, port, vars: { HEXRISK_PORTAL_ORIGIN: portal, HEXRISK_KEY_RECORD_TTL_SECONDS: '0' },
-  });
-  session = await openPage();
+  // The browser starts while the key store and the Worker are made.
+  const opening = openPage();
+  try {
+    ({ state } = await keyStore('portal-browser'));
+    const [port] = await freePorts(1);
+    portal = `http://localhost:${port}`;
+    worker = await startWorker({
+      persistTo: state, port, vars: { HEXRISK_PORTAL_ORIGIN: portal, HEXRISK_KEY_RECORD_TTL_SECONDS: '0' },
+    });
+  } finally {
+    session = await opening;
+  }
   await withAuthenticator(session.page);
 });
 
